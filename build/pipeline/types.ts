@@ -26,6 +26,8 @@ export interface IssueInput {
   readonly file: string;
   readonly pointer: string;
   readonly message: string;
+  /** UTF-16 offset into the file text, when the problem has a position but no pointer (syntax errors). */
+  readonly offset?: number;
 }
 
 /** A resolved problem as reported: `file:line:column  /pointer  message` plus rule and severity. */
@@ -75,6 +77,8 @@ export interface CatalogConfig {
   readonly rules: Readonly<Record<string, Severity>>;
   /** Per-file rule overrides (ESLint-style): first matching glob wins over `rules`. */
   readonly overrides: readonly { readonly files: readonly string[]; readonly rules: Readonly<Record<string, Severity>> }[];
+  /** Retired files, never emitted (spec 9.3); default `['systems-catalog.json']`. */
+  readonly retired?: readonly string[];
   /** Version labels (spec 9.2). */
   readonly versions: Readonly<Record<string, string>>;
 }
