@@ -1,0 +1,158 @@
+/**
+ * Core derivations of the catalog build (issue #2 item 4), pure: derived skill ids written into the
+ * emitted master-weaponSkills.json, the master registry (every definition id → file and pointer),
+ * the canonical items manifest, search records, export records and the stats body.
+ */
+import { API_V1_DIR, EXPORT_TYPES, SEARCH_TYPES, STATS_FILE, exportFile, type ExportType, type SearchType } from '../../api/_lib/contract/index.js';
+import { deriveSpriteId, SPRITE_ID_RE } from '../pipeline/ids.js';
+import { RECORD_SOURCES, recordsAt, type RecordSource } from '../pipeline/layout.js';
+import type { Definition, LawResult } from '../pipeline/law.js';
+import type { CatalogConfig, Emitted, SourceDoc } from '../pipeline/types.js';
+
+/** A record found for a search/export type, with where it lives. */
+export interface TypedRecord {
+  readonly type: SearchType;
+  readonly id: string;
+  readonly name: string;
+  readonly file: string;
+  readonly pointer: string;
+  readonly record: Record<string, unknown>;
+}
+
+/** Sprite path → SPRT id: the existing map of `sprite-ids.json`, else the deterministic derivation. */
+export function spriteIdResolver(docs: ReadonlyMap<string, SourceDoc>, config: CatalogConfig): (path: string) => string {
+  const ids = (docs.get('sprite-ids.json')?.data as { ids?: Record<string, unknown> } | undefined)?.ids ?? {};
+  return (path) => {
+    const known = ids[path];
+    return typeof known === 'string' && SPRITE_ID_RE.test(known) ? known : deriveSpriteId(config.namespaces.sprite, path);
+  };
+}
+
+/** The first present source of a type (play catalog before design template, spec 9.3). */
+function sourceOf(docs: ReadonlyMap<string, SourceDoc>, sources: readonly RecordSource[]): RecordSource | undefined {
+  return sources.find((s) => docs.get(s.file)?.data !== undefined);
+}
+
+/**
+ * Every record of every search type (spec 4.4), in catalog order.
+ * Ids: the first present id field; skills use their derived SKIL id (`@skill`), sprites their SPRT id (`@sprite`).
+ */
+export function collectTypedRecords(docs: ReadonlyMap<string, SourceDoc>, config: CatalogConfig, law: LawResult): Map<SearchType, TypedRecord[]> {
+  const out = new Map<SearchType, TypedRecord[]>();
+  const spriteId = spriteIdResolver(docs, config);
+  for (const type of SEARCH_TYPES) {
+    const list: TypedRecord[] = [];
+    const src = sourceOf(docs, RECORD_SOURCES[type]);
+    if (src) {
+      for (const { record, pointer } of recordsAt(docs.get(src.file)!.data, src.arrays)) {
+        let id: string | undefined;
+        for (const f of src.idFields) {
+          if (f === '@skill') id = law.skillIds.get(pointer);
+          else if (f === '@sprite') id = typeof record.path === 'string' ? spriteId(record.path) : undefined;
+          else if (typeof record[f] === 'string' && record[f] !== '') id = record[f];
+          if (id) break;
+        }
+        const name = typeof record.name === 'string' ? record.name : undefined;
+        if (id && name) list.push({ type, id, name, file: src.file, pointer, record });
+      }
+    }
+    out.set(type, list);
+  }
+  return out;
+}
+
+/** The emitted master-weaponSkills.json: the source with the derived SKIL id in `uuidField` on every skill. */
+export function deriveSkillsFile(docs: ReadonlyMap<string, SourceDoc>, config: CatalogConfig, law: LawResult): Emitted[] {
+  const doc = docs.get('master-weaponSkills.json');
+  if (!doc || doc.data === undefined || law.skillIds.size === 0) return [];
+  const copy = structuredClone(doc.data);
+  for (const { record, pointer } of recordsAt(copy, [['weaponTypes', '*', 'slots', '*', 'skills']])) {
+    const id = law.skillIds.get(pointer);
+    if (id) record[config.uuidField] = id;
+  }
+  return [{ path: `${API_V1_DIR}/master-weaponSkills.json`, body: JSON.stringify(copy, null, 2) + '\n', raw: true }];
+}
+
+/** master-registry.json: every definition id → kind, name, category, tier, file and pointer (ids sorted). */
+export function deriveRegistry(law: LawResult, config: CatalogConfig): Emitted {
+  const defs = [...law.definitions.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const totals: Record<string, number> = {};
+  const byUuid: Record<string, Omit<Definition, 'id'>> = {};
+  for (const d of defs) {
+    totals[d.kind] = (totals[d.kind] ?? 0) + 1;
+    const { id, ...rest } = d;
+    byUuid[id] = { ...rest, alsoIn: [...rest.alsoIn].sort() };
+  }
+  return {
+    path: `${API_V1_DIR}/master-registry.json`,
+    body: { version: config.versions.package ?? '4.0.0', total: defs.length, totals: sortKeys(totals), byUuid },
+  };
+}
+
+/** canonical-items-manifest.json: the item definition catalog (spec 2.6, 4.1 load order step 2) by family. */
+export function deriveCanonicalItems(law: LawResult, config: CatalogConfig): Emitted {
+  const families: Record<string, number> = {};
+  const items: { uuid: string; family: string; name: string | null; kind: string; category: string | null; tier: number | null; file: string }[] = [];
+  for (const d of law.definitions.values()) {
+    const fam = /^(ITEM|FOOD|POTN|CONS)-/.exec(d.id)?.[1];
+    if (!fam) continue;
+    families[fam] = (families[fam] ?? 0) + 1;
+    items.push({ uuid: d.id, family: fam, name: d.name, kind: d.kind, category: d.category, tier: d.tier, file: d.file });
+  }
+  items.sort((a, b) => (a.uuid < b.uuid ? -1 : 1));
+  return {
+    path: `${API_V1_DIR}/canonical-items-manifest.json`,
+    body: { version: config.versions.package ?? '4.0.0', catalog: 'master-items.json', total: items.length, families: sortKeys(families), items },
+  };
+}
+
+/** Export files (spec 4.4): `{type, columns, records}` per export type; `columns` from the export module. */
+export function deriveExports(records: ReadonlyMap<SearchType, TypedRecord[]>, columnsOf: (records: readonly Record<string, unknown>[]) => string[]): Emitted[] {
+  return EXPORT_TYPES.map((type: ExportType) => {
+    const recs = (records.get(type) ?? []).map((r) => r.record);
+    return { path: exportFile(type), body: { type, columns: columnsOf(recs), records: recs } };
+  });
+}
+
+/**
+ * Stats body of `/api/stats` (spec 4.4; 4.10 leaves it open): `{catalog, totals, definitions, statuses}`:
+ * `totals` counts every data category (search types, the four collections, recipes, items, icons,
+ * assets, characters), `definitions` counts definition ids per kind.
+ */
+export function deriveStats(args: {
+  config: CatalogConfig;
+  records: ReadonlyMap<SearchType, TypedRecord[]>;
+  law: LawResult;
+  docs: ReadonlyMap<string, SourceDoc>;
+  statuses: Readonly<Record<string, string>>;
+}): Emitted {
+  const { docs, law } = args;
+  const count = (file: string, arrays: string[][]): number => {
+    const d = docs.get(file)?.data;
+    return d === undefined ? 0 : [...recordsAt(d, arrays)].length;
+  };
+  const totals: Record<string, number> = {};
+  for (const t of SEARCH_TYPES) totals[t] = args.records.get(t)?.length ?? 0;
+  totals.relics = count('master-relics.json', [['relics']]);
+  totals.enchants = count('master-enchants.json', [['enchants']]);
+  totals.infusions = count('master-infusions.json', [['infusions']]);
+  totals.artifacts = count('master-artifacts.json', [['artifacts']]);
+  totals.recipes = count('master-recipes.json', [['recipes']]);
+  totals.items = count('master-items.json', [['items']]);
+  totals.icons = law.iconIds.size;
+  totals.assets = count('studiodot-assets.json', [['assets']]);
+  totals.characters = count('sprite-characters.json', [['characters']]);
+  const definitions: Record<string, number> = {};
+  for (const d of law.definitions.values()) definitions[d.kind] = (definitions[d.kind] ?? 0) + 1;
+  return {
+    path: STATS_FILE,
+    body: { catalog: args.config.name, totals: sortKeys(totals), definitions: sortKeys(definitions), statuses: args.statuses },
+  };
+}
+
+/** Copy of `o` with keys in code-point order (deterministic output where order has no meaning). */
+export function sortKeys<T>(o: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const k of Object.keys(o).sort()) out[k] = o[k]!;
+  return out;
+}
