@@ -1,0 +1,213 @@
+/**
+ * The item collections' format contract (spec 2.2, 3, 4.2): which filters, search fields and lookup
+ * keys each collection has, the text folding shared by the build and the functions, and the shape of
+ * the collection index file (`collectionIndexFile(name)`, written by `build/derive/collections.ts`,
+ * read by `api/_lib/collections/engine.ts`). Pure: no I/O.
+ *
+ * Folding (one rule for search text, query text, filter values and lookup keys, so both sides agree):
+ * 1. lower case; Unicode compatibility decomposition (NFKD) and removal of combining marks, so accents
+ *    vanish (`Épée` → `epee`) and ligatures open (`ﬁ` → `fi`);
+ * 2. letters without a decomposition are spelled out: ß→ss, æ→ae, œ→oe, ø→o, đ/ð→d, ł→l, þ→th, ı→i, ħ→h, ŧ→t;
+ * 3. apostrophes (`'`, `’`, `ʼ`) are removed (`Engineer's` → `engineers`).
+ * Search text and `q` additionally collapse every run of white space and control characters into one
+ * space and are trimmed.
+ *
+ * Name slug (lookup key of relics, enchants and artifacts): the record's own `slug` string when it has
+ * a non-blank one, otherwise derived from `name`: folded as above, every run of characters other than
+ * `a`-`z` and `0`-`9` becomes one `-`, leading and trailing `-` are trimmed (`Relic of Frost T2` →
+ * `relic-of-frost-t2`, `Épée d'Or` → `epee-dor`). A name that leaves nothing gives no slug.
+ */
+import type { CollectionName } from '../contract/index.js';
+import { COLLECTIONS } from '../contract/index.js';
+
+/** Kind of a filter: an enumerated word, a free word, or the integer tier 1-8 (spec 4.2, 8). */
+export type FilterKind = 'enum' | 'string' | 'tier';
+
+/** One filter of a collection (spec 4.2): query parameter, the top-level record field it reads, its kind. */
+export interface FilterDef {
+  /** Query parameter name, e.g. `artifactType`. */
+  readonly param: string;
+  /** Record field read, top level, e.g. `artifactType`. */
+  readonly field: string;
+  readonly kind: FilterKind;
+  /** Allowed values of an `enum` filter, in their declared spelling. */
+  readonly values?: readonly string[];
+}
+
+/** Kind of a lookup key (spec 4.2 single-item lookups). */
+export type KeyKind = 'uuid' | 'id' | 'slug';
+
+/** Everything the build and the functions need to know about one collection. */
+export interface CollectionDef {
+  readonly name: CollectionName;
+  /** Source dataset name, the response's `collection` member (spec 2.2), e.g. `master-relics`. */
+  readonly dataset: string;
+  /** Top-level array of the source file holding the items, e.g. `relics`. */
+  readonly arrayKey: string;
+  /** Fields `q` searches (spec 4.2). */
+  readonly searchFields: readonly string[];
+  /** Filters in the order of spec 4.2's table. */
+  readonly filters: readonly FilterDef[];
+  /**
+   * Lookup key kinds in precedence order: when two items claim the same folded key (a build error,
+   * rule `collections/duplicate-key`), the claim made by the earlier kind, then the earlier item, wins.
+   */
+  readonly keyKinds: readonly KeyKind[];
+  /** True for artifacts: items with `discovery.hiddenUntilFound: true` are left out of lists unless `discovered=all` (spec 3, 4.2). */
+  readonly hideUndiscovered: boolean;
+}
+
+/** Tier filter, shared by the four collections (spec 4.2, 8: integer 1-8). */
+const TIER: FilterDef = { param: 'tier', field: 'tier', kind: 'tier' };
+
+/** The four collections (spec 4.2 table). */
+export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = Object.freeze({
+  relics: {
+    name: 'relics',
+    dataset: COLLECTIONS.relics.dataset,
+    arrayKey: COLLECTIONS.relics.arrayKey,
+    searchFields: ['name', 'id', 'description'],
+    filters: [
+      { param: 'category', field: 'category', kind: 'enum', values: ['elemental', 'combat', 'defensive', 'utility'] },
+      TIER,
+      { param: 'element', field: 'element', kind: 'string' },
+      { param: 'slot', field: 'slot', kind: 'enum', values: ['relic'] },
+    ],
+    keyKinds: ['uuid', 'id', 'slug'],
+    hideUndiscovered: false,
+  },
+  enchants: {
+    name: 'enchants',
+    dataset: COLLECTIONS.enchants.dataset,
+    arrayKey: COLLECTIONS.enchants.arrayKey,
+    searchFields: ['name', 'id', 'description'],
+    filters: [
+      { param: 'category', field: 'category', kind: 'string' },
+      TIER,
+      { param: 'target', field: 'target', kind: 'enum', values: ['weapon', 'armor'] },
+    ],
+    keyKinds: ['uuid', 'id', 'slug'],
+    hideUndiscovered: false,
+  },
+  infusions: {
+    name: 'infusions',
+    dataset: COLLECTIONS.infusions.dataset,
+    arrayKey: COLLECTIONS.infusions.arrayKey,
+    searchFields: ['name', 'id', 'description'],
+    filters: [
+      TIER,
+      { param: 'scope', field: 'scope', kind: 'enum', values: ['universal', 'profession'] },
+      { param: 'profession', field: 'profession', kind: 'string' },
+    ],
+    keyKinds: ['uuid', 'id'],
+    hideUndiscovered: false,
+  },
+  artifacts: {
+    name: 'artifacts',
+    dataset: COLLECTIONS.artifacts.dataset,
+    arrayKey: COLLECTIONS.artifacts.arrayKey,
+    searchFields: ['name', 'description'],
+    filters: [
+      TIER,
+      { param: 'artifactType', field: 'artifactType', kind: 'string' },
+      { param: 'subtype', field: 'subtype', kind: 'string' },
+      { param: 'handedness', field: 'handedness', kind: 'enum', values: ['1h', '2h', 'offhand'] },
+    ],
+    keyKinds: ['uuid', 'slug'],
+    hideUndiscovered: true,
+  },
+} satisfies Record<CollectionName, CollectionDef>);
+
+/** The collection names in a fixed order. */
+export const COLLECTION_NAMES: readonly CollectionName[] = Object.freeze(['relics', 'enchants', 'infusions', 'artifacts']);
+
+/** True when `name` is one of the four collections. */
+export function isCollectionName(name: string): name is CollectionName {
+  return Object.hasOwn(COLLECTION_DEFS, name);
+}
+
+/** Version tag of the index file format; a reader rejects any other (the function then answers 503). */
+export const INDEX_FORMAT = 'collection-index/1';
+
+/**
+ * The collection index file (`api/v1/collections/{name}.json`), schema
+ * `schemas/output/collection-index.schema.json`. Positions are 0-based indexes into `items`, which
+ * keeps the catalog order (the order of every list response). Every position list is strictly increasing.
+ */
+export interface CollectionIndexFile {
+  readonly format: typeof INDEX_FORMAT;
+  readonly collection: CollectionName;
+  /** Source dataset name (the response's `collection`). */
+  readonly dataset: string;
+  /** Every item as `JSON.stringify(item)`, catalog order: the exact bytes a lookup returns. */
+  readonly items: readonly string[];
+  /** Per item: the folded text of each search field that holds a string, joined by `\n`. */
+  readonly search: readonly string[];
+  /** Sorted distinct terms (maximal runs of letters and digits) of all search texts. */
+  readonly terms: readonly string[];
+  /** Per term (same order as `terms`): positions of the items whose search text holds it. */
+  readonly postings: readonly (readonly number[])[];
+  /** Query parameter → folded value (tier: decimal digits) → positions of the items holding it. */
+  readonly filters: Readonly<Record<string, Readonly<Record<string, readonly number[]>>>>;
+  /** Folded lookup key → position. */
+  readonly keys: Readonly<Record<string, number>>;
+  /** Positions of items with `discovery.hiddenUntilFound: true` (artifacts; empty elsewhere). */
+  readonly hidden: readonly number[];
+}
+
+const LETTERS: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+  ŧ: 't',
+};
+const LETTERS_RE = /[ßæœøđðłþıħŧ]/g;
+const MARKS_RE = /\p{M}+/gu;
+const APOSTROPHES_RE = /['’ʼ]/g;
+const ASCII_RE = /^[\x20-\x7e]*$/;
+const SPACE_RE = /[\s\p{Cc}]+/gu;
+const NON_SLUG_RE = /[^a-z0-9]+/g;
+const EDGE_DASH_RE = /^-+|-+$/g;
+
+/**
+ * Fold `s` for comparison (module rules 1-3): lower case, accents and compatibility forms folded,
+ * special letters spelled out, apostrophes removed. White space is kept as is.
+ */
+export function fold(s: string): string {
+  const lower = ASCII_RE.test(s) ? s.toLowerCase() : s.toLowerCase().normalize('NFKD').replace(MARKS_RE, '').replace(LETTERS_RE, (c) => LETTERS[c] ?? c);
+  return lower.replace(APOSTROPHES_RE, '');
+}
+
+/** Fold `s` (see {@link fold}) and collapse white space and control characters to single spaces, trimmed: search text and `q`. */
+export function foldText(s: string): string {
+  return fold(s).replace(SPACE_RE, ' ').trim();
+}
+
+/** Comparison form of a lookup key or filter value: {@link foldText}. `Relic-Frost` and `relic-frost` are one key. */
+export function foldKey(s: string): string {
+  return foldText(s);
+}
+
+/** Name slug (module docstring): lower case, accents folded, runs of non-`[a-z0-9]` → one `-`, trimmed; `''` when nothing is left. */
+export function slugify(name: string): string {
+  return fold(name).replace(NON_SLUG_RE, '-').replace(EDGE_DASH_RE, '');
+}
+
+/** Terms of a folded text: maximal runs of Unicode letters and digits, in order, with repeats. */
+export function termsOf(folded: string): string[] {
+  return folded.match(TERM_RE) ?? [];
+}
+const TERM_RE = /[\p{L}\p{N}]+/gu;
+
+/** True when the whole of `s` is one term (letters and digits only, non-empty). */
+export function isSingleTerm(s: string): boolean {
+  return SINGLE_TERM_RE.test(s);
+}
+const SINGLE_TERM_RE = /^[\p{L}\p{N}]+$/u;
