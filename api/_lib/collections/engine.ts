@@ -1,0 +1,417 @@
+/**
+ * Query engine of the item collections (spec 2.2, 3, 4.2): pure functions over a loaded collection
+ * index (format `collection-index/1`, see `format.ts`). No I/O.
+ *
+ * Semantics:
+ * - Filters combine with AND. Word filters compare folded (case and accents ignored, `format.ts`);
+ *   `tier` compares the integer. A record field holding several values (`"weapon|armor"`, or an array)
+ *   matches each of them. A record whose filter field is missing or null matches no value of that filter.
+ * - `q`: folded substring of any one search field (relics, enchants, infusions: name, id, description;
+ *   artifacts: name, description); a match never spans two fields. White space runs in `q` count as one space.
+ * - Artifacts with `discovery.hiddenUntilFound: true` are left out of lists unless `discovered=all` (spec 3).
+ * - Results keep catalog order; `total` counts every match, `items` holds `limit` of them from `offset`.
+ *
+ * Cost model (n items, w = ceil(n/32) words): every position set is a sorted list and, when it holds at
+ * least n/32 items, also a bitset. A single filter pages by slicing its list (O(limit)); several are
+ * intersected by probing the smallest list against the others (O(smallest)) or, when that is larger,
+ * by AND-ing bitsets (O(w) each). `q` that is one run of letters and digits is answered from the term
+ * postings alone (the terms containing `q` are found with one `indexOf` scan over the joined term list);
+ * other `q` narrow candidates by their runs, then confirm each candidate with a substring test.
+ * The body is composed from pre-serialised items by string concatenation and is byte-identical to
+ * `JSON.stringify` of the response object.
+ */
+import type { CollectionName } from '../contract/index.js';
+import {
+  COLLECTION_DEFS,
+  INDEX_FORMAT,
+  foldKey,
+  foldText,
+  isCollectionName,
+  isSingleTerm,
+  termsOf,
+  type CollectionDef,
+} from './format.js';
+
+/** A set of item positions: sorted list and, when dense, the same set as a bitset. */
+interface PosSet {
+  readonly size: number;
+  /** Strictly increasing positions; absent only for sets built as bitsets. */
+  readonly list: Int32Array | undefined;
+  /** Bit p set ⇔ position p in the set; present when dense or built as a bitset. */
+  readonly bits: Uint32Array | undefined;
+}
+
+/** A collection index ready for queries (built once per process by {@link loadIndex}). */
+export interface LoadedCollection {
+  readonly name: CollectionName;
+  readonly def: CollectionDef;
+  /** Source dataset name, the response's `collection`. */
+  readonly dataset: string;
+  /** Number of items. */
+  readonly n: number;
+  /** Pre-serialised items in catalog order. */
+  readonly items: readonly string[];
+  /** Folded search text per item. */
+  readonly search: readonly string[];
+  /** Terms joined by `\n`; `termStarts[t]` is the offset of term t. */
+  readonly termBlob: string;
+  readonly termStarts: Int32Array;
+  readonly postings: readonly PosSet[];
+  /** Query parameter → folded value → positions. */
+  readonly filters: ReadonlyMap<string, ReadonlyMap<string, PosSet>>;
+  /** Folded key → position. */
+  readonly keys: ReadonlyMap<string, number>;
+  /** Positions shown in lists by default (undefined when nothing is hidden). */
+  readonly visible: PosSet | undefined;
+  /** `{"collection":"<dataset>","total":` */
+  readonly bodyPrefix: string;
+}
+
+/** Parameters of {@link queryCollection}: `parseQuery` values of the collection's list spec (see `params.ts`). */
+export interface CollectionQuery {
+  readonly limit: number;
+  readonly offset: number;
+  readonly q?: string | undefined;
+  readonly discovered?: string | number | undefined;
+  /** Filter parameters by name (e.g. `tier: 3`, `category: 'elemental'`); undefined means not given. */
+  readonly [param: string]: string | number | undefined;
+}
+
+/** Result of {@link queryCollection}. */
+export interface QueryResult {
+  readonly total: number;
+  readonly count: number;
+  readonly limit: number;
+  readonly offset: number;
+  /** Positions (catalog indexes) of this page's items. */
+  readonly positions: readonly number[];
+  /** The response body `{collection,total,count,limit,offset,items}` (spec 2.2), serialised. */
+  readonly body: string;
+}
+
+const EMPTY: PosSet = { size: 0, list: new Int32Array(0), bits: undefined };
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+function bitsFromList(list: Int32Array, words: number): Uint32Array {
+  const bits = new Uint32Array(words);
+  for (let i = 0; i < list.length; i++) {
+    const p = list[i]!;
+    bits[p >>> 5]! |= 1 << (p & 31);
+  }
+  return bits;
+}
+
+function makeSet(list: Int32Array, n: number): PosSet {
+  const words = (n + 31) >>> 5;
+  return { size: list.length, list, bits: list.length * 32 >= n && n > 0 ? bitsFromList(list, words) : undefined };
+}
+
+function has(set: PosSet, p: number): boolean {
+  if (set.bits) return ((set.bits[p >>> 5]! >>> (p & 31)) & 1) === 1;
+  const list = set.list!;
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = list[mid]!;
+    if (v === p) return true;
+    if (v < p) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** Intersection of `sets` (undefined = no constraint, i.e. every item). */
+function intersect(sets: PosSet[], n: number): PosSet | undefined {
+  if (sets.length === 0) return undefined;
+  sets.sort((a, b) => a.size - b.size);
+  const small = sets[0]!;
+  if (small.size === 0) return EMPTY;
+  if (sets.length === 1) return small;
+  const words = (n + 31) >>> 5;
+  if (small.list && small.size * (sets.length - 1) <= words * sets.length * 2) {
+    const list = small.list;
+    const out = new Int32Array(list.length);
+    let k = 0;
+    outer: for (let i = 0; i < list.length; i++) {
+      const p = list[i]!;
+      for (let j = 1; j < sets.length; j++) if (!has(sets[j]!, p)) continue outer;
+      out[k++] = p;
+    }
+    return { size: k, list: out.subarray(0, k), bits: undefined };
+  }
+  const acc = Uint32Array.from(small.bits ?? bitsFromList(small.list!, words));
+  for (let j = 1; j < sets.length; j++) {
+    const s = sets[j]!;
+    const b = s.bits ?? bitsFromList(s.list!, words);
+    for (let w = 0; w < words; w++) acc[w]! &= b[w]!;
+  }
+  let size = 0;
+  for (let w = 0; w < words; w++) size += popcount(acc[w]!);
+  return { size, list: undefined, bits: acc };
+}
+
+/** Positions `offset .. offset+limit-1` (in set order) of `set`, or of all n items when `set` is undefined. */
+function page(set: PosSet | undefined, n: number, offset: number, limit: number): number[] {
+  const out: number[] = [];
+  if (set === undefined) {
+    for (let p = offset; p < n && out.length < limit; p++) out.push(p);
+    return out;
+  }
+  if (set.list) {
+    const end = Math.min(set.list.length, offset + limit);
+    for (let i = offset; i < end; i++) out.push(set.list[i]!);
+    return out;
+  }
+  const bits = set.bits!;
+  let skip = offset;
+  for (let w = 0; w < bits.length && out.length < limit; w++) {
+    let word = bits[w]!;
+    if (word === 0) continue;
+    if (skip > 0) {
+      const c = popcount(word);
+      if (skip >= c) {
+        skip -= c;
+        continue;
+      }
+      while (skip > 0) {
+        word &= word - 1;
+        skip--;
+      }
+    }
+    while (word !== 0 && out.length < limit) {
+      const low = word & -word;
+      out.push((w << 5) + 31 - Math.clz32(low));
+      word ^= low;
+    }
+  }
+  return out;
+}
+
+/** Indexes of the terms that contain `run` (a single run of letters and digits, folded). */
+function termsContaining(index: LoadedCollection, run: string): number[] {
+  const out: number[] = [];
+  const blob = index.termBlob;
+  const starts = index.termStarts;
+  let from = 0;
+  for (;;) {
+    const at = blob.indexOf(run, from);
+    if (at === -1) break;
+    // last term whose start <= at
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    out.push(lo);
+    from = lo + 1 < starts.length ? starts[lo + 1]! : blob.length;
+  }
+  return out;
+}
+
+/** Items whose search text holds a term containing `run`. */
+function runSet(index: LoadedCollection, run: string): PosSet {
+  const terms = termsContaining(index, run);
+  if (terms.length === 0) return EMPTY;
+  if (terms.length === 1) return index.postings[terms[0]!]!;
+  const n = index.n;
+  let sum = 0;
+  let dense = false;
+  for (const t of terms) {
+    const s = index.postings[t]!;
+    sum += s.size;
+    if (s.bits) dense = true;
+  }
+  if (dense || sum * 32 >= n) {
+    const words = (n + 31) >>> 5;
+    const acc = new Uint32Array(words);
+    for (const t of terms) {
+      const s = index.postings[t]!;
+      if (s.bits) for (let w = 0; w < words; w++) acc[w]! |= s.bits[w]!;
+      else {
+        const list = s.list!;
+        for (let i = 0; i < list.length; i++) acc[list[i]! >>> 5]! |= 1 << (list[i]! & 31);
+      }
+    }
+    let size = 0;
+    for (let w = 0; w < words; w++) size += popcount(acc[w]!);
+    return { size, list: undefined, bits: acc };
+  }
+  const merged = new Int32Array(sum);
+  let k = 0;
+  for (const t of terms) {
+    merged.set(index.postings[t]!.list!, k);
+    k += index.postings[t]!.size;
+  }
+  merged.sort();
+  let m = 0;
+  for (let i = 0; i < merged.length; i++) if (i === 0 || merged[i] !== merged[m - 1]) merged[m++] = merged[i]!;
+  return { size: m, list: merged.subarray(0, m), bits: undefined };
+}
+
+/** Items matching `q` (undefined when `q` folds to nothing: no constraint). */
+function qSet(index: LoadedCollection, q: string): PosSet | undefined {
+  const fq = foldText(q);
+  if (fq === '') return undefined;
+  if (isSingleTerm(fq)) return runSet(index, fq);
+  const runs = termsOf(fq);
+  const candidates = intersect(
+    runs.map((r) => runSet(index, r)),
+    index.n,
+  );
+  const all = page(candidates, index.n, 0, Number.MAX_SAFE_INTEGER);
+  const out: number[] = [];
+  for (const p of all) if (index.search[p]!.includes(fq)) out.push(p);
+  return makeSet(Int32Array.from(out), index.n);
+}
+
+/**
+ * Run a list query (spec 4.2) over a loaded collection.
+ * @param query parsed parameters: `limit` (1-500), `offset` (≥ 0), optional `q`, `discovered` (`all`) and filters.
+ * @returns totals, the page's positions and the serialised response body.
+ */
+export function queryCollection(index: LoadedCollection, query: CollectionQuery): QueryResult {
+  const sets: PosSet[] = [];
+  for (const f of index.def.filters) {
+    const v = query[f.param];
+    if (v === undefined) continue;
+    const key = f.kind === 'tier' ? String(v) : foldKey(String(v));
+    sets.push(index.filters.get(f.param)?.get(key) ?? EMPTY);
+  }
+  if (index.visible && query.discovered === undefined) sets.push(index.visible);
+  if (query.q !== undefined) {
+    const s = qSet(index, query.q);
+    if (s) sets.push(s);
+  }
+  const result = intersect(sets, index.n);
+  const total = result === undefined ? index.n : result.size;
+  const { limit, offset } = query;
+  const positions = offset >= total ? [] : page(result, index.n, offset, limit);
+  let items = '';
+  for (let i = 0; i < positions.length; i++) items += (i === 0 ? '' : ',') + index.items[positions[i]!]!;
+  const body = `${index.bodyPrefix}${total},"count":${positions.length},"limit":${limit},"offset":${offset},"items":[${items}]}`;
+  return { total, count: positions.length, limit, offset, positions, body };
+}
+
+/**
+ * The pre-serialised item that `key` names (spec 4.2 single lookups), compared folded (case and accents
+ * ignored), or `undefined`. Hidden artifacts are found too: spec 3 hides them from lists only.
+ */
+export function lookupItem(index: LoadedCollection, key: string): string | undefined {
+  const p = index.keys.get(foldKey(key));
+  return p === undefined ? undefined : index.items[p];
+}
+
+class CorruptIndex extends Error {
+  override readonly name = 'CorruptIndex';
+}
+
+function fail(what: string): never {
+  throw new CorruptIndex(`collection index: ${what}`);
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function positions(v: unknown, n: number, what: string): Int32Array {
+  if (!Array.isArray(v)) fail(`${what} is not an array`);
+  const out = new Int32Array(v.length);
+  let prev = -1;
+  for (let i = 0; i < v.length; i++) {
+    const p: unknown = v[i];
+    if (typeof p !== 'number' || !Number.isInteger(p) || p <= prev || p >= n) fail(`${what} is not a strictly increasing list of positions below ${n}`);
+    out[i] = p;
+    prev = p;
+  }
+  return out;
+}
+
+function strings(v: unknown, what: string): string[] {
+  if (!Array.isArray(v) || !v.every((s): s is string => typeof s === 'string')) fail(`${what} is not an array of strings`);
+  return v;
+}
+
+/**
+ * Check a parsed index file and build the in-memory structures (bitsets, maps, joined terms).
+ * @param expected the collection the file must describe, when known.
+ * @throws Error when the file is not a well-formed `collection-index/1` index (the store turns this into 503).
+ */
+export function loadIndex(raw: unknown, expected?: CollectionName): LoadedCollection {
+  if (!isObj(raw)) fail('not an object');
+  if (raw.format !== INDEX_FORMAT) fail(`format is ${JSON.stringify(raw.format)}, expected ${INDEX_FORMAT}`);
+  const name = raw.collection;
+  if (typeof name !== 'string' || !isCollectionName(name)) fail('unknown collection');
+  if (expected !== undefined && name !== expected) fail(`holds ${name}, expected ${expected}`);
+  const def = COLLECTION_DEFS[name];
+  if (raw.dataset !== def.dataset) fail(`dataset is not ${def.dataset}`);
+  const items = strings(raw.items, 'items');
+  const n = items.length;
+  const search = strings(raw.search, 'search');
+  if (search.length !== n) fail('search and items differ in length');
+  const terms = strings(raw.terms, 'terms');
+  if (!Array.isArray(raw.postings) || raw.postings.length !== terms.length) fail('postings and terms differ in length');
+  const termStarts = new Int32Array(terms.length);
+  let offset = 0;
+  terms.forEach((t, i) => {
+    if (!isSingleTerm(t)) fail(`term ${i} is not a run of letters and digits`);
+    termStarts[i] = offset;
+    offset += t.length + 1;
+  });
+  const postingsRaw: unknown[] = raw.postings;
+  const postings = postingsRaw.map((v, i) => makeSet(positions(v, n, `postings[${i}]`), n));
+
+  if (!isObj(raw.filters)) fail('filters is not an object');
+  const filters = new Map<string, Map<string, PosSet>>();
+  for (const f of def.filters) {
+    const byValue: unknown = raw.filters[f.param];
+    if (byValue === undefined) continue;
+    if (!isObj(byValue)) fail(`filters.${f.param} is not an object`);
+    const m = new Map<string, PosSet>();
+    for (const [value, list] of Object.entries(byValue)) m.set(value, makeSet(positions(list, n, `filters.${f.param}.${value}`), n));
+    filters.set(f.param, m);
+  }
+
+  if (!isObj(raw.keys)) fail('keys is not an object');
+  const keys = new Map<string, number>();
+  for (const [k, p] of Object.entries(raw.keys)) {
+    if (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p >= n) fail(`keys.${k} is not a position`);
+    keys.set(k, p);
+  }
+
+  const hidden = positions(raw.hidden, n, 'hidden');
+  let visible: PosSet | undefined;
+  if (hidden.length > 0) {
+    const list = new Int32Array(n - hidden.length);
+    let k = 0;
+    let h = 0;
+    for (let p = 0; p < n; p++) {
+      if (h < hidden.length && hidden[h] === p) h++;
+      else list[k++] = p;
+    }
+    visible = makeSet(list, n);
+  }
+
+  return {
+    name,
+    def,
+    dataset: def.dataset,
+    n,
+    items,
+    search,
+    termBlob: terms.join('\n'),
+    termStarts,
+    postings,
+    filters,
+    keys,
+    visible,
+    bodyPrefix: `{"collection":${JSON.stringify(def.dataset)},"total":`,
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Item collections `/v1/relics|enchants|infusions|artifacts` (spec 2.2, 3, 4.2, 7, 8): format contract,
+ * parameter specs, query engine, and the loader of the build's collection index.
+ */
+import type { CollectionName } from '../contract/index.js';
+import { collectionIndexFile } from '../contract/index.js';
+import { readCatalogJson } from '../catalog/store.js';
+import { loadIndex, type LoadedCollection } from './engine.js';
+
+export { COLLECTION_DEFS, COLLECTION_NAMES, isCollectionName, foldKey, foldText, slugify, type CollectionDef, type CollectionIndexFile } from './format.js';
+export { listParamSpec, LOOKUP_PARAM_SPEC, LIMIT_DEFAULT, LIMIT_MAX } from './params.js';
+export { loadIndex, queryCollection, lookupItem, type LoadedCollection, type CollectionQuery, type QueryResult } from './engine.js';
+
+/**
+ * The collection index of `name` from the catalog output folder, loaded and checked once per process.
+ * @throws ServiceError `UPSTREAM_UNAVAILABLE` (503, spec 7) when the file is missing, not JSON, or not a valid index.
+ */
+export function loadCollection(name: CollectionName): Promise<LoadedCollection> {
+  return readCatalogJson(collectionIndexFile(name), (raw) => loadIndex(raw, name));
+}
