@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DELETE, GET, OPTIONS, POST } from '../api/catalog.js';
 import { useCatalogDir } from '../api/_lib/catalog/store.js';
 import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, exportFile } from '../api/_lib/contract/index.js';
@@ -107,8 +107,8 @@ describe('GET /api/search', () => {
   });
 
   it('answers the same through the rewritten form /api/catalog?_route=search', async () => {
-    const a = await (await get('/api/search?q=iron')).json();
-    const b = await (await get('/api/catalog?_route=search&q=iron')).json();
+    const a: unknown = await (await get('/api/search?q=iron')).json();
+    const b: unknown = await (await get('/api/catalog?_route=search&q=iron')).json();
     expect(b).toEqual(a);
   });
 
