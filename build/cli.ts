@@ -114,11 +114,14 @@ export async function main(argv: readonly string[]): Promise<number> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // exitCode, not exit(): a piped stdout must drain before the process ends.
   main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+    (code) => {
+      process.exitCode = code;
+    },
     (e: unknown) => {
       console.error(e);
-      process.exit(2);
+      process.exitCode = 2;
     },
   );
 }

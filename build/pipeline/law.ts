@@ -195,13 +195,15 @@ export function checkLaw(docs: ReadonlyMap<string, SourceDoc>, config: CatalogCo
     const name = doc.path.split('/').pop() ?? doc.path;
     if (['uuid-law.json', 'account-game-uuid-contract.json', 'master-registry.json', 'home-island-contract.json'].includes(name)) continue;
     const inRecipes = name === 'master-recipes.json';
-    walkFields(doc.data, '', (key, value, ptr, parentKey) => {
+    const wanted = (key: string, parentKey: string | null): boolean =>
+      key === instanceField || key === 'studio_uuid' || PREFAB_FIELDS.has(key) || Object.hasOwn(REFERENCE_FIELDS, key) || (inRecipes && parentKey === 'materials' && key === 'uuid');
+    walkFields(doc.data, wanted, (key, value, ptr, parentKey) => {
       if (key === instanceField || key === 'studio_uuid') {
         report({ rule: 'law/instance-id', file: doc.path, pointer: ptr, message: `"${key}" is an item instance id, minted only by the server ledger; definition catalogs never hold one (spec 2.6).` });
         return;
       }
       const isPrefab = PREFAB_FIELDS.has(key);
-      const ref = REFERENCE_FIELDS[key] ?? (inRecipes && parentKey === 'materials' && key === 'uuid' ? { families: ['MATL'], nullable: false } : undefined);
+      const ref = (Object.hasOwn(REFERENCE_FIELDS, key) ? REFERENCE_FIELDS[key] : undefined) ?? (inRecipes && parentKey === 'materials' && key === 'uuid' ? { families: ['MATL'], nullable: false } : undefined);
       if (!ref && !isPrefab) return;
       if (value === null) {
         if (ref && !ref.nullable && !isPrefab) report({ rule: 'law/unresolved-ref', file: doc.path, pointer: ptr, message: `"${key}" must reference a ${ref.families.join('/')}-* definition; null is not allowed here.` });
@@ -241,20 +243,36 @@ function idsOfKind(defs: ReadonlyMap<string, Definition>, kinds: readonly string
   return out;
 }
 
-/** Depth-first walk calling `fn(key, value, pointer, parentKey)` for every object member. */
-function walkFields(node: unknown, ptr: string, fn: (key: string, value: unknown, pointer: string, parentKey: string | null) => void, parentKey: string | null = null): void {
-  if (Array.isArray(node)) {
-    for (let i = 0; i < node.length; i++) {
-      const v: unknown = node[i];
-      if (v && typeof v === 'object') walkFields(v, `${ptr}/${i}`, fn, parentKey);
+/**
+ * Depth-first walk calling `fn(key, value, pointer, parentKey)` for every object member whose key
+ * `wanted(key)` accepts. Pointers are built only for those members (the walk itself keeps a segment stack).
+ */
+function walkFields(
+  node: unknown,
+  wanted: (key: string, parentKey: string | null) => boolean,
+  fn: (key: string, value: unknown, pointer: string, parentKey: string | null) => void,
+): void {
+  const segs: string[] = [];
+  const pointer = (): string => (segs.length ? '/' + segs.map(escapePointer).join('/') : '');
+  const visit = (n: unknown, parentKey: string | null): void => {
+    if (Array.isArray(n)) {
+      for (let i = 0; i < n.length; i++) {
+        const v: unknown = n[i];
+        if (v && typeof v === 'object') {
+          segs.push(String(i));
+          visit(v, parentKey);
+          segs.pop();
+        }
+      }
+      return;
     }
-    return;
-  }
-  if (!node || typeof node !== 'object') return;
-  for (const key in node) {
-    const v = (node as Record<string, unknown>)[key];
-    const p = `${ptr}/${escapePointer(key)}`;
-    fn(key, v, p, parentKey);
-    if (v && typeof v === 'object') walkFields(v, p, fn, key);
-  }
+    for (const key in n as Record<string, unknown>) {
+      const v = (n as Record<string, unknown>)[key];
+      segs.push(key);
+      if (wanted(key, parentKey)) fn(key, v, pointer(), parentKey);
+      if (v && typeof v === 'object') visit(v, key);
+      segs.pop();
+    }
+  };
+  if (node && typeof node === 'object') visit(node, null);
 }
