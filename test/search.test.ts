@@ -64,6 +64,12 @@ describe('ranking', () => {
     expect(names('iron sw')).toEqual(['Iron Sword', 'Iron Sword T2', 'Ironclad Sword']);
   });
 
+  it('puts the name as typed before names with the same terms in other letters', () => {
+    const engine = engineOf([...RECORDS, { type: 'armor', id: 'A-1', name: 'Þorn Cloak' }, { type: 'armor', id: 'A-2', name: 'Thorn Cloak' }]);
+    expect(names('Þorn Cloak', 'all', 50, engine)).toEqual(['Þorn Cloak', 'Thorn Cloak']);
+    expect(names('THORN cloak', 'all', 50, engine)).toEqual(['Thorn Cloak', 'Þorn Cloak']);
+  });
+
   it('returns every record of duplicate ids, each once, in a stable order', () => {
     const res = engineOf().search('twin strike', { type: 'all', limit: 10 });
     expect(res.results).toEqual([

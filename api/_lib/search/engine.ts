@@ -12,6 +12,8 @@
  *
  * Ranking (tier first, then the record's precomputed rank):
  * 0. exact: the whole name equals the query (same terms in the same order), or the id matches;
+ *    among these, a name or id equal to the query as typed (trimmed, case aside) ranks first, so
+ *    `Þorn Cloak` finds `Þorn Cloak` before `Thorn Cloak` although both have the same terms;
  * 1. name starts with the query's words: the query terms equal the name's first terms, and the name
  *    has more terms (`blood` → `Blood Rush`);
  * 2. name prefix: as 1, but the last query term is only a prefix of its name term (`blood` →
@@ -231,6 +233,8 @@ export function createEngine(ix: ValidIndex): SearchEngine {
     const allTerms = tokenize(q);
     if (allTerms.length === 0) return { totalResults: 0, results: [] };
     const qTerms = allTerms.slice(0, MAX_QUERY_TERMS);
+    const typed = q.trim().toLowerCase();
+    const asTyped = (text: string): boolean => text.length === typed.length && text.toLowerCase() === typed;
     const g = nextGen();
     const heap = new TopK(limit);
     let total = 0;
@@ -251,7 +255,7 @@ export function createEngine(ix: ValidIndex): SearchEngine {
         docStamp[doc] = g;
         if (typeFilter >= 0 && docType[doc] !== typeFilter) continue;
         total++;
-        heap.offer(doc);
+        heap.offer((asTyped(docId[doc] as string) ? 0 : 1) * n + doc);
       }
     }
 
@@ -293,7 +297,8 @@ export function createEngine(ix: ValidIndex): SearchEngine {
             if (best > worst) worst = best;
           }
           if (worst === NO_MATCH) continue;
-          let tier = worst === KIND_EXACT ? 3 : worst === KIND_PREFIX ? 4 : 5;
+          // internal tiers: 0 exact as typed, 1 exact by terms, then the documented tiers 1-5 as 2-6
+          let tier = worst === KIND_EXACT ? 4 : worst === KIND_PREFIX ? 5 : 6;
           if (end - off >= nq) {
             let phrase = true;
             for (let j = 0; j < nq - 1; j++) {
@@ -304,8 +309,8 @@ export function createEngine(ix: ValidIndex): SearchEngine {
             }
             if (phrase) {
               const lt = tok[off + nq - 1] as number;
-              if (lt === last.exact) tier = end - off === nq ? 0 : 1;
-              else if (lt >= last.lo && lt < last.hi) tier = 2;
+              if (lt === last.exact) tier = end - off === nq ? (asTyped(docName[doc] as string) ? 0 : 1) : 2;
+              else if (lt >= last.lo && lt < last.hi) tier = 3;
             }
           }
           total++;
