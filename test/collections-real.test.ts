@@ -89,6 +89,7 @@ const low = (v: unknown): string => String(v).toLowerCase();
 function valuesOf(v: unknown): string[] {
   if (v === null || v === undefined) return [];
   if (Array.isArray(v)) return v.flatMap(valuesOf);
+  if (typeof v !== 'string' && typeof v !== 'number') return [];
   return String(v)
     .split('|')
     .map((s) => s.trim().toLowerCase())
@@ -200,7 +201,10 @@ describe('lists over the real snapshot (spec 4.2)', () => {
 
   it('q searches the named fields', async () => {
     const search = (name: CollectionName, fields: string[], q: string): Rec[] =>
-      raw[name].filter((r) => fields.some((f) => typeof r[f] === 'string' && (r[f] as string).toLowerCase().includes(q)));
+      raw[name].filter((r) => fields.some((f) => {
+        const v = r[f];
+        return typeof v === 'string' && v.toLowerCase().includes(q);
+      }));
     for (const q of ['frost', 'relic-frost-t', 'winter', 't3', 'of ', 'e']) {
       expect((await all(`/v1/relics?q=${encodeURIComponent(q.trim() === q ? q.toUpperCase() : q)}`)).items, q).toEqual(search('relics', ['name', 'id', 'description'], q.trim()));
     }
