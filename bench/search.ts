@@ -99,11 +99,16 @@ function coldRun(script: string, args: readonly string[]): Promise<number> {
   });
 }
 
-/** Medians of {@link COLD_RUNS} cold starts of each child, interleaved, after one unmeasured run each (file cache). */
+/**
+ * Medians of {@link COLD_RUNS} cold starts of each child after one unmeasured run each (file cache),
+ * interleaved and in alternating order so that neither side always runs first.
+ */
 async function coldMedians(children: readonly (readonly [string, readonly string[]])[]): Promise<number[]> {
   const runs: number[][] = children.map(() => []);
   for (let i = -1; i < COLD_RUNS; i++) {
-    for (const [k, [script, args]] of children.entries()) {
+    const order = [...children.entries()];
+    if (i % 2 !== 0) order.reverse();
+    for (const [k, [script, args]] of order) {
       const ms = await coldRun(script, args);
       if (i >= 0) runs[k]?.push(ms);
     }
