@@ -156,6 +156,14 @@ describe('index file', () => {
     expect(engineOf().size).toBe(RECORDS.length);
   });
 
+  it('gives back every id exactly as written, whatever it shares with its neighbours', () => {
+    const ids = ['ITEM-20260601-000001-AB', 'ITEM-20260601-000001-AC', 'ITEM-2026', 'Épée-1', 'épée-1', '😀-a', '😁-b', ''];
+    const records = ids.map((id, i): SearchRecord => ({ type: 'weapons', id, name: `Relic ${String.fromCharCode(97 + i)}` }));
+    const found = engineOf(records).search('relic', { type: 'all', limit: 50 }).results;
+    expect(found.map((r) => r.id).sort()).toEqual([...ids].sort());
+    expect(found).toEqual(expect.arrayContaining(records));
+  });
+
   it('rejects a corrupt or foreign file', () => {
     const good = JSON.parse(JSON.stringify(buildSearchIndex(RECORDS))) as Record<string, unknown>;
     const broken = (patch: (f: Record<string, unknown>) => void): unknown => {
@@ -171,9 +179,11 @@ describe('index file', () => {
     expect(() => loadSearchIndex(broken((f) => (f.terms = [...(f.terms as string[])].reverse())))).toThrow(/terms/);
     expect(() => loadSearchIndex(broken((f) => ((f.tokens as number[])[1] = 10_000)))).toThrow(/tokens/);
     expect(() => loadSearchIndex(broken((f) => (f.tokens as number[]).push(0)))).toThrow(/tokens/);
-    expect(() => loadSearchIndex(broken((f) => ((f.docs as { id: string[] }).id.pop())))).toThrow(/docs/);
+    expect(() => loadSearchIndex(broken((f) => (f.docs as { name: string[] }).name.pop()))).toThrow(/docs/);
+    expect(() => loadSearchIndex(broken((f) => (f.ids as { suffix: string[] }).suffix.pop()))).toThrow(/ids/);
+    expect(() => loadSearchIndex(broken((f) => ((f.ids as { shared: number[] }).shared[0] = 3)))).toThrow(/ids/);
     expect(() => loadSearchIndex(broken((f) => ((f.docs as { type: number[] }).type[0] = 99)))).toThrow(/docs/);
-    expect(() => loadSearchIndex(broken((f) => ((f.idOrder as number[])[0] = (f.idOrder as number[])[1] as number)))).toThrow(/idOrder/);
+    expect(() => loadSearchIndex(broken((f) => ((f.ids as { order: number[] }).order[0] = (f.ids as { order: number[] }).order[1] as number)))).toThrow(/ids/);
     expect(() => loadSearchIndex(broken((f) => (f.types = ['weapons', 'weapons'])))).toThrow(/types/);
   });
 

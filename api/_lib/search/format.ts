@@ -7,14 +7,16 @@
  * - `types`   the search types, in order; a record's type is stored as an index into this list.
  * - `terms`   the term dictionary: every distinct normalised term (see `text.ts`) of every record
  *             name, sorted by UTF-16 code units, without duplicates (binary search, prefix ranges).
- * - `docs`    the records as three parallel columns `type` (indexes into `types`), `id`, `name`, in
+ * - `docs`    the records as two parallel columns `type` (indexes into `types`) and `name`, in
  *             **rank order**: the position of a record is its tie-break rank (see {@link compareRank}),
  *             so any list of positions sorted ascending is already in result order.
  * - `tokens`  the forward index, one entry per record in `docs` order: the number of terms of the
  *             name, then each term's index in `terms`, in name order (repeats kept, positions matter
  *             for whole-name matches). The reader derives the inverted postings from it.
- * - `idOrder` the record positions sorted by their id key (`textKey(id)`, then position), for binary
- *             search of exact id matches.
+ * - `ids`     the record ids, front-coded in id-key order (`textKey(id)`, then position) so that
+ *             neighbours share their long common prefixes: `order[i]` is the record position of the
+ *             i-th id, which is `previous id`.slice(0, `shared[i]`) + `suffix[i]`. The order also
+ *             serves binary search of exact id matches.
  *
  * The build is pure and deterministic: the same records, in any order, give the same JSON text.
  */
@@ -39,9 +41,9 @@ export interface SearchIndexFile {
   readonly version: typeof SEARCH_INDEX_VERSION;
   readonly types: readonly SearchType[];
   readonly terms: readonly string[];
-  readonly docs: { readonly type: readonly number[]; readonly id: readonly string[]; readonly name: readonly string[] };
+  readonly docs: { readonly type: readonly number[]; readonly name: readonly string[] };
   readonly tokens: readonly number[];
-  readonly idOrder: readonly number[];
+  readonly ids: { readonly order: readonly number[]; readonly shared: readonly number[]; readonly suffix: readonly string[] };
 }
 
 interface Prepared {
@@ -97,6 +99,20 @@ export function buildSearchIndex(records: readonly SearchRecord[]): SearchIndexF
     for (const t of p.terms) tokens.push(termIndex.get(t) as number);
   }
   const idOrder = prepared.map((_, i) => i).sort((a, b) => cmpStr((prepared[a] as Prepared).idKey, (prepared[b] as Prepared).idKey) || a - b);
+  const shared: number[] = [];
+  const suffix: string[] = [];
+  let prev = '';
+  for (const i of idOrder) {
+    const id = (prepared[i] as Prepared).rec.id;
+    let k = 0;
+    const max = Math.min(prev.length, id.length);
+    while (k < max && prev.charCodeAt(k) === id.charCodeAt(k)) k++;
+    // never split a surrogate pair
+    if (k > 0 && k < id.length && (id.charCodeAt(k - 1) & 0xfc00) === 0xd800) k--;
+    shared.push(k);
+    suffix.push(id.slice(k));
+    prev = id;
+  }
 
   return {
     format: SEARCH_INDEX_FORMAT,
@@ -105,11 +121,10 @@ export function buildSearchIndex(records: readonly SearchRecord[]): SearchIndexF
     terms: dictionary,
     docs: {
       type: prepared.map((p) => p.typeIndex),
-      id: prepared.map((p) => p.rec.id),
       name: prepared.map((p) => p.rec.name),
     },
     tokens,
-    idOrder,
+    ids: { order: idOrder, shared, suffix },
   };
 }
 
@@ -134,7 +149,7 @@ function isIntIn(v: unknown, lo: number, hi: number): v is number {
 
 /**
  * Check a parsed search index file (format marker, version, every column and index in range, the
- * dictionary strictly sorted, `idOrder` a permutation). Linear in the file size.
+ * dictionary strictly sorted, `ids.order` a permutation) and decodes the ids. Linear in the file size.
  * @throws Error naming the first problem found when the value is not a version-1 search index.
  */
 export function validateSearchIndex(raw: unknown): ValidIndex {
@@ -142,7 +157,7 @@ export function validateSearchIndex(raw: unknown): ValidIndex {
   const o = raw as Record<string, unknown>;
   if (o.format !== SEARCH_INDEX_FORMAT) fail(`format is not "${SEARCH_INDEX_FORMAT}"`);
   if (o.version !== SEARCH_INDEX_VERSION) fail(`version ${JSON.stringify(o.version)} is not ${SEARCH_INDEX_VERSION}`);
-  const { types, terms, docs, tokens, idOrder } = o;
+  const { types, terms, docs, tokens, ids } = o;
   if (!Array.isArray(types) || types.length === 0 || types.length > 255) fail('types is not a list of 1 to 255 search types');
   const known = new Set<string>(SEARCH_TYPES);
   for (const t of types) if (typeof t !== 'string' || !known.has(t)) fail(`types has ${JSON.stringify(t)}, not a search type`);
@@ -154,13 +169,13 @@ export function validateSearchIndex(raw: unknown): ValidIndex {
     if (i > 0 && !((terms[i - 1] as string) < t)) fail(`terms[${i}] is not after terms[${i - 1}]`);
   }
   if (typeof docs !== 'object' || docs === null) fail('docs is not an object');
-  const { type: docType, id: docId, name: docName } = docs as Record<string, unknown>;
-  if (!Array.isArray(docType) || !Array.isArray(docId) || !Array.isArray(docName)) fail('docs.type, docs.id or docs.name is not a list');
+  const { type: docType, name: docName } = docs as Record<string, unknown>;
+  if (!Array.isArray(docType) || !Array.isArray(docName)) fail('docs.type or docs.name is not a list');
   const n = docType.length;
-  if (docId.length !== n || docName.length !== n) fail('docs columns differ in length');
+  if (docName.length !== n) fail('docs columns differ in length');
   for (let i = 0; i < n; i++) {
     if (!isIntIn(docType[i], 0, types.length)) fail(`docs.type[${i}] is out of range`);
-    if (typeof docId[i] !== 'string' || typeof docName[i] !== 'string') fail(`docs.id[${i}] or docs.name[${i}] is not a string`);
+    if (typeof docName[i] !== 'string') fail(`docs.name[${i}] is not a string`);
   }
   if (!Array.isArray(tokens)) fail('tokens is not a list');
   let p = 0;
@@ -171,17 +186,29 @@ export function validateSearchIndex(raw: unknown): ValidIndex {
     for (const end = p + count; p < end; p++) if (!isIntIn(tokens[p], 0, terms.length)) fail(`tokens[${p}] is not a term index`);
   }
   if (p !== tokens.length) fail('tokens is longer than its records');
-  if (!Array.isArray(idOrder) || idOrder.length !== n) fail('idOrder is not a list of every record');
+  if (typeof ids !== 'object' || ids === null) fail('ids is not an object');
+  const { order: idOrder, shared, suffix } = ids as Record<string, unknown>;
+  if (!Array.isArray(idOrder) || !Array.isArray(shared) || !Array.isArray(suffix) || idOrder.length !== n || shared.length !== n || suffix.length !== n) {
+    fail('ids.order, ids.shared or ids.suffix is not a list of every record');
+  }
   const seen = new Uint8Array(n);
-  for (const i of idOrder) {
-    if (!isIntIn(i, 0, n) || seen[i] === 1) fail('idOrder is not a permutation of the records');
-    seen[i] = 1;
+  const docId = new Array<string>(n);
+  let prev = '';
+  for (let i = 0; i < n; i++) {
+    const doc: unknown = idOrder[i];
+    if (!isIntIn(doc, 0, n) || seen[doc] === 1) fail('ids.order is not a permutation of the records');
+    seen[doc] = 1;
+    const k: unknown = shared[i];
+    const rest: unknown = suffix[i];
+    if (!isIntIn(k, 0, prev.length + 1) || typeof rest !== 'string') fail(`ids.shared[${i}] or ids.suffix[${i}] is out of range`);
+    prev = k === 0 ? rest : prev.slice(0, k) + rest;
+    docId[doc] = prev;
   }
   return {
     types: types as SearchType[],
     terms: terms as string[],
     docType: docType as number[],
-    docId: docId as string[],
+    docId,
     docName: docName as string[],
     tokens: tokens as number[],
     idOrder: idOrder as number[],
