@@ -17,6 +17,7 @@ import {
   matchPublicPath,
   vercelRewrites,
 } from '../api/_lib/routing/routes.js';
+import { REGISTRY_ROUTES as REGISTRY_TABLE } from '../api/_lib/registries/contract.js';
 import { exportFile, collectionItemFile, MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../api/_lib/contract/index.js';
 
 const repo = resolve(import.meta.dirname, '..');
@@ -194,6 +195,17 @@ describe('spec 4.2-4.8: every public path reaches its entry file with _route and
     }));
     covered.add(`catalog:${C.retired}`);
     for (const rule of ROUTE_RULES) expect(covered, rule.source).toContain(`${rule.entry}:${rule.route}`);
+  });
+});
+
+describe('agreement with the entry files\' own route tables', () => {
+  it('gives every registry path the _route name api/registries.ts expects', () => {
+    for (const { route, path } of REGISTRY_TABLE) {
+      const rule = ROUTE_RULES.find((r) => r.source === path.replace(/:key$/, ':_key'));
+      expect(rule, path).toMatchObject({ entry: 'registries', route });
+    }
+    const registryRules = ROUTE_RULES.filter((r) => r.entry === 'registries');
+    expect(registryRules).toHaveLength(REGISTRY_TABLE.length);
   });
 });
 

@@ -45,7 +45,11 @@ export const COLLECTION_ROUTES = {
   artifacts: 'artifacts',
 } as const;
 
-/** `_route` values of `api/registries.ts` (§4.3, §4.5, §4.6); `_key` carries `{uuid}` / `{studioUuid}`. */
+/**
+ * `_route` values of `api/registries.ts` (§4.3, §4.5, §4.6); `_key` carries `{uuid}` / `{studioUuid}`.
+ * They equal the `route` names of `REGISTRY_ROUTES` in `api/_lib/registries/contract.ts` (checked by
+ * `test/routing.test.ts`).
+ */
 export const REGISTRY_ROUTES = {
   /** GET /api/v1/sprites (category, page, limit) */
   sprites: 'sprites',
@@ -58,7 +62,7 @@ export const REGISTRY_ROUTES = {
   /** GET /api/v1/characters/{uuid} */
   character: 'character',
   /** GET /api/v1/stats */
-  spriteStats: 'sprite-stats',
+  spriteStats: 'stats',
   /** GET /api/v1/icons (category, page, limit) */
   icons: 'icons',
   /** GET /api/v1/icons/search (q, category) */
@@ -66,15 +70,15 @@ export const REGISTRY_ROUTES = {
   /** GET /api/v1/icons/by-path (path) */
   iconsByPath: 'icons-by-path',
   /** GET /api/v1/icons/categories */
-  iconCategories: 'icon-categories',
+  iconCategories: 'icons-categories',
   /** GET /api/v1/icons/{studioUuid} */
   icon: 'icon',
   /** GET /api/assets/categories */
-  assetsCategories: 'assets-categories',
+  assetsCategories: 'legacy-categories',
   /** GET /api/assets/search?q= */
-  assetsSearch: 'assets-search',
+  assetsSearch: 'legacy-search',
   /** GET /api/assets/{uuid} */
-  asset: 'asset',
+  asset: 'legacy-asset',
   /** GET /api/v1/studiodot-assets (type, category, search, page, limit) */
   studiodotAssets: 'studiodot-assets',
   /** GET /api/v1/studiodot-assets/categories */
