@@ -3,7 +3,7 @@
  *
  * Source: `icon-sources.json` `{ version, keyPrefix, icons: [{ key, category, name, tags[] }] }` where `key`
  * is the object-storage key (`game-assets/icons/<folder>/<file>.png`) and `category` one of the 16 of
- * spec 4.6. Without that file every output is still emitted, empty (zero icons, all 16 categories at 0).
+ * spec 4.6; `name` defaults to the file name without extension, `tags` to []. Without that file every output is still emitted, empty (zero icons, all 16 categories at 0).
  *
  * Every icon gets `ICON-XXXX-XXXX-XXXX` = SHA-1(`config.namespaces.icon` + key) (see `build/pipeline/ids.ts`).
  * An icon that breaks a per-icon rule (shape, key format, key prefix, duplicate key, unknown category,
@@ -26,6 +26,7 @@ import {
   type IconRecord,
   type IconRegistryFile,
   type IconShardFile,
+  cdnFileUrl,
 } from '../../api/_lib/registries/contract.js';
 import { buildTermIndex } from '../../api/_lib/registries/terms.js';
 
@@ -41,7 +42,7 @@ export const ICON_RULES: readonly RuleDef[] = [
   {
     name: 'icons/source-shape',
     severity: 'error',
-    description: 'icon-sources.json is an object with an `icons` array whose entries have a string key, category and name and a string-array tags (spec 4.6).',
+    description: 'icon-sources.json is an object with an `icons` array whose entries have a string key and category, an optional non-blank name and optional string-array tags (spec 4.6).',
   },
   {
     name: 'icons/key-format',
@@ -85,6 +86,13 @@ function keyFormatProblem(key: string): string | undefined {
   if (key.startsWith('/')) return 'starts with a slash';
   if (key.split('/').some((s) => s === '' || s === '.' || s === '..')) return 'has an empty, "." or ".." segment';
   return undefined;
+}
+
+/** File name of a key without its extension: the display name of an icon that has none. */
+function fileStem(key: string): string {
+  const file = key.slice(key.lastIndexOf('/') + 1);
+  const dot = file.lastIndexOf('.');
+  return dot > 0 ? file.slice(0, dot) : file;
 }
 
 interface Accepted {
@@ -138,8 +146,8 @@ export const deriveIcons: Deriver = (ctx: DeriveContext): readonly Emitted[] => 
       report('icons/source-shape', at('key'), `icon ${i} needs "key", the object-storage key (e.g. "${keyPrefix}folder/file.png"); it is not registered.`);
       bad = true;
     }
-    if (typeof name !== 'string' || name.trim() === '') {
-      report('icons/source-shape', at('name'), `icon ${i} needs a non-blank string "name"; it is not registered.`);
+    if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
+      report('icons/source-shape', at('name'), `"name" of icon ${i} must be a non-blank string (or absent: the file name is used); it is not registered.`);
       bad = true;
     }
     if (typeof category !== 'string') {
@@ -161,14 +169,14 @@ export const deriveIcons: Deriver = (ctx: DeriveContext): readonly Emitted[] => 
         tagList = tags.filter((t): t is string => typeof t === 'string');
       }
     }
-    if (bad || typeof key !== 'string' || typeof name !== 'string' || typeof category !== 'string') return;
+    if (bad || typeof key !== 'string' || typeof category !== 'string') return;
 
     const formatProblem = keyFormatProblem(key);
     if (formatProblem) {
       report('icons/key-format', at('key'), `key "${key}" ${formatProblem}; write the exact object-storage key. The icon is not registered.`);
       return;
     }
-    if (!key.startsWith(keyPrefix) || key.length === keyPrefix.length) {
+    if (!key.startsWith(keyPrefix)) {
       report('icons/key-prefix', at('key'), `key "${key}" is not a file under "${keyPrefix}"; icon keys are full object-storage keys starting with the key prefix. The icon is not registered.`);
       return;
     }
@@ -193,9 +201,9 @@ export const deriveIcons: Deriver = (ctx: DeriveContext): readonly Emitted[] => 
       iconUuid: id,
       key,
       path: key.slice(keyPrefix.length),
-      url: `${cdn}/${key}`,
+      url: cdnFileUrl(cdn, key),
       category,
-      name,
+      name: typeof name === 'string' ? name : fileStem(key),
       tags: tagList,
     };
     byId.set(id, { record, index: i });

@@ -29,6 +29,7 @@ import {
   type SpriteRecord,
   type SpriteRegistryFile,
   type SpriteStatsFile,
+  cdnFileUrl,
 } from '../../api/_lib/registries/contract.js';
 import { buildTermIndex } from '../../api/_lib/registries/terms.js';
 
@@ -300,7 +301,7 @@ export const deriveSprites: Deriver = (ctx: DeriveContext): readonly Emitted[] =
   }
 
   const sprites: SpriteRecord[] = sources
-    .map((s) => ({ uuid: idOf.get(s.path) as string, name: s.name, path: s.path, url: cdn + (s.path.startsWith('/') ? '' : '/') + s.path, category: s.category, subcategory: s.subcategory, source: s.source }))
+    .map((s) => ({ uuid: idOf.get(s.path) as string, name: s.name, path: s.path, url: cdnFileUrl(cdn, s.path), category: s.category, subcategory: s.subcategory, source: s.source }))
     .sort(byString((s) => s.path));
   const spriteCategories = countsOf(sprites.map((s) => s.category));
 

@@ -93,7 +93,7 @@ export interface IconRecord {
   readonly key: string;
   /** Key without the key prefix, e.g. `abilities/a.png`. */
   readonly path: string;
-  /** `{cdn_url}/{key}`. */
+  /** `{cdn_url}/{key}`, each key segment percent-encoded (the same text for plain names). */
   readonly url: string;
   readonly category: IconCategory;
   readonly name: string;
@@ -172,7 +172,7 @@ export interface SpriteRecord {
   readonly name: string;
   /** Sprite path as authored, e.g. `/sprites/bosses/boss-demon/take_hit.png`. */
   readonly path: string;
-  /** `{cdn_url}{path}`. */
+  /** `{cdn_url}{path}`, each path segment percent-encoded (the same text for plain names). */
   readonly url: string;
   readonly category: string;
   readonly subcategory: string;
@@ -275,6 +275,15 @@ export interface AssetCategoriesBody {
   readonly types: Readonly<Record<AssetType, number>>;
   /** Rows sorted by type (spec order), then category. */
   readonly categories: readonly AssetCategoryCount[];
+}
+
+/**
+ * URL of a binary on the CDN (spec 4.9 `{cdn_url}/{key}`): `cdnBase` without trailing slashes, `/`, then
+ * the key or path without leading slashes, each segment percent-encoded (the same text for plain names).
+ */
+export function cdnFileUrl(cdnBase: string, keyOrPath: string): string {
+  const base = cdnBase.replace(/\/+$/, '');
+  return `${base}/${keyOrPath.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /** Entry file of the registry functions; `vercel.json` rewrites every path below onto it. */
