@@ -3,6 +3,10 @@
  * The pipeline runs them in this order; each sees the same read-only context.
  */
 import type { Deriver, RuleDef } from '../pipeline/types.js';
+import { ASSET_RULES, deriveAssets } from './assets.js';
+import { collectionRules, deriveCollections } from './collections.js';
+import { deriveIcons, ICON_RULES } from './icons.js';
+import { deriveSprites, SPRITE_RULES } from './sprites.js';
 
 /** A named deriver and its rules. */
 export interface DeriverEntry {
@@ -12,4 +16,9 @@ export interface DeriverEntry {
 }
 
 /** Derivers run by every build (collections, icons, sprites, assets). */
-export const DERIVERS: readonly DeriverEntry[] = [];
+export const DERIVERS: readonly DeriverEntry[] = [
+  { name: 'collections', derive: deriveCollections, rules: collectionRules },
+  { name: 'icons', derive: deriveIcons, rules: ICON_RULES },
+  { name: 'sprites', derive: deriveSprites, rules: SPRITE_RULES },
+  { name: 'assets', derive: deriveAssets, rules: ASSET_RULES },
+];
