@@ -338,9 +338,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   process.stdout.write(
     `Serving ${out} and the functions on ${server.url}\n` +
-      `  ${server.url}/                          catalog browser\n` +
-      `  ${server.url}/api/search?q=blade        search\n` +
-      `  ${server.url}/api/v1/game-data-manifest.json\n` +
+      `  ${server.url}/                                  catalog browser\n` +
+      `  ${server.url}/api/search?q=<name or id>         search (also /api/stats, /api/export?type=weapons)\n` +
+      `  ${server.url}/api/v1/game-data-manifest.json   every published file\n` +
       'Press Ctrl+C to stop.\n',
   );
   const stop = (): void => {
