@@ -118,7 +118,11 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
 
   progress('derive');
   const typed = collectTypedRecords(docs, config, law);
-  records = Math.max(records, 0) + [...typed.values()].reduce((n, l) => n + l.length, 0);
+  // records: distinct (file, pointer) places that hold a definition or a searchable record
+  const places = new Set<string>();
+  for (const d of law.definitions.values()) places.add(`${d.file}#${d.pointer}`);
+  for (const list of typed.values()) for (const r of list) places.add(`${r.file}#${r.pointer}`);
+  records = places.size;
   const live = new Map<string, SourceDoc>();
   for (const [p, d] of docs) if (kinds.get(p) !== 'retired') live.set(p, d);
   const ctx = { config, docs: live, report };
