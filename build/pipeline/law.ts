@@ -16,6 +16,7 @@ export interface DefinitionCatalog {
   readonly arrays: readonly (readonly string[])[];
   /** Id field; `@uuidField` = the configured SKIL/ICON field. */
   readonly idField: string;
+  /** Allowed families; empty = spec 2.6 names none (ids gathered for the registry, not checked). */
   readonly families: readonly string[];
   readonly kind: string;
 }
@@ -38,6 +39,11 @@ export const DEFINITION_CATALOGS: readonly DefinitionCatalog[] = [
   { file: 'master-mounts.json', arrays: [['mounts'], ['items']], idField: 'uuid', families: ['MNT'], kind: 'mount' },
   { file: 'master-harvest-nodes.json', arrays: [['nodes'], ['items']], idField: 'nodeUuid', families: ['NODE'], kind: 'harvest-node' },
   { file: 'master-weaponSkills.json', arrays: [['weaponTypes', '*', 'slots', '*', 'skills']], idField: '@uuidField', families: ['SKIL'], kind: 'skill' },
+  { file: 'master-skillTrees.json', arrays: [['skillTrees', '*', 'tiers', '*', 'skills']], idField: 'uuid', families: ['SKIL'], kind: 'class-skill' },
+  { file: 'master-professions.json', arrays: [['crafting', '*', 'skillTree']], idField: 'uuid', families: ['NODE'], kind: 'profession-node' },
+  // spec 2.6 names no family for classes and professions: ids are gathered, not prefix-checked
+  { file: 'master-skillTrees.json', arrays: [['skillTrees', '*']], idField: 'uuid', families: [], kind: 'class' },
+  { file: 'master-professions.json', arrays: [['crafting', '*'], ['gathering', '*']], idField: 'uuid', families: [], kind: 'profession' },
 ];
 
 /** Families of reference fields wherever they appear in a definition catalog (spec 2.6, 2.7). */
@@ -143,7 +149,9 @@ export function checkLaw(docs: ReadonlyMap<string, SourceDoc>, config: CatalogCo
         continue;
       }
       const idPtr = `${pointer}/${escapePointer(idField)}`;
-      if (!familyMatches(id, cat.families)) {
+      if (cat.families.length === 0) {
+        // no family to check
+      } else if (!familyMatches(id, cat.families)) {
         report({
           rule: 'law/definition-prefix',
           file: cat.file,
@@ -233,6 +241,15 @@ export function checkLaw(docs: ReadonlyMap<string, SourceDoc>, config: CatalogCo
         report({ rule: 'law/unresolved-ref', file: doc.path, pointer: ptr, message: `"${key}" ${value} is not defined in ${res.what}.` });
       }
     });
+  }
+  // 3. A source master registry is replaced by the derived one; entries no catalog defines are stale.
+  const registry = docs.get('master-registry.json')?.data as { byUuid?: unknown } | undefined;
+  if (registry && registry.byUuid && typeof registry.byUuid === 'object' && definitions.size > 0) {
+    for (const id of Object.keys(registry.byUuid)) {
+      if (!definitions.has(id)) {
+        report({ rule: 'registry/stale-entry', file: 'master-registry.json', pointer: `/byUuid/${escapePointer(id)}`, message: `${id} is listed in the registry but no catalog defines it; the published registry is derived from the catalogs.` });
+      }
+    }
   }
   return { definitions, skillIds, iconIds };
 }

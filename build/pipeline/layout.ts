@@ -69,7 +69,7 @@ export function isLegacyKind(kind: FileKind): boolean {
  */
 export interface RecordSource {
   readonly file: string;
-  /** Path segments from the root to the record array(s); `*` fans out over array items or object values. */
+  /** Path segments from the root to the record array(s); `*` fans out over array items or object values (a trailing `*` yields the member objects themselves). */
   readonly arrays: readonly (readonly string[])[];
   /** Field holding the record's id (first present wins). */
   readonly idFields: readonly string[];
@@ -156,6 +156,11 @@ export function* recordsAt(data: unknown, arrays: readonly (readonly string[])[]
 
 function* walk(node: unknown, segs: readonly string[], i: number, ptr: string): Generator<{ record: Record<string, unknown>; pointer: string }> {
   if (i === segs.length) {
+    // a path ending in `*` over an object map yields each member object as a record
+    if (segs[i - 1] === '*' && node && typeof node === 'object' && !Array.isArray(node)) {
+      yield { record: node as Record<string, unknown>, pointer: ptr };
+      return;
+    }
     if (Array.isArray(node)) {
       for (let k = 0; k < node.length; k++) {
         const r: unknown = node[k];

@@ -32,7 +32,6 @@ export const CORE_RULES: readonly RuleDef[] = [
   { name: 'law/placeholder', severity: 'error', description: 'No invented placeholder values in reference fields; unused references are null (spec 2.7).' },
   { name: 'law/derived-id-mismatch', severity: 'error', description: 'A stored SKIL/ICON id equals its SHA-1 derivation (spec 2.6).' },
   { name: 'law/unresolved-ref', severity: 'error', description: 'References between catalogs resolve: recipe materials and results, skill and prefab icons, drops (spec 2.6, 4.9).' },
-  { name: 'law/account-id', severity: 'error', description: 'Account selectors use STUDIO_* and never serve as character keys (spec 2.6).' },
   { name: 'registry/stale-entry', severity: 'warn', description: 'A source master-registry entry names an id no catalog defines; the emitted registry is derived anew.' },
 ];
 
