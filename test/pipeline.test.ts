@@ -220,6 +220,19 @@ describe('catalog build', () => {
     expect(find(r, 'catalog/retired-file')).toHaveLength(1);
   });
 
+  it('derives the master registry from the catalogs and reports stale entries of a source registry', async () => {
+    const { src, out } = await catalog({
+      'master-items.json': ITEMS,
+      'master-materials.json': MATERIALS,
+      'master-registry.json': { version: '1', byUuid: { [ts('ITEM', 1)]: { kind: 'weapon' }, [ts('ITEM', 7)]: { kind: 'weapon' } } },
+    });
+    const r = await buildCatalog({ src, out, reportFile: false });
+    expect(find(r, 'registry/stale-entry')).toEqual([expect.objectContaining({ pointer: `/byUuid/${ts('ITEM', 7)}`, severity: 'warn' })]);
+    const reg = JSON.parse(await readFile(join(out, 'api/v1/master-registry.json'), 'utf8')) as { byUuid: Record<string, { file: string; pointer: string }> };
+    expect(Object.keys(reg.byUuid).sort()).toEqual([ts('ITEM', 1), ts('MATL', 1)]);
+    expect(reg.byUuid[ts('MATL', 1)]).toMatchObject({ file: 'master-materials.json', pointer: '/materials/0' });
+  });
+
   it('reports duplicate keys with their position', async () => {
     const { src, out } = await catalog({ 'master-items.json': '{\n  "version": "1",\n  "items": [],\n  "version": "2"\n}' });
     const r = await buildCatalog({ src, out, reportFile: false });
