@@ -57,7 +57,7 @@ describe('real snapshot build', () => {
     expect(got.map((i) => i.pointer).sort()).toEqual(expected.sort());
   });
 
-  it('reports the duplicate keys of the account contract', async () => {
+  it('reports the duplicate keys of the account contract', () => {
     const got = report.issues.filter((i) => i.rule === 'json/duplicate-key');
     expect(got.map((i) => `${i.file}${i.pointer}`)).toEqual(['account-game-uuid-contract.json/version', 'account-game-uuid-contract.json/identity/itemDefinition']);
   });
