@@ -572,7 +572,9 @@ describe('engine matches a plain filter over a generated collection', () => {
   const items: Rec[] = Array.from({ length: N }, (_, i) => {
     const a = pick(WORDS);
     const b = pick(WORDS);
-    const r: Rec = { uuid: `RELC-${i}`, id: `relic-${i}`, name: `${a} ${b} Relic`, description: `${pick(WORDS)} of the ${pick(WORDS)}.`, tier: 1 + Math.floor(rand() * 8) };
+    const r: Rec = { uuid: `RELC-${i}`, id: `relic-${i}`, name: `${a} ${b} Relic`, description: `${pick(WORDS)} of the ${pick(WORDS)}, ${pick(WORDS)} the ${pick(WORDS)} of ${pick(WORDS)}.`, tier: 1 + Math.floor(rand() * 8) };
+    if (rand() < 0.1) r.description = `(${pick(WORDS)}) ${String(r.description)}`;
+    if (rand() < 0.01) r.description = '...';
     const c = rand();
     if (c < 0.9) r.category = pick(['elemental', 'combat', 'defensive', 'utility']);
     if (rand() < 0.3) r.element = pick(['fire', 'frost', 'fire|frost', 'holy']);
@@ -602,7 +604,9 @@ describe('engine matches a plain filter over a generated collection', () => {
     if (rand() < 0.5) q.tier = 1 + Math.floor(rand() * 8);
     if (rand() < 0.4) q.category = pick(['elemental', 'combat', 'defensive', 'utility']);
     if (rand() < 0.3) q.element = pick(['fire', 'frost', 'holy', 'rare']);
-    if (rand() < 0.5) q.q = pick(['fro', 'FLAME', 'eclat', 'e', 'relic-1', 'of the', 'ne re', 'sun moon', 'd.', 'relic-29', 'x']);
+    if (rand() < 0.6) {
+      q.q = pick(['fro', 'FLAME', 'eclat', 'e', 'relic-1', 'of the', 'ne re', 'sun moon', 'd.', 'relic-29', 'x', 'e r', 'stone relic', 'ward of the w', 'n  m', '.', '-2', 'of', 'the moon.', 'flame-', 'c of t', 'the moon,', 'gale of the moon', 'moon of stone', 'ward, sun', ', sun the', 'of the ward.', 'e, s', 'n of s', 'stone.', '(', '(ward', ') sun', 'd) w', '..', '...', '-', ', ', 'x) x']);
+    }
     q.offset = pick([0, 0, 3, 40, 700, 2990]);
     q.limit = pick([1, 7, 50, 500]);
     queries.push(q);

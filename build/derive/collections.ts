@@ -4,7 +4,7 @@
  * - the collection index `collectionIndexFile(name)` (`api/v1/collections/{name}.json`, format
  *   `collection-index/1`, see `api/_lib/collections/format.ts` and `schemas/output/collection-index.schema.json`)
  *   that `/v1/{name}` reads: items pre-serialised in catalog order, folded search text, term → positions,
- *   filter value → positions, folded lookup key → position, hidden artifact positions;
+ *   fragment around non-term characters (`of frost`) → positions, filter value → positions, folded lookup key → position, hidden artifact positions;
  * - one static file per lookup key for CDN consumers, `collectionItemFile(name, key)`
  *   (`api/v1/{name}/{key}.json`), whose bytes are `JSON.stringify(item)`: exactly the body of
  *   `GET /v1/{name}/{key}`. The file name uses the key as the record spells it (id, uuid) or the name slug;
@@ -22,7 +22,7 @@
  * lookup key (`collections/missing-key`), filter fields holding values no filter can select
  * (`collections/filter-value`). A missing dataset file emits nothing and reports nothing (collect owns that).
  *
- * Output is deterministic: sorted terms, sorted object keys, compact JSON written as-is (`raw: true`).
+ * Output is deterministic: sorted terms and fragments, sorted object keys, compact JSON written as-is (`raw: true`).
  */
 import type { CollectionName } from '../../api/_lib/contract/index.js';
 import { collectionIndexFile, collectionItemFile } from '../../api/_lib/contract/index.js';
@@ -33,7 +33,7 @@ import {
   foldKey,
   foldText,
   slugify,
-  termsOf,
+  termSpans,
   type CollectionDef,
   type CollectionIndexFile,
   type FilterDef,
@@ -185,6 +185,12 @@ export function indexCollection(name: CollectionName, data: unknown, problems: C
   const items: string[] = [];
   const search: string[] = [];
   const termPositions = new Map<string, number[]>();
+  const fragmentPositions = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, key: string, pos: number): void => {
+    const list = map.get(key);
+    if (!list) map.set(key, [pos]);
+    else if (list[list.length - 1] !== pos) list.push(pos);
+  };
   const filterPositions = new Map<string, Map<string, number[]>>(def.filters.map((f) => [f.param, new Map()]));
   const hidden: number[] = [];
   const keyed: { pos: number; source: number; item: Record<string, unknown>; keys: ReturnType<typeof keysOf> }[] = [];
@@ -212,10 +218,22 @@ export function indexCollection(name: CollectionName, data: unknown, problems: C
     }
     const text = texts.join('\n');
     search.push(text);
-    for (const term of new Set(termsOf(text))) {
-      let list = termPositions.get(term);
-      if (!list) termPositions.set(term, (list = []));
-      list.push(pos);
+    for (const field of texts) {
+      const spans = termSpans(field);
+      if (spans.length === 0) {
+        add(fragmentPositions, field, pos);
+        continue;
+      }
+      const first = spans[0]!;
+      const last = spans[spans.length - 1]!;
+      if (first.start > 0) add(fragmentPositions, field.slice(0, first.end), pos);
+      for (let i = 0; i < spans.length; i++) {
+        const a = spans[i]!;
+        add(termPositions, a.term, pos);
+        const b = spans[i + 1];
+        if (b) add(fragmentPositions, field.slice(a.start, b.end), pos);
+      }
+      if (last.end < field.length) add(fragmentPositions, field.slice(last.start), pos);
     }
 
     for (const f of def.filters) {
@@ -263,7 +281,9 @@ export function indexCollection(name: CollectionName, data: unknown, problems: C
     }
   }
 
-  const terms = [...termPositions.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  const terms = [...termPositions.keys()].sort(byCodeUnit);
+  const fragments = [...fragmentPositions.keys()].sort(byCodeUnit);
   const index: CollectionIndexFile = {
     format: INDEX_FORMAT,
     collection: name,
@@ -272,6 +292,8 @@ export function indexCollection(name: CollectionName, data: unknown, problems: C
     search,
     terms,
     postings: terms.map((t) => termPositions.get(t)!),
+    fragments,
+    fragmentPostings: fragments.map((t) => fragmentPositions.get(t)!),
     filters: sortedObject([...filterPositions].map(([param, byValue]) => [param, sortedObject(byValue)] as const)),
     keys: sortedObject([...claims].map(([folded, c]) => [folded, c.pos] as const)),
     hidden,

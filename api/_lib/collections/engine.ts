@@ -28,7 +28,7 @@ import {
   foldText,
   isCollectionName,
   isSingleTerm,
-  termsOf,
+  termSpans,
   type CollectionDef,
 } from './format.js';
 
@@ -39,6 +39,13 @@ interface PosSet {
   readonly list: Int32Array | undefined;
   /** Bit p set ⇔ position p in the set; present when dense or built as a bitset. */
   readonly bits: Uint32Array | undefined;
+}
+
+/** Strings joined by `\n` (`starts[i]` is the offset of string i) with one position set per string. */
+interface Dictionary {
+  readonly blob: string;
+  readonly starts: Int32Array;
+  readonly postings: readonly PosSet[];
 }
 
 /** A collection index ready for queries (built once per process by {@link loadIndex}). */
@@ -53,10 +60,10 @@ export interface LoadedCollection {
   readonly items: readonly string[];
   /** Folded search text per item. */
   readonly search: readonly string[];
-  /** Terms joined by `\n`; `termStarts[t]` is the offset of term t. */
-  readonly termBlob: string;
-  readonly termStarts: Int32Array;
-  readonly postings: readonly PosSet[];
+  /** Terms and their postings. */
+  readonly terms: Dictionary;
+  /** Fragments around non-term characters (`of frost`, `ice.`) and their postings. */
+  readonly fragments: Dictionary;
   /** Query parameter → folded value → positions. */
   readonly filters: ReadonlyMap<string, ReadonlyMap<string, PosSet>>;
   /** Folded key → position. */
@@ -193,16 +200,15 @@ function page(set: PosSet | undefined, n: number, offset: number, limit: number)
   return out;
 }
 
-/** Indexes of the terms that contain `run` (a single run of letters and digits, folded). */
-function termsContaining(index: LoadedCollection, run: string): number[] {
+/** Indexes of the dictionary strings that contain `needle` (which holds no line feed). */
+function entriesContaining(dict: Dictionary, needle: string): number[] {
   const out: number[] = [];
-  const blob = index.termBlob;
-  const starts = index.termStarts;
+  const { blob, starts } = dict;
   let from = 0;
   for (;;) {
-    const at = blob.indexOf(run, from);
+    const at = blob.indexOf(needle, from);
     if (at === -1) break;
-    // last term whose start <= at
+    // last entry whose start <= at
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
@@ -216,39 +222,49 @@ function termsContaining(index: LoadedCollection, run: string): number[] {
   return out;
 }
 
-/** Items whose search text holds a term containing `run`. */
-function runSet(index: LoadedCollection, run: string): PosSet {
-  const terms = termsContaining(index, run);
-  if (terms.length === 0) return EMPTY;
-  if (terms.length === 1) return index.postings[terms[0]!]!;
-  const n = index.n;
+/** Items holding a dictionary string that contains `needle`: the union of those strings' postings. */
+function unionContaining(dict: Dictionary, needle: string, n: number): PosSet {
+  const hits = entriesContaining(dict, needle);
+  if (hits.length === 0) return EMPTY;
+  if (hits.length === 1) return dict.postings[hits[0]!]!;
   let sum = 0;
   let dense = false;
-  for (const t of terms) {
-    const s = index.postings[t]!;
+  for (const t of hits) {
+    const s = dict.postings[t]!;
     sum += s.size;
     if (s.bits) dense = true;
   }
   if (dense || sum * 32 >= n) {
     const words = (n + 31) >>> 5;
     const acc = new Uint32Array(words);
-    for (const t of terms) {
-      const s = index.postings[t]!;
-      if (s.bits) for (let w = 0; w < words; w++) acc[w]! |= s.bits[w]!;
+    const denseSets: PosSet[] = [];
+    for (const t of hits) {
+      const s = dict.postings[t]!;
+      if (s.bits) denseSets.push(s);
       else {
         const list = s.list!;
         for (let i = 0; i < list.length; i++) acc[list[i]! >>> 5]! |= 1 << (list[i]! & 31);
       }
     }
+    // Word by word, largest sets first, stopping at a full word: a common fragment (one letter) is
+    // usually covered by its first string, so this costs about one pass over the words.
+    denseSets.sort((a, b) => b.size - a.size);
+    const bitsets = denseSets.map((s) => s.bits!);
+    const d = bitsets.length;
     let size = 0;
-    for (let w = 0; w < words; w++) size += popcount(acc[w]!);
+    for (let w = 0; w < words; w++) {
+      let x = acc[w]! | 0;
+      for (let j = 0; j < d && x !== -1; j++) x |= bitsets[j]![w]!;
+      acc[w] = x;
+      size += popcount(x);
+    }
     return { size, list: undefined, bits: acc };
   }
   const merged = new Int32Array(sum);
   let k = 0;
-  for (const t of terms) {
-    merged.set(index.postings[t]!.list!, k);
-    k += index.postings[t]!.size;
+  for (const t of hits) {
+    merged.set(dict.postings[t]!.list!, k);
+    k += dict.postings[t]!.size;
   }
   merged.sort();
   let m = 0;
@@ -256,20 +272,40 @@ function runSet(index: LoadedCollection, run: string): PosSet {
   return { size: m, list: merged.subarray(0, m), bits: undefined };
 }
 
-/** Items matching `q` (undefined when `q` folds to nothing: no constraint). */
+/**
+ * Items matching `q` (undefined when `q` folds to nothing: no constraint).
+ * - One run of letters and digits: the union of the postings of the terms containing it (exact).
+ * - Otherwise `q` is cut into windows, one around each stretch of non-term characters: the runs on either
+ *   side with the stretch between (`of fro` → `of fro`; `, granting` → `, granting`; `a-b-c` → `a-b`, `b-c`).
+ *   Any occurrence of a window in a search text lies inside one fragment (see the index format), so the
+ *   items holding a fragment that contains the window are exactly the items whose text contains the window.
+ *   One window is therefore exact; several are intersected and each candidate is confirmed by a substring
+ *   test of its search text.
+ */
 function qSet(index: LoadedCollection, q: string): PosSet | undefined {
   const fq = foldText(q);
   if (fq === '') return undefined;
-  if (isSingleTerm(fq)) return runSet(index, fq);
-  const runs = termsOf(fq);
+  const n = index.n;
+  if (isSingleTerm(fq)) return unionContaining(index.terms, fq, n);
+  const runs = termSpans(fq);
+  const windows: string[] = [];
+  if (runs.length === 0) windows.push(fq);
+  else {
+    const first = runs[0]!;
+    const last = runs[runs.length - 1]!;
+    if (first.start > 0) windows.push(fq.slice(0, first.end));
+    for (let i = 0; i + 1 < runs.length; i++) windows.push(fq.slice(runs[i]!.start, runs[i + 1]!.end));
+    if (last.end < fq.length) windows.push(fq.slice(last.start));
+  }
   const candidates = intersect(
-    runs.map((r) => runSet(index, r)),
-    index.n,
-  );
-  const all = page(candidates, index.n, 0, Number.MAX_SAFE_INTEGER);
+    windows.map((w) => unionContaining(index.fragments, w, n)),
+    n,
+  )!;
+  if (windows.length === 1 || candidates.size === 0) return candidates;
+  const all = page(candidates, n, 0, Number.MAX_SAFE_INTEGER);
   const out: number[] = [];
   for (const p of all) if (index.search[p]!.includes(fq)) out.push(p);
-  return makeSet(Int32Array.from(out), index.n);
+  return makeSet(Int32Array.from(out), n);
 }
 
 /**
@@ -339,6 +375,20 @@ function strings(v: unknown, what: string): string[] {
   return v;
 }
 
+function dictionary(entries: unknown, lists: unknown, what: string, n: number, valid: (s: string) => boolean): Dictionary {
+  const strs = strings(entries, what);
+  if (!Array.isArray(lists) || lists.length !== strs.length) fail(`${what} and their postings differ in length`);
+  const starts = new Int32Array(strs.length);
+  let offset = 0;
+  strs.forEach((t, i) => {
+    if (!valid(t)) fail(`${what}[${i}] is malformed`);
+    starts[i] = offset;
+    offset += t.length + 1;
+  });
+  const raw: unknown[] = lists;
+  return { blob: strs.join('\n'), starts, postings: raw.map((v, i) => makeSet(positions(v, n, `${what} postings[${i}]`), n)) };
+}
+
 /**
  * Check a parsed index file and build the in-memory structures (bitsets, maps, joined terms).
  * @param expected the collection the file must describe, when known.
@@ -356,17 +406,8 @@ export function loadIndex(raw: unknown, expected?: CollectionName): LoadedCollec
   const n = items.length;
   const search = strings(raw.search, 'search');
   if (search.length !== n) fail('search and items differ in length');
-  const terms = strings(raw.terms, 'terms');
-  if (!Array.isArray(raw.postings) || raw.postings.length !== terms.length) fail('postings and terms differ in length');
-  const termStarts = new Int32Array(terms.length);
-  let offset = 0;
-  terms.forEach((t, i) => {
-    if (!isSingleTerm(t)) fail(`term ${i} is not a run of letters and digits`);
-    termStarts[i] = offset;
-    offset += t.length + 1;
-  });
-  const postingsRaw: unknown[] = raw.postings;
-  const postings = postingsRaw.map((v, i) => makeSet(positions(v, n, `postings[${i}]`), n));
+  const terms = dictionary(raw.terms, raw.postings, 'terms', n, isSingleTerm);
+  const fragments = dictionary(raw.fragments, raw.fragmentPostings, 'fragments', n, (f) => !f.includes('\n') && !isSingleTerm(f) && f !== '');
 
   if (!isObj(raw.filters)) fail('filters is not an object');
   const filters = new Map<string, Map<string, PosSet>>();
@@ -406,9 +447,8 @@ export function loadIndex(raw: unknown, expected?: CollectionName): LoadedCollec
     n,
     items,
     search,
-    termBlob: terms.join('\n'),
-    termStarts,
-    postings,
+    terms,
+    fragments,
     filters,
     keys,
     visible,

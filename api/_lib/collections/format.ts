@@ -147,6 +147,15 @@ export interface CollectionIndexFile {
   readonly terms: readonly string[];
   /** Per term (same order as `terms`): positions of the items whose search text holds it. */
   readonly postings: readonly (readonly number[])[];
+  /**
+   * Sorted distinct fragments of the search fields around every stretch of characters that are not letters
+   * or digits, spelled as in the folded text: two neighbouring terms with what lies between (`of frost`,
+   * `relic-frost`), a field's first term with what precedes it (`(rare`), its last term with what follows
+   * (`ice.`), or a whole field without terms. Every non-term character of a search text lies in one of them.
+   */
+  readonly fragments: readonly string[];
+  /** Per fragment (same order as `fragments`): positions of the items whose search text holds it. */
+  readonly fragmentPostings: readonly (readonly number[])[];
   /** Query parameter → folded value (tier: decimal digits) → positions of the items holding it. */
   readonly filters: Readonly<Record<string, Readonly<Record<string, readonly number[]>>>>;
   /** Folded lookup key → position. */
@@ -205,6 +214,13 @@ export function termsOf(folded: string): string[] {
   return folded.match(TERM_RE) ?? [];
 }
 const TERM_RE = /[\p{L}\p{N}]+/gu;
+
+/** Terms of a folded text with their offsets: `[term, start, end)` triples in order. */
+export function termSpans(folded: string): { term: string; start: number; end: number }[] {
+  const out: { term: string; start: number; end: number }[] = [];
+  for (const m of folded.matchAll(TERM_RE)) out.push({ term: m[0], start: m.index, end: m.index + m[0].length });
+  return out;
+}
 
 /** True when the whole of `s` is one term (letters and digits only, non-empty). */
 export function isSingleTerm(s: string): boolean {
