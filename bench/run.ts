@@ -5,7 +5,8 @@
  * - `real`     the real snapshot (`../shared/fixtures/objectstore/api/v1`, config
  *              `test/real-snapshot/catalog.config.json`);
  * - `gen-100k` a generated catalog of 100,000 records (`bench/generate.ts`, seeded).
- * Then the output of `bench/collections.ts` `run()`, when that module exists.
+ * Then the output of `bench/collections.ts` `run()`, when that module exists, and the export
+ * benchmark of `bench/export.ts` over the build outputs.
  *
  * Flags: `--only=sample,real,gen-100k` (subset), `--seed=N` (queries and generator), `--queries=N`
  * (default 1000), `--no-build` (search only).
@@ -139,6 +140,16 @@ async function main(): Promise<void> {
       if (typeof mod.run === 'function') out.push(await mod.run(), '');
     } catch (e) {
       out.push(`## Collections`, '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
+    }
+  }
+  const exportBench = join(REPO, 'bench/export.ts');
+  if (withBuild && existsSync(exportBench)) {
+    log('export');
+    try {
+      const mod = (await import(pathToFileURL(exportBench).href)) as { run: () => Promise<string> };
+      out.push(await mod.run(), '');
+    } catch (e) {
+      out.push('## Export', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
     }
   }
   out.push(`_Total benchmark time: ${fmt((performance.now() - started) / 1000, 0)} s._`);
