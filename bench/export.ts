@@ -46,7 +46,7 @@ function runChild(dist: string, type: string, format: string): Promise<ChildResu
         if (code !== 0) throw new Error(`export child exited ${code}`);
         resolveRun(JSON.parse(out.trim().split('\n').pop() ?? '') as ChildResult);
       } catch (e) {
-        reject(e);
+        reject(e instanceof Error ? e : new Error(String(e)));
       }
     });
   });
