@@ -526,12 +526,12 @@ describe('503 UPSTREAM_UNAVAILABLE (spec 7)', () => {
   it('when the index is not JSON', async () => {
     await outage(async (root) => {
       await writeOutput(root, others());
-      await writeFile(join(root, collectionIndexFile('relics')), '{"format":"collection-index/1","items":[');
+      await writeFile(join(root, collectionIndexFile('relics')), '{"format":"collection-index/2","items":[');
     });
   });
   it('when the index is JSON of the wrong shape', async () => {
     const good = JSON.parse(built.emitted.find((e) => e.path === collectionIndexFile('relics'))!.body as string) as Rec;
-    for (const bad of [{ ...good, format: 'collection-index/0' }, { ...good, items: 'x' }, { ...good, postings: [[5, 2]] }, { ...good, keys: { a: 999 } }, { ...good, collection: 'enchants' }]) {
+    for (const bad of [{ ...good, format: 'collection-index/1' }, { ...good, fragments: undefined }, { ...good, items: 'x' }, { ...good, postings: [[5, 2]] }, { ...good, keys: { a: 999 } }, { ...good, collection: 'enchants' }]) {
       await outage(async (root) => {
         await writeOutput(root, others());
         await writeFile(join(root, collectionIndexFile('relics')), JSON.stringify(bad));

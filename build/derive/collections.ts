@@ -2,7 +2,7 @@
  * Derive stage of the four item collections (spec 2.2, 3, 4.2): from `master-{relics,enchants,infusions,artifacts}.json`
  * it emits, per collection,
  * - the collection index `collectionIndexFile(name)` (`api/v1/collections/{name}.json`, format
- *   `collection-index/1`, see `api/_lib/collections/format.ts` and `schemas/output/collection-index.schema.json`)
+ *   `collection-index/2`, see `api/_lib/collections/format.ts` and `schemas/output/collection-index.schema.json`)
  *   that `/v1/{name}` reads: items pre-serialised in catalog order, folded search text, term → positions,
  *   fragment around non-term characters (`of frost`) → positions, filter value → positions, folded lookup key → position, hidden artifact positions;
  * - one static file per lookup key for CDN consumers, `collectionItemFile(name, key)`

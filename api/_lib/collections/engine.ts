@@ -1,6 +1,6 @@
 /**
  * Query engine of the item collections (spec 2.2, 3, 4.2): pure functions over a loaded collection
- * index (format `collection-index/1`, see `format.ts`). No I/O.
+ * index (format `collection-index/2`, see `format.ts`). No I/O.
  *
  * Semantics:
  * - Filters combine with AND. Word filters compare folded (case and accents ignored, `format.ts`);
@@ -15,8 +15,9 @@
  * least n/32 items, also a bitset. A single filter pages by slicing its list (O(limit)); several are
  * intersected by probing the smallest list against the others (O(smallest)) or, when that is larger,
  * by AND-ing bitsets (O(w) each). `q` that is one run of letters and digits is answered from the term
- * postings alone (the terms containing `q` are found with one `indexOf` scan over the joined term list);
- * other `q` narrow candidates by their runs, then confirm each candidate with a substring test.
+ * postings alone; other `q` from the postings of fragments around their non-term characters (see `qSet`).
+ * Dictionary strings (terms, fragments) containing a needle are found through an in-memory index of their
+ * three-character substrings, built at load.
  * The body is composed from pre-serialised items by string concatenation and is byte-identical to
  * `JSON.stringify` of the response object.
  */
@@ -43,8 +44,11 @@ interface PosSet {
 
 /** Strings joined by `\n` (`starts[i]` is the offset of string i) with one position set per string. */
 interface Dictionary {
+  readonly entries: readonly string[];
   readonly blob: string;
   readonly starts: Int32Array;
+  /** Every 3-code-unit substring of the entries → indexes of the entries holding it (ascending). */
+  readonly grams: ReadonlyMap<string, Int32Array>;
   readonly postings: readonly PosSet[];
 }
 
@@ -200,9 +204,46 @@ function page(set: PosSet | undefined, n: number, offset: number, limit: number)
   return out;
 }
 
-/** Indexes of the dictionary strings that contain `needle` (which holds no line feed). */
+/** Ascending values present in both ascending lists. */
+function intersectSorted(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x === y) {
+      out[k++] = x;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return out.subarray(0, k);
+}
+
+/**
+ * Indexes of the dictionary strings that contain `needle` (which holds no line feed). Needles of three or
+ * more code units intersect the entry lists of their rarest substrings of three and confirm each
+ * candidate; shorter ones scan the joined entries with `indexOf`.
+ */
 function entriesContaining(dict: Dictionary, needle: string): number[] {
   const out: number[] = [];
+  if (needle.length >= 3) {
+    const lists: Int32Array[] = [];
+    for (let i = 0; i + 3 <= needle.length; i++) {
+      const l = dict.grams.get(needle.slice(i, i + 3));
+      if (!l) return out;
+      lists.push(l);
+    }
+    lists.sort((a, b) => a.length - b.length);
+    let cand = lists[0]!;
+    for (let i = 1; i < lists.length && i < 3 && cand.length > 0; i++) cand = intersectSorted(cand, lists[i]!);
+    const entries = dict.entries;
+    for (let i = 0; i < cand.length; i++) if (entries[cand[i]!]!.includes(needle)) out.push(cand[i]!);
+    return out;
+  }
   const { blob, starts } = dict;
   let from = 0;
   for (;;) {
@@ -385,14 +426,29 @@ function dictionary(entries: unknown, lists: unknown, what: string, n: number, v
     starts[i] = offset;
     offset += t.length + 1;
   });
+  const grams = new Map<string, number[]>();
+  strs.forEach((t, i) => {
+    for (let j = 0; j + 3 <= t.length; j++) {
+      const g = t.slice(j, j + 3);
+      const l = grams.get(g);
+      if (!l) grams.set(g, [i]);
+      else if (l[l.length - 1] !== i) l.push(i);
+    }
+  });
   const raw: unknown[] = lists;
-  return { blob: strs.join('\n'), starts, postings: raw.map((v, i) => makeSet(positions(v, n, `${what} postings[${i}]`), n)) };
+  return {
+    entries: strs,
+    blob: strs.join('\n'),
+    starts,
+    grams: new Map([...grams].map(([g, l]) => [g, Int32Array.from(l)])),
+    postings: raw.map((v, i) => makeSet(positions(v, n, `${what} postings[${i}]`), n)),
+  };
 }
 
 /**
  * Check a parsed index file and build the in-memory structures (bitsets, maps, joined terms).
  * @param expected the collection the file must describe, when known.
- * @throws Error when the file is not a well-formed `collection-index/1` index (the store turns this into 503).
+ * @throws Error when the file is not a well-formed `collection-index/2` index (the store turns this into 503).
  */
 export function loadIndex(raw: unknown, expected?: CollectionName): LoadedCollection {
   if (!isObj(raw)) fail('not an object');

@@ -127,7 +127,7 @@ export function isCollectionName(name: string): name is CollectionName {
 }
 
 /** Version tag of the index file format; a reader rejects any other (the function then answers 503). */
-export const INDEX_FORMAT = 'collection-index/1';
+export const INDEX_FORMAT = 'collection-index/2';
 
 /**
  * The collection index file (`api/v1/collections/{name}.json`), schema
