@@ -145,7 +145,7 @@ function intersect(sets: PosSet[], n: number): PosSet | undefined {
   if (small.size === 0) return EMPTY;
   if (sets.length === 1) return small;
   const words = (n + 31) >>> 5;
-  if (small.list && small.size * (sets.length - 1) <= words * sets.length * 2) {
+  if (small.list && small.size * (sets.length - 1) <= (words * sets.length) / 2) {
     const list = small.list;
     const out = new Int32Array(list.length);
     let k = 0;
@@ -156,14 +156,18 @@ function intersect(sets: PosSet[], n: number): PosSet | undefined {
     }
     return { size: k, list: out.subarray(0, k), bits: undefined };
   }
-  const acc = Uint32Array.from(small.bits ?? bitsFromList(small.list!, words));
+  // AND the two smallest into a fresh bitset, then the rest in place; count during the last pass.
+  const first = small.bits ?? bitsFromList(small.list!, words);
+  const acc = new Uint32Array(words);
+  let size = 0;
   for (let j = 1; j < sets.length; j++) {
     const s = sets[j]!;
     const b = s.bits ?? bitsFromList(s.list!, words);
-    for (let w = 0; w < words; w++) acc[w]! &= b[w]!;
+    const src = j === 1 ? first : acc;
+    if (j === sets.length - 1) {
+      for (let w = 0; w < words; w++) size += popcount((acc[w] = src[w]! & b[w]!));
+    } else for (let w = 0; w < words; w++) acc[w] = src[w]! & b[w]!;
   }
-  let size = 0;
-  for (let w = 0; w < words; w++) size += popcount(acc[w]!);
   return { size, list: undefined, bits: acc };
 }
 
@@ -204,44 +208,22 @@ function page(set: PosSet | undefined, n: number, offset: number, limit: number)
   return out;
 }
 
-/** Ascending values present in both ascending lists. */
-function intersectSorted(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(Math.min(a.length, b.length));
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x === y) {
-      out[k++] = x;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return out.subarray(0, k);
-}
-
 /**
  * Indexes of the dictionary strings that contain `needle` (which holds no line feed). Needles of three or
- * more code units intersect the entry lists of their rarest substrings of three and confirm each
- * candidate; shorter ones scan the joined entries with `indexOf`.
+ * more code units take the entries of their rarest three-unit substring and confirm each with a substring
+ * test; shorter ones scan the joined entries with `indexOf`.
  */
 function entriesContaining(dict: Dictionary, needle: string): number[] {
   const out: number[] = [];
   if (needle.length >= 3) {
-    const lists: Int32Array[] = [];
+    let cand: Int32Array | undefined;
     for (let i = 0; i + 3 <= needle.length; i++) {
       const l = dict.grams.get(needle.slice(i, i + 3));
       if (!l) return out;
-      lists.push(l);
+      if (!cand || l.length < cand.length) cand = l;
     }
-    lists.sort((a, b) => a.length - b.length);
-    let cand = lists[0]!;
-    for (let i = 1; i < lists.length && i < 3 && cand.length > 0; i++) cand = intersectSorted(cand, lists[i]!);
     const entries = dict.entries;
-    for (let i = 0; i < cand.length; i++) if (entries[cand[i]!]!.includes(needle)) out.push(cand[i]!);
+    for (let i = 0; i < cand!.length; i++) if (entries[cand![i]!]!.includes(needle)) out.push(cand![i]!);
     return out;
   }
   const { blob, starts } = dict;
