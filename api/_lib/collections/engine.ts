@@ -320,16 +320,30 @@ function qSet(index: LoadedCollection, q: string): PosSet | undefined {
     for (let i = 0; i + 1 < runs.length; i++) windows.push(fq.slice(runs[i]!.start, runs[i + 1]!.end));
     if (last.end < fq.length) windows.push(fq.slice(last.start));
   }
-  const candidates = intersect(
-    windows.map((w) => unionContaining(index.fragments, w, n)),
-    n,
-  )!;
-  if (windows.length === 1 || candidates.size === 0) return candidates;
-  const all = page(candidates, n, 0, Number.MAX_SAFE_INTEGER);
+  if (windows.length === 1) return unionContaining(index.fragments, windows[0]!, n);
+  // Longest windows first (usually the rarest); once few candidates remain, confirming them is cheaper
+  // than looking up the remaining windows.
+  windows.sort((a, b) => b.length - a.length);
+  let candidates: PosSet | undefined;
+  for (const w of windows) {
+    const set = unionContaining(index.fragments, w, n);
+    candidates = candidates ? intersect([candidates, set], n)! : set;
+    if (candidates.size <= CONFIRM_DIRECTLY) break;
+  }
+  if (!candidates || candidates.size === 0) return EMPTY;
+  const search = index.search;
   const out: number[] = [];
-  for (const p of all) if (index.search[p]!.includes(fq)) out.push(p);
+  if (candidates.list) {
+    const list = candidates.list;
+    for (let i = 0; i < list.length; i++) if (search[list[i]!]!.includes(fq)) out.push(list[i]!);
+  } else {
+    for (const p of page(candidates, n, 0, candidates.size)) if (search[p]!.includes(fq)) out.push(p);
+  }
   return makeSet(Int32Array.from(out), n);
 }
+
+/** Candidate count below which `q` stops narrowing by further windows and confirms candidates directly. */
+const CONFIRM_DIRECTLY = 32;
 
 /**
  * Run a list query (spec 4.2) over a loaded collection.
