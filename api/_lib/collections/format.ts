@@ -19,6 +19,7 @@
  */
 import type { CollectionName } from '../contract/index.js';
 import { COLLECTIONS } from '../contract/index.js';
+import { foldForMatch } from '../text/fold.js';
 
 /** Kind of a filter: an enumerated word, a free word, or the integer tier 1-8 (spec 4.2, 8). */
 export type FilterKind = 'enum' | 'string' | 'tier';
@@ -164,23 +165,6 @@ export interface CollectionIndexFile {
   readonly hidden: readonly number[];
 }
 
-const LETTERS: Readonly<Record<string, string>> = {
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  ø: 'o',
-  đ: 'd',
-  ð: 'd',
-  ł: 'l',
-  þ: 'th',
-  ı: 'i',
-  ħ: 'h',
-  ŧ: 't',
-};
-const LETTERS_RE = /[ßæœøđðłþıħŧ]/g;
-const MARKS_RE = /\p{M}+/gu;
-const APOSTROPHES_RE = /['’ʼ]/g;
-const ASCII_RE = /^[\x20-\x7e]*$/;
 const SPACE_RE = /[\s\p{Cc}]+/gu;
 const NON_SLUG_RE = /[^a-z0-9]+/g;
 const EDGE_DASH_RE = /^-+|-+$/g;
@@ -190,8 +174,7 @@ const EDGE_DASH_RE = /^-+|-+$/g;
  * special letters spelled out, apostrophes removed. White space is kept as is.
  */
 export function fold(s: string): string {
-  const lower = ASCII_RE.test(s) ? s.toLowerCase() : s.toLowerCase().normalize('NFKD').replace(MARKS_RE, '').replace(LETTERS_RE, (c) => LETTERS[c] ?? c);
-  return lower.replace(APOSTROPHES_RE, '');
+  return foldForMatch(s);
 }
 
 /** Fold `s` (see {@link fold}) and collapse white space and control characters to single spaces, trimmed: search text and `q`. */

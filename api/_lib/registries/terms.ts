@@ -12,13 +12,12 @@
  */
 import type { TermIndexFile } from './contract.js';
 import { isList } from './paging.js';
+import { stripAccents } from '../text/fold.js';
 
 const NON_WORD = /[^\p{L}\p{N}]+/u;
 const SUBWORD = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 
-function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '');
-}
+const fold = stripAccents;
 
 /** Terms under which `text` is indexed: whole words and their camelCase / letter-digit parts, lower case, unique. */
 export function indexTerms(text: string): string[] {

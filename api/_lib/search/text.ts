@@ -12,25 +12,12 @@
  * Pure-ASCII text takes a fast path with the same result.
  */
 
-const FOLD: Readonly<Record<string, string>> = {
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  ø: 'o',
-  đ: 'd',
-  ð: 'd',
-  ł: 'l',
-  þ: 'th',
-  ı: 'i',
-  ħ: 'h',
-  ŧ: 't',
-};
-const FOLD_RE = /[ßæœøđðłþıħŧ]/g;
+import { foldForMatch } from '../text/fold.js';
+
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const APOSTROPHES = /['’ʼ]/g;
 const ASCII_SEPARATORS = /[^a-z0-9]+/;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
-const MARKS = /\p{M}+/gu;
 
 /**
  * Cut `text` into normalised search terms (see the module rules). Never throws; returns `[]` when
@@ -43,11 +30,7 @@ export function tokenize(text: string): string[] {
     s = text.toLowerCase();
     separators = ASCII_SEPARATORS;
   } else {
-    s = text
-      .normalize('NFKD')
-      .replace(MARKS, '')
-      .toLowerCase()
-      .replace(FOLD_RE, (c) => FOLD[c] ?? c);
+    s = foldForMatch(text);
     separators = SEPARATORS;
   }
   const parts = s.replace(APOSTROPHES, '').split(separators);
