@@ -39,7 +39,6 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       report: { type: 'string' },
       'no-site': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
-      port: { type: 'string' },
     },
     allowPositionals: false,
     strict: true,

@@ -4,10 +4,10 @@
  * the canonical items manifest, search records, export records and the stats body.
  */
 import { API_V1_DIR, EXPORT_TYPES, SEARCH_TYPES, STATS_FILE, exportFile, type ExportType, type SearchType } from '../../api/_lib/contract/index.js';
-import { deriveSpriteId, SPRITE_ID_RE } from '../pipeline/ids.js';
 import { RECORD_SOURCES, recordsAt, type RecordSource } from '../pipeline/layout.js';
 import type { Definition, LawResult } from '../pipeline/law.js';
 import type { CatalogConfig, Emitted, SourceDoc } from '../pipeline/types.js';
+import { spriteIdsOf } from './sprites.js';
 
 /** A record found for a search/export type, with where it lives. */
 export interface TypedRecord {
@@ -17,15 +17,6 @@ export interface TypedRecord {
   readonly file: string;
   readonly pointer: string;
   readonly record: Record<string, unknown>;
-}
-
-/** Sprite path → SPRT id: the existing map of `sprite-ids.json`, else the deterministic derivation. */
-export function spriteIdResolver(docs: ReadonlyMap<string, SourceDoc>, config: CatalogConfig): (path: string) => string {
-  const ids = (docs.get('sprite-ids.json')?.data as { ids?: Record<string, unknown> } | undefined)?.ids ?? {};
-  return (path) => {
-    const known = ids[path];
-    return typeof known === 'string' && SPRITE_ID_RE.test(known) ? known : deriveSpriteId(config.namespaces.sprite, path);
-  };
 }
 
 /** The first present source of a type (play catalog before design template, spec 9.3). */
@@ -39,7 +30,7 @@ function sourceOf(docs: ReadonlyMap<string, SourceDoc>, sources: readonly Record
  */
 export function collectTypedRecords(docs: ReadonlyMap<string, SourceDoc>, config: CatalogConfig, law: LawResult): Map<SearchType, TypedRecord[]> {
   const out = new Map<SearchType, TypedRecord[]>();
-  const spriteId = spriteIdResolver(docs, config);
+  const spriteIds = spriteIdsOf(docs, config.namespaces.sprite);
   for (const type of SEARCH_TYPES) {
     const list: TypedRecord[] = [];
     const src = sourceOf(docs, RECORD_SOURCES[type]);
@@ -48,7 +39,7 @@ export function collectTypedRecords(docs: ReadonlyMap<string, SourceDoc>, config
         let id: string | undefined;
         for (const f of src.idFields) {
           if (f === '@skill') id = law.skillIds.get(pointer);
-          else if (f === '@sprite') id = typeof record.path === 'string' ? spriteId(record.path) : undefined;
+          else if (f === '@sprite') id = typeof record.path === 'string' ? spriteIds.get(record.path) : undefined;
           else if (typeof record[f] === 'string' && record[f] !== '') id = record[f];
           if (id) break;
         }

@@ -254,23 +254,17 @@ const byName = byString<CharacterRecord>((c) => c.name);
 const byUuid = byString<CharacterRecord>((c) => c.uuid);
 
 /**
- * Derive the sprite registry, its search index, the character registry and the sprite stats.
- * Pure: reads `ctx.docs` and `ctx.config` (`namespaces.sprite`, `cdnUrl`, `versions.spriteRegistry`),
- * reports through `ctx.report` with the rules of {@link SPRITE_RULES}, never throws on bad input.
- * @returns the 4 files named in `api/_lib/registries/contract.ts` (sprite registry, sprite search index,
- * character registry, sprite stats).
+ * Assign a SPRT id to every sprite path and character base path: valid existing ids stay with their
+ * path; the rest get `deriveSpriteId(ns, path)` in path order (`path#n` on the rare collision).
+ * @returns path → id, and how many sprite ids were derived rather than kept.
  */
-export const deriveSprites: Deriver = (ctx: DeriveContext): readonly Emitted[] => {
-  const report: Report = (rule, file, ptr, message) => ctx.report({ rule, file, pointer: ptr, message });
-  const version = ctx.config.versions.spriteRegistry ?? DEFAULT_SPRITE_REGISTRY_VERSION;
-  const ns = ctx.config.namespaces.sprite;
-  const cdn = ctx.config.cdnUrl.replace(/\/+$/, '');
-
-  const { sprites: sources, generatedAt } = readSprites(ctx.docs.get(SPRITES_SOURCE_FILE)?.data, report);
-  const existing = readIds(ctx.docs.get(SPRITE_IDS_FILE)?.data, report);
-  const characters = readCharacters(ctx.docs.get(SPRITE_CHARACTERS_FILE)?.data, report);
-
-  // Assign ids: keep every valid existing id; derive the rest in path order.
+function assignIds(
+  sources: readonly { readonly path: string }[],
+  existing: ReadonlyMap<string, string>,
+  characters: readonly { readonly basePath: string }[],
+  ns: string,
+  report: Report,
+): { idOf: Map<string, string>; derived: number } {
   const taken = new Map<string, string>();
   for (const [path, id] of existing) taken.set(id, path);
   const idOf = new Map<string, string>();
@@ -293,6 +287,40 @@ export const deriveSprites: Deriver = (ctx: DeriveContext): readonly Emitted[] =
     idOf.set(path, id);
     if (spritePaths.has(path)) derived++;
   }
+  return { idOf, derived };
+}
+
+/**
+ * Sprite path → SPRT id exactly as the sprite registry assigns them (for other derivers, e.g. the
+ * search index); problems are not reported here (the sprite deriver reports them once).
+ */
+export function spriteIdsOf(docs: DeriveContext['docs'], namespace: string): Map<string, string> {
+  const silent: Report = () => undefined;
+  const { sprites } = readSprites(docs.get(SPRITES_SOURCE_FILE)?.data, silent);
+  const existing = readIds(docs.get(SPRITE_IDS_FILE)?.data, silent);
+  const characters = readCharacters(docs.get(SPRITE_CHARACTERS_FILE)?.data, silent);
+  return assignIds(sprites, existing, characters, namespace, silent).idOf;
+}
+
+/**
+ * Derive the sprite registry, its search index, the character registry and the sprite stats.
+ * Pure: reads `ctx.docs` and `ctx.config` (`namespaces.sprite`, `cdnUrl`, `versions.spriteRegistry`),
+ * reports through `ctx.report` with the rules of {@link SPRITE_RULES}, never throws on bad input.
+ * @returns the 4 files named in `api/_lib/registries/contract.ts` (sprite registry, sprite search index,
+ * character registry, sprite stats).
+ */
+export const deriveSprites: Deriver = (ctx: DeriveContext): readonly Emitted[] => {
+  const report: Report = (rule, file, ptr, message) => ctx.report({ rule, file, pointer: ptr, message });
+  const version = ctx.config.versions.spriteRegistry ?? DEFAULT_SPRITE_REGISTRY_VERSION;
+  const ns = ctx.config.namespaces.sprite;
+  const cdn = ctx.config.cdnUrl.replace(/\/+$/, '');
+
+  const { sprites: sources, generatedAt } = readSprites(ctx.docs.get(SPRITES_SOURCE_FILE)?.data, report);
+  const existing = readIds(ctx.docs.get(SPRITE_IDS_FILE)?.data, report);
+  const characters = readCharacters(ctx.docs.get(SPRITE_CHARACTERS_FILE)?.data, report);
+
+  const { idOf, derived } = assignIds(sources, existing, characters, ns, report);
+  const spritePaths = new Set(sources.map((s) => s.path));
   const basePaths = new Set(characters.map((c) => c.basePath));
   for (const path of existing.keys()) {
     if (!spritePaths.has(path) && !basePaths.has(path)) {
