@@ -28,6 +28,18 @@ export const FEATURED_FILES = [
   'home-island-contract.json',
 ] as const;
 
+/**
+ * The featured files that the build published, in {@link FEATURED_FILES} order, read from a game-data
+ * manifest body (`files[].path` relative to the output folder, e.g. `api/v1/master-items.json`).
+ * The manifest itself is always kept; a body that is not a manifest keeps the whole list.
+ */
+export function publishedFeaturedFiles(manifest: unknown): string[] {
+  const files = (manifest as { files?: unknown } | null)?.files;
+  if (!Array.isArray(files)) return [...FEATURED_FILES];
+  const paths = new Set(files.map((f) => (f as { path?: unknown } | null)?.path).filter((p): p is string => typeof p === 'string'));
+  return FEATURED_FILES.filter((f) => f === 'game-data-manifest.json' || paths.has(`api/v1/${f}`));
+}
+
 /** Endpoints linked from the page, with a short description (spec 4.2-4.6). */
 export const ENDPOINTS: readonly (readonly [path: string, what: string])[] = [
   ['/api/search?q=blade', 'search by name or id'],
@@ -76,13 +88,17 @@ export function exportUrl(type: string, format: 'json' | 'csv'): string {
 }
 
 /**
- * The message to show for a failed call: the problem+json `detail` (RFC 9457) when the body has one,
- * otherwise the status line.
+ * The message to show for a failed call: the problem+json `detail` (RFC 9457) followed by the
+ * message of every entry of `errors[]` when the body has them, otherwise the status line.
  */
 export function problemMessage(status: number, body: unknown): string {
   if (typeof body === 'object' && body !== null) {
-    const detail = (body as { detail?: unknown }).detail;
-    if (typeof detail === 'string' && detail !== '') return detail;
+    const { detail, errors } = body as { detail?: unknown; errors?: unknown };
+    const reasons = Array.isArray(errors)
+      ? errors.map((e) => (e as { message?: unknown } | null)?.message).filter((m): m is string => typeof m === 'string' && m !== '')
+      : [];
+    if (typeof detail === 'string' && detail !== '') return reasons.length ? `${detail} ${reasons.join(' ')}` : detail;
+    if (reasons.length) return reasons.join(' ');
   }
   return `The service answered ${status}.`;
 }

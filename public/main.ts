@@ -5,7 +5,7 @@
 import {
   ENDPOINTS,
   EXPORT_TYPES,
-  FEATURED_FILES,
+  publishedFeaturedFiles,
   exportUrl,
   problemMessage,
   searchSummary,
@@ -125,12 +125,24 @@ function init(): void {
     }
     exports.append(li);
   }
-  const files = byId('file-links');
-  for (const f of FEATURED_FILES) link(files, `/api/v1/${f}`, f);
+  void loadFileLinks();
   const endpoints = byId('endpoint-links');
   for (const [path, what] of ENDPOINTS) link(endpoints, path, path, what);
 
   void loadStats();
+}
+
+/** Link the featured static files that this build published (per its game-data manifest). */
+async function loadFileLinks(): Promise<void> {
+  const files = byId('file-links');
+  let manifest: unknown = null;
+  try {
+    const res = await fetch('/api/v1/game-data-manifest.json');
+    if (res.ok) manifest = await res.json();
+  } catch {
+    // network failure: link the whole list
+  }
+  for (const f of publishedFeaturedFiles(manifest)) link(files, `/api/v1/${f}`, f);
 }
 
 init();

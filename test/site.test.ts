@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../build/site.js';
-import { exportUrl, problemMessage, searchSummary, searchUrl, statsRows } from '../public/catalog-page.js';
+import { FEATURED_FILES, exportUrl, problemMessage, publishedFeaturedFiles, searchSummary, searchUrl, statsRows } from '../public/catalog-page.js';
 
 const repo = resolve(import.meta.dirname, '..');
 
@@ -69,6 +69,15 @@ describe('page helpers', () => {
   it('shows the problem detail of a failed call, else the status', () => {
     expect(problemMessage(400, { detail: '"q" is required.' })).toBe('"q" is required.');
     expect(problemMessage(502, null)).toBe('The service answered 502.');
+    expect(problemMessage(400, { detail: '1 invalid query parameter(s): q.', errors: [{ name: 'q', message: '"q" must be at most 200 characters.' }] })).toBe(
+      '1 invalid query parameter(s): q. "q" must be at most 200 characters.',
+    );
+  });
+
+  it('links only the featured files the manifest lists, the manifest always', () => {
+    const manifest = { files: [{ path: 'api/v1/master-items.json' }, { path: 'api/v1/master-relics.json' }] };
+    expect(publishedFeaturedFiles(manifest)).toEqual(['game-data-manifest.json', 'master-items.json', 'master-relics.json']);
+    expect(publishedFeaturedFiles(null)).toEqual([...FEATURED_FILES]);
   });
 
   it('summarises search answers', () => {
