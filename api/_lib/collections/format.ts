@@ -179,7 +179,21 @@ export function fold(s: string): string {
 
 /** Fold `s` (see {@link fold}) and collapse white space and control characters to single spaces, trimmed: search text and `q`. */
 export function foldText(s: string): string {
-  return fold(s).replace(SPACE_RE, ' ').trim();
+  return isFoldedAsLowerCase(s) ? s.toLowerCase() : fold(s).replace(SPACE_RE, ' ').trim();
+}
+
+/**
+ * True when {@link foldText} of `s` is just its lower case: printable ASCII without apostrophes, leading or
+ * trailing spaces or two spaces in a row (the usual `q`, checked in one pass instead of four).
+ */
+function isFoldedAsLowerCase(s: string): boolean {
+  let prev = 0x20;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x27 || (c === 0x20 && prev === 0x20)) return false;
+    prev = c;
+  }
+  return prev !== 0x20;
 }
 
 /** Comparison form of a lookup key or filter value: {@link foldText}. `Relic-Frost` and `relic-frost` are one key. */
