@@ -620,3 +620,174 @@ describe('engine matches a plain filter over a generated collection', () => {
     expect(JSON.parse(r.body)).toEqual({ collection: 'master-relics', total: expected.length, count: page.length, limit: q.limit, offset: q.offset, items: page });
   });
 });
+
+// `q` over a generated collection built to reach every way the engine answers it (term postings, gaps,
+// one fragment window, several windows by exact, prefix and containment lookups, narrowing by sample,
+// fragment groups), each query compared with a brute-force substring scan of the same items, folded here
+// with a reference written from the format rules.
+describe('q matches a brute-force substring scan', () => {
+  const SPECIAL: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't' };
+  /** Format rules 1-3 and the white-space rule of search text and `q`. */
+  const refFold = (s: string): string =>
+    s
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/[ßæœøđðłþıħŧ]/g, (c) => SPECIAL[c]!)
+      .replace(/['’ʼ]/g, '')
+      .replace(/[\s\p{Cc}]+/gu, ' ')
+      .trim();
+
+  function rng(seed: number): () => number {
+    let s = seed >>> 0;
+    return () => {
+      s = (s + 0x6d2b79f5) >>> 0;
+      let t = s;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const rand = rng(7);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const ADJ = ['Ancient', 'Gilded', 'Hollow', 'Épée', 'Straße', 'Æther', "Engineer's", 'Frozen', 'Ashen', 'Runed', 'Pale', 'Wild'];
+  const NOUN = ['Amulet', 'Idol', 'Sigil', 'Charm', 'Totem', 'Talisman', 'Seal', 'Crest', 'Orb', 'Rune'];
+  const THEME = ['Frost', 'Flame', 'Storms', 'Stone', 'the Arcane', 'Light', 'Fury', 'the Blade', 'Haste', 'Plenty'];
+  const PLACE = ['endless winter', 'a dying star', 'the deep forge', 'forgotten kings', 'the old roads', 'the sunken temple'];
+  const GIFT = ['protection against ice', 'sharper strikes', 'a steadier hand', 'quicker steps', 'keener senses'];
+  const N = 3000;
+  const items: Rec[] = Array.from({ length: N }, (_, i) => {
+    const adj = pick(ADJ);
+    const noun = pick(NOUN);
+    const theme = pick(THEME);
+    const tier = 1 + (i % 8);
+    let description: unknown = `${pick(['Channels', 'Holds', 'Binds'])} the ${pick(['chill', 'heat', 'song'])} of ${pick(PLACE)}, granting ${pick(GIFT)}.`;
+    const r = rand();
+    if (r < 0.05) description = `(rare) ${String(description)}`;
+    else if (r < 0.08) description = `${String(description)} Really?!  Yes — twice / thrice…`;
+    else if (r < 0.09) description = '...';
+    else if (r < 0.1) description = ' - ';
+    else if (r < 0.11) description = null;
+    else if (r < 0.12) description = 42;
+    else if (r < 0.13) description = 'Forged in 東京-タワー, 𝒜rcane ſtuff\tand  ﬁre.';
+    return {
+      uuid: `RELC-${i}`,
+      id: `${slugify(noun)}-${slugify(adj)}-${slugify(theme)}${tier > 1 ? `-t${tier}` : ''}`,
+      name: `${adj} ${noun} of ${theme}${tier > 1 ? ` T${tier}` : ''}`,
+      description,
+      tier,
+      category: pick(['elemental', 'combat', 'defensive', 'utility']),
+    };
+  });
+  const built = indexCollection('relics', { relics: items })!;
+  const file = built.index;
+  const idx = loadIndex(JSON.parse(built.indexJson));
+  const texts = items.map((r) => ['name', 'id', 'description'].map((f) => (typeof r[f] === 'string' ? refFold(r[f]) : '')));
+
+  function check(q: string, extra: { tier?: number } = {}): number {
+    const fq = refFold(q);
+    const expected = items.filter((r, i) => (extra.tier === undefined || r.tier === extra.tier) && texts[i]!.some((t) => t !== '' && t.includes(fq)));
+    const got = queryCollection(idx, { limit: 500, offset: 0, q, ...extra });
+    expect(got.total, JSON.stringify(q)).toBe(expected.length);
+    expect(got.positions.map((p) => items[p]), JSON.stringify(q)).toEqual(expected.slice(0, 500));
+    return expected.length;
+  }
+
+  it('folds q as the format rules say, also along the plain-ASCII shortcut', () => {
+    const chars = ['a', 'B', 'z', '0', ' ', ' ', "'", '-', '.', ',', '~', '\t', 'É', '’', 'ß'];
+    for (let k = 0; k < 2000; k++) {
+      let s = '';
+      const len = Math.floor(rand() * 12);
+      for (let j = 0; j < len; j++) s += pick(chars.slice(0, k % 2 === 0 ? 10 : chars.length));
+      expect(foldText(s), JSON.stringify(s)).toBe(refFold(s));
+    }
+  });
+
+  it('q of punctuation only (answered from the runs of non-letters between words)', () => {
+    let matched = 0;
+    for (const q of ['-', '.', ',', ', ', ' - ', '...', '(', ')', ') (', '?!', '--', '—', '…', '/', '-.', ' , ', '·']) matched += check(q) > 0 ? 1 : 0;
+    expect(matched).toBeGreaterThan(10);
+  });
+
+  it('q longer than any indexed fragment', () => {
+    const longest = Math.max(...file.fragments.map((f) => f.length));
+    const qs = [
+      ...items.slice(0, 40).flatMap((r) => (typeof r.description === 'string' ? [r.description, `${String(r.description)} x`] : [])),
+      `${String(items[5]!.name)} ${String(items[5]!.description)}`,
+      'the deep forge, granting a steadier hand. '.repeat(4).trim(),
+    ];
+    let matched = 0;
+    for (const q of qs) {
+      if (refFold(q).length <= longest) continue;
+      matched += check(q) > 0 ? 1 : 0;
+    }
+    expect(matched).toBeGreaterThan(5);
+  });
+
+  it('names typed in full, in any case and spacing', () => {
+    for (const r of items.filter((_, i) => i % 97 === 0)) {
+      const name = String(r.name);
+      expect(check(name)).toBeGreaterThan(0);
+      check(name.toUpperCase());
+      check(`  ${name.replace(/ /g, '   ')}  `);
+      check(`${name}.`);
+      check(`${name} T9`);
+      check(`${name.slice(2)}`);
+      check(name, { tier: r.tier as number });
+    }
+  });
+
+  it('a gap and one letter at either end of q (whole fragment groups)', () => {
+    // Precondition of the grouped union: the fragments holding `-t` are many and hold over n/8 items together.
+    const withDashT = file.fragments.map((f, i) => [f, i] as const).filter(([f]) => f.includes('-t'));
+    expect(withDashT.length).toBeGreaterThan(50);
+    expect(withDashT.reduce((s, [, i]) => s + file.fragmentPostings[i]!.length, 0)).toBeGreaterThan(N / 8);
+    for (const q of ['-t', 't-', '-a', 'e-', ', g', 's,', '-t2', 'e-t', 'n of', 'f t', '(r', 'e.', ' .', 'y?!']) check(q);
+  });
+
+  it('phrases whose windows come together, and q of several windows', () => {
+    for (const q of [
+      'of the old roads, granting a steadier hand.',
+      'the old roads, granting a steadier',
+      'of endless winter, granting protection against ice.',
+      'amulet of fro',
+      'ancient amulet of the arcane t',
+      'amulet-ancient-the-arcane-t3',
+      'mulet-ancient-the',
+      ', granting a',
+      'heat of a dying star, granting quicker steps. really?! yes',
+      'rare) binds the',
+      'epee sigil of stone t2',
+      'strasse',
+      'ÆTHER orb of light t5',
+      'engineers seal',
+      "ENGINEER'S SEAL OF",
+      'forged in 東京-タワー, arcane',
+      '東京-タ',
+      'stuff and fire.',
+      'tower of frost',
+    ]) check(q);
+  });
+
+  it('substrings cut anywhere from the fields', () => {
+    for (let k = 0; k < 400; k++) {
+      const i = Math.floor(rand() * N);
+      const t = pick(texts[i]!.filter((x) => x !== '').concat(['']));
+      if (t === '') continue;
+      const start = Math.floor(rand() * t.length);
+      const len = 1 + Math.floor(rand() * Math.min(60, t.length - start));
+      let q = t.slice(start, start + len);
+      if (rand() < 0.3) q = q.toUpperCase();
+      if (rand() < 0.1) q = `${q}zq`;
+      expect(check(q, rand() < 0.2 ? { tier: 1 + Math.floor(rand() * 8) } : {}), q).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('refuses indexes whose fragments are out of order or hold two gaps', () => {
+    const good = JSON.parse(built.indexJson) as Rec & { fragments: string[]; fragmentPostings: number[][] };
+    expect(() => loadIndex({ ...good, fragments: [...good.fragments].reverse(), fragmentPostings: [...good.fragmentPostings].reverse() })).toThrow(/sorted/);
+    const twoGaps = [...good.fragments];
+    twoGaps[0] = 'a-b-c';
+    expect(() => loadIndex({ ...good, fragments: twoGaps })).toThrow(/malformed/);
+  });
+});

@@ -152,7 +152,8 @@ export interface CollectionIndexFile {
    * Sorted distinct fragments of the search fields around every stretch of characters that are not letters
    * or digits, spelled as in the folded text: two neighbouring terms with what lies between (`of frost`,
    * `relic-frost`), a field's first term with what precedes it (`(rare`), its last term with what follows
-   * (`ice.`), or a whole field without terms. Every non-term character of a search text lies in one of them.
+   * (`ice.`), or a whole field without terms. Every non-term character of a search text lies in one of them,
+   * and each holds exactly one run of non-term characters (its gap). Sort order: UTF-16 code units.
    */
   readonly fragments: readonly string[];
   /** Per fragment (same order as `fragments`): positions of the items whose search text holds it. */
