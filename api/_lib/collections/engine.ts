@@ -262,23 +262,24 @@ function page(set: PosSet | undefined, n: number, offset: number, limit: number)
 
 /**
  * Indexes of the dictionary strings that contain `needle` (which holds no line feed), ascending. Needles of
- * three or more code units take the entries of their rarest three-unit substring and confirm each with a
- * substring test; shorter ones scan the joined entries with `indexOf`.
+ * three or more code units take the entries of the rarest of their three-unit substrings side by side (and
+ * the last) and confirm each with a substring test; shorter ones scan the joined entries with `indexOf`.
  */
 function entriesContaining(dict: Dictionary, needle: string): number[] {
   const out: number[] = [];
   if (needle.length >= 3) {
     const { grams, wideGrams } = dict;
     let cand: Int32Array | undefined;
-    let a = needle.charCodeAt(0);
-    let b = needle.charCodeAt(1);
-    for (let i = 2; i < needle.length; i++) {
-      const c = needle.charCodeAt(i);
-      const l = (a | b | c) < 0x80 ? grams.get(asciiGram(a, b, c)) : wideGrams.get(needle.slice(i - 2, i + 1));
+    // Substrings side by side, and the last one: each entry holding the needle holds them all.
+    const last = needle.length - 3;
+    for (let i = 0; ; i = Math.min(i + 3, last)) {
+      const a = needle.charCodeAt(i);
+      const b = needle.charCodeAt(i + 1);
+      const c = needle.charCodeAt(i + 2);
+      const l = (a | b | c) < 0x80 ? grams.get(asciiGram(a, b, c)) : wideGrams.get(needle.slice(i, i + 3));
       if (!l) return out;
       if (!cand || l.length < cand.length) cand = l;
-      a = b;
-      b = c;
+      if (i === last) break;
     }
     const entries = dict.entries;
     for (let i = 0; i < cand!.length; i++) if (entries[cand![i]!]!.includes(needle)) out.push(cand![i]!);
@@ -445,7 +446,11 @@ function seek(list: Positions, from: number, p: number): number {
  * one, two bitsets (when the shorter set has more positions than words) by AND.
  */
 function intersect2(a: PosSet, b: PosSet, n: number): PosSet {
-  if (a.size > b.size) [a, b] = [b, a];
+  if (a.size > b.size) {
+    const t = a;
+    a = b;
+    b = t;
+  }
   if (a.size === 0) return EMPTY;
   const words = (n + 31) >>> 5;
   // A list costs a test per position, a bitset AND a step per word: AND two bitsets once the list is longer.
@@ -645,13 +650,15 @@ function qSet(index: LoadedCollection, q: string): PosSet | undefined {
   const first = windowOf(frag, fq.slice(0, runs[runs[0] === 0 ? 3 : 1]), false, false);
   if (first.bound === 0) return EMPTY;
   windows.push(first);
-  windows.sort(byBound);
+  // Insertion sort by bound: a handful of windows, cheaper than Array.prototype.sort.
+  for (let i = 1; i < windows.length; i++) {
+    const w = windows[i]!;
+    let j = i;
+    for (; j > 0 && windows[j - 1]!.bound > w.bound; j--) windows[j] = windows[j - 1]!;
+    windows[j] = w;
+  }
   const candidates = narrow(frag, windows, n);
   return candidates.size === 0 ? EMPTY : confirm(index, candidates, fq);
-}
-
-function byBound(a: Window, b: Window): number {
-  return a.bound - b.bound;
 }
 
 /** Candidate count below which `q` stops narrowing by further windows and confirms candidates directly. */
