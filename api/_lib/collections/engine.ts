@@ -282,7 +282,7 @@ function entriesContaining(dict: Dictionary, needle: string): number[] {
       if (i === last) break;
     }
     const entries = dict.entries;
-    for (let i = 0; i < cand!.length; i++) if (entries[cand![i]!]!.includes(needle)) out.push(cand![i]!);
+    for (let i = 0; i < cand.length; i++) if (entries[cand[i]!]!.includes(needle)) out.push(cand[i]!);
     return out;
   }
   const { blob, starts } = dict;
