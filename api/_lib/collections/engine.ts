@@ -537,8 +537,10 @@ function windowOf(dict: Dictionary, text: string, leftWhole: boolean, rightWhole
   }
   if (leftWhole) {
     const entries = dict.entries;
-    let lo = 0;
-    let hi = entries.length;
+    // The first entry starting with `text` is `text` itself when it is an entry (a name typed in full):
+    // one hash lookup instead of a binary search.
+    let lo = dict.exact.get(text) ?? 0;
+    let hi = lo === 0 ? entries.length : lo;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (entries[mid]! < text) lo = mid + 1;
