@@ -14,6 +14,7 @@ import type { CollectionName } from '../api/_lib/contract/index.js';
 import { parseQuery } from '../api/_lib/http/index.js';
 import { listParamSpec, loadIndex, queryCollection, type CollectionQuery, type LoadedCollection } from '../api/_lib/collections/index.js';
 import { indexCollection } from '../build/derive/collections.js';
+import { createRng } from './prng.js';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const REAL = resolve(REPO, '../shared/fixtures/objectstore/api/v1');
@@ -21,17 +22,6 @@ const REAL = resolve(REPO, '../shared/fixtures/objectstore/api/v1');
 /** Default generator seed. */
 export const COLLECTION_SEED = 20260423;
 
-/** Seeded uniform floats in [0, 1) (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ADJECTIVES = ['Ancient', 'Gilded', 'Hollow', 'Sunken', 'Radiant', 'Cracked', 'Silent', 'Burning', 'Frozen', 'Verdant', 'Ashen', 'Runed', 'Shattered', 'Blessed', 'Cursed', 'Iron', 'Silver', 'Obsidian', 'Crimson', 'Pale', 'Wild', 'Stormforged', 'Ember', 'Twilight', 'Hallowed'];
 const NOUNS = ['Relic', 'Idol', 'Sigil', 'Charm', 'Totem', 'Amulet', 'Talisman', 'Fetish', 'Reliquary', 'Icon', 'Emblem', 'Seal', 'Medallion', 'Effigy', 'Token', 'Crest', 'Shard', 'Orb', 'Chalice', 'Rune', 'Mask', 'Horn', 'Bell', 'Lantern', 'Crown'];
@@ -71,7 +61,7 @@ const hex = (n: number, width: number): string => n.toString(16).toUpperCase().p
  * description, stats, crafting recipe), bases of 8 tiers each, from `seed`. Same seed, same items.
  */
 export function generateRelics(count = 100_000, seed = COLLECTION_SEED): Record<string, unknown>[] {
-  const r = rng(seed);
+  const r = createRng(seed).next;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const out: Record<string, unknown>[] = [];
   for (let base = 0; out.length < count; base++) {

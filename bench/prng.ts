@@ -1,11 +1,11 @@
-/** Seeded pseudo-random numbers for the benchmarks (mulberry32): same seed, same sequence. */
+/** Seeded pseudo-random numbers for the benchmarks and generated test data (mulberry32): same seed, same sequence. */
 export interface Rng {
   /** Uniform float in [0, 1). */
-  next(): number;
+  readonly next: () => number;
   /** Uniform integer in [0, n). */
-  int(n: number): number;
+  readonly int: (n: number) => number;
   /** One element of a non-empty list. */
-  pick<T>(items: readonly T[]): T;
+  readonly pick: <T>(items: readonly T[]) => T;
 }
 
 /** A generator seeded with a 32-bit integer. */

@@ -1,6 +1,7 @@
 // Item collections /v1/relics|enchants|infusions|artifacts (spec 2.2, 3, 4.2, 7, 8) over small inline
 // catalogs: the build stage derives the index and static item files into a temp output folder, then the
 // function is called with `new Request`. Expectations come from the inline records.
+import { createRng } from '../bench/prng.js';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -555,17 +556,7 @@ describe('503 UPSTREAM_UNAVAILABLE (spec 7)', () => {
 // The engine against a plain reference over a seeded collection large enough to take every path
 // (sorted lists, bitsets, probing, AND, multi-term q with confirmation, deep offsets).
 describe('engine matches a plain filter over a generated collection', () => {
-  function rng(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => {
-      s = (s + 0x6d2b79f5) >>> 0;
-      let t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-  const rand = rng(42);
+  const rand = createRng(42).next;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const WORDS = ['frost', 'Flame', 'stone', 'Éclat', 'void', 'ward', 'ember', 'gale', 'sun', 'moon'];
   const N = 3000;
@@ -638,17 +629,7 @@ describe('q matches a brute-force substring scan', () => {
       .replace(/[\s\p{Cc}]+/gu, ' ')
       .trim();
 
-  function rng(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => {
-      s = (s + 0x6d2b79f5) >>> 0;
-      let t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-  const rand = rng(7);
+  const rand = createRng(7).next;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const ADJ = ['Ancient', 'Gilded', 'Hollow', 'Épée', 'Straße', 'Æther', "Engineer's", 'Frozen', 'Ashen', 'Runed', 'Pale', 'Wild'];
   const NOUN = ['Amulet', 'Idol', 'Sigil', 'Charm', 'Totem', 'Talisman', 'Seal', 'Crest', 'Orb', 'Rune'];
