@@ -1,6 +1,7 @@
 // Item collections over the real catalog snapshot (read-only, ../shared/fixtures/objectstore/api/v1):
 // the build stage derives from the real files, the function answers from a temp output folder, and every
 // expectation is computed here from the raw files with plain code.
+import { testConfig } from './helpers/config.js';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { GET } from '../api/collections.js';
 import { useCatalogDir } from '../api/_lib/catalog/store.js';
 import { MANIFEST_FILE, type CollectionName } from '../api/_lib/contract/index.js';
 import { deriveCollections } from '../build/derive/collections.js';
-import type { CatalogConfig, Emitted, IssueInput, SourceDoc } from '../build/pipeline/types.js';
+import type { Emitted, IssueInput, SourceDoc } from '../build/pipeline/types.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const REAL = resolve(REPO, '../shared/fixtures/objectstore/api/v1');
@@ -25,16 +26,7 @@ for (const name of ['collection-item', 'collection-list']) {
 const validList = ajv.getSchema('https://schemas.game-data.dev/responses/collection-list.schema.json')!;
 const validItem = ajv.getSchema('https://schemas.game-data.dev/responses/collection-item.schema.json')!;
 
-const CONFIG: CatalogConfig = {
-  name: 'real',
-  baseUrl: 'http://t',
-  cdnUrl: 'http://cdn.t',
-  namespaces: { skill: 's:', icon: 'i:', sprite: 'p:' },
-  uuidField: 'grudgeUuid',
-  rules: {},
-  overrides: [],
-  versions: {},
-};
+const CONFIG = testConfig({ name: 'real', uuidField: 'grudgeUuid' });
 
 const raw = {} as Record<CollectionName, Rec[]>;
 let dir: string;

@@ -1,6 +1,7 @@
 // Item collections /v1/relics|enchants|infusions|artifacts (spec 2.2, 3, 4.2, 7, 8) over small inline
 // catalogs: the build stage derives the index and static item files into a temp output folder, then the
 // function is called with `new Request`. Expectations come from the inline records.
+import { testConfig } from './helpers/config.js';
 import { createRng } from '../bench/prng.js';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { useCatalogDir } from '../api/_lib/catalog/store.js';
 import { MANIFEST_FILE, collectionIndexFile, collectionItemFile, type CollectionName } from '../api/_lib/contract/index.js';
 import { foldText, loadIndex, queryCollection, slugify } from '../api/_lib/collections/index.js';
 import { collectionRules, deriveCollections, indexCollection } from '../build/derive/collections.js';
-import type { CatalogConfig, DeriveContext, Emitted, IssueInput, SourceDoc } from '../build/pipeline/types.js';
+import type { DeriveContext, Emitted, IssueInput, SourceDoc } from '../build/pipeline/types.js';
 
 const repo = resolve(import.meta.dirname, '..');
 const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
@@ -27,16 +28,7 @@ function schemaErrors(id: string, body: unknown): unknown {
   return v(body) ? null : v.errors;
 }
 
-const CONFIG: CatalogConfig = {
-  name: 'test',
-  baseUrl: 'http://t',
-  cdnUrl: 'http://cdn.t',
-  namespaces: { skill: 's:', icon: 'i:', sprite: 'p:' },
-  uuidField: 'studioUuid',
-  rules: {},
-  overrides: [],
-  versions: {},
-};
+const CONFIG = testConfig();
 
 type Rec = Record<string, unknown>;
 

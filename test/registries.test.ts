@@ -2,6 +2,7 @@
 // inline source documents, their output is written to a temp folder, and api/registries.ts is called with
 // `new Request(...)`. Expectations come from the inline sources and from shared/fixtures/id-vectors.json,
 // never from the handler; every response body is validated against its schema in schemas/responses/.
+import { testConfig } from './helpers/config.js';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,16 +104,13 @@ interface Vectors {
 const vectors = JSON.parse(readFileSync(resolve(repo, '../shared/fixtures/id-vectors.json'), 'utf8')) as Vectors;
 
 const CDN = 'https://cdn.test';
-const CONFIG: CatalogConfig = {
+const CONFIG = testConfig({
   name: 'test catalog',
   baseUrl: 'https://data.test',
   cdnUrl: `${CDN}/`,
   namespaces: { skill: 'grudge-skill:', icon: vectors.icon.namespace, sprite: 'studio-sprite:' },
   uuidField: 'grudgeUuid',
-  rules: {},
-  overrides: [],
-  versions: {},
-};
+});
 const P = 'game-assets/icons/';
 
 interface IconSrc {
