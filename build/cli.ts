@@ -26,6 +26,17 @@ export interface CliOptions {
 }
 
 /**
+ * The options that name a catalog, shared by the build (`npm run build`) and the local server
+ * (`npm start`): `--src` (default `catalog-src`), `--out` (default `dist`), `--config` (default
+ * `<src>/catalog.config.json`). Shapes are node:util `parseArgs` option descriptors.
+ */
+export const CATALOG_ARGS = {
+  src: { type: 'string', default: 'catalog-src' },
+  out: { type: 'string', default: 'dist' },
+  config: { type: 'string' },
+} as const;
+
+/**
  * Parse build arguments.
  * @throws TypeError for unknown options or missing values (node:util parseArgs).
  */
@@ -33,9 +44,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   const { values } = parseArgs({
     args: [...argv],
     options: {
-      src: { type: 'string', default: 'catalog-src' },
-      out: { type: 'string', default: 'dist' },
-      config: { type: 'string' },
+      ...CATALOG_ARGS,
       report: { type: 'string' },
       'no-site': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },

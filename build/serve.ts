@@ -34,6 +34,7 @@ import { createResolver, type Resolution } from '../api/_lib/routing/resolve.js'
 import { ServiceError, toProblemResponse } from '../api/_lib/http/index.js';
 import { useCatalogDir } from '../api/_lib/catalog/store.js';
 import { MANIFEST_FILE } from '../api/_lib/contract/index.js';
+import { CATALOG_ARGS } from './cli.js';
 
 /** Repository root (the folder holding `vercel.json` and `api/`). */
 export const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -267,9 +268,7 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
   const { values } = parseArgs({
     args: [...argv],
     options: {
-      src: { type: 'string', default: 'catalog-src' },
-      out: { type: 'string', default: 'dist' },
-      config: { type: 'string' },
+      ...CATALOG_ARGS,
       port: { type: 'string' },
       'no-build': { type: 'boolean', default: false },
     },

@@ -8,7 +8,7 @@
  * are byte-identical (no clocks, sorted file lists, deterministic serialisation).
  */
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { stat, writeFile, mkdir, rm } from 'node:fs/promises';
+import { writeFile, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { API_V1_DIR, MANIFEST_FILE, SEARCH_INDEX_FILE } from '../../api/_lib/contract/index.js';
 import { buildSearchIndex } from '../../api/_lib/search/index.js';
@@ -234,14 +234,6 @@ function resolveIssues(raw: readonly IssueInput[], docs: ReadonlyMap<string, Sou
     return { ...i, severity: rules.severity(i.rule, i.file, isLegacyKind(kind)), line: pos.line, column: pos.column };
   });
   return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)));
-}
-
-/** True when `path` exists. */
-export async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 export { CatalogConfigError } from './config.js';
