@@ -1,7 +1,7 @@
 /**
  * Catalog function: search, stats and export (spec §4.4), plus the 404 answers of the API.
  *
- * Paths (rewritten by `vercel.json` onto `/api/catalog?_route=…`, see `api/_lib/routing/routes.ts`):
+ * Paths (declared in `api/_lib/routing/table.ts`; `vercel.json` rewrites them onto `/api/catalog?_route=…`):
  * - `GET /api/search`  `q` string, required, 1-200 characters; `type` all|weapons|armor|materials|
  *   consumables|enemies|bosses|skills|sprites (default all); `limit` integer 1-200 (default 50; larger
  *   values are lowered to 200 and reported in `X-Limit-Requested`/`X-Limit-Applied`).
@@ -18,16 +18,16 @@
  * - `/api/v1/systems-catalog.json`  the retired systems catalog (§7, §9.3): 404 for every method.
  * - any other `/api/*` or `/v1/*` path no rule serves: 404 for every method.
  *
- * Every response carries CORS headers; 200s carry `Cache-Control: public, max-age=300, s-maxage=300`
- * and an ETag from the catalog build id and the canonical query (304 on `If-None-Match`).
+ * Every response carries CORS headers; 200s carry `Cache-Control: public, max-age=300` (and the same
+ * `CDN-Cache-Control` for the edge) and an ETag from the catalog build id and the canonical query (304 on
+ * `If-None-Match`).
  * Errors (RFC 9457 problem+json, code in `code`): 400 INVALID_QUERY (every bad, missing, repeated or
  * unknown parameter listed in `errors[]`), 404 NOT_FOUND, 405 METHOD_NOT_ALLOWED (other methods on
  * search/stats/export), 503 UPSTREAM_UNAVAILABLE (catalog output missing or corrupt).
  */
 import { SEARCH_INDEX_FILE, SEARCH_TYPES, STATS_FILE, EXPORT_TYPES, exportFile, type ExportType } from './_lib/contract/index.js';
 import { catalogBuildId, readCatalogJson } from './_lib/catalog/store.js';
-import { ServiceError, cachedResponse, clampHeaders, handle, jsonResponse, parseQuery } from './_lib/http/index.js';
-import { CATALOG_ROUTES, routeOf } from './_lib/routing/routes.js';
+import { ServiceError, cachedResponse, clampHeaders, defineEntry, jsonResponse, parseQuery, truncate, type RouteContext } from './_lib/http/index.js';
 import { loadSearchIndex } from './_lib/search/index.js';
 import { csvFileName, exportCsvStream, exportJsonStream, filterRecords } from './_lib/export/index.js';
 
@@ -105,8 +105,8 @@ async function exportRecords(request: Request, url: URL): Promise<Response> {
   return cachedResponse(request, exportJsonStream(head, records), options);
 }
 
-function notFound(url: URL, route: string | undefined): never {
-  if (route === CATALOG_ROUTES.retired) {
+function notFound({ url, route }: RouteContext): never {
+  if (route.name === 'retired') {
     throw new ServiceError(
       'NOT_FOUND',
       'The systems catalog is retired (spec 9.3). Use warlords-catalog.json and the master-* files under /api/v1/.',
@@ -114,53 +114,15 @@ function notFound(url: URL, route: string | undefined): never {
   }
   throw new ServiceError(
     'NOT_FOUND',
-    `Nothing is served at ${url.pathname}. See /api/v1/game-data-manifest.json for the catalog files; the endpoints are /api/search, /api/stats and /api/export.`,
+    `Nothing is served at ${truncate(url.pathname)}. See /api/v1/game-data-manifest.json for the catalog files; the endpoints are /api/search, /api/stats and /api/export.`,
   );
 }
 
-async function dispatch(request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  const { route } = routeOf(url, 'catalog');
-  switch (route) {
-    case CATALOG_ROUTES.search:
-      return search(request, url);
-    case CATALOG_ROUTES.stats:
-      return stats(request, url);
-    case CATALOG_ROUTES.export:
-      return exportRecords(request, url);
-    default:
-      return notFound(url, route);
-  }
-}
-
-const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
-/**
- * Other methods: 404 on the not-found routes (every method), 405 with `Allow: GET, HEAD, OPTIONS` on
- * search, stats and export.
- */
-const other = handle((request) => {
-  const url = new URL(request.url);
-  const { route } = routeOf(url, 'catalog');
-  if (route === CATALOG_ROUTES.search || route === CATALOG_ROUTES.stats || route === CATALOG_ROUTES.export) {
-    throw new ServiceError('METHOD_NOT_ALLOWED', `${request.method} is not supported here; use GET.`, {
-      headers: { Allow: 'GET, HEAD, OPTIONS' },
-    });
-  }
-  return notFound(url, route);
-}, ALL_METHODS);
-
-/** GET/HEAD: search, stats, export, or 404 (see the file header). */
-export const GET = handle(dispatch);
-/** HEAD: as GET without a body. */
-export const HEAD = GET;
-/** CORS preflight (answered by `handle`). */
-export const OPTIONS = GET;
-/** POST: 405 on search/stats/export, 404 elsewhere. */
-export const POST = other;
-/** PUT: as POST. */
-export const PUT = other;
-/** PATCH: as POST. */
-export const PATCH = other;
-/** DELETE: as POST. */
-export const DELETE = other;
+/** The method exports (see the file header); every one dispatches through the route table. */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('catalog', {
+  search: { GET: ({ request, url }) => search(request, url) },
+  stats: { GET: ({ request, url }) => stats(request, url) },
+  export: { GET: ({ request, url }) => exportRecords(request, url) },
+  retired: { GET: notFound },
+  'not-found': { GET: notFound },
+});

@@ -1,8 +1,7 @@
 /**
  * Item collections (spec 2.2, 3, 4.2, 7, 8).
  *
- * Paths (public, rewritten by `vercel.json` to `/api/collections?_route={name}[&_key={key}]`; the public
- * path itself is also understood when `_route` is absent):
+ * Paths (declared in `api/_lib/routing/table.ts`: route `{name}` for a list, `{name}-item` for a lookup):
  * - `GET /v1/relics`     q (name, id, description), category (elemental|combat|defensive|utility), tier (1-8), element, slot (relic)
  * - `GET /v1/enchants`   q (name, id, description), category, tier (1-8), target (weapon|armor)
  * - `GET /v1/infusions`  q (name, id, description), tier (1-8), scope (universal|profession), profession
@@ -16,18 +15,16 @@
  *
  * Responses: 200 list `{collection, total, count, limit, offset, items}` (schema
  * `schemas/responses/collection-list.schema.json`) or the item object (`collection-item.schema.json`), with
- * `Cache-Control: public, max-age=300, s-maxage=300`, `ETag` (304 on `If-None-Match`) and CORS headers.
+ * `Cache-Control: public, max-age=300` (and the same `CDN-Cache-Control` for the edge), `ETag` (304 on `If-None-Match`) and CORS headers.
  * Errors (problem+json, CORS, `no-store`): 400 INVALID_QUERY (every bad, repeated or unknown parameter in
  * `errors[]`), 404 NOT_FOUND (unknown collection or no item with that key), 405 METHOD_NOT_ALLOWED,
  * 503 UPSTREAM_UNAVAILABLE (collection index or manifest missing or corrupt).
  */
-import { cachedResponse, clampHeaders, handle, parseQuery, ServiceError } from './_lib/http/index.js';
+import { cachedResponse, clampHeaders, defineEntry, parseQuery, ServiceError, truncate, type RouteHandler } from './_lib/http/index.js';
 import { catalogBuildId } from './_lib/catalog/store.js';
 import type { CollectionName } from './_lib/contract/index.js';
 import {
-  COLLECTION_NAMES,
   LOOKUP_PARAM_SPEC,
-  isCollectionName,
   listParamSpec,
   loadCollection,
   lookupItem,
@@ -35,39 +32,9 @@ import {
   type CollectionQuery,
 } from './_lib/collections/index.js';
 
-const PATH_RE = /^\/v1\/([^/]+)(?:\/([^/]+))?\/?$/;
-
-function notFound(what: string): ServiceError {
-  return new ServiceError('NOT_FOUND', what);
-}
-
-/** The collection and optional item key a request addresses, from `_route`/`_key` or the public path. */
-function route(url: URL): { name: CollectionName; key: string | undefined } {
-  const known = `Collections: ${COLLECTION_NAMES.map((n) => `/v1/${n}`).join(', ')}.`;
-  const r = url.searchParams.get('_route');
-  if (r !== null) {
-    if (!isCollectionName(r)) throw notFound(`No collection "${r}". ${known}`);
-    const key = url.searchParams.get('_key');
-    return { name: r, key: key === null || key === '' ? undefined : key };
-  }
-  const m = PATH_RE.exec(url.pathname);
-  if (!m || !isCollectionName(m[1]!)) throw notFound(`No collection at ${url.pathname}. ${known}`);
-  let key: string | undefined;
-  if (m[2] !== undefined) {
-    try {
-      key = decodeURIComponent(m[2]);
-    } catch (cause) {
-      throw new ServiceError('NOT_FOUND', `The item key in ${url.pathname} is not valid percent-encoding.`, { cause });
-    }
-  }
-  return { name: m[1], key };
-}
-
-/** `GET /v1/{name}` and `GET /v1/{name}/{key}` (see the file header). */
-export const GET = handle(async (request: Request) => {
-  const url = new URL(request.url);
-  const { name, key } = route(url);
-  if (key === undefined) {
+/** `GET /v1/{name}`: the filtered, paged list (spec 2.2, 4.2). */
+function list(name: CollectionName): RouteHandler {
+  return async ({ request, url }) => {
     const parsed = parseQuery(url.searchParams, listParamSpec(name));
     const index = await loadCollection(name);
     const result = queryCollection(index, parsed.values as CollectionQuery);
@@ -77,17 +44,32 @@ export const GET = handle(async (request: Request) => {
       canonical: `/v1/${name}?${parsed.canonical}`,
       headers: clampHeaders(parsed.clamped),
     });
-  }
-  parseQuery(url.searchParams, LOOKUP_PARAM_SPEC);
-  const index = await loadCollection(name);
-  const body = lookupItem(index, key);
-  if (body === undefined) {
-    throw notFound(`No item of /v1/${name} has the key "${key}". Look items up by ${index.def.keyKinds.map((k) => (k === 'slug' ? 'name slug' : k)).join(', ')}.`);
-  }
-  const buildId = await catalogBuildId();
-  return cachedResponse(request, body, { buildId, canonical: `/v1/${name}/${encodeURIComponent(key)}` });
-});
+  };
+}
 
-/** Preflight and HEAD go through the same handler (`handle` answers `OPTIONS`). */
-export const OPTIONS = GET;
-export const HEAD = GET;
+/** `GET /v1/{name}/{key}`: one item by id, uuid or name slug (spec 4.2). */
+function item(name: CollectionName): RouteHandler {
+  return async ({ request, url, key = '' }) => {
+    parseQuery(url.searchParams, LOOKUP_PARAM_SPEC);
+    const index = await loadCollection(name);
+    const body = lookupItem(index, key);
+    if (body === undefined) {
+      const kinds = index.def.keyKinds.map((k) => (k === 'slug' ? 'name slug' : k)).join(', ');
+      throw new ServiceError('NOT_FOUND', `No item of /v1/${name} has the key "${truncate(key)}". Look items up by ${kinds}.`);
+    }
+    const buildId = await catalogBuildId();
+    return cachedResponse(request, body, { buildId, canonical: `/v1/${name}/${encodeURIComponent(key)}` });
+  };
+}
+
+/** The method exports (see the file header); every one dispatches through the route table. */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('collections', {
+  relics: { GET: list('relics') },
+  'relics-item': { GET: item('relics') },
+  enchants: { GET: list('enchants') },
+  'enchants-item': { GET: item('enchants') },
+  infusions: { GET: list('infusions') },
+  'infusions-item': { GET: item('infusions') },
+  artifacts: { GET: list('artifacts') },
+  'artifacts-item': { GET: item('artifacts') },
+});

@@ -1,9 +1,8 @@
 /**
  * Registry functions: sprites, characters and registry stats (spec 4.5), icons and the legacy asset
- * registry (spec 4.6), and the asset search (spec 4.3). One entry file; `vercel.json` rewrites each public
- * path onto `/api/registries?_route=<route>&_key=<segment>` (routes: `REGISTRY_ROUTES` in
- * `api/_lib/registries/contract.ts`). Without `_route`, the public pathname itself is routed, so
- * `GET(new Request('http://t/api/v1/icons?category=weapon'))` works.
+ * registry (spec 4.6), and the asset search (spec 4.3). One entry file; its routes are declared in
+ * `api/_lib/routing/table.ts` (route names in the table below), so
+ * `GET(new Request('http://t/api/v1/icons?category=weapon'))` works as a request through the CDN does.
  *
  * Paging (all lists): `page` integer ≥ 1 default 1 (a page past the end is empty); `limit` integer ≥ 1,
  * default 50 (200 for studiodot-assets), maximum 500; a larger limit is clamped to 500 and reported in
@@ -35,11 +34,10 @@
  * Responses carry CORS, `Cache-Control: public, max-age=300`, an ETag from the build id, and 304 on `If-None-Match`.
  */
 import { catalogBuildId } from './_lib/catalog/store.js';
-import { ServiceError, clampHeaders, handle, jsonResponse, parseQuery, type ParamSpec } from './_lib/http/index.js';
+import { ServiceError, clampHeaders, defineEntry, jsonResponse, parseQuery, type ParamSpec, type RouteHandler } from './_lib/http/index.js';
 import {
   ASSET_TYPES,
   ICON_CATEGORIES,
-  REGISTRY_ROUTES,
   assetCategories,
   getCharacter,
   getIcon,
@@ -54,7 +52,6 @@ import {
   registryStats,
   searchIcons,
   searchSprites,
-  type RegistryRoute,
 } from './_lib/registries/index.js';
 
 const PAGE = { kind: 'int', min: 1, max: 1_000_000, default: 1 } as const;
@@ -82,46 +79,15 @@ const SPECS = {
   'legacy-asset': {},
   'studiodot-assets': { type: { kind: 'enum', values: ASSET_TYPES }, category: CATEGORY, search: CATEGORY, page: PAGE, limit: ASSET_LIMIT },
   'studiodot-assets-categories': {},
-} as const satisfies Record<RegistryRoute, Record<string, ParamSpec>>;
+} as const satisfies Record<string, Record<string, ParamSpec>>;
+
+/** One registry route name (spec 4.3, 4.5, 4.6), as declared in the route table. */
+type RegistryRoute = keyof typeof SPECS;
 
 /** Which operation a request asks for, and its path segment for lookups. */
 interface Target {
   readonly route: RegistryRoute;
   readonly key: string | undefined;
-}
-
-function notFound(what: string): ServiceError {
-  return new ServiceError('NOT_FOUND', `${what} Registry paths: ${REGISTRY_ROUTES.map((r) => r.path).join(', ')}.`);
-}
-
-/** Resolve `_route`/`_key`, or the public pathname when `_route` is absent. @throws NOT_FOUND */
-function target(url: URL): Target {
-  const routeParam = url.searchParams.get('_route');
-  if (routeParam !== null) {
-    const def = REGISTRY_ROUTES.find((r) => r.route === routeParam);
-    if (!def) throw notFound(`There is no registry route "${routeParam}".`);
-    const key = url.searchParams.get('_key')?.trim();
-    if (def.path.endsWith('/:key') && !key) throw notFound(`${def.path} needs an id in place of :key.`);
-    return { route: def.route, key: key || undefined };
-  }
-  const segments = url.pathname.replace(/\/+$/, '').split('/');
-  for (const def of REGISTRY_ROUTES) {
-    const pattern = def.path.split('/');
-    if (pattern.length !== segments.length) continue;
-    let key: string | undefined;
-    const ok = pattern.every((p, i) => {
-      const s = segments[i] ?? '';
-      if (p !== ':key') return p === s;
-      try {
-        key = decodeURIComponent(s).trim();
-      } catch {
-        key = s;
-      }
-      return key !== '';
-    });
-    if (ok) return { route: def.route, key };
-  }
-  throw notFound(`Nothing is served at ${url.pathname}.`);
 }
 
 /** Normalised query words of `q`. @throws INVALID_QUERY when `q` has no letter or digit. */
@@ -198,19 +164,23 @@ async function answer(t: Target, params: URLSearchParams): Promise<Answer> {
   }
 }
 
-/**
- * GET (and HEAD) handler of every registry path listed in the header; OPTIONS answers the preflight.
- * @returns 200 JSON (or 304), or a problem response: 400 INVALID_QUERY, 404 NOT_FOUND, 405, 503 UPSTREAM_UNAVAILABLE.
- */
-export const GET = handle(async (request: Request): Promise<Response> => {
-  const url = new URL(request.url);
-  const t = target(url);
-  const a = await answer(t, url.searchParams);
-  const buildId = await catalogBuildId();
-  return jsonResponse(request, a.body, { buildId, canonical: `${t.route}/${a.canonical}`, headers: a.headers ?? {} });
-});
+/** The handler of one registry route: parse, answer, cacheable JSON with an ETag of the build. */
+function route(name: RegistryRoute): RouteHandler {
+  return async ({ request, url, key }) => {
+    const t: Target = { route: name, key: key?.trim() };
+    if (key !== undefined && t.key === '') throw new ServiceError('NOT_FOUND', `Nothing is served at ${url.pathname}.`);
+    const a = await answer(t, url.searchParams);
+    const buildId = await catalogBuildId();
+    return jsonResponse(request, a.body, { buildId, canonical: `${t.route}/${a.canonical}`, headers: a.headers ?? {} });
+  };
+}
 
-/** HEAD is answered by the GET handler (no body). */
-export const HEAD = GET;
-/** CORS preflight. */
-export const OPTIONS = GET;
+/**
+ * The method exports of every registry path listed in the header (GET, HEAD; OPTIONS answers the
+ * preflight; other methods 405). 200 JSON (or 304), or a problem: 400 INVALID_QUERY, 404 NOT_FOUND,
+ * 405, 503 UPSTREAM_UNAVAILABLE.
+ */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
+  'registries',
+  Object.fromEntries((Object.keys(SPECS) as RegistryRoute[]).map((name) => [name, { GET: route(name) }])),
+);

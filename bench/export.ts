@@ -23,9 +23,9 @@ interface ChildResult {
 }
 
 async function child(dist: string, type: string, format: string): Promise<void> {
-  const { useCatalogDir } = await import('../api/_lib/catalog/store.js');
+  const { loadServiceConfig, useServiceConfig } = await import('../api/_lib/config.js');
   const { GET } = await import('../api/catalog.js');
-  useCatalogDir(dist);
+  useServiceConfig(loadServiceConfig({ CATALOG_DIR: dist }));
   const t0 = performance.now();
   const res = await GET(new Request(`http://bench/api/export?type=${type}&format=${format}`));
   let bytes = 0;

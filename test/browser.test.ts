@@ -1,5 +1,5 @@
 // The catalog browser page (public/) in a real browser: the sample catalog is built with the site into a
-// temporary folder, served by the local server (build/serve.ts), and used through Debian's Chromium as a
+// temporary folder, served by the local server (dev/server.ts), and used through Debian's Chromium as a
 // person would: totals, search by name, search with a typo, blank and failing queries, links, and a
 // screenshot in .tmp/screenshots/catalog-page.png. Expectations come from the catalog source files and
 // from the HTTP answers the page itself received, never from the page's own helpers.
@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Response as PageResponse } from 'playwright-core';
 import { buildCatalog } from '../build/pipeline/index.js';
-import { startServer, type RunningServer } from '../build/serve.js';
-import { useCatalogDir } from '../api/_lib/catalog/store.js';
+import { startServer, type RunningServer } from '../dev/server.js';
+import { useCatalog } from './helpers/service.js';
 import { REPO_ROOT, SAMPLE_SRC } from './helpers/catalog.js';
 import { hasChromium, inCi, launchChromium } from './helpers/browser.js';
 
@@ -113,7 +113,7 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser page in Chromium', () =>
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    useCatalogDir(undefined);
+    useCatalog(undefined);
     if (tmp) await rm(tmp, { recursive: true, force: true });
   });
 

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DELETE, GET, OPTIONS, POST } from '../api/catalog.js';
-import { useCatalogDir } from '../api/_lib/catalog/store.js';
+import { useCatalog } from './helpers/service.js';
 import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, exportFile } from '../api/_lib/contract/index.js';
 import { buildSearchIndex, loadSearchIndex, type SearchRecord } from '../api/_lib/search/index.js';
 import { csvColumns, flattenRecord } from '../api/_lib/export/index.js';
@@ -57,10 +57,10 @@ beforeAll(async () => {
   await put(dir, STATS_FILE, STATS);
   await put(dir, exportFile('weapons'), { type: 'weapons', columns: csvColumns(WEAPONS), records: WEAPONS });
   await put(dir, exportFile('armor'), { type: 'armor', columns: [], records: [] });
-  useCatalogDir(dir);
+  useCatalog(dir);
 });
 afterAll(async () => {
-  useCatalogDir(undefined);
+  useCatalog(undefined);
   await rm(dir, { recursive: true, force: true });
   await rm(emptyDir, { recursive: true, force: true });
 });
@@ -84,7 +84,8 @@ describe('GET /api/search', () => {
     expect(body.results.every((r) => r.type === 'weapons')).toBe(true);
     // the inline data has exactly two weapons named "... Blade ..."
     expect(body.totalResults).toBe(WEAPONS.filter((w) => /blade/i.test(w.name)).length);
-    expect(res.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=300');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('cdn-cache-control')).toBe('public, max-age=300');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 
@@ -135,13 +136,13 @@ describe('GET /api/search', () => {
   });
 
   it('answers 503 when the catalog output is missing', async () => {
-    useCatalogDir(emptyDir);
+    useCatalog(emptyDir);
     try {
       const res = await get('/api/search?q=oak');
       expect(res.status).toBe(503);
       expect((await problem(res)).code).toBe('UPSTREAM_UNAVAILABLE');
     } finally {
-      useCatalogDir(dir);
+      useCatalog(dir);
     }
   });
 });

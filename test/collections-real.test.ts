@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { GET } from '../api/collections.js';
-import { useCatalogDir } from '../api/_lib/catalog/store.js';
+import { useCatalog } from './helpers/service.js';
 import { MANIFEST_FILE, type CollectionName } from '../api/_lib/contract/index.js';
 import { deriveCollections } from '../build/derive/collections.js';
 import type { Emitted, IssueInput, SourceDoc } from '../build/pipeline/types.js';
@@ -49,10 +49,10 @@ beforeAll(async () => {
     await writeFile(join(dir, e.path), e.raw && typeof e.body === 'string' ? e.body : JSON.stringify(e.body));
   }
   await writeFile(join(dir, MANIFEST_FILE), JSON.stringify({ buildId: 'real-test' }));
-  useCatalogDir(dir);
+  useCatalog(dir);
 });
 afterAll(async () => {
-  useCatalogDir(undefined);
+  useCatalog(undefined);
   await rm(dir, { recursive: true, force: true });
 });
 

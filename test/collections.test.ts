@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { GET } from '../api/collections.js';
-import { useCatalogDir } from '../api/_lib/catalog/store.js';
+import { useCatalog } from './helpers/service.js';
 import { MANIFEST_FILE, collectionIndexFile, collectionItemFile, type CollectionName } from '../api/_lib/contract/index.js';
 import { foldText, loadIndex, queryCollection, slugify } from '../api/_lib/collections/index.js';
 import { collectionRules, deriveCollections, indexCollection } from '../build/derive/collections.js';
@@ -107,10 +107,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'collections-'));
   temps.push(dir);
   await writeOutput(dir, built.emitted);
-  useCatalogDir(dir);
+  useCatalog(dir);
 });
 afterAll(async () => {
-  useCatalogDir(undefined);
+  useCatalog(undefined);
   for (const d of temps) await rm(d, { recursive: true, force: true });
 });
 
@@ -399,8 +399,24 @@ describe('routing', () => {
     const l = await get('/api/collections?_route=enchants&tier=1');
     expect(l.status).toBe(200);
     expect((l.body.items as Rec[]).map((i) => i.uuid)).toEqual(['ENCH-0001']);
-    const k = await get('/api/collections?_route=relics&_key=RELC-0003');
+    const k = await get('/api/collections?_route=relics-item&_key=RELC-0003');
     expect(k.body).toEqual(RELICS[2]);
+  });
+
+  it('a public path means its own route: routing parameters a client adds are ignored', async () => {
+    const list = await get('/v1/relics?_key=relic-frost');
+    expect(list.status).toBe(200);
+    expect(list.body.collection).toBe('master-relics');
+    expect(list.body.total).toBe((await get('/v1/relics')).body.total);
+    const other = await get('/v1/relics?_route=enchants-item&_key=ENCH-0001');
+    expect(other.body.collection).toBe('master-relics');
+    const item = await get('/v1/relics/relic-frost?_route=relics&_key=RELC-0003');
+    expect(item.body.uuid).toBe('RELC-0001');
+  });
+
+  it('a list route on the entry path ignores _key', async () => {
+    const r = await get('/api/collections?_route=relics&_key=RELC-0003');
+    expect(r.body.collection).toBe('master-relics');
   });
 
   it('404 for an unknown collection or path', async () => {
@@ -439,7 +455,7 @@ describe('bad parameters (spec 4.2, 8): 400 INVALID_QUERY listing every bad one'
     ['/v1/relics?teir=3', ['teir']],
     ['/v1/relics?tier=0&limit=-1&offset=x&category=mystic&foo=1', ['tier', 'limit', 'offset', 'category', 'foo']],
     ['/v1/relics/relic-frost?tier=1', ['tier']],
-    ['/api/collections?_route=artifacts&_key=voidspire&discovered=all', ['discovered']],
+    ['/api/collections?_route=artifacts-item&_key=voidspire&discovered=all', ['discovered']],
     [`/v1/relics?q=${'x'.repeat(201)}`, ['q']],
   ];
   it.each(rows)('%s', async (path, names) => {
@@ -497,7 +513,7 @@ describe('503 UPSTREAM_UNAVAILABLE (spec 7)', () => {
     const root = await mkdtemp(join(tmpdir(), 'collections-503-'));
     temps.push(root);
     await setup(root);
-    useCatalogDir(root);
+    useCatalog(root);
     try {
       for (const path of ['/v1/relics', '/v1/relics?tier=3', '/v1/relics/relic-frost', '/api/collections?_route=relics&_key=RELC-0001']) {
         const r = await get(path);
@@ -508,7 +524,7 @@ describe('503 UPSTREAM_UNAVAILABLE (spec 7)', () => {
       // other collections are unaffected
       expect((await get('/v1/enchants')).status).toBe(200);
     } finally {
-      useCatalogDir(dir);
+      useCatalog(dir);
     }
   }
   const others = (): Emitted[] => built.emitted.filter((e) => !e.path.includes('relics'));
@@ -535,12 +551,12 @@ describe('503 UPSTREAM_UNAVAILABLE (spec 7)', () => {
     const root = await mkdtemp(join(tmpdir(), 'collections-503-'));
     temps.push(root);
     await writeOutput(root, built.emitted, false);
-    useCatalogDir(root);
+    useCatalog(root);
     try {
       expect((await get('/v1/relics')).status).toBe(503);
       expect((await get('/v1/relics/relic-frost')).status).toBe(503);
     } finally {
-      useCatalogDir(dir);
+      useCatalog(dir);
     }
   });
 });

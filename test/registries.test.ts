@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { GET } from '../api/registries.js';
-import { useCatalogDir } from '../api/_lib/catalog/store.js';
+import { useCatalog } from './helpers/service.js';
+import { routesOf } from '../api/_lib/routing/table.js';
 import { MANIFEST_FILE } from '../api/_lib/contract/index.js';
 import {
   ASSET_CATEGORIES_FILE,
@@ -23,7 +24,6 @@ import {
   ICON_PATH_INDEX_FILE,
   ICON_REGISTRY_FILE,
   ICON_SEARCH_INDEX_FILE,
-  REGISTRY_ROUTES,
   SPRITE_REGISTRY_FILE,
   SPRITE_SEARCH_INDEX_FILE,
   SPRITE_STATS_FILE,
@@ -253,7 +253,7 @@ async function useOutput(files: readonly Emitted[]): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'registries-'));
   tmpDirs.push(dir);
   await writeOutput(dir, files);
-  useCatalogDir(dir);
+  useCatalog(dir);
 }
 
 interface Json {
@@ -282,7 +282,7 @@ const ok = async <T = Json>(path: string, schema: string): Promise<T> => {
 const names = (l: Listing): unknown[] => l.items.map((i) => i.name);
 
 afterAll(async () => {
-  useCatalogDir(undefined);
+  useCatalog(undefined);
   await Promise.all(tmpDirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
@@ -825,12 +825,12 @@ describe('registry functions over the derived output', () => {
     });
 
     it('every route of the contract is answered through its public path', async () => {
-      for (const r of REGISTRY_ROUTES) {
-        const path = r.path.replace(':key', 'X');
-        const query = r.route.endsWith('search') ? '?q=a' : r.route === 'icons-by-path' ? '?path=a' : '';
+      for (const r of routesOf('registries')) {
+        const path = r.path.replace('{key}', 'X');
+        const query = r.name.endsWith('search') ? '?q=a' : r.name === 'icons-by-path' ? '?path=a' : '';
         const res = await GET(new Request(`http://t${path}${query}`));
         expect([200, 404], `${path}`).toContain(res.status);
-        if (res.status === 404) expect(path.endsWith('/X') || r.route === 'icons-by-path', path).toBe(true);
+        if (res.status === 404) expect(path.endsWith('/X') || r.name === 'icons-by-path', path).toBe(true);
       }
     });
 
@@ -932,7 +932,7 @@ describe('without any registry source file', () => {
   });
 
   it('a missing output folder is 503, not a crash', async () => {
-    useCatalogDir(join(tmpdir(), 'registries-does-not-exist'));
+    useCatalog(join(tmpdir(), 'registries-does-not-exist'));
     const r = await call<{ code: string }>('/api/v1/icons');
     expect([r.status, r.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
   });

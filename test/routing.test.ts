@@ -5,19 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getTransformedRoutes, type Route } from '@vercel/routing-utils';
-import { createResolver, toRelativeFile, type Resolution } from '../api/_lib/routing/resolve.js';
-import {
-  CATALOG_ROUTES as C,
-  COLLECTION_ROUTES,
-  ENTRIES,
-  REGISTRY_ROUTES as R,
-  ROUTE_RULES,
-  STORAGE_ROUTES as S,
-  WALLET_ROUTES as W,
-  matchPublicPath,
-  vercelRewrites,
-} from '../api/_lib/routing/routes.js';
-import { REGISTRY_ROUTES as REGISTRY_TABLE } from '../api/_lib/registries/contract.js';
+import { createResolver, toRelativeFile, type Resolution } from '../dev/resolve.js';
+import { ENTRIES, ROUTES, matchPath, vercelRewrites } from '../api/_lib/routing/table.js';
+import { ENTRY_CATALOG_FILES } from '../api/_lib/routing/bundles.js';
+import { renderVercelJson } from '../dev/vercel-config.js';
 import { exportFile, collectionItemFile, MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../api/_lib/contract/index.js';
 
 const repo = resolve(import.meta.dirname, '..');
@@ -30,6 +21,7 @@ const config = JSON.parse(readFileSync(join(repo, 'vercel.json'), 'utf8')) as {
   trailingSlash?: boolean;
 };
 const transformed = getTransformedRoutes(config as Parameters<typeof getTransformedRoutes>[0]);
+const COLLECTIONS = ['relics', 'enchants', 'infusions', 'artifacts'];
 
 // A representative output folder: catalog files of spec 4.1 plus the derived files of the contract.
 const DIST_FILES = new Set([
@@ -66,25 +58,46 @@ describe('vercel.json', () => {
     expect(transformed.routes?.length).toBeGreaterThan(0);
   });
 
-  it('has exactly the rewrites of the route table (api/_lib/routing/routes.ts)', () => {
-    expect(config.rewrites).toEqual(vercelRewrites());
+  it('is exactly what `npm run routes` writes from the route table', () => {
+    expect(readFileSync(join(repo, 'vercel.json'), 'utf8')).toBe(renderVercelJson());
   });
 
-  it('builds with npm run build into dist and ships the catalog output with every function', () => {
+  it('has one rewrite per distinct public path, onto an entry file that exists', () => {
+    expect(config.rewrites).toEqual(vercelRewrites(() => true));
+    const sources = ROUTES.map((r) => r.path.replace(/\{key([+*]?)\}/g, ':_key$1'));
+    expect((config.rewrites as { source: string }[]).map((r) => r.source)).toEqual([...new Set(sources)]);
+  });
+
+  it('leaves out the routes of an entry whose file does not exist', () => {
+    const onlyCatalog = vercelRewrites((e) => e === 'catalog');
+    expect(onlyCatalog.every((r) => r.destination.startsWith('/api/catalog?'))).toBe(true);
+    expect(onlyCatalog.map((r) => r.source)).toEqual(['/api/search', '/api/stats', '/api/export', '/api/v1/systems-catalog.json', '/api/:_key*', '/v1/:_key*']);
+  });
+
+  it('builds with npm run build into dist and bundles each function with only its own catalog files', () => {
     expect(config.buildCommand).toBe('npm run build');
     expect(config.outputDirectory).toBe('dist');
-    const fns = Object.entries(config.functions);
-    expect(fns).toHaveLength(1);
-    const [glob, settings] = fns[0]!;
-    expect(glob).toBe('api/*.ts');
-    expect(settings.includeFiles).toBe('dist/api/v1/**');
-    expect(settings.maxDuration).toBeGreaterThan(0);
+    expect(Object.keys(config.functions).sort()).toEqual(ENTRIES.map((e) => `api/${e}.ts`).sort());
+    for (const entry of ENTRIES) {
+      const settings = config.functions[`api/${entry}.ts`]!;
+      const files = ENTRY_CATALOG_FILES[entry].map((f) => `dist/${f}`);
+      expect(settings.includeFiles, entry).toBe(files.length === 1 ? files[0] : `{${files.join(',')}}`);
+      expect(settings.includeFiles).not.toContain('dist/api/v1/**');
+      expect(settings.maxDuration).toBeGreaterThan(0);
+    }
   });
 
   it('keeps clean URLs off, so /api/v1/stats and /api/v1/sprites stay functions next to stats.json and sprites.json', async () => {
     expect(config.cleanUrls).not.toBe(true);
-    expect(fn(await resolveAll('GET', '/api/v1/stats')).route).toBe(R.spriteStats);
-    expect(fn(await resolveAll('GET', '/api/v1/sprites')).route).toBe(R.sprites);
+    expect(fn(await resolveAll('GET', '/api/v1/stats')).route).toBe('stats');
+    expect(fn(await resolveAll('GET', '/api/v1/sprites')).route).toBe('sprites');
+  });
+
+  it('sends static files to clients with a 300 s public cache, and the same to the edge through CDN-Cache-Control', async () => {
+    const r = await resolveAll('GET', '/api/v1/weapons.json');
+    expect(r.headers['cache-control']).toBe('public, max-age=300');
+    expect(r.headers['cdn-cache-control']).toBe('public, max-age=300');
+    expect(JSON.stringify(config)).not.toContain('s-maxage');
   });
 });
 
@@ -109,11 +122,11 @@ describe('spec 7, 9.3: the retired systems catalog', () => {
   it('is never a file: it reaches the catalog function, which answers 404', async () => {
     const r = await resolveAll('GET', '/api/v1/systems-catalog.json');
     expect(r.kind).not.toBe('static');
-    expect(fn(r)).toMatchObject({ entry: 'catalog', route: C.retired });
+    expect(fn(r)).toMatchObject({ entry: 'catalog', route: 'retired' });
   });
 
   it('stays the retired answer with a query added', async () => {
-    expect(fn(await resolveAll('GET', '/api/v1/systems-catalog.json?x=1')).route).toBe(C.retired);
+    expect(fn(await resolveAll('GET', '/api/v1/systems-catalog.json?x=1')).route).toBe('retired');
   });
 });
 
@@ -121,91 +134,72 @@ describe('spec 7, 9.3: the retired systems catalog', () => {
 type Case = [string, string, string, string, string | null];
 const CASES: Case[] = [
   // 4.2 item collections (+ lookups by id, uuid or slug)
-  ...Object.values(COLLECTION_ROUTES).flatMap((name): Case[] => [
+  ...COLLECTIONS.flatMap((name): Case[] => [
     ['GET', `/v1/${name}`, 'collections', name, null],
-    ['GET', `/v1/${name}/some-slug`, 'collections', name, 'some-slug'],
+    ['GET', `/v1/${name}/some-slug`, 'collections', `${name}-item`, 'some-slug'],
   ]),
-  ['GET', '/v1/relics/RELC-0001', 'collections', 'relics', 'RELC-0001'],
-  ['GET', '/v1/relics/Fire%20Ring', 'collections', 'relics', 'Fire Ring'],
+  ['GET', '/v1/relics/RELC-0001', 'collections', 'relics-item', 'RELC-0001'],
+  ['GET', '/v1/relics/Fire%20Ring', 'collections', 'relics-item', 'Fire Ring'],
   // 4.3 asset search
-  ['GET', '/api/v1/studiodot-assets', 'registries', R.studiodotAssets, null],
-  ['GET', '/api/v1/studiodot-assets/categories', 'registries', R.studiodotAssetsCategories, null],
+  ['GET', '/api/v1/studiodot-assets', 'registries', 'studiodot-assets', null],
+  ['GET', '/api/v1/studiodot-assets/categories', 'registries', 'studiodot-assets-categories', null],
   // 4.4 search, stats, export
-  ['GET', '/api/search', 'catalog', C.search, null],
-  ['GET', '/api/stats', 'catalog', C.stats, null],
-  ['GET', '/api/export', 'catalog', C.export, null],
+  ['GET', '/api/search', 'catalog', 'search', null],
+  ['GET', '/api/stats', 'catalog', 'stats', null],
+  ['GET', '/api/export', 'catalog', 'export', null],
   // 4.5 sprite registry
-  ['GET', '/api/v1/sprites', 'registries', R.sprites, null],
-  ['GET', '/api/v1/sprites/search', 'registries', R.spritesSearch, null],
-  ['GET', '/api/v1/sprites/SPRT-0a1b2c3d-4e5f60', 'registries', R.sprite, 'SPRT-0a1b2c3d-4e5f60'],
-  ['GET', '/api/v1/characters', 'registries', R.characters, null],
-  ['GET', '/api/v1/characters/2b6f0cc9-04b3-4c0f-8d1e-7f5e0c1a9b11', 'registries', R.character, '2b6f0cc9-04b3-4c0f-8d1e-7f5e0c1a9b11'],
-  ['GET', '/api/v1/stats', 'registries', R.spriteStats, null],
+  ['GET', '/api/v1/sprites', 'registries', 'sprites', null],
+  ['GET', '/api/v1/sprites/search', 'registries', 'sprites-search', null],
+  ['GET', '/api/v1/sprites/SPRT-0a1b2c3d-4e5f60', 'registries', 'sprite', 'SPRT-0a1b2c3d-4e5f60'],
+  ['GET', '/api/v1/characters', 'registries', 'characters', null],
+  ['GET', '/api/v1/characters/2b6f0cc9-04b3-4c0f-8d1e-7f5e0c1a9b11', 'registries', 'character', '2b6f0cc9-04b3-4c0f-8d1e-7f5e0c1a9b11'],
+  ['GET', '/api/v1/stats', 'registries', 'stats', null],
   // 4.6 icon registry and legacy assets
-  ['GET', '/api/v1/icons', 'registries', R.icons, null],
-  ['GET', '/api/v1/icons/search', 'registries', R.iconsSearch, null],
-  ['GET', '/api/v1/icons/by-path', 'registries', R.iconsByPath, null],
-  ['GET', '/api/v1/icons/categories', 'registries', R.iconCategories, null],
-  ['GET', '/api/v1/icons/ICON-AB12-CD34-EF56', 'registries', R.icon, 'ICON-AB12-CD34-EF56'],
-  ['GET', '/api/assets/categories', 'registries', R.assetsCategories, null],
-  ['GET', '/api/assets/search', 'registries', R.assetsSearch, null],
-  ['GET', '/api/assets/3f0c9a1e-8d7b-4c2a-9e6f-1b2c3d4e5f60', 'registries', R.asset, '3f0c9a1e-8d7b-4c2a-9e6f-1b2c3d4e5f60'],
-  // 4.7 storage (keys may contain slashes)
-  ['POST', '/api/storage/upload', 'storage', S.upload, null],
-  ['POST', '/api/storage/upload-multi', 'storage', S.uploadMulti, null],
-  ['POST', '/api/storage/upload-zip', 'storage', S.uploadZip, null],
-  ['GET', '/api/storage/list', 'storage', S.list, null],
-  ['DELETE', '/api/storage/voxel/models/tree.glb', 'storage', S.object, 'voxel/models/tree.glb'],
-  ['DELETE', '/api/storage/one.png', 'storage', S.object, 'one.png'],
-  // 4.8 wallet
-  ['POST', '/api/wallet/verify-send-to-account', 'wallet', W.verifySendToAccount, null],
-  ['GET', '/api/wallet/overview', 'wallet', W.overview, null],
-  // everything else under the API: a problem+json 404 from the catalog function
-  ['GET', '/api/nope', 'catalog', C.notFound, 'nope'],
-  ['GET', '/v1/unknown-collection', 'catalog', C.notFound, 'unknown-collection'],
-  ['GET', '/api/v1/missing-file.json', 'catalog', C.notFound, 'v1/missing-file.json'],
+  ['GET', '/api/v1/icons', 'registries', 'icons', null],
+  ['GET', '/api/v1/icons/search', 'registries', 'icons-search', null],
+  ['GET', '/api/v1/icons/by-path', 'registries', 'icons-by-path', null],
+  ['GET', '/api/v1/icons/categories', 'registries', 'icons-categories', null],
+  ['GET', '/api/v1/icons/ICON-AB12-CD34-EF56', 'registries', 'icon', 'ICON-AB12-CD34-EF56'],
+  ['GET', '/api/assets/categories', 'registries', 'legacy-categories', null],
+  ['GET', '/api/assets/search', 'registries', 'legacy-search', null],
+  ['GET', '/api/assets/3f0c9a1e-8d7b-4c2a-9e6f-1b2c3d4e5f60', 'registries', 'legacy-asset', '3f0c9a1e-8d7b-4c2a-9e6f-1b2c3d4e5f60'],
+  // everything else under the API, storage and wallet included until their entries exist: a problem+json 404
+  ['GET', '/api/nope', 'catalog', 'not-found', 'nope'],
+  ['GET', '/v1/unknown-collection', 'catalog', 'not-found', 'unknown-collection'],
+  ['GET', '/api/v1/missing-file.json', 'catalog', 'not-found', 'v1/missing-file.json'],
+  ['POST', '/api/storage/upload', 'catalog', 'not-found', 'storage/upload'],
+  ['POST', '/api/wallet/verify-send-to-account', 'catalog', 'not-found', 'wallet/verify-send-to-account'],
 ];
 
 describe('spec 4.2-4.8: every public path reaches its entry file with _route and _key', () => {
   it.each(CASES)('%s %s → api/%s.ts _route=%s _key=%s', async (method, path, entry, route, key) => {
     const r = fn(await resolveAll(method, path));
     expect(r).toMatchObject({ entry, route, key });
-    // the handlers' own fallback (no _route, public path) agrees with Vercel's routing
-    const m = matchPublicPath(new URL(path, 'http://h').pathname);
-    expect(m).toEqual({ entry, route, key: key ?? undefined });
+    // the entry helper's own lookup of the public path agrees with Vercel's routing
+    const m = matchPath(new URL(path, 'http://h').pathname);
+    expect({ entry: m?.route.entry, route: m?.route.name, key: m?.key }).toEqual({ entry, route, key: key ?? undefined });
   });
 
   it('keeps the client query and lets rewrite parameters win over client ones', async () => {
     const r = fn(await resolveAll('GET', '/v1/relics/fire?_route=enchants&_key=x&tier=3&q=fire'));
-    expect(r.route).toBe('relics');
+    expect(r.route).toBe('relics-item');
     expect(r.key).toBe('fire');
-    expect(r.query.getAll('_route')).toEqual(['relics']);
+    expect(r.query.getAll('_route')).toEqual(['relics-item']);
     expect(r.query.get('tier')).toBe('3');
     expect(r.query.get('q')).toBe('fire');
   });
 
   it('matches paths case-insensitively, like Vercel', async () => {
-    expect(fn(await resolveAll('GET', '/API/Search')).route).toBe(C.search);
+    expect(fn(await resolveAll('GET', '/API/Search')).route).toBe('search');
   });
 
-  it('covers every rule of the route table with at least one case', () => {
+  it('covers every route of the table with at least one case', () => {
     const covered = new Set(CASES.map(([, path]) => {
-      const m = matchPublicPath(path);
-      return `${m?.entry}:${m?.route}`;
+      const m = matchPath(path);
+      return `${m?.route.entry}:${m?.route.name}`;
     }));
-    covered.add(`catalog:${C.retired}`);
-    for (const rule of ROUTE_RULES) expect(covered, rule.source).toContain(`${rule.entry}:${rule.route}`);
-  });
-});
-
-describe('agreement with the entry files\' own route tables', () => {
-  it('gives every registry path the _route name api/registries.ts expects', () => {
-    for (const { route, path } of REGISTRY_TABLE) {
-      const rule = ROUTE_RULES.find((r) => r.source === path.replace(/:key$/, ':_key'));
-      expect(rule, path).toMatchObject({ entry: 'registries', route });
-    }
-    const registryRules = ROUTE_RULES.filter((r) => r.entry === 'registries');
-    expect(registryRules).toHaveLength(REGISTRY_TABLE.length);
+    covered.add('catalog:retired');
+    for (const r of ROUTES) expect(covered, r.path).toContain(`${r.entry}:${r.name}`);
   });
 });
 
@@ -217,17 +211,16 @@ describe('entry files', () => {
   it('never routes to a shared module under api/_lib', async () => {
     const r = await resolveAll('GET', '/api/_lib');
     expect(fn(r).entry).toBe('catalog');
-    expect(fn(r).route).toBe(C.notFound);
+    expect(fn(r).route).toBe('not-found');
   });
 
   it('falls back to the not-found answer while an entry file does not exist yet', async () => {
     const onlyCatalog = resolveAs(transformed.routes ?? [], ['catalog']);
-    expect(fn(await onlyCatalog('POST', '/api/storage/upload'))).toMatchObject({ entry: 'catalog', route: C.notFound });
-    expect(fn(await onlyCatalog('GET', '/v1/relics'))).toMatchObject({ entry: 'catalog', route: C.notFound });
+    expect(fn(await onlyCatalog('GET', '/v1/relics'))).toMatchObject({ entry: 'catalog', route: 'not-found' });
   });
 
-  it('exist for the catalog family (the others land with their functions)', () => {
-    expect(readFileSync(join(repo, 'api/catalog.ts'), 'utf8')).toContain('export const GET');
+  it('exist for every entry of the table, each declaring its routes through the entry helper', () => {
+    for (const entry of ENTRIES) expect(readFileSync(join(repo, `api/${entry}.ts`), 'utf8'), entry).toMatch(new RegExp(`defineEntry\\(\\s*'${entry}'`));
   });
 });
 

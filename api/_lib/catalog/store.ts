@@ -1,36 +1,21 @@
 /**
- * The only reader of build output on the function side (ARCHITECTURE.md): loads JSON files from the
+ * The only reader of build output on the function side (docs/architecture.md): loads JSON files from the
  * catalog output folder once per process and hands out the parsed value.
  *
- * The folder is `CATALOG_DIR` (default `dist`, relative to the working directory), read through
- * {@link getServiceConfig}; tests and the local server switch it with {@link useCatalogDir}.
+ * The folder is the configuration's `catalogDir` (`CATALOG_DIR`, default `dist` resolved against the
+ * project root, so a function started from any working directory finds its files). The cache is dropped
+ * when another configuration is put in force (`useServiceConfig`).
  * Missing or corrupt files become `UPSTREAM_UNAVAILABLE` (503, spec 7), never a 500.
  */
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
-import { ServiceError } from '../http/errors.js';
-import { getServiceConfig } from '../config.js';
+import { join } from 'node:path';
+import { ServiceError } from '../errors.js';
+import { getServiceConfig, onConfigChange } from '../config.js';
 import { MANIFEST_FILE } from '../contract/index.js';
 
-let dirOverride: string | undefined;
 const cache = new Map<string, Promise<unknown>>();
+onConfigChange(() => cache.clear());
 
-/** Absolute path of the catalog output folder in use. */
-export function catalogDir(): string {
-  const dir = dirOverride ?? getServiceConfig().catalogDir;
-  return isAbsolute(dir) ? dir : resolve(process.cwd(), dir);
-}
-
-/** Point every reader at another output folder (tests, `npm start -- --src`) and drop the cache. */
-export function useCatalogDir(dir: string | undefined): void {
-  dirOverride = dir;
-  cache.clear();
-}
-
-/** Drop every cached file (after a rebuild in the same process). */
-export function clearCatalogCache(): void {
-  cache.clear();
-}
 
 /**
  * Parsed JSON of `relPath` (relative to the output folder, e.g. `api/v1/stats.json`), loaded once per
@@ -50,7 +35,7 @@ export function readCatalogJson<T>(relPath: string, parse?: (raw: unknown) => T)
 }
 
 async function load<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T> {
-  const file = join(catalogDir(), relPath);
+  const file = join(getServiceConfig().catalogDir, relPath);
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -1,19 +1,22 @@
 /**
- * HTTP layer shared by every function: errors (closed code union), problem+json, CORS, cache, ETag,
- * declarative query parsing. See ARCHITECTURE.md "Errors and configuration".
+ * HTTP layer shared by every function: the entry helper (route lookup, method dispatch, preflight,
+ * 405, 404), problem+json, CORS, cache, ETag, declarative query parsing and the JSON body reader.
+ * The error type itself lives below this layer, in `api/_lib/errors.ts`. See docs/architecture.md.
  */
-export { ServiceError, isServiceError, STATUS_OF, type ErrorCode, type FieldProblem } from './errors.js';
+export { ServiceError, isServiceError, STATUS_OF, type ErrorCode, type FieldProblem } from '../errors.js';
 export {
   CACHE_MAX_AGE_S,
   cachedResponse,
   corsHeaders,
   etagOf,
-  handle,
   jsonResponse,
   notModified,
   plainJson,
-  preflight,
+  publicCacheHeaders,
   toProblemResponse,
+  truncate,
   type CachedOptions,
 } from './respond.js';
 export { clampHeaders, parseQuery, type ParamSpec, type ParseResult, type Parsed } from './params.js';
+export { defineEntry, type EntryExports, type RouteContext, type RouteHandler } from './entry.js';
+export { readJsonBody, type BodyOptions } from './body.js';

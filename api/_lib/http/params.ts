@@ -11,7 +11,8 @@
  * - A limit above its maximum is clamped (spec 8 leaves this open) and reported through
  *   `clamped`, which handlers turn into `X-Limit-Requested` / `X-Limit-Applied` headers.
  */
-import { ServiceError, type FieldProblem } from './errors.js';
+import { ServiceError, type FieldProblem } from '../errors.js';
+import { truncate } from './respond.js';
 
 /** Integer parameter: inclusive `min`/`max`; `clamp` lowers values above `max` instead of rejecting them. */
 export interface IntParam {
@@ -51,8 +52,8 @@ export interface ParseResult<T extends Record<string, ParamSpec>> {
   readonly values: Parsed<T>;
   /** Sorted `name=value` pairs of the effective values (defaults included): the ETag's input. */
   readonly canonical: string;
-  /** Parameters whose value was lowered to the maximum: name → [requested, applied]. */
-  readonly clamped: Readonly<Record<string, readonly [number, number]>>;
+  /** Parameters whose value was lowered to the maximum: name → [requested as sent (trimmed), applied]. */
+  readonly clamped: Readonly<Record<string, readonly [string, number]>>;
 }
 
 const INT_RE = /^-?\d+$/;
@@ -64,7 +65,7 @@ const INT_RE = /^-?\d+$/;
 export function parseQuery<T extends Record<string, ParamSpec>>(params: URLSearchParams, spec: T): ParseResult<T> {
   const problems: FieldProblem[] = [];
   const out: Record<string, string | number | undefined> = {};
-  const clamped: Record<string, readonly [number, number]> = {};
+  const clamped: Record<string, readonly [string, number]> = {};
   const seen = new Set<string>();
   for (const name of params.keys()) {
     if (seen.has(name)) continue;
@@ -98,7 +99,7 @@ export function parseQuery<T extends Record<string, ParamSpec>>(params: URLSearc
       }
       const n = Number(raw);
       if (n > s.max && s.clamp) {
-        clamped[name] = [n, s.max];
+        clamped[name] = [raw, s.max];
         out[name] = s.max;
       } else if (n < s.min || n > s.max || !Number.isSafeInteger(n)) {
         problems.push({ name, message: `"${name}" must be a whole number from ${s.min} to ${s.max}.`, value: raw });
@@ -115,7 +116,9 @@ export function parseQuery<T extends Record<string, ParamSpec>>(params: URLSearc
     }
   }
   if (problems.length > 0) {
-    throw new ServiceError('INVALID_QUERY', `${problems.length} invalid query parameter(s): ${problems.map((p) => p.name).join(', ')}.`, {
+    const names = problems.slice(0, 10).map((p) => truncate(p.name, 40));
+    const more = problems.length > names.length ? ` and ${problems.length - names.length} more` : '';
+    throw new ServiceError('INVALID_QUERY', `${problems.length} invalid query parameter(s): ${names.join(', ')}${more}.`, {
       errors: problems,
     });
   }
@@ -127,8 +130,15 @@ export function parseQuery<T extends Record<string, ParamSpec>>(params: URLSearc
   return { values: out as Parsed<T>, canonical, clamped };
 }
 
-/** `X-Limit-Requested` / `X-Limit-Applied` headers for a clamped limit, or `{}` when nothing was clamped. */
-export function clampHeaders(clamped: Readonly<Record<string, readonly [number, number]>>, name = 'limit'): Record<string, string> {
+/** Most characters of the raw value echoed in `X-Limit-Requested`. */
+export const REQUESTED_LIMIT_MAX_CHARS = 32;
+
+/**
+ * `X-Limit-Requested` / `X-Limit-Applied` headers for a clamped limit, or `{}` when nothing was clamped.
+ * `X-Limit-Requested` carries the raw string as sent (`99999999999999999999999`, never `1e+23`), cut to
+ * {@link REQUESTED_LIMIT_MAX_CHARS} characters.
+ */
+export function clampHeaders(clamped: Readonly<Record<string, readonly [string, number]>>, name = 'limit'): Record<string, string> {
   const c = clamped[name];
-  return c ? { 'X-Limit-Requested': String(c[0]), 'X-Limit-Applied': String(c[1]) } : {};
+  return c ? { 'X-Limit-Requested': truncate(c[0], REQUESTED_LIMIT_MAX_CHARS), 'X-Limit-Applied': String(c[1]) } : {};
 }

@@ -4,7 +4,7 @@
  * (503 UPSTREAM_UNAVAILABLE when a file is missing or corrupt).
  */
 import { readCatalogJson } from '../catalog/store.js';
-import { ServiceError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 import {
   ICON_CATEGORIES,
   ICON_CATEGORY_INDEX_FILE,

@@ -7,7 +7,7 @@
  * that no record has gives an empty list, not an error (the set of categories is data, not a closed enum).
  */
 import { readCatalogJson } from '../catalog/store.js';
-import { ServiceError } from '../http/errors.js';
+import { ServiceError } from '../errors.js';
 import {
   CHARACTER_REGISTRY_FILE,
   SPRITE_REGISTRY_FILE,

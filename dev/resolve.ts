@@ -1,7 +1,7 @@
 /**
  * Resolve a request path the way Vercel's router does, from the normalised routes that
  * `@vercel/routing-utils`' `getTransformedRoutes(vercel.json)` returns. Used by the local server
- * (`build/serve.ts`) and by `test/routing.test.ts`, so both follow exactly the rules in `vercel.json`.
+ * (`dev/server.ts`) and by the routing tests, so both follow exactly the rules in `vercel.json`.
  *
  * Semantics (those of Vercel's own development router):
  * 1. Routes before the `filesystem` handle run in order: `headers` routes collect response headers and

@@ -1,10 +1,11 @@
 /**
  * The one error type of the service and the one table that maps its codes to HTTP statuses.
  *
- * Every failure a handler can meet is a {@link ServiceError} with a code from the closed union
- * {@link ErrorCode}; {@link toProblemResponse} (in `respond.ts`) is the only place that turns one into a
- * response. Bodies follow RFC 9457 `application/problem+json` (spec 7 leaves the error body open;
- * 4xx for anything a client sent, 503 when catalog data cannot be loaded, never a 5xx for client input).
+ * This module sits below every layer (no import of the HTTP layer), so stores, the catalog reader and
+ * domain code throw {@link ServiceError}s directly; `toProblemResponse` in `api/_lib/http/respond.ts` is
+ * the only place that turns one into a response (docs/architecture.md, "Errors"). Bodies follow
+ * RFC 9457 `application/problem+json` (spec 7 leaves the error body open; 4xx for anything a client
+ * sent, 503 when data or a store cannot be reached, never a 5xx for client input).
  */
 
 /** Closed set of error codes. Tests assert on these, never on message text. */
@@ -19,10 +20,21 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'CONFLICT'
+  | 'PRECONDITION_FAILED'
+  | 'PRECONDITION_REQUIRED'
+  | 'BAD_REQUEST'
+  | 'EXPECTATION_FAILED'
+  | 'HEADERS_TOO_LARGE'
   | 'UPSTREAM_UNAVAILABLE'
   | 'INTERNAL';
 
-/** HTTP status for every {@link ErrorCode} (spec 7: 404 unknown item, 503 data unavailable, 401 guest). */
+/**
+ * HTTP status for every {@link ErrorCode} (spec 7: 404 unknown item, 503 data unavailable, 401 guest).
+ * `IDEMPOTENCY_KEY_REUSED` is 422 as the IETF Idempotency-Key draft says (a key sent again with another
+ * payload); `PRECONDITION_REQUIRED` (428) and `PRECONDITION_FAILED` (412) are RFC 6585 / RFC 9110's
+ * answers to a missing or stale `If-Match`; `BAD_REQUEST`, `EXPECTATION_FAILED` and `HEADERS_TOO_LARGE`
+ * are the local server's answers to requests Node's HTTP parser refuses.
+ */
 export const STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
   INVALID_QUERY: 400,
   INVALID_BODY: 400,
@@ -32,8 +44,13 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
-  IDEMPOTENCY_KEY_REUSED: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
   CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
+  PRECONDITION_REQUIRED: 428,
+  BAD_REQUEST: 400,
+  EXPECTATION_FAILED: 417,
+  HEADERS_TOO_LARGE: 431,
   UPSTREAM_UNAVAILABLE: 503,
   INTERNAL: 500,
 });
@@ -50,6 +67,11 @@ export const TITLE_OF: Readonly<Record<ErrorCode, string>> = Object.freeze({
   FORBIDDEN: 'Forbidden',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency key reused with a different request',
   CONFLICT: 'Conflict',
+  PRECONDITION_FAILED: 'Precondition failed',
+  PRECONDITION_REQUIRED: 'Precondition required',
+  BAD_REQUEST: 'Malformed request',
+  EXPECTATION_FAILED: 'Expectation failed',
+  HEADERS_TOO_LARGE: 'Request header fields too large',
   UPSTREAM_UNAVAILABLE: 'Data unavailable',
   INTERNAL: 'Internal error',
 });

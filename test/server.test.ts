@@ -1,11 +1,11 @@
-// End-to-end through the local server (build/serve.ts) over a hand-made output folder: static files,
+// End-to-end through the local server (dev/server.ts) over a hand-made output folder: static files,
 // vercel.json headers, function routes via rewrites, 404s as problem+json.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServeArgs, startServer, type RunningServer } from '../build/serve.js';
-import { useCatalogDir } from '../api/_lib/catalog/store.js';
+import { parseServeArgs, startServer, type RunningServer } from '../dev/server.js';
+import { useCatalog } from './helpers/service.js';
 import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../api/_lib/contract/index.js';
 import { buildSearchIndex } from '../api/_lib/search/index.js';
 
@@ -46,7 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await bare?.close();
-  useCatalogDir(undefined);
+  useCatalog(undefined);
   await rm(out, { recursive: true, force: true });
   await rm(bareRoot, { recursive: true, force: true });
 });
@@ -70,7 +70,8 @@ describe('local server', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(res.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=300');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('cdn-cache-control')).toBe('public, max-age=300');
     expect(await res.json()).toEqual(WEAPONS_FILE);
     const etag = res.headers.get('etag');
     expect(etag).toBeTruthy();

@@ -4,7 +4,7 @@
  * Builds the catalog (`buildCatalog`, static site page included), then serves the output folder and
  * the functions of `api/*.ts` on `http://localhost:${PORT ?? 3000}` with the routing of production:
  * `vercel.json` is turned into routes by Vercel's own `@vercel/routing-utils` and resolved by
- * `api/_lib/routing/resolve.ts` — `vercel.json` headers, then the filesystem (static files, then
+ * `dev/resolve.ts` — `vercel.json` headers, then the filesystem (static files, then
  * `/api/<name>` → `api/<name>.ts`), then the rewrites (which add `_route`/`_key`).
  *
  * - Static files: content type by extension, `index.html` for `/` and folders, weak ETag from size and
@@ -30,14 +30,14 @@ import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { getTransformedRoutes, type Route } from '@vercel/routing-utils';
-import { createResolver, type Resolution } from '../api/_lib/routing/resolve.js';
+import { createResolver, type Resolution } from './resolve.js';
 import { ServiceError, toProblemResponse } from '../api/_lib/http/index.js';
-import { useCatalogDir } from '../api/_lib/catalog/store.js';
+import { ConfigError, loadServiceConfig, processEnvironment, useServiceConfig, PROJECT_ROOT, type Environment } from '../api/_lib/config.js';
 import { MANIFEST_FILE } from '../api/_lib/contract/index.js';
-import { CATALOG_ARGS } from './cli.js';
+import { CATALOG_ARGS } from '../build/cli.js';
 
 /** Repository root (the folder holding `vercel.json` and `api/`). */
-export const REPO_ROOT = resolve(import.meta.dirname, '..');
+export const REPO_ROOT = PROJECT_ROOT;
 
 /** Content types by file extension; anything else is `application/octet-stream`. */
 export const CONTENT_TYPES: Readonly<Record<string, string>> = Object.freeze({
@@ -138,17 +138,19 @@ export interface LocalServerOptions {
   readonly out: string;
   /** Repository root holding `vercel.json` and `api/`; default this repository. */
   readonly root?: string;
+  /** Environment the functions' configuration is read from (`CATALOG_DIR` is set to `out`); default the process environment. */
+  readonly env?: Environment;
 }
 
 /**
  * A fetch handler `(Request) => Response` that routes like production (see the module header).
- * Also points the functions' catalog reader at `out` (`useCatalogDir`).
- * @throws Error (when awaited) for an invalid `vercel.json`.
+ * Puts the functions' configuration in force (`useServiceConfig`), with `CATALOG_DIR` set to `out`.
+ * @throws Error (when awaited) for an invalid `vercel.json`; ConfigError for invalid variables.
  */
 export async function createLocalHandler(options: LocalServerOptions): Promise<(request: Request) => Promise<Response>> {
   const root = resolve(options.root ?? REPO_ROOT);
   const out = resolve(options.out);
-  useCatalogDir(out);
+  useServiceConfig(loadServiceConfig({ ...(options.env ?? processEnvironment()), CATALOG_DIR: out }));
   const routes = await loadVercelRoutes(root);
   const modules = new Map<string, Promise<FunctionModule>>();
   const functionFile = (name: string): string => join(root, 'api', `${name}.ts`);
@@ -172,7 +174,7 @@ export async function createLocalHandler(options: LocalServerOptions): Promise<(
     const handler = pickHandler(mod, request.method);
     if (!handler) {
       const allow = METHODS.filter((m) => pickHandler(mod, m) !== undefined && m !== 'OPTIONS');
-      throw new ServiceError('METHOD_NOT_ALLOWED', `${request.method} is not supported by api/${r.entry}.ts.`, {
+      throw new ServiceError('METHOD_NOT_ALLOWED', `${request.method.slice(0, 16)} is not supported here.`, {
         headers: { Allow: [...allow, 'OPTIONS'].join(', ') },
       });
     }
@@ -199,10 +201,7 @@ export async function createLocalHandler(options: LocalServerOptions): Promise<(
         case 'redirect':
           return new Response(null, { status: r.status, headers: { ...r.headers, location: r.location } });
         case 'not-found': {
-          const message = r.missingFunction
-            ? `The function api/${r.missingFunction}.ts does not exist (yet), so ${url.pathname} cannot be served.`
-            : `Nothing is served at ${url.pathname}: no file in the output folder and no route in vercel.json.`;
-          return toProblemResponse(new ServiceError('NOT_FOUND', message), request);
+          return toProblemResponse(new ServiceError('NOT_FOUND', `Nothing is served at ${url.pathname.slice(0, 100)}.`), request);
         }
       }
     } catch (error) {
@@ -299,16 +298,22 @@ async function exists(path: string): Promise<boolean> {
 export async function main(argv: readonly string[]): Promise<number> {
   let args: ServeArgs;
   try {
-    args = parseServeArgs(argv, process.env);
+    args = parseServeArgs(argv, processEnvironment());
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\nUsage: npm start -- [--src DIR] [--config FILE] [--out DIR] [--port N] [--no-build]\n`);
     return 2;
   }
   const out = resolve(args.out);
-  process.env.CATALOG_DIR = out;
+  try {
+    loadServiceConfig({ ...processEnvironment(), CATALOG_DIR: out });
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`${e.message}\nSet these variables (README, "Configuration"), then run npm start again.\n`);
+    return 2;
+  }
   if (args.build) {
-    const { buildCatalog } = await import('./pipeline/index.js');
-    const { printReport, progressPrinter } = await import('./cli.js');
+    const { buildCatalog } = await import('../build/pipeline/index.js');
+    const { printReport, progressPrinter } = await import('../build/cli.js');
     const report = await buildCatalog({
       src: args.src,
       out,
