@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import MiniSearch from 'minisearch';
 import { buildSearchIndex, loadSearchIndex, type SearchRecord } from '../api/_lib/search/index.js';
 import { makeQueries, type BenchQuery } from './queries.js';
-import { transpileTree } from './transpile.js';
+import { transpileTree } from '../dev/transpile.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const BENCH_TMP = join(REPO, '.tmp/bench');

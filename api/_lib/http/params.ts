@@ -136,9 +136,11 @@ export const REQUESTED_LIMIT_MAX_CHARS = 32;
 /**
  * `X-Limit-Requested` / `X-Limit-Applied` headers for a clamped limit, or `{}` when nothing was clamped.
  * `X-Limit-Requested` carries the raw string as sent (`99999999999999999999999`, never `1e+23`), cut to
- * {@link REQUESTED_LIMIT_MAX_CHARS} characters.
+ * {@link REQUESTED_LIMIT_MAX_CHARS} characters (ending in `...`: header values are ASCII).
  */
 export function clampHeaders(clamped: Readonly<Record<string, readonly [string, number]>>, name = 'limit'): Record<string, string> {
   const c = clamped[name];
-  return c ? { 'X-Limit-Requested': truncate(c[0], REQUESTED_LIMIT_MAX_CHARS), 'X-Limit-Applied': String(c[1]) } : {};
+  if (!c) return {};
+  const raw = c[0].length > REQUESTED_LIMIT_MAX_CHARS ? c[0].slice(0, REQUESTED_LIMIT_MAX_CHARS - 3) + '...' : c[0];
+  return { 'X-Limit-Requested': raw, 'X-Limit-Applied': String(c[1]) };
 }

@@ -8,6 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 const REPO = resolve(import.meta.dirname, '..');
+/** Relative imports of a module: `from './x.js'`. */
 const RELATIVE_IMPORT = /\bfrom\s+['"](\.{1,2}\/[^'"]+)\.js['"]/g;
 
 /**
