@@ -1,4 +1,4 @@
-// One lint gate for the whole repository (ARCHITECTURE.md habit 10): type-aware rules,
+// One lint gate for the whole repository (docs/architecture.md, "Habits"): type-aware rules,
 // floating promises are errors.
 import tseslint from 'typescript-eslint';
 

@@ -18,7 +18,7 @@ const LIMIT = 50;
 const WARMUP = 50;
 const COLD_RUNS = 5;
 
-/** Options of the peer index (the brief's plain MiniSearch set-up; numeric key since ids may repeat). */
+/** Options of the peer index (plain MiniSearch with prefix and fuzzy search and a name boost; numeric key since ids may repeat). */
 export const PEER_OPTIONS = {
   idField: 'key',
   fields: ['name', 'id'],

@@ -1,6 +1,6 @@
 /**
  * `npm run build [-- --src DIR] [--out DIR] [--config FILE] [--report FILE] [--no-site] [--quiet]`
- * (issue #2 item 4). The only place of the build that touches argv, stdout/stderr and the exit code.
+ *. The only place of the build that touches argv, stdout/stderr and the exit code.
  *
  * Defaults: `--src catalog-src`, `--out dist`, `--config <src>/catalog.config.json`,
  * `--report <out>-report.json`; the static site page is built unless `--no-site`.

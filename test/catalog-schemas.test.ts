@@ -22,7 +22,7 @@ const SCHEMA_DIR = join(REPO_ROOT, 'schemas/catalog');
 const SCHEMA_BASE = 'https://schemas.game-data.dev/catalog/';
 /** Sample files that are not catalog source documents. */
 const NOT_CATALOG = new Set(['catalog.config.json']);
-/** File kinds present in the real snapshot (brief list); each needs a schema even without a sample file. */
+/** File kinds present in the real snapshot (the snapshot's files); each needs a schema even without a sample file. */
 const REAL_KINDS = [
   'master-armor', 'master-weapons', 'master-items', 'master-consumables', 'master-materials', 'master-recipes',
   'master-registry', 'master-weaponSkills', 'master-skillTrees', 'master-professions', 'master-attributes',

@@ -1,5 +1,5 @@
 /**
- * Every derived output has a JSON Schema and follows it (issue #2 item 3), for the sample catalog and
+ * Every derived output has a JSON Schema and follows it, for the sample catalog and
  * the real snapshot: the manifest, registry, canonical items, stats, search index, exports,
  * collection indexes and item files, icon, sprite, character and asset registries. Source files
  * published as they are keep their catalog schema (checked for the sample; the real snapshot's own

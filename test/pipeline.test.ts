@@ -1,5 +1,5 @@
 /**
- * The catalog build on small inline catalogs (issue #2 item 4): every problem at once with
+ * The catalog build on small inline catalogs: every problem at once with
  * file:line:column and pointer, severities and overrides, design/legacy capping, atomic output,
  * determinism, derived ids, manifest, archived and retired files.
  */

@@ -1,5 +1,5 @@
 /**
- * The build over the real snapshot with our config for it (issue #2 item 7): it builds, the report lists
+ * The build over the real snapshot with our config for it: it builds, the report lists
  * every known flaw precisely (file, line, pointer) whatever its severity, the derived ids reproduce the
  * id vectors, and search over the output finds real items by exact name, prefix and one typo.
  * Expectations are computed here from the raw files, independently of the build's code.

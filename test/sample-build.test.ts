@@ -1,5 +1,5 @@
 /**
- * The sample catalog builds clean (issue #2 item 2): no errors, only the expected archived/retired
+ * The sample catalog builds clean: no errors, only the expected archived/retired
  * notices, every source file published (the retired one excepted), stats equal to counts taken from
  * the raw sources, and the ids the search index returns for sprites and skills are the registry's.
  */

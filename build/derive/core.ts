@@ -1,5 +1,5 @@
 /**
- * Core derivations of the catalog build (issue #2 item 4), pure: derived skill ids written into the
+ * Core derivations of the catalog build, pure: derived skill ids written into the
  * emitted master-weaponSkills.json, the master registry (every definition id → file and pointer),
  * the canonical items manifest, search records, export records and the stats body.
  */

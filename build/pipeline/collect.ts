@@ -1,5 +1,5 @@
 /**
- * Stage 1, collect (issue #2 item 4): read every `*.json` file under the source folder, in sorted
+ * Stage 1, collect: read every `*.json` file under the source folder, in sorted
  * order, and parse it. I/O happens here and in emit only.
  *
  * Problems: `json/encoding` (byte-order mark or invalid UTF-8), `json/syntax` (with the offset of the

@@ -1,5 +1,5 @@
 /**
- * Catalog config (issue #2 items 2 and 7): identifier namespaces, `base_url`, `cdn_url`, the field that
+ * Catalog config: identifier namespaces, `base_url`, `cdn_url`, the field that
  * carries SKIL/ICON ids, retired files and rule severities. Read from `--config FILE` or, by default,
  * `catalog.config.json` in the source folder; validated whole against
  * `schemas/build/catalog-config.schema.json`.

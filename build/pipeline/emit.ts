@@ -1,5 +1,5 @@
 /**
- * Stage 5, emit (ARCHITECTURE.md "pipeline"; issue #2 item 4): serialise every output
+ * Stage 5, emit (docs/architecture.md, "Build"): serialise every output
  * deterministically, write it to a staging folder beside the output folder, add the game-data
  * manifest (every file with bytes and SHA-256; the build id is the hash of that list), and swap the
  * staging folder into place only when everything was written. A failed build never touches the

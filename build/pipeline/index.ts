@@ -1,5 +1,5 @@
 /**
- * The catalog build (issue #2 item 4; ARCHITECTURE.md "Data flows one way"):
+ * The catalog build (docs/architecture.md, "Build"):
  * collect → validate → law → derive → emit, named stages with I/O only at the ends.
  *
  * `buildCatalog` returns a report `{ ok, issues, stats, outputs, buildId }` and prints nothing; the CLI

@@ -1,5 +1,5 @@
 /**
- * Stage 3, the identifier law (spec 2.6, 2.7, 4.9; issue #2 item 4): family prefixes per field,
+ * Stage 3, the identifier law (spec 2.6, 2.7, 4.9): family prefixes per field,
  * definition ids never instance ids, null references allowed and no invented placeholders, derived
  * SKIL ids equal their SHA-1 derivation, and references between catalogs resolve. The stage also
  * gathers every definition id with its file and pointer (the master registry's input).

@@ -1,5 +1,5 @@
 /**
- * Positions for problems: JSON pointer → 1-based line and column in the source text (issue #2 item 4:
+ * Positions for problems: JSON pointer → 1-based line and column in the source text (
  * every problem names file, pointer and line). Trees are built lazily with `jsonc-parser` (a well-kept
  * parser that keeps offsets), only for files that have problems, and cached per file.
  */

@@ -1,5 +1,5 @@
 /**
- * The rule table of the build, like a linter's (issue #2 item 7): every check is a named rule with a
+ * The rule table of the build, like a linter's: every check is a named rule with a
  * default severity that follows the spec; a catalog config may change it globally (`rules`) or per file
  * (`overrides`, first matching glob wins). Whatever the severity, every occurrence is listed in the report.
  *

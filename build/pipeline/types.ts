@@ -1,5 +1,5 @@
 /**
- * Shapes that pass between the build stages (ARCHITECTURE.md "Data flows one way"; issue #2 item 4).
+ * Shapes that pass between the build stages (docs/architecture.md, "Build").
  *
  * collect → validate → law → derive → emit. Every stage reports {@link IssueInput}s through
  * {@link Reporter}; the pipeline resolves each to a {@link Issue} with severity (from the rule table

@@ -1,5 +1,5 @@
 /**
- * Stage 2, validate (issue #2 items 3-4): one Ajv (JSON Schema 2020-12) instance with every schema of
+ * Stage 2, validate: one Ajv (JSON Schema 2020-12) instance with every schema of
  * `schemas/` registered by `$id`; each catalog file is checked against
  * `https://schemas.game-data.dev/catalog/<file stem>.schema.json` when that schema exists.
  * Every failure is reported (allErrors), mapped to a `schema/<kind>` rule.
