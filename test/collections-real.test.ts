@@ -2,6 +2,7 @@
 // the build stage derives from the real files, the function answers from a temp output folder, and every
 // expectation is computed here from the raw files with plain code.
 import { testConfig } from './helpers/config.js';
+import { REAL_SRC } from './helpers/catalog.js';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { deriveCollections } from '../build/derive/collections.js';
 import type { Emitted, IssueInput, SourceDoc } from '../build/pipeline/types.js';
 
 const REPO = resolve(import.meta.dirname, '..');
-const REAL = resolve(REPO, '../shared/fixtures/objectstore/api/v1');
+const REAL = REAL_SRC;
 const NAMES = ['relics', 'enchants', 'infusions', 'artifacts'] as const;
 type Rec = Record<string, unknown>;
 

@@ -4,13 +4,11 @@
  * SPRT ids have that form too.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { deriveIconId, deriveSkillId, deriveSpriteId, GROUPED_ID_RE, SPRITE_ID_RE } from '../build/pipeline/ids.js';
+import { ID_VECTORS } from './helpers/catalog.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const vectorsFile = resolve(repoRoot, '../shared/fixtures/id-vectors.json');
+const vectorsFile = ID_VECTORS;
 
 interface Vectors {
   skill: { namespace: string; pairs: { input: string; id: string }[] };

@@ -3,6 +3,7 @@
 // `new Request(...)`. Expectations come from the inline sources and from shared/fixtures/id-vectors.json,
 // never from the handler; every response body is validated against its schema in schemas/responses/.
 import { testConfig } from './helpers/config.js';
+import { ID_VECTORS } from './helpers/catalog.js';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,7 +102,7 @@ interface Vectors {
   icon: { namespace: string; pairs: { input: string; id: string }[] };
   sprite: { pairs: { path: string; id: string }[] };
 }
-const vectors = JSON.parse(readFileSync(resolve(repo, '../shared/fixtures/id-vectors.json'), 'utf8')) as Vectors;
+const vectors = JSON.parse(readFileSync(ID_VECTORS, 'utf8')) as Vectors;
 
 const CDN = 'https://cdn.test';
 const CONFIG = testConfig({

@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSearchIndex, loadSearchIndex, type SearchEngine, type SearchRecord } from '../api/_lib/search/index.js';
+import { REAL_SRC } from './helpers/catalog.js';
 
-const SNAPSHOT = resolve(import.meta.dirname, '..', '../shared/fixtures/objectstore/api/v1');
+const SNAPSHOT = REAL_SRC;
 
 interface Named {
   uuid?: unknown;

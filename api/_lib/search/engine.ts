@@ -114,7 +114,7 @@ export function createEngine(ix: ValidIndex): SearchEngine {
       const t = tok[k] as number;
       if (lastDoc[t] !== doc) {
         lastDoc[t] = doc;
-        (postCount[t + 1] as number)++;
+        postCount[t + 1]!++;
       }
     }
   }
@@ -129,7 +129,7 @@ export function createEngine(ix: ValidIndex): SearchEngine {
         const t = tok[k] as number;
         if (lastDoc[t] !== doc) {
           lastDoc[t] = doc;
-          post[(fill[t] as number)++] = doc;
+          post[fill[t]!++] = doc;
         }
       }
     }
@@ -139,13 +139,13 @@ export function createEngine(ix: ValidIndex): SearchEngine {
   let maxLen = 0;
   for (const t of terms) if (t.length > maxLen) maxLen = t.length;
   const byLenCount = new Int32Array(maxLen + 2);
-  for (const t of terms) (byLenCount[t.length + 1] as number)++;
+  for (const t of terms) byLenCount[t.length + 1]!++;
   for (let l = 1; l < byLenCount.length; l++) byLenCount[l] = (byLenCount[l] as number) + (byLenCount[l - 1] as number);
   const byLenOff = byLenCount.slice();
   const byLen = new Int32Array(d);
   {
     const fill = byLenCount.slice();
-    for (let t = 0; t < d; t++) byLen[(fill[terms[t]!.length] as number)++] = t;
+    for (let t = 0; t < d; t++) byLen[fill[terms[t]!.length]!++] = t;
   }
 
   const idOrder = Int32Array.from(ix.idOrder);
