@@ -5,13 +5,13 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getTransformedRoutes, type Route } from '@vercel/routing-utils';
-import { createResolver, toRelativeFile, type Resolution } from '../dev/resolve.js';
-import { ENTRIES, ROUTES, matchPath, vercelRewrites } from '../api/_lib/routing/table.js';
-import { ENTRY_CATALOG_FILES } from '../api/_lib/routing/bundles.js';
-import { renderVercelJson } from '../dev/vercel-config.js';
-import { exportFile, collectionItemFile, MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../api/_lib/contract/index.js';
+import { createResolver, toRelativeFile, type Resolution } from '../../dev/resolve.js';
+import { ENTRIES, ROUTES, matchPath, vercelRewrites } from '../../api/_lib/routing/table.js';
+import { ENTRY_CATALOG_FILES } from '../../api/_lib/routing/bundles.js';
+import { renderVercelJson } from '../../dev/vercel-config.js';
+import { exportFile, collectionItemFile, MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../../api/_lib/contract/index.js';
 
-const repo = resolve(import.meta.dirname, '..');
+const repo = resolve(import.meta.dirname, '../..');
 const config = JSON.parse(readFileSync(join(repo, 'vercel.json'), 'utf8')) as {
   rewrites: unknown;
   functions: Record<string, { includeFiles?: string; maxDuration?: number }>;

@@ -2,8 +2,8 @@
 // inline source documents, their output is written to a temp folder, and api/registries.ts is called with
 // `new Request(...)`. Expectations come from the inline sources and from shared/fixtures/id-vectors.json,
 // never from the handler; every response body is validated against its schema in schemas/responses/.
-import { testConfig } from './helpers/config.js';
-import { ID_VECTORS } from './helpers/catalog.js';
+import { testConfig } from '../helpers/config.js';
+import { ID_VECTORS } from '../helpers/catalog.js';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +11,10 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { GET } from '../api/registries.js';
-import { useCatalog } from './helpers/service.js';
-import { routesOf } from '../api/_lib/routing/table.js';
-import { MANIFEST_FILE } from '../api/_lib/contract/index.js';
+import { GET } from '../../api/registries.js';
+import { useCatalog } from '../helpers/service.js';
+import { routesOf } from '../../api/_lib/routing/table.js';
+import { MANIFEST_FILE } from '../../api/_lib/contract/index.js';
 import {
   ASSET_CATEGORIES_FILE,
   ASSET_INDEX_FILE,
@@ -30,14 +30,14 @@ import {
   SPRITE_STATS_FILE,
   iconShardFile,
   type SpriteRegistryFile,
-} from '../api/_lib/registries/contract.js';
-import { ASSET_RULES, ASSETS_SOURCE_FILE, deriveAssets } from '../build/derive/assets.js';
-import { ICON_RULES, ICON_SOURCE_FILE, deriveIcons } from '../build/derive/icons.js';
-import { SPRITE_CHARACTERS_FILE, SPRITE_IDS_FILE, SPRITE_RULES, SPRITES_SOURCE_FILE, deriveSprites } from '../build/derive/sprites.js';
-import { deriveIconId, deriveSpriteId } from '../build/pipeline/ids.js';
-import type { CatalogConfig, DeriveContext, Emitted, IssueInput, SourceDoc } from '../build/pipeline/types.js';
+} from '../../api/_lib/registries/contract.js';
+import { ASSET_RULES, ASSETS_SOURCE_FILE, deriveAssets } from '../../build/derive/assets.js';
+import { ICON_RULES, ICON_SOURCE_FILE, deriveIcons } from '../../build/derive/icons.js';
+import { SPRITE_CHARACTERS_FILE, SPRITE_IDS_FILE, SPRITE_RULES, SPRITES_SOURCE_FILE, deriveSprites } from '../../build/derive/sprites.js';
+import { deriveIconId, deriveSpriteId } from '../../build/pipeline/ids.js';
+import type { CatalogConfig, DeriveContext, Emitted, IssueInput, SourceDoc } from '../../build/pipeline/types.js';
 
-const repo = resolve(import.meta.dirname, '..');
+const repo = resolve(import.meta.dirname, '../..');
 
 // ---------- schemas
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

@@ -1,22 +1,22 @@
 // Item collections /v1/relics|enchants|infusions|artifacts (spec 2.2, 3, 4.2, 7, 8) over small inline
 // catalogs: the build stage derives the index and static item files into a temp output folder, then the
 // function is called with `new Request`. Expectations come from the inline records.
-import { testConfig } from './helpers/config.js';
-import { createRng } from '../bench/prng.js';
+import { testConfig } from '../helpers/config.js';
+import { createRng } from '../../bench/prng.js';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { GET } from '../api/collections.js';
-import { useCatalog } from './helpers/service.js';
-import { MANIFEST_FILE, collectionIndexFile, collectionItemFile, type CollectionName } from '../api/_lib/contract/index.js';
-import { foldText, loadIndex, queryCollection, slugify } from '../api/_lib/collections/index.js';
-import { collectionRules, deriveCollections, indexCollection } from '../build/derive/collections.js';
-import type { DeriveContext, Emitted, IssueInput, SourceDoc } from '../build/pipeline/types.js';
+import { GET } from '../../api/collections.js';
+import { useCatalog } from '../helpers/service.js';
+import { MANIFEST_FILE, collectionIndexFile, collectionItemFile, type CollectionName } from '../../api/_lib/contract/index.js';
+import { foldText, loadIndex, queryCollection, slugify } from '../../api/_lib/collections/index.js';
+import { collectionRules, deriveCollections, indexCollection } from '../../build/derive/collections.js';
+import type { DeriveContext, Emitted, IssueInput, SourceDoc } from '../../build/pipeline/types.js';
 
-const repo = resolve(import.meta.dirname, '..');
+const repo = resolve(import.meta.dirname, '../..');
 const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
 for (const name of ['collection-item', 'collection-list']) {
   ajv.addSchema(JSON.parse(readFileSync(join(repo, `schemas/responses/${name}.schema.json`), 'utf8')) as object);

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { deriveIconId, deriveSkillId, deriveSpriteId, GROUPED_ID_RE, SPRITE_ID_RE } from '../build/pipeline/ids.js';
-import { ID_VECTORS } from './helpers/catalog.js';
+import { deriveIconId, deriveSkillId, deriveSpriteId, GROUPED_ID_RE, SPRITE_ID_RE } from '../../build/pipeline/ids.js';
+import { ID_VECTORS } from '../helpers/catalog.js';
 
 const vectorsFile = ID_VECTORS;
 

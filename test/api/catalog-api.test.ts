@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { DELETE, GET, OPTIONS, POST } from '../api/catalog.js';
-import { useCatalog } from './helpers/service.js';
-import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, exportFile } from '../api/_lib/contract/index.js';
-import { buildSearchIndex, loadSearchIndex, type SearchRecord } from '../api/_lib/search/index.js';
-import { csvColumns, flattenRecord } from '../api/_lib/export/index.js';
+import { DELETE, GET, OPTIONS, POST } from '../../api/catalog.js';
+import { useCatalog } from '../helpers/service.js';
+import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, exportFile } from '../../api/_lib/contract/index.js';
+import { buildSearchIndex, loadSearchIndex, type SearchRecord } from '../../api/_lib/search/index.js';
+import { csvColumns, flattenRecord } from '../../api/_lib/export/index.js';
 
-const repo = resolve(import.meta.dirname, '..');
+const repo = resolve(import.meta.dirname, '../..');
 const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
 for (const name of ['search', 'stats', 'export']) {
   ajv.addSchema(JSON.parse(readFileSync(join(repo, `schemas/responses/${name}.schema.json`), 'utf8')) as object);

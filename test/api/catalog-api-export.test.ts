@@ -10,7 +10,7 @@ import {
   exportJsonStream,
   filterRecords,
   flattenRecord,
-} from '../api/_lib/export/index.js';
+} from '../../api/_lib/export/index.js';
 
 describe('csvColumns', () => {
   const records = [

@@ -9,8 +9,8 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { createSchemaRegistry, catalogSchemaId } from '../build/pipeline/validate.js';
-import { REAL_OUT, SAMPLE_OUT, SAMPLE_SRC, REAL_SRC } from './helpers/catalog.js';
+import { createSchemaRegistry, catalogSchemaId } from '../../build/pipeline/validate.js';
+import { REAL_OUT, SAMPLE_OUT, SAMPLE_SRC, REAL_SRC } from '../helpers/catalog.js';
 
 const OUT = 'https://schemas.game-data.dev/output/';
 const RESP = 'https://schemas.game-data.dev/responses/';

@@ -4,10 +4,10 @@ import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../build/site.js';
-import { FEATURED_FILES, exportUrl, problemMessage, publishedFeaturedFiles, searchSummary, searchUrl, statsRows } from '../public/catalog-page.js';
+import { buildSite } from '../../build/site.js';
+import { FEATURED_FILES, exportUrl, problemMessage, publishedFeaturedFiles, searchSummary, searchUrl, statsRows } from '../../public/catalog-page.js';
 
-const repo = resolve(import.meta.dirname, '..');
+const repo = resolve(import.meta.dirname, '../..');
 
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });

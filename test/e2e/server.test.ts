@@ -4,10 +4,10 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServeArgs, startServer, type RunningServer } from '../dev/server.js';
-import { useCatalog } from './helpers/service.js';
-import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../api/_lib/contract/index.js';
-import { buildSearchIndex } from '../api/_lib/search/index.js';
+import { parseServeArgs, startServer, type RunningServer } from '../../dev/server.js';
+import { useCatalog } from '../helpers/service.js';
+import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../../api/_lib/contract/index.js';
+import { buildSearchIndex } from '../../api/_lib/search/index.js';
 
 let out: string;
 let bareRoot: string;

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Response as PageResponse } from 'playwright-core';
-import { buildCatalog } from '../build/pipeline/index.js';
-import { startServer, type RunningServer } from '../dev/server.js';
-import { useCatalog } from './helpers/service.js';
-import { REPO_ROOT, SAMPLE_SRC } from './helpers/catalog.js';
-import { hasChromium, inCi, launchChromium } from './helpers/browser.js';
+import { buildCatalog } from '../../build/pipeline/index.js';
+import { startServer, type RunningServer } from '../../dev/server.js';
+import { useCatalog } from '../helpers/service.js';
+import { REPO_ROOT, SAMPLE_SRC } from '../helpers/catalog.js';
+import { hasChromium, inCi, launchChromium } from '../helpers/browser.js';
 
 const SCREENSHOT = join(REPO_ROOT, '.tmp/screenshots/catalog-page.png');
 

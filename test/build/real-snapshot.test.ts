@@ -7,9 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalog, type BuildReport } from '../build/pipeline/index.js';
-import { loadSearchIndex, type SearchEngine } from '../api/_lib/search/index.js';
-import { ID_VECTORS, REAL_CONFIG, REAL_OUT, REAL_SRC } from './helpers/catalog.js';
+import { buildCatalog, type BuildReport } from '../../build/pipeline/index.js';
+import { loadSearchIndex, type SearchEngine } from '../../api/_lib/search/index.js';
+import { ID_VECTORS, REAL_CONFIG, REAL_OUT, REAL_SRC } from '../helpers/catalog.js';
 
 type Json = Record<string, unknown>;
 const raw = async (f: string): Promise<{ text: string; data: Json }> => {

@@ -2,7 +2,7 @@
  * Search engine units (spec 4.4, 2.5): matching, ranking tiers, tie-breaks, filters, the index file.
  */
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, loadSearchIndex, tokenize, type SearchEngine, type SearchRecord } from '../api/_lib/search/index.js';
+import { buildSearchIndex, loadSearchIndex, tokenize, type SearchEngine, type SearchRecord } from '../../api/_lib/search/index.js';
 
 const RECORDS: readonly SearchRecord[] = [
   { type: 'weapons', id: 'ITEM-0001', name: 'Iron Sword' },

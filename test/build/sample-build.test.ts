@@ -6,9 +6,9 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalog, type BuildReport } from '../build/pipeline/index.js';
-import { loadSearchIndex, type SearchEngine } from '../api/_lib/search/index.js';
-import { SAMPLE_OUT, SAMPLE_SRC } from './helpers/catalog.js';
+import { buildCatalog, type BuildReport } from '../../build/pipeline/index.js';
+import { loadSearchIndex, type SearchEngine } from '../../api/_lib/search/index.js';
+import { SAMPLE_OUT, SAMPLE_SRC } from '../helpers/catalog.js';
 
 type Json = Record<string, unknown>;
 const src = async (f: string): Promise<Json> => JSON.parse(await readFile(join(SAMPLE_SRC, f), 'utf8')) as Json;

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSearchIndex, loadSearchIndex, type SearchEngine, type SearchRecord } from '../api/_lib/search/index.js';
-import { REAL_SRC } from './helpers/catalog.js';
+import { buildSearchIndex, loadSearchIndex, type SearchEngine, type SearchRecord } from '../../api/_lib/search/index.js';
+import { REAL_SRC } from '../helpers/catalog.js';
 
 const SNAPSHOT = REAL_SRC;
 

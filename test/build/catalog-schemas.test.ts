@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { REAL_SRC, REPO_ROOT, SAMPLE_SRC } from './helpers/catalog.js';
+import { REAL_SRC, REPO_ROOT, SAMPLE_SRC } from '../helpers/catalog.js';
 
 const addFormats = addFormatsModule.default;
 const SCHEMA_DIR = join(REPO_ROOT, 'schemas/catalog');

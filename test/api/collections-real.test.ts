@@ -1,21 +1,21 @@
 // Item collections over the real catalog snapshot (read-only, ../shared/fixtures/objectstore/api/v1):
 // the build stage derives from the real files, the function answers from a temp output folder, and every
 // expectation is computed here from the raw files with plain code.
-import { testConfig } from './helpers/config.js';
-import { REAL_SRC } from './helpers/catalog.js';
+import { testConfig } from '../helpers/config.js';
+import { REAL_SRC } from '../helpers/catalog.js';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { GET } from '../api/collections.js';
-import { useCatalog } from './helpers/service.js';
-import { MANIFEST_FILE, type CollectionName } from '../api/_lib/contract/index.js';
-import { deriveCollections } from '../build/derive/collections.js';
-import type { Emitted, IssueInput, SourceDoc } from '../build/pipeline/types.js';
+import { GET } from '../../api/collections.js';
+import { useCatalog } from '../helpers/service.js';
+import { MANIFEST_FILE, type CollectionName } from '../../api/_lib/contract/index.js';
+import { deriveCollections } from '../../build/derive/collections.js';
+import type { Emitted, IssueInput, SourceDoc } from '../../build/pipeline/types.js';
 
-const REPO = resolve(import.meta.dirname, '..');
+const REPO = resolve(import.meta.dirname, '../..');
 const REAL = REAL_SRC;
 const NAMES = ['relics', 'enchants', 'infusions', 'artifacts'] as const;
 type Rec = Record<string, unknown>;

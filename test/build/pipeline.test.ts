@@ -7,8 +7,8 @@ import { mkdtemp, readFile, readdir, writeFile, mkdir, rm } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildCatalog, type BuildReport } from '../build/pipeline/index.js';
-import { deriveSkillId } from '../build/pipeline/ids.js';
+import { buildCatalog, type BuildReport } from '../../build/pipeline/index.js';
+import { deriveSkillId } from '../../build/pipeline/ids.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
