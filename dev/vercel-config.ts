@@ -22,9 +22,23 @@ export const OUTPUT_DIRECTORY = 'dist';
 /** Longest run of one function invocation, seconds. */
 export const MAX_DURATION_S = 10;
 
-/** One glob for `includeFiles`: a single pattern, or a brace list of several. */
-function globOf(patterns: readonly string[]): string {
-  return patterns.length === 1 ? patterns[0]! : `{${patterns.join(',')}}`;
+/** Longest `includeFiles` value Vercel accepts (its functions schema: a string of at most 256 characters). */
+export const INCLUDE_FILES_MAX_CHARS = 256;
+
+/**
+ * One glob for `includeFiles` (Vercel takes a single string): the pattern itself, or the patterns' common
+ * folder and extension around a brace list of what differs, e.g. `dist/api/v1/{a,b,c/*}.json`.
+ * @throws Error when the result is longer than {@link INCLUDE_FILES_MAX_CHARS} (split the entry's files).
+ */
+export function globOf(patterns: readonly string[]): string {
+  if (patterns.length === 1) return patterns[0]!;
+  let dir = patterns[0]!.slice(0, patterns[0]!.lastIndexOf('/') + 1);
+  while (!patterns.every((p) => p.startsWith(dir))) dir = dir.slice(0, dir.slice(0, -1).lastIndexOf('/') + 1);
+  const ext = patterns.every((p) => p.endsWith('.json')) ? '.json' : '';
+  const parts = patterns.map((p) => p.slice(dir.length, p.length - ext.length));
+  const glob = `${dir}{${parts.join(',')}}${ext}`;
+  if (glob.length > INCLUDE_FILES_MAX_CHARS) throw new Error(`includeFiles glob is ${glob.length} characters, more than Vercel's ${INCLUDE_FILES_MAX_CHARS}: ${glob}`);
+  return glob;
 }
 
 /** True when `api/<entry>.ts` exists under `root`. */

@@ -8,7 +8,10 @@ import { getTransformedRoutes, type Route } from '@vercel/routing-utils';
 import { createResolver, toRelativeFile, type Resolution } from '../../dev/resolve.js';
 import { ENTRIES, ROUTES, matchPath, vercelRewrites } from '../../api/_lib/routing/table.js';
 import { ENTRY_CATALOG_FILES } from '../../api/_lib/routing/bundles.js';
-import { renderVercelJson } from '../../dev/vercel-config.js';
+import { globOf, renderVercelJson } from '../../dev/vercel-config.js';
+import picomatch from 'picomatch';
+import { Ajv } from 'ajv';
+import { functionsSchema } from '@vercel/build-utils';
 import { exportFile, collectionItemFile, MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../../api/_lib/contract/index.js';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -78,13 +81,29 @@ describe('vercel.json', () => {
     expect(config.buildCommand).toBe('npm run build');
     expect(config.outputDirectory).toBe('dist');
     expect(Object.keys(config.functions).sort()).toEqual(ENTRIES.map((e) => `api/${e}.ts`).sort());
+    const sample = [...DIST_FILES, 'api/v1/collections/relics.json', 'api/v1/exports/armor.json', 'api/v1/icon-registry.json', 'api/v1/sprite-stats.json'].map((f) => `dist/${f}`);
     for (const entry of ENTRIES) {
       const settings = config.functions[`api/${entry}.ts`]!;
-      const files = ENTRY_CATALOG_FILES[entry].map((f) => `dist/${f}`);
-      expect(settings.includeFiles, entry).toBe(files.length === 1 ? files[0] : `{${files.join(',')}}`);
-      expect(settings.includeFiles).not.toContain('dist/api/v1/**');
+      const own = picomatch(ENTRY_CATALOG_FILES[entry].map((f) => `dist/${f}`));
+      const bundled = picomatch(settings.includeFiles!);
+      expect(sample.filter((f) => bundled(f)), entry).toEqual(sample.filter((f) => own(f)));
+      expect(sample.filter((f) => bundled(f)).length, entry).toBeGreaterThan(1);
       expect(settings.maxDuration).toBeGreaterThan(0);
     }
+  });
+
+  it('passes Vercel\'s own schema of the functions block (includeFiles is one string of at most 256 characters)', () => {
+    const ajv = new Ajv({ strict: false });
+    const valid = ajv.validate(functionsSchema, config.functions);
+    expect(ajv.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('renders includeFiles globs around the common folder and extension, and refuses one Vercel would reject', () => {
+    expect(globOf(['dist/a.json'])).toBe('dist/a.json');
+    expect(globOf(['dist/api/v1/a.json', 'dist/api/v1/b/*.json'])).toBe('dist/api/v1/{a,b/*}.json');
+    expect(globOf(['dist/x/a.json', 'dist/y/b.txt'])).toBe('dist/{x/a.json,y/b.txt}');
+    expect(() => globOf(Array.from({ length: 40 }, (_, i) => `dist/api/v1/file-number-${i}.json`))).toThrow(/256/);
   });
 
   it('keeps clean URLs off, so /api/v1/stats and /api/v1/sprites stay functions next to stats.json and sprites.json', async () => {
