@@ -17,6 +17,39 @@
  * - Anything unresolved, and a function entry that does not exist (yet): 404 problem+json.
  * - The functions read the served output: `CATALOG_DIR` and `useCatalogDir(out)` point at it.
  *
+ * Malformed and unusual requests (Node 20's HTTP/1.1 server; checked over raw TCP in
+ * `test/server-malformed.test.ts`). Every error below is RFC 9457 problem+json built by
+ * `toProblemResponse` with CORS (`Access-Control-Allow-Origin: *`) and `Cache-Control: no-store`; no body
+ * echoes the bytes sent, a file name or a parser message.
+ *
+ * | Condition                                                                         | Answer                       |
+ * |-----------------------------------------------------------------------------------|------------------------------|
+ * | Parser error: bad method token, method llhttp does not know (`BREW`), request line |                              |
+ * |   not HTTP, bad/duplicate `Content-Length`, `Content-Length` with chunked, bad     | 400 `BAD_REQUEST`, close     |
+ * |   chunk, control character or folded line in a header, authority-form outside      |                              |
+ * |   CONNECT, HTTP/2 preface                                                          |                              |
+ * | Request line plus headers over {@link MAX_HEADER_SIZE} (16 KiB, `HPE_HEADER_OVERFLOW`) | 431 `HEADERS_TOO_LARGE`, close |
+ * | Chunk extensions too large (`HPE_CHUNK_EXTENSIONS_OVERFLOW`)                       | 413 `PAYLOAD_TOO_LARGE`, close |
+ * | Request too slow (`ERR_HTTP_REQUEST_TIMEOUT`, Node's `requestTimeout`)             | 408 `text/plain` with CORS, close |
+ * | Peer reset (`ECONNRESET`), or a parse error after the response already started     | socket destroyed, no bytes   |
+ * | HTTP/1.1 without `Host`, empty `Host`, two `Host` lines, `Host` not host[:port]    | 400 `BAD_REQUEST`            |
+ * | HTTP/1.0 without `Host`                                                            | served (as `localhost`)      |
+ * | Target Hono refuses (backslash in the path, …)                                     | 400 `BAD_REQUEST`            |
+ * | `*` target with a method other than OPTIONS; absolute target not http(s)          | 400 `BAD_REQUEST`            |
+ * | `OPTIONS *`                                                                        | 204, `Allow` (all methods), CORS |
+ * | Absolute-form target `GET http://other/x`                                          | path and query served here; nothing fetched |
+ * | `Expect: 100-continue`                                                             | 100 Continue, then the answer |
+ * | Any other `Expect`                                                                 | 417 `EXPECTATION_FAILED`, close |
+ * | `CONNECT`                                                                          | 405 `METHOD_NOT_ALLOWED` + `Allow`, close |
+ * | Method outside GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS (`TRACE`, `PROPFIND`)  | 405 `METHOD_NOT_ALLOWED` + `Allow` |
+ *
+ * Parse-error answers are written by hand to the socket (`clientError`) with `Connection: close` and
+ * `Content-Length`, only when it is writable and no response has started on it; the socket is destroyed
+ * if the peer has not closed 2 s later. A problem sent instead of `100 Continue` (bad Host, unknown
+ * method) closes the connection, since the client may or may not send the body. Otherwise a 4xx keeps the connection alive:
+ * unread request bodies (e.g. a POST to a static file) are read and dropped, so the next request on the
+ * connection is answered normally.
+ *
  * Exit codes: 0 after SIGINT/SIGTERM, 1 when the build failed and there is no previous output to
  * serve, 2 for bad arguments or an invalid `vercel.json`.
  */
