@@ -206,6 +206,23 @@ describe('requests that are unusual but valid', () => {
     expectProblem(responses[1]!, 405, 'METHOD_NOT_ALLOWED', '12345');
   });
 
+  it('a request refused before 100 Continue gets the problem without 100, and the connection closes', async () => {
+    const bytes = `PROPFIND /a.txt HTTP/1.1\r\n${HOST}Expect: 100-continue\r\nContent-Length: 9\r\n\r\n`;
+    const { responses, closed } = await exchange(bytes);
+    expect(responses.map((r) => r.status)).toEqual([405]);
+    expectProblem(responses[0]!, 405, 'METHOD_NOT_ALLOWED', bytes);
+    expect(responses[0]!.headers.connection).toBe('close');
+    expect(closed).toBe(true);
+  });
+
+  it('a HEAD refused before routing gets the problem headers without a body', async () => {
+    const { responses } = await exchange(`HEAD /a.txt HTTP/1.1\r\nHost: a b\r\n\r\n${'GET /a.txt HTTP/1.1\r\n' + HOST}\r\n`, 2, ['HEAD', 'GET']);
+    expect(responses.map((r) => r.status)).toEqual([400, 200]);
+    expect(responses[0]!.headers['content-type']).toBe('application/problem+json');
+    expect(responses[0]!.body).toBe('');
+    expect(responses[1]!.body).toBe(FILE_TEXT);
+  });
+
   it('HTTP/1.0 without Host is served', async () => {
     const res = await answer('GET /a.txt HTTP/1.0\r\n\r\n');
     expect(res.status).toBe(200);
