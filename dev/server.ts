@@ -17,10 +17,43 @@
  * - Anything unresolved, and a function entry that does not exist (yet): 404 problem+json.
  * - The functions read the served output: `CATALOG_DIR` and `useCatalogDir(out)` point at it.
  *
+ * Malformed and unusual requests (Node 20's HTTP/1.1 server; checked over raw TCP in
+ * `test/server-malformed.test.ts`). Every error below is RFC 9457 problem+json built by
+ * `toProblemResponse` with CORS (`Access-Control-Allow-Origin: *`) and `Cache-Control: no-store`; no body
+ * echoes the bytes sent, a file name or a parser message.
+ *
+ * | Condition                                                                         | Answer                       |
+ * |-----------------------------------------------------------------------------------|------------------------------|
+ * | Parser error: bad method token, method llhttp does not know (`BREW`), request line |                              |
+ * |   not HTTP, bad/duplicate `Content-Length`, `Content-Length` with chunked, bad     | 400 `BAD_REQUEST`, close     |
+ * |   chunk, control character or folded line in a header, authority-form outside      |                              |
+ * |   CONNECT, HTTP/2 preface                                                          |                              |
+ * | Request line plus headers over {@link MAX_HEADER_SIZE} (16 KiB, `HPE_HEADER_OVERFLOW`) | 431 `HEADERS_TOO_LARGE`, close |
+ * | Chunk extensions too large (`HPE_CHUNK_EXTENSIONS_OVERFLOW`)                       | 413 `PAYLOAD_TOO_LARGE`, close |
+ * | Request too slow (`ERR_HTTP_REQUEST_TIMEOUT`, Node's `requestTimeout`)             | 408 `text/plain` with CORS, close |
+ * | Peer reset (`ECONNRESET`), or a parse error after the response already started     | socket destroyed, no bytes   |
+ * | HTTP/1.1 without `Host`, empty `Host`, two `Host` lines, `Host` not host[:port]    | 400 `BAD_REQUEST`            |
+ * | HTTP/1.0 without `Host`                                                            | served (as `localhost`)      |
+ * | Target Hono refuses (backslash in the path, …)                                     | 400 `BAD_REQUEST`            |
+ * | `*` target with a method other than OPTIONS; absolute target not http(s)          | 400 `BAD_REQUEST`            |
+ * | `OPTIONS *`                                                                        | 204, `Allow` (all methods), CORS |
+ * | Absolute-form target `GET http://other/x`                                          | path and query served here; nothing fetched |
+ * | `Expect: 100-continue`                                                             | 100 Continue, then the answer |
+ * | Any other `Expect`                                                                 | 417 `EXPECTATION_FAILED`, close |
+ * | `CONNECT`                                                                          | 405 `METHOD_NOT_ALLOWED` + `Allow`, close |
+ * | Method outside GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS (`TRACE`, `PROPFIND`)  | 405 `METHOD_NOT_ALLOWED` + `Allow` |
+ *
+ * Parse-error answers are written by hand to the socket (`clientError`) with `Connection: close` and
+ * `Content-Length`, only when it is writable and no response has started on it; the socket is destroyed
+ * if the peer has not closed 2 s later. A problem sent instead of `100 Continue` (bad Host, unknown
+ * method) closes the connection, since the client may or may not send the body. Otherwise a 4xx keeps the connection alive:
+ * unread request bodies (e.g. a POST to a static file) are read and dropped, so the next request on the
+ * connection is answered normally.
+ *
  * Exit codes: 0 after SIGINT/SIGTERM, 1 when the build failed and there is no previous output to
  * serve, 2 for bad arguments or an invalid `vercel.json`.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
@@ -28,10 +61,11 @@ import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import type { Duplex } from 'node:stream';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import { getTransformedRoutes, type Route } from '@vercel/routing-utils';
 import { createResolver, type Resolution } from './resolve.js';
-import { ServiceError, toProblemResponse } from '../api/_lib/http/index.js';
+import { ServiceError, corsHeaders, toProblemResponse } from '../api/_lib/http/index.js';
 import { ConfigError, loadServiceConfig, processEnvironment, useServiceConfig, PROJECT_ROOT, type Environment } from '../api/_lib/config.js';
 import { MANIFEST_FILE } from '../api/_lib/contract/index.js';
 import { CATALOG_ARGS } from '../build/cli.js';
@@ -220,16 +254,196 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Methods the server routes; anything else Node accepts (`TRACE`, `PROPFIND`, …) is a 405. */
+export const ALLOWED_METHODS = METHODS.join(', ');
+
+/** Largest request head (request line plus headers) in bytes, as Node's default; beyond it 431. */
+export const MAX_HEADER_SIZE = 16 * 1024;
+
+/** `host` or `host:port` (RFC 9110 7.2): a DNS-style name, an IPv4 address, or an IPv6 literal in brackets. */
+const VALID_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** True when `value` is a usable `Host` header value (a valid host and, when present, a port up to 65535). */
+export function isValidHost(value: string): boolean {
+  if (!VALID_HOST.test(value)) return false;
+  const port = /:(\d+)$/.exec(value.startsWith('[') ? value.slice(value.indexOf(']')) : value)?.[1];
+  if (port !== undefined && Number(port) > 65535) return false;
+  try {
+    new URL(`http://${value}/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Serve `out` and the functions over HTTP (no build).
+ * Problem a request gets before routing, or undefined when it may go on. Rewrites an absolute-form
+ * target (`GET http://other/x`) to its path and query, so the request is served locally.
+ */
+function precheck(req: IncomingMessage): ServiceError | undefined {
+  const hosts = req.rawHeaders.filter((_, i) => i % 2 === 0 && req.rawHeaders[i]!.toLowerCase() === 'host').length;
+  const host = req.headers.host;
+  if (hosts > 1) return new ServiceError('BAD_REQUEST', 'Send exactly one Host header.');
+  if (host === undefined) {
+    if (req.httpVersion !== '1.0') return new ServiceError('BAD_REQUEST', 'HTTP/1.1 requests need a Host header, e.g. "Host: localhost:3000".');
+  } else if (!isValidHost(host)) {
+    return new ServiceError('BAD_REQUEST', 'The Host header must be a host name or address with an optional port, e.g. "localhost:3000".');
+  }
+  if (!METHODS.includes(req.method ?? '')) {
+    return new ServiceError('METHOD_NOT_ALLOWED', `This method is not supported; use one of ${ALLOWED_METHODS}.`, { headers: { Allow: ALLOWED_METHODS } });
+  }
+  const target = req.url ?? '';
+  if (target.startsWith('/')) return undefined;
+  if (target === '*') {
+    return req.method === 'OPTIONS' ? undefined : new ServiceError('BAD_REQUEST', 'The asterisk request target is only for OPTIONS.');
+  }
+  let absolute: URL;
+  try {
+    absolute = new URL(target);
+  } catch {
+    return new ServiceError('BAD_REQUEST', 'The request target must be a path starting with "/".');
+  }
+  if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:') {
+    return new ServiceError('BAD_REQUEST', 'The request target must be a path starting with "/".');
+  }
+  req.url = absolute.pathname + absolute.search;
+  return undefined;
+}
+
+/** Status line, headers and body of a problem response, with `Content-Length` (and `Connection: close` when asked). */
+async function problemParts(error: ServiceError, close: boolean): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const response = toProblemResponse(error);
+  const body = await response.text();
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  headers['content-length'] = String(Buffer.byteLength(body));
+  if (close) headers.connection = 'close';
+  return { status: response.status, headers, body };
+}
+
+/** Answer `res` with the problem+json of `error`; `close` ends the connection afterwards. */
+async function sendProblem(req: IncomingMessage, res: ServerResponse, error: ServiceError, close = false): Promise<void> {
+  const { status, headers, body } = await problemParts(error, close);
+  if (res.headersSent || res.writableEnded) return;
+  res.writeHead(status, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** A complete HTTP/1.1 response (bytes) with `Connection: close`, written by hand to a raw socket. */
+async function rawProblem(error: ServiceError): Promise<string> {
+  const { status, headers, body } = await problemParts(error, true);
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `date: ${new Date().toUTCString()}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return lines.join('\r\n') + '\r\n\r\n' + body;
+}
+
+/**
+ * The response (raw bytes) to a request Node's HTTP parser refused, or undefined for none (the peer
+ * reset the connection). Never echoes what was sent: `err.rawPacket` is not read.
+ */
+export async function clientErrorResponse(err: Error & { code?: string }): Promise<string | undefined> {
+  switch (err.code) {
+    case 'ECONNRESET':
+      return undefined;
+    case 'ERR_HTTP_REQUEST_TIMEOUT': {
+      const body = 'The request took too long to arrive; send it again.\n';
+      return [
+        'HTTP/1.1 408 Request Timeout',
+        ...Object.entries(corsHeaders()).map(([k, v]) => `${k}: ${v}`),
+        'Cache-Control: no-store',
+        'Content-Type: text/plain; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n');
+    }
+    case 'HPE_HEADER_OVERFLOW':
+      return rawProblem(
+        new ServiceError('HEADERS_TOO_LARGE', `The request line and headers exceed ${MAX_HEADER_SIZE / 1024} KiB; send fewer or shorter headers.`),
+      );
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return rawProblem(new ServiceError('PAYLOAD_TOO_LARGE', 'The chunk extensions of the request body are too large; send the body without them.'));
+    default:
+      return rawProblem(
+        new ServiceError('BAD_REQUEST', 'The request is not valid HTTP/1.1 (request line, header syntax or body framing); send a well-formed request.'),
+      );
+  }
+}
+
+/** How long a socket answered after a parse error may stay half-open before it is destroyed. */
+const CLOSE_GRACE_MS = 2000;
+
+/** Write `raw` (when given) and close the socket, destroying it if the peer does not close within a grace period. */
+function endSocket(socket: Duplex, raw: string | undefined): void {
+  if (raw !== undefined && socket.writable) socket.end(raw);
+  else socket.destroy();
+  setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
+}
+
+/**
+ * Serve `out` and the functions over HTTP (no build). Malformed requests get problem+json answers
+ * as listed in the module header.
  * @param options.port TCP port; 0 picks a free one; default 3000.
  * @param options.host interface to bind; default `127.0.0.1` (not reachable from other machines).
  */
 export async function startServer(options: LocalServerOptions & { port?: number; host?: string }): Promise<RunningServer> {
   const handler = await createLocalHandler(options);
-  const listener = getRequestListener((request) => handler(request), { overrideGlobalObjects: false });
+  const listener = getRequestListener((request) => handler(request), {
+    overrideGlobalObjects: false,
+    hostname: 'localhost',
+    errorHandler: (error) =>
+      error instanceof RequestError
+        ? toProblemResponse(new ServiceError('BAD_REQUEST', 'The request target or Host header is not valid; send a path starting with "/".'))
+        : toProblemResponse(error),
+  });
   const host = options.host ?? '127.0.0.1';
-  const server: Server = createServer((req, res) => void listener(req, res));
+  /** Response in progress per connection, so a parse error never writes into a started response. */
+  const inFlight = new WeakMap<Duplex, ServerResponse>();
+  /** Connections already answered after a parse error (Node reports later bytes again). */
+  const answered = new WeakSet<Duplex>();
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse, expectsContinue = false): void => {
+    inFlight.set(req.socket, res);
+    res.once('close', () => {
+      if (inFlight.get(req.socket) === res) inFlight.delete(req.socket);
+    });
+    const problem = precheck(req);
+    if (problem) {
+      void sendProblem(req, res, problem, expectsContinue);
+      return;
+    }
+    if (req.url === '*') {
+      res.writeHead(204, { ...corsHeaders(), Allow: ALLOWED_METHODS, 'Content-Length': '0' });
+      res.end();
+      return;
+    }
+    if (expectsContinue) res.writeContinue();
+    void listener(req, res);
+  };
+
+  const server: Server = createServer({ requireHostHeader: false, maxHeaderSize: MAX_HEADER_SIZE }, (req, res) => onRequest(req, res));
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => onRequest(req, res, true));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    void sendProblem(req, res, new ServiceError('EXPECTATION_FAILED', 'Only "Expect: 100-continue" is supported; send the request without this Expect header.'), true);
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    void rawProblem(
+      new ServiceError('METHOD_NOT_ALLOWED', `This server is not a proxy; CONNECT is not supported. Use one of ${ALLOWED_METHODS}.`, { headers: { Allow: ALLOWED_METHODS } }),
+    ).then((raw) => endSocket(socket, raw));
+  });
+  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
+    if (answered.has(socket)) return;
+    answered.add(socket);
+    const started = inFlight.get(socket)?.headersSent ?? false;
+    if (started || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    void clientErrorResponse(err).then((raw) => endSocket(socket, raw));
+  });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(options.port ?? 3000, host, () => {
