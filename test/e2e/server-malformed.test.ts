@@ -6,8 +6,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALLOWED_METHODS, clientErrorResponse, isValidHost, startServer, type RunningServer } from '../dev/server.js';
-import { useCatalog } from './helpers/service.js';
+import { ALLOWED_METHODS, clientErrorResponse, isValidHost, startServer, type RunningServer } from '../../dev/server.js';
+import { useCatalog } from '../helpers/service.js';
 
 let out: string;
 let server: RunningServer;
