@@ -23,7 +23,7 @@
  */
 import { cachedResponse, clampHeaders, handle, parseQuery, ServiceError } from './_lib/http/index.js';
 import { catalogBuildId } from './_lib/catalog/store.js';
-import type { CollectionName } from './_lib/contract/index.js';
+import type { CollectionName } from './_lib/formats/index.js';
 import {
   COLLECTION_NAMES,
   LOOKUP_PARAM_SPEC,

@@ -33,7 +33,7 @@ import { getTransformedRoutes, type Route } from '@vercel/routing-utils';
 import { createResolver, type Resolution } from '../api/_lib/routing/resolve.js';
 import { ServiceError, toProblemResponse } from '../api/_lib/http/index.js';
 import { useCatalogDir } from '../api/_lib/catalog/store.js';
-import { MANIFEST_FILE } from '../api/_lib/contract/index.js';
+import { MANIFEST_FILE } from '../api/_lib/formats/layout.js';
 import { CATALOG_ARGS } from './cli.js';
 
 /** Repository root (the folder holding `vercel.json` and `api/`). */

@@ -12,7 +12,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { GET } from '../api/registries.js';
 import { useCatalogDir } from '../api/_lib/catalog/store.js';
-import { MANIFEST_FILE } from '../api/_lib/contract/index.js';
+import { MANIFEST_FILE } from '../api/_lib/formats/index.js';
 import {
   ASSET_CATEGORIES_FILE,
   ASSET_INDEX_FILE,
@@ -23,13 +23,13 @@ import {
   ICON_PATH_INDEX_FILE,
   ICON_REGISTRY_FILE,
   ICON_SEARCH_INDEX_FILE,
-  REGISTRY_ROUTES,
   SPRITE_REGISTRY_FILE,
   SPRITE_SEARCH_INDEX_FILE,
   SPRITE_STATS_FILE,
   iconShardFile,
   type SpriteRegistryFile,
-} from '../api/_lib/registries/contract.js';
+} from '../api/_lib/formats/registries.js';
+import { REGISTRY_ROUTES } from '../api/_lib/registries/contract.js';
 import { ASSET_RULES, ASSETS_SOURCE_FILE, deriveAssets } from '../build/derive/assets.js';
 import { ICON_RULES, ICON_SOURCE_FILE, deriveIcons } from '../build/derive/icons.js';
 import { SPRITE_CHARACTERS_FILE, SPRITE_IDS_FILE, SPRITE_RULES, SPRITES_SOURCE_FILE, deriveSprites } from '../build/derive/sprites.js';

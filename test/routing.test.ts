@@ -18,7 +18,7 @@ import {
   vercelRewrites,
 } from '../api/_lib/routing/routes.js';
 import { REGISTRY_ROUTES as REGISTRY_TABLE } from '../api/_lib/registries/contract.js';
-import { exportFile, collectionItemFile, MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../api/_lib/contract/index.js';
+import { exportFile, collectionItemFile, MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../api/_lib/formats/index.js';
 
 const repo = resolve(import.meta.dirname, '..');
 const config = JSON.parse(readFileSync(join(repo, 'vercel.json'), 'utf8')) as {

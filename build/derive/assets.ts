@@ -22,7 +22,7 @@ import {
   type AssetIndexFile,
   type AssetRecord,
   type AssetType,
-} from '../../api/_lib/registries/contract.js';
+} from '../../api/_lib/formats/registries.js';
 
 /** Asset manifest source file (spec 2.4). */
 export const ASSETS_SOURCE_FILE = 'studiodot-assets.json';
@@ -69,7 +69,7 @@ const comboKey = (type: string, category: string): string => `${type}\u0000${cat
 /**
  * Derive the asset index and the asset categories body.
  * Pure: reads `ctx.docs`, reports through `ctx.report` with the rules of {@link ASSET_RULES}, never throws on bad input.
- * @returns `asset-index.json` and `asset-categories.json` (see `api/_lib/registries/contract.ts`).
+ * @returns `asset-index.json` and `asset-categories.json` (see `api/_lib/formats/registries.ts`).
  */
 export const deriveAssets: Deriver = (ctx: DeriveContext): readonly Emitted[] => {
   const file = ASSETS_SOURCE_FILE;

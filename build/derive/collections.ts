@@ -2,7 +2,7 @@
  * Derive stage of the four item collections (spec 2.2, 3, 4.2): from `master-{relics,enchants,infusions,artifacts}.json`
  * it emits, per collection,
  * - the collection index `collectionIndexFile(name)` (`api/v1/collections/{name}.json`, format
- *   `collection-index/2`, see `api/_lib/collections/format.ts` and `schemas/output/collection-index.schema.json`)
+ *   `collection-index/2`, see `api/_lib/formats/collection-index.ts` and `schemas/output/collection-index.schema.json`)
  *   that `/v1/{name}` reads: items pre-serialised in catalog order, folded search text, term → positions,
  *   fragment around non-term characters (`of frost`) → positions, filter value → positions, folded lookup key → position, hidden artifact positions;
  * - one static file per lookup key for CDN consumers, `collectionItemFile(name, key)`
@@ -11,7 +11,7 @@
  *   static paths are case-sensitive, the function compares keys folded (case and accents).
  *
  * Lookup keys (spec 4.2): relics and enchants by uuid, id or name slug; infusions by uuid or id;
- * artifacts by uuid or name slug. Slug rule: `slugify` in `api/_lib/collections/format.ts` (the record's own
+ * artifacts by uuid or name slug. Slug rule: `slugify` in `api/_lib/formats/collection-index.ts` (the record's own
  * `slug` when present, else derived from `name`). Hidden artifacts keep their lookup keys and files: spec 3
  * hides them from list results only.
  *
@@ -24,8 +24,7 @@
  *
  * Output is deterministic: sorted terms and fragments, sorted object keys, compact JSON written as-is (`raw: true`).
  */
-import type { CollectionName } from '../../api/_lib/contract/index.js';
-import { collectionIndexFile, collectionItemFile } from '../../api/_lib/contract/index.js';
+import { collectionIndexFile, collectionItemFile } from '../../api/_lib/formats/layout.js';
 import {
   COLLECTION_DEFS,
   COLLECTION_NAMES,
@@ -36,9 +35,10 @@ import {
   termSpans,
   type CollectionDef,
   type CollectionIndexFile,
+  type CollectionName,
   type FilterDef,
   type KeyKind,
-} from '../../api/_lib/collections/format.js';
+} from '../../api/_lib/formats/collection-index.js';
 import type { DeriveContext, Deriver, Emitted, RuleDef } from '../pipeline/types.js';
 
 /** Rules of this stage with their default severities. */

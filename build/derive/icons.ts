@@ -8,7 +8,7 @@
  * Every icon gets `ICON-XXXX-XXXX-XXXX` = SHA-1(`config.namespaces.icon` + key) (see `build/pipeline/ids.ts`).
  * An icon that breaks a per-icon rule (shape, key format, key prefix, duplicate key, unknown category,
  * duplicate id) is reported and left out of every output, whatever the rule's configured severity;
- * the message says so. Output files and shapes: `api/_lib/registries/contract.ts`.
+ * the message says so. Output files and shapes: `api/_lib/formats/registries.ts`.
  */
 import { deriveIconId } from '../pipeline/ids.js';
 import type { DeriveContext, Deriver, Emitted, RuleDef } from '../pipeline/types.js';
@@ -27,7 +27,7 @@ import {
   type IconRegistryFile,
   type IconShardFile,
   cdnFileUrl,
-} from '../../api/_lib/registries/contract.js';
+} from '../../api/_lib/formats/registries.js';
 import { buildTermIndex } from '../../api/_lib/registries/terms.js';
 
 /** Source file of the icon registry, relative to the catalog source folder. */
@@ -104,7 +104,7 @@ interface Accepted {
  * Derive the icon registry, path index, category index, search index and the 16 category shards.
  * Pure: reads `ctx.docs` and `ctx.config` (`namespaces.icon`, `uuidField`, `cdnUrl`, `versions.iconRegistry`),
  * reports through `ctx.report` with the rules of {@link ICON_RULES}, never throws on bad input.
- * @returns 4 + 16 files (see `api/_lib/registries/contract.ts`).
+ * @returns 4 + 16 files (see `api/_lib/formats/registries.ts`).
  */
 export const deriveIcons: Deriver = (ctx: DeriveContext): readonly Emitted[] => {
   const file = ICON_SOURCE_FILE;

@@ -30,7 +30,7 @@ import {
   type SpriteRegistryFile,
   type SpriteStatsFile,
   cdnFileUrl,
-} from '../../api/_lib/registries/contract.js';
+} from '../../api/_lib/formats/registries.js';
 import { buildTermIndex } from '../../api/_lib/registries/terms.js';
 
 /** Sprite source file (spec 2.3). */
@@ -306,7 +306,7 @@ export function spriteIdsOf(docs: DeriveContext['docs'], namespace: string): Map
  * Derive the sprite registry, its search index, the character registry and the sprite stats.
  * Pure: reads `ctx.docs` and `ctx.config` (`namespaces.sprite`, `cdnUrl`, `versions.spriteRegistry`),
  * reports through `ctx.report` with the rules of {@link SPRITE_RULES}, never throws on bad input.
- * @returns the 4 files named in `api/_lib/registries/contract.ts` (sprite registry, sprite search index,
+ * @returns the 4 files named in `api/_lib/formats/registries.ts` (sprite registry, sprite search index,
  * character registry, sprite stats).
  */
 export const deriveSprites: Deriver = (ctx: DeriveContext): readonly Emitted[] => {

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ServiceError } from '../http/errors.js';
 import { getServiceConfig } from '../config.js';
-import { MANIFEST_FILE } from '../contract/index.js';
+import { MANIFEST_FILE } from '../formats/layout.js';
 
 let dirOverride: string | undefined;
 const cache = new Map<string, Promise<unknown>>();

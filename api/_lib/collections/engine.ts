@@ -1,9 +1,9 @@
 /**
  * Query engine of the item collections (spec 2.2, 3, 4.2): pure functions over a loaded collection
- * index (format `collection-index/2`, see `format.ts`). No I/O.
+ * index (format `collection-index/2`, see `api/_lib/formats/collection-index.ts`). No I/O.
  *
  * Semantics:
- * - Filters combine with AND. Word filters compare folded (case and accents ignored, `format.ts`);
+ * - Filters combine with AND. Word filters compare folded (case and accents ignored, `api/_lib/formats/collection-index.ts`);
  *   `tier` compares the integer. A record field holding several values (`"weapon|armor"`, or an array)
  *   matches each of them. A record whose filter field is missing or null matches no value of that filter.
  * - `q`: folded substring of any one search field (relics, enchants, infusions: name, id, description;
@@ -24,7 +24,6 @@
  * The body is composed from pre-serialised items by string concatenation and is byte-identical to
  * `JSON.stringify` of the response object.
  */
-import type { CollectionName } from '../contract/index.js';
 import {
   COLLECTION_DEFS,
   INDEX_FORMAT,
@@ -34,7 +33,8 @@ import {
   isSingleTerm,
   termSpans,
   type CollectionDef,
-} from './format.js';
+  type CollectionName,
+} from '../formats/collection-index.js';
 
 /** Item positions, strictly increasing. */
 type Positions = Int32Array | number[];

@@ -2,7 +2,7 @@
  * Export of catalog records as JSON or CSV (spec §4.4 `GET /api/export`).
  *
  * The build imports {@link csvColumns} to fix the column set of each export file
- * (`exportFile(type)` = `{ type, columns, records }`, see `api/_lib/contract`); the function filters the
+ * (`exportFile(type)` = `{ type, columns, records }`, see `api/_lib/formats/export.ts`); the function filters the
  * records and streams them with {@link exportJsonStream} or {@link exportCsvStream}.
  *
  * CSV shape (RFC 4180): one header row holding the column names, CRLF line ends, fields quoted when they
@@ -17,7 +17,7 @@
  * applies to buffered function responses, not to streamed ones, so a large export is never cut off.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { ExportType } from '../contract/index.js';
+import type { ExportType } from '../formats/export.js';
 
 /** Separator between the elements of an array of scalars in one CSV cell. */
 export const ARRAY_SEPARATOR = ' | ';

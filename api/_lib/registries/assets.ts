@@ -1,6 +1,6 @@
 /**
  * Asset search reads (spec 4.3): the filtered, paged asset list and the categories with counts.
- * Data comes from `asset-index.json` and `asset-categories.json` (see `contract.ts`), loaded once per
+ * Data comes from `asset-index.json` and `asset-categories.json` (see `api/_lib/formats/registries.ts`), loaded once per
  * process (503 UPSTREAM_UNAVAILABLE when missing or corrupt).
  *
  * Filters: `type` exact; `category` case-insensitive exact; `search` case- and accent-insensitive, every
@@ -8,7 +8,7 @@
  * format or one of its tags. Order: the index order (type in spec order, category, name, id).
  */
 import { readCatalogJson } from '../catalog/store.js';
-import { ASSET_CATEGORIES_FILE, ASSET_INDEX_FILE, type AssetCategoriesBody, type AssetIndexFile, type AssetRecord, type AssetType } from './contract.js';
+import { ASSET_CATEGORIES_FILE, ASSET_INDEX_FILE, type AssetCategoriesBody, type AssetIndexFile, type AssetRecord, type AssetType } from '../formats/registries.js';
 import { isList, paginate, type Page } from './paging.js';
 
 function fold(text: string): string {

@@ -1,6 +1,6 @@
 /**
  * Icon registry reads (spec 4.6): list, search, lookup by ICON id, lookup by path, categories.
- * Data comes from the files of `contract.ts`, loaded once per process through the catalog store
+ * Data comes from the files of `api/_lib/formats/registries.ts`, loaded once per process through the catalog store
  * (503 UPSTREAM_UNAVAILABLE when a file is missing or corrupt).
  */
 import { readCatalogJson } from '../catalog/store.js';
@@ -20,7 +20,7 @@ import {
   type IconRegistryFile,
   type IconShardFile,
   type TermIndexFile,
-} from './contract.js';
+} from '../formats/registries.js';
 import { compareStrings, isList, paginate, type Page } from './paging.js';
 import { TermMatcher } from './terms.js';
 

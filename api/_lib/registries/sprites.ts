@@ -1,6 +1,6 @@
 /**
  * Sprite registry reads (spec 4.5): sprites (list, search, lookup), characters (list, lookup) and the
- * registry stats. Data comes from the files of `contract.ts`, loaded once per process through the
+ * registry stats. Data comes from the files of `api/_lib/formats/registries.ts`, loaded once per process through the
  * catalog store (503 UPSTREAM_UNAVAILABLE when a file is missing or corrupt).
  *
  * Category filters compare case-insensitively with the categories present in the data; a category
@@ -20,7 +20,7 @@ import {
   type SpriteRegistryFile,
   type SpriteStatsFile,
   type TermIndexFile,
-} from './contract.js';
+} from '../formats/registries.js';
 import { iconCategories } from './icons.js';
 import { compareStrings, isList, paginate, type Page } from './paging.js';
 import { TermMatcher } from './terms.js';

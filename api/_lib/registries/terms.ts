@@ -10,7 +10,7 @@
  * Matching: every query word must match a term of the record, exactly (2 points) or as a prefix
  * (1 point); the score is the sum over the query words.
  */
-import type { TermIndexFile } from './contract.js';
+import type { TermIndexFile } from '../formats/registries.js';
 import { isList } from './paging.js';
 import { stripAccents } from '../text/fold.js';
 

@@ -1,6 +1,6 @@
 /**
  * The in-memory search engine behind `GET /api/search` (spec 4.4, response 2.5), built once per
- * process from a validated index file (`format.ts`).
+ * process from a validated index file (`api/_lib/formats/search-index.ts`).
  *
  * Matching. The query is cut into terms like names are (`text.ts`; at most {@link MAX_QUERY_TERMS}
  * terms are used). A record matches when
@@ -31,8 +31,7 @@
  * (tier, rank), so no full sort happens. Scratch buffers are reused across queries (generation
  * stamps instead of clearing).
  */
-import { SEARCH_TYPES, type SearchType } from '../contract/index.js';
-import type { SearchRecord, ValidIndex } from './format.js';
+import { SEARCH_TYPES, type SearchRecord, type SearchType, type ValidIndex } from '../formats/search-index.js';
 import { isOneEditApart, tokenize } from './text.js';
 
 /** At most this many query terms are used; further terms are ignored. */

@@ -1,12 +1,16 @@
 /**
- * The search index file (`api/v1/search-index.json`, spec 4.4): its shape, how the build makes it
- * ({@link buildSearchIndex}) and how a reader checks it ({@link validateSearchIndex}).
+ * The search index file (`SEARCH_INDEX_FILE` = `api/v1/search-index.json`, schema
+ * `schemas/output/search-index.schema.json`; spec §2.5, §4.4 `GET /api/search`): its shape, how the build
+ * makes it ({@link buildSearchIndex}) and how a reader checks it ({@link validateSearchIndex}).
+ *
+ * Written by: the derive stage (`deriveSearchIndex` in `build/derive/core.ts`, from the typed records of every
+ * search type). Read by: `api/catalog.ts` through `loadSearchIndex` (`api/_lib/search/index.ts`), once per process.
  *
  * Format, version 1 (one JSON object, keys in this order):
  * - `format`  `"game-data-search-index"`; `version` `1`.
  * - `types`   the search types, in order; a record's type is stored as an index into this list.
- * - `terms`   the term dictionary: every distinct normalised term (see `text.ts`) of every record
- *             name, sorted by UTF-16 code units, without duplicates (binary search, prefix ranges).
+ * - `terms`   the term dictionary: every distinct normalised term (see `api/_lib/search/text.ts`) of every
+ *             record name, sorted by UTF-16 code units, without duplicates (binary search, prefix ranges).
  * - `docs`    the records as two parallel columns `type` (indexes into `types`) and `name`, in
  *             **rank order**: the position of a record is its tie-break rank (see {@link compareRank}),
  *             so any list of positions sorted ascending is already in result order.
@@ -17,11 +21,16 @@
  *             neighbours share their long common prefixes: `order[i]` is the record position of the
  *             i-th id, which is `previous id`.slice(0, `shared[i]`) + `suffix[i]`. The order also
  *             serves binary search of exact id matches.
+ * Every index is a 0-based integer; lengths are UTF-16 code units.
  *
  * The build is pure and deterministic: the same records, in any order, give the same JSON text.
  */
-import { SEARCH_TYPES, type SearchType } from '../contract/index.js';
-import { textKey, tokenize } from './text.js';
+import { textKey, tokenize } from '../search/text.js';
+
+/** The search types of `/api/search` besides `all`, in spec order (§4.4). */
+export const SEARCH_TYPES = ['weapons', 'armor', 'materials', 'consumables', 'enemies', 'bosses', 'skills', 'sprites'] as const;
+/** One search type. */
+export type SearchType = (typeof SEARCH_TYPES)[number];
 
 /** One searchable record (spec 2.5 result item). */
 export interface SearchRecord {
