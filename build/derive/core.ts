@@ -10,6 +10,8 @@ import { EXPORT_TYPES, type ExportFile, type ExportType } from '../../api/_lib/f
 import { CANONICAL_ITEMS_FILE, MASTER_REGISTRY_FILE, SEARCH_INDEX_FILE, STATS_FILE, WEAPON_SKILLS_FILE, exportFile } from '../../api/_lib/formats/layout.js';
 import { SEARCH_TYPES, buildSearchIndex, type SearchType } from '../../api/_lib/formats/search-index.js';
 import type { StatsFile } from '../../api/_lib/formats/stats.js';
+import { sortKeys } from '../../api/_lib/util/json.js';
+import { byCodeUnits } from '../../api/_lib/util/sorted.js';
 import { CATEGORY_STATUS, RECORD_SOURCES, recordsAt, type RecordSource } from '../pipeline/layout.js';
 import type { Definition, LawResult } from '../pipeline/law.js';
 import type { CatalogConfig, Emitted, SourceDoc } from '../pipeline/types.js';
@@ -72,7 +74,7 @@ export function deriveSkillsFile(docs: ReadonlyMap<string, SourceDoc>, config: C
 
 /** master-registry.json: every definition id → kind, name, category, tier, file and pointer (ids sorted). */
 export function deriveRegistry(law: LawResult, config: CatalogConfig): Emitted {
-  const defs = [...law.definitions.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const defs = [...law.definitions.values()].sort(byCodeUnits((d) => d.id));
   const totals: Record<string, number> = {};
   const byUuid: Record<string, Omit<Definition, 'id'>> = {};
   for (const d of defs) {
@@ -176,9 +178,3 @@ export function deriveCore(args: {
   ];
 }
 
-/** Copy of `o` with keys in code-point order (deterministic output where order has no meaning). */
-export function sortKeys<T>(o: Record<string, T>): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const k of Object.keys(o).sort()) out[k] = o[k]!;
-  return out;
-}

@@ -10,6 +10,8 @@
  * duplicate id) is reported and left out of every output, whatever the rule's configured severity;
  * the message says so. Output files and shapes: `api/_lib/formats/registries.ts`.
  */
+import { isRecord, jsonPointer as pointer } from '../../api/_lib/util/json.js';
+import { byCodeUnits } from '../../api/_lib/util/sorted.js';
 import { deriveIconId } from '../pipeline/ids.js';
 import type { DeriveContext, Deriver, Emitted, RuleDef } from '../pipeline/types.js';
 import {
@@ -67,15 +69,6 @@ export const ICON_RULES: readonly RuleDef[] = [
     description: 'A path relative to the key prefix does not equal another icon\'s full key (by-path lookups would resolve to the key).',
   },
 ];
-
-/** RFC 6901 pointer from segments. */
-function pointer(...segments: readonly (string | number)[]): string {
-  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -209,7 +202,7 @@ export const deriveIcons: Deriver = (ctx: DeriveContext): readonly Emitted[] => 
     byId.set(id, { record, index: i });
   });
 
-  const accepted = [...byId.values()].sort((a, b) => (a.record.iconUuid < b.record.iconUuid ? -1 : a.record.iconUuid > b.record.iconUuid ? 1 : 0));
+  const accepted = [...byId.values()].sort(byCodeUnits((a) => a.record.iconUuid));
   const icons = accepted.map((a) => a.record);
 
   // Path index: every key, then every relative path that is not someone's key.

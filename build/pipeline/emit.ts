@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ManifestFileEntry } from '../../api/_lib/formats/manifest.js';
+import { byCodeUnits } from '../../api/_lib/util/sorted.js';
 import type { Emitted } from './types.js';
 
 /** One serialised output file. */
@@ -40,7 +41,7 @@ export interface FileTable {
 export function fileTable(files: readonly OutputFile[]): FileTable {
   const table = files
     .map((f) => ({ path: f.path, bytes: f.bytes.length, sha256: sha256(f.bytes) }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    .sort(byCodeUnits((t) => t.path));
   const buildId = sha256(table.map((t) => `${t.path}\0${t.sha256}\n`).join('')).slice(0, 20);
   return { files: table, buildId };
 }

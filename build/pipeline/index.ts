@@ -13,6 +13,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { writeFile, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DEFAULT_RETIRED_FILES, publishedFile } from '../../api/_lib/formats/layout.js';
+import { compareCodeUnits } from '../../api/_lib/util/sorted.js';
 import { DERIVERS } from '../derive/index.js';
 import { collectTypedRecords, deriveCore } from '../derive/core.js';
 import { deriveManifest } from '../derive/manifest.js';
@@ -190,7 +191,7 @@ function resolveIssues(raw: readonly IssueInput[], docs: ReadonlyMap<string, Sou
     const kind = kinds.get(i.file) ?? 'data';
     return { ...i, severity: rules.severity(i.rule, i.file, isLegacyKind(kind)), line: pos.line, column: pos.column };
   });
-  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)));
+  return out.sort((a, b) => compareCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column || compareCodeUnits(a.rule, b.rule));
 }
 
 export { CatalogConfigError } from './config.js';

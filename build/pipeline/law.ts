@@ -7,7 +7,8 @@
  * Pure: reads parsed documents, reports problems, returns the definition table and derived skill ids.
  */
 import { deriveIconId, deriveSkillId, GROUPED_ID_RE, TIMESTAMP_ID_RE } from './ids.js';
-import { escapePointer, recordsAt } from './layout.js';
+import { escapePointer } from '../../api/_lib/util/json.js';
+import { recordsAt } from './layout.js';
 import type { CatalogConfig, Reporter, SourceDoc } from './types.js';
 
 /** A definition catalog: where its records are, which id field and families they use (spec 2.6). */

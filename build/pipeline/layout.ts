@@ -13,6 +13,7 @@
 import type { ExportType } from '../../api/_lib/formats/export.js';
 import type { CategoryStatus } from '../../api/_lib/formats/manifest.js';
 import { publishedFile } from '../../api/_lib/formats/layout.js';
+import { escapePointer, isRecord } from '../../api/_lib/util/json.js';
 import type { SearchType } from '../../api/_lib/formats/search-index.js';
 import type { Reporter } from './types.js';
 
@@ -176,14 +177,14 @@ export function* recordsAt(data: unknown, arrays: readonly (readonly string[])[]
 function* walk(node: unknown, segs: readonly string[], i: number, ptr: string): Generator<{ record: Record<string, unknown>; pointer: string }> {
   if (i === segs.length) {
     // a path ending in `*` over an object map yields each member object as a record
-    if (segs[i - 1] === '*' && node && typeof node === 'object' && !Array.isArray(node)) {
-      yield { record: node as Record<string, unknown>, pointer: ptr };
+    if (segs[i - 1] === '*' && isRecord(node)) {
+      yield { record: node, pointer: ptr };
       return;
     }
     if (Array.isArray(node)) {
       for (let k = 0; k < node.length; k++) {
         const r: unknown = node[k];
-        if (r && typeof r === 'object' && !Array.isArray(r)) yield { record: r as Record<string, unknown>, pointer: `${ptr}/${k}` };
+        if (isRecord(r)) yield { record: r, pointer: `${ptr}/${k}` };
       }
     }
     return;
@@ -198,7 +199,3 @@ function* walk(node: unknown, segs: readonly string[], i: number, ptr: string): 
   }
 }
 
-/** RFC 6901 escaping of one pointer segment. */
-export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}

@@ -4,6 +4,7 @@
  * parser that keeps offsets), only for files that have problems, and cached per file.
  */
 import { parseTree, type Node } from 'jsonc-parser';
+import { pointerSegments } from '../../api/_lib/util/json.js';
 
 /** 1-based line/column of an offset in `text`; `lineStarts` from {@link lineStartsOf}. */
 export function positionAt(lineStarts: readonly number[], offset: number): { line: number; column: number } {
@@ -29,15 +30,6 @@ export function lineStartsOf(text: string): number[] {
     }
   }
   return starts;
-}
-
-/** Split an RFC 6901 pointer into unescaped segments (`''` → `[]`). */
-export function pointerSegments(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** Locates pointers in one file's text. */

@@ -5,6 +5,7 @@
  * strings. Unions of many sparse fragments (`q=-t`) use groups of fragments precomputed at load
  * (see {@link Groups}). Pure. Strings and offsets are UTF-16 code units.
  */
+import { compareCodeUnits } from '../util/sorted.js';
 import { EMPTY, unionSets, type PosSet } from './positions.js';
 
 /**
@@ -249,7 +250,7 @@ export function gapsOf(fragments: Dictionary, n: number): Dictionary {
     if (l) l.push(i);
     else byGap.set(gap, [i]);
   });
-  const entries = [...byGap.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = [...byGap.keys()].sort(compareCodeUnits);
   return makeDictionary(
     entries,
     entries.map((g) => unionOf(fragments, byGap.get(g)!, n)),

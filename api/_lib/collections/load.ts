@@ -5,6 +5,7 @@
  * the fragments, filter and key maps, and the visible positions. Pure: the caller reads the file.
  */
 import { COLLECTION_DEFS, INDEX_FORMAT, isCollectionName, isSingleTerm, type CollectionDef, type CollectionName } from '../formats/collection-index.js';
+import { isRecord } from '../util/json.js';
 import { FRAGMENT_RE, gapsOf, groupsOf, makeDictionary, type Dictionary } from './dictionary.js';
 import { makeSet, type PosSet } from './positions.js';
 
@@ -47,10 +48,6 @@ function fail(what: string): never {
   throw new CorruptIndex(`collection index: ${what}`);
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function positions(v: unknown, n: number, what: string): Int32Array {
   if (!Array.isArray(v)) fail(`${what} is not an array`);
   const out = new Int32Array(v.length);
@@ -91,7 +88,7 @@ function dictionary(entries: unknown, lists: unknown, what: string, n: number, v
  *         including terms or fragments out of code-unit order or repeated, and fragments without exactly one gap.
  */
 export function loadIndex(raw: unknown, expected?: CollectionName): LoadedCollection {
-  if (!isObj(raw)) fail('not an object');
+  if (!isRecord(raw)) fail('not an object');
   if (raw.format !== INDEX_FORMAT) fail(`format is ${JSON.stringify(raw.format)}, expected ${INDEX_FORMAT}`);
   const name = raw.collection;
   if (typeof name !== 'string' || !isCollectionName(name)) fail('unknown collection');
@@ -107,18 +104,18 @@ export function loadIndex(raw: unknown, expected?: CollectionName): LoadedCollec
   const fragments: Dictionary = { ...plainFragments, groups: groupsOf(plainFragments, n) };
   const gaps = gapsOf(fragments, n);
 
-  if (!isObj(raw.filters)) fail('filters is not an object');
+  if (!isRecord(raw.filters)) fail('filters is not an object');
   const filters = new Map<string, Map<string, PosSet>>();
   for (const f of def.filters) {
     const byValue: unknown = raw.filters[f.param];
     if (byValue === undefined) continue;
-    if (!isObj(byValue)) fail(`filters.${f.param} is not an object`);
+    if (!isRecord(byValue)) fail(`filters.${f.param} is not an object`);
     const m = new Map<string, PosSet>();
     for (const [value, list] of Object.entries(byValue)) m.set(value, makeSet(positions(list, n, `filters.${f.param}.${value}`), n));
     filters.set(f.param, m);
   }
 
-  if (!isObj(raw.keys)) fail('keys is not an object');
+  if (!isRecord(raw.keys)) fail('keys is not an object');
   const keys = new Map<string, number>();
   for (const [k, p] of Object.entries(raw.keys)) {
     if (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p >= n) fail(`keys.${k} is not a position`);

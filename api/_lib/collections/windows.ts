@@ -11,6 +11,7 @@
 import { foldText, termSpans } from '../formats/collection-index.js';
 import { unionContaining, unionOf, entriesContaining, type Dictionary } from './dictionary.js';
 import type { LoadedCollection } from './load.js';
+import { lowerBound, prefixEnd } from '../util/sorted.js';
 import { EMPTY, has, intersect2, makeSet, sampleOf, type PosSet } from './positions.js';
 
 /**
@@ -71,24 +72,11 @@ function windowOf(dict: Dictionary, text: string, leftWhole: boolean, rightWhole
     const entries = dict.entries;
     // The first entry starting with `text` is `text` itself when it is an entry (a name typed in full):
     // one hash lookup instead of a binary search.
-    let lo = dict.exact.get(text) ?? 0;
-    let hi = lo === 0 ? entries.length : lo;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (entries[mid]! < text) lo = mid + 1;
-      else hi = mid;
-    }
-    const first = lo;
+    const first = dict.exact.get(text) ?? lowerBound(entries, text);
+    let lo = first;
     // Usually none or a few: step over them before halving.
     while (lo < entries.length && lo < first + 4 && entries[lo]!.startsWith(text)) lo++;
-    if (lo === first + 4) {
-      hi = entries.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (entries[mid]!.startsWith(text)) lo = mid + 1;
-        else hi = mid;
-      }
-    }
+    if (lo === first + 4) lo = prefixEnd(entries, text, lo);
     return lo === first ? NO_WINDOW : { hits: undefined, lo: first, hi: lo, bound: dict.sizes[lo]! - dict.sizes[first]! };
   }
   const hits = entriesContaining(dict, text);

@@ -26,6 +26,8 @@
  * The build is pure and deterministic: the same records, in any order, give the same JSON text.
  */
 import { textKey, tokenize } from '../search/text.js';
+import { isRecord } from '../util/json.js';
+import { compareCodeUnits } from '../util/sorted.js';
 
 /** The search types of `/api/search` besides `all`, in spec order (§4.4). */
 export const SEARCH_TYPES = ['weapons', 'armor', 'materials', 'consumables', 'enemies', 'bosses', 'skills', 'sprites'] as const;
@@ -63,10 +65,6 @@ interface Prepared {
   readonly idKey: string;
 }
 
-function cmpStr(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
  * Tie-break order of records with the same match tier (documented ranking, spec 4.4): shorter
  * normalised name first, then normalised name, then the name as written, then id, then type (all by
@@ -75,9 +73,9 @@ function cmpStr(a: string, b: string): number {
 function compareRank(a: Prepared, b: Prepared): number {
   return (
     a.key.length - b.key.length ||
-    cmpStr(a.key, b.key) ||
-    cmpStr(a.rec.name, b.rec.name) ||
-    cmpStr(a.rec.id, b.rec.id) ||
+    compareCodeUnits(a.key, b.key) ||
+    compareCodeUnits(a.rec.name, b.rec.name) ||
+    compareCodeUnits(a.rec.id, b.rec.id) ||
     a.typeIndex - b.typeIndex
   );
 }
@@ -99,7 +97,7 @@ export function buildSearchIndex(records: readonly SearchRecord[]): SearchIndexF
   });
   prepared.sort(compareRank);
 
-  const dictionary = [...new Set(prepared.flatMap((p) => p.terms))].sort(cmpStr);
+  const dictionary = [...new Set(prepared.flatMap((p) => p.terms))].sort(compareCodeUnits);
   const termIndex = new Map(dictionary.map((t, i) => [t, i]));
 
   const tokens: number[] = [];
@@ -107,7 +105,7 @@ export function buildSearchIndex(records: readonly SearchRecord[]): SearchIndexF
     tokens.push(p.terms.length);
     for (const t of p.terms) tokens.push(termIndex.get(t) as number);
   }
-  const idOrder = prepared.map((_, i) => i).sort((a, b) => cmpStr((prepared[a] as Prepared).idKey, (prepared[b] as Prepared).idKey) || a - b);
+  const idOrder = prepared.map((_, i) => i).sort((a, b) => compareCodeUnits((prepared[a] as Prepared).idKey, (prepared[b] as Prepared).idKey) || a - b);
   const shared: number[] = [];
   const suffix: string[] = [];
   let prev = '';
@@ -162,8 +160,8 @@ function isIntIn(v: unknown, lo: number, hi: number): v is number {
  * @throws Error naming the first problem found when the value is not a version-1 search index.
  */
 export function validateSearchIndex(raw: unknown): ValidIndex {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('not a JSON object');
-  const o = raw as Record<string, unknown>;
+  if (!isRecord(raw)) fail('not a JSON object');
+  const o = raw;
   if (o.format !== SEARCH_INDEX_FORMAT) fail(`format is not "${SEARCH_INDEX_FORMAT}"`);
   if (o.version !== SEARCH_INDEX_VERSION) fail(`version ${JSON.stringify(o.version)} is not ${SEARCH_INDEX_VERSION}`);
   const { types, terms, docs, tokens, ids } = o;

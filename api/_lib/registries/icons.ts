@@ -21,7 +21,8 @@ import {
   type IconShardFile,
   type TermIndexFile,
 } from '../formats/registries.js';
-import { compareStrings, isList, paginate, type Page } from './paging.js';
+import { compareCodeUnits } from '../util/sorted.js';
+import { isList, paginate, type Page } from './paging.js';
 import { TermMatcher } from './terms.js';
 
 interface IconData {
@@ -74,7 +75,7 @@ export async function searchIcons(query: string, words: readonly string[], categ
     const icon = data.byId.get(matcher.ids[pos] ?? '');
     if (icon && (!category || icon.category === category)) hits.push({ icon, score });
   }
-  hits.sort((a, b) => b.score - a.score || compareStrings(a.icon.name, b.icon.name) || compareStrings(a.icon.iconUuid, b.icon.iconUuid));
+  hits.sort((a, b) => b.score - a.score || compareCodeUnits(a.icon.name, b.icon.name) || compareCodeUnits(a.icon.iconUuid, b.icon.iconUuid));
   return { query, category: category ?? null, ...paginate(hits.map((h) => h.icon), page, limit) };
 }
 

@@ -22,7 +22,8 @@ import {
   type TermIndexFile,
 } from '../formats/registries.js';
 import { iconCategories } from './icons.js';
-import { compareStrings, isList, paginate, type Page } from './paging.js';
+import { compareCodeUnits } from '../util/sorted.js';
+import { isList, paginate, type Page } from './paging.js';
 import { TermMatcher } from './terms.js';
 
 interface Indexed<T> {
@@ -93,7 +94,7 @@ export async function searchSprites(query: string, words: readonly string[], cat
     const sprite = data.byId.get(matcher.ids[pos] ?? '');
     if (sprite && (want === undefined || sprite.category.toLowerCase() === want)) hits.push({ sprite, score });
   }
-  hits.sort((a, b) => b.score - a.score || compareStrings(a.sprite.name, b.sprite.name) || compareStrings(a.sprite.path, b.sprite.path));
+  hits.sort((a, b) => b.score - a.score || compareCodeUnits(a.sprite.name, b.sprite.name) || compareCodeUnits(a.sprite.path, b.sprite.path));
   return { query, category: category ?? null, ...paginate(hits.map((h) => h.sprite), page, limit) };
 }
 

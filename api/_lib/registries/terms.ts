@@ -12,17 +12,16 @@
  */
 import type { TermIndexFile } from '../formats/registries.js';
 import { isList } from './paging.js';
-import { stripAccents } from '../text/fold.js';
+import { foldAccentsAndCase, stripAccents } from '../text/fold.js';
+import { lowerBound } from '../util/sorted.js';
 
 const NON_WORD = /[^\p{L}\p{N}]+/u;
 const SUBWORD = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 
-const fold = stripAccents;
-
 /** Terms under which `text` is indexed: whole words and their camelCase / letter-digit parts, lower case, unique. */
 export function indexTerms(text: string): string[] {
   const out = new Set<string>();
-  for (const word of fold(text).split(NON_WORD)) {
+  for (const word of stripAccents(text).split(NON_WORD)) {
     if (!word) continue;
     out.add(word.toLowerCase());
     const parts = word.split(SUBWORD);
@@ -33,7 +32,7 @@ export function indexTerms(text: string): string[] {
 
 /** Normalised words of a query (no sub-word splitting), unique, in order; empty when `q` has no letter or digit. */
 export function queryTerms(q: string): string[] {
-  return [...new Set(fold(q).toLowerCase().split(NON_WORD).filter(Boolean))];
+  return [...new Set(foldAccentsAndCase(q).split(NON_WORD).filter(Boolean))];
 }
 
 /**
@@ -98,15 +97,4 @@ export class TermMatcher {
     }
     return result ?? new Map<number, number>();
   }
-}
-
-function lowerBound(sorted: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as string) < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

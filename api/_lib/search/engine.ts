@@ -32,6 +32,7 @@
  * stamps instead of clearing).
  */
 import { SEARCH_TYPES, type SearchRecord, type SearchType, type ValidIndex } from '../formats/search-index.js';
+import { lowerBound, prefixEnd } from '../util/sorted.js';
 import { isOneEditApart, tokenize } from './text.js';
 
 /** At most this many query terms are used; further terms are ignored. */
@@ -161,27 +162,6 @@ export function createEngine(ix: ValidIndex): SearchEngine {
     termKind.push(new Uint8Array(d));
   }
 
-  const lowerBound = (s: string): number => {
-    let lo = 0;
-    let hi = d;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((terms[mid] as string) < s) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const prefixEnd = (p: string, from: number): number => {
-    let lo = from;
-    let hi = d;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((terms[mid] as string).startsWith(p)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-
   const nextGen = (): number => {
     if (gen >= 0xfffffffe) {
       gen = 0;
@@ -194,8 +174,8 @@ export function createEngine(ix: ValidIndex): SearchEngine {
   const prepareTerm = (j: number, text: string, g: number): QueryTerm => {
     const stamp = termStamp[j] as Uint32Array;
     const kind = termKind[j] as Uint8Array;
-    const lo = lowerBound(text);
-    const hi = prefixEnd(text, lo);
+    const lo = lowerBound(terms, text);
+    const hi = prefixEnd(terms, text, lo);
     const qt: QueryTerm = { text, exact: lo < hi && terms[lo] === text ? lo : -1, lo, hi, matched: [], cost: 0 };
     for (let t = lo; t < hi; t++) {
       stamp[t] = g;
