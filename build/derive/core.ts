@@ -61,7 +61,7 @@ export function collectTypedRecords(docs: ReadonlyMap<string, SourceDoc>, config
 }
 
 /** The emitted master-weaponSkills.json: the source with the derived SKIL id in `uuidField` on every skill. */
-export function deriveSkillsFile(docs: ReadonlyMap<string, SourceDoc>, config: CatalogConfig, law: LawResult): Emitted[] {
+function deriveSkillsFile(docs: ReadonlyMap<string, SourceDoc>, config: CatalogConfig, law: LawResult): Emitted[] {
   const doc = docs.get('master-weaponSkills.json');
   if (!doc || doc.data === undefined || law.skillIds.size === 0) return [];
   const copy = structuredClone(doc.data);
@@ -73,7 +73,7 @@ export function deriveSkillsFile(docs: ReadonlyMap<string, SourceDoc>, config: C
 }
 
 /** master-registry.json: every definition id → kind, name, category, tier, file and pointer (ids sorted). */
-export function deriveRegistry(law: LawResult, config: CatalogConfig): Emitted {
+function deriveRegistry(law: LawResult, config: CatalogConfig): Emitted {
   const defs = [...law.definitions.values()].sort(byCodeUnits((d) => d.id));
   const totals: Record<string, number> = {};
   const byUuid: Record<string, Omit<Definition, 'id'>> = {};
@@ -89,7 +89,7 @@ export function deriveRegistry(law: LawResult, config: CatalogConfig): Emitted {
 }
 
 /** canonical-items-manifest.json: the item definition catalog (spec 2.6, 4.1 load order step 2) by family. */
-export function deriveCanonicalItems(law: LawResult, config: CatalogConfig): Emitted {
+function deriveCanonicalItems(law: LawResult, config: CatalogConfig): Emitted {
   const families: Record<string, number> = {};
   const items: { uuid: string; family: string; name: string | null; kind: string; category: string | null; tier: number | null; file: string }[] = [];
   for (const d of law.definitions.values()) {
@@ -106,7 +106,7 @@ export function deriveCanonicalItems(law: LawResult, config: CatalogConfig): Emi
 }
 
 /** Export files (spec 4.4, `api/_lib/formats/export.ts`): `{type, columns, records}` per export type; `columns` from `csvColumns`. */
-export function deriveExports(records: ReadonlyMap<SearchType, TypedRecord[]>): Emitted[] {
+function deriveExports(records: ReadonlyMap<SearchType, TypedRecord[]>): Emitted[] {
   return EXPORT_TYPES.map((type: ExportType) => {
     const recs = (records.get(type) ?? []).map((r) => r.record);
     const body: ExportFile = { type, columns: csvColumns(recs), records: recs };
@@ -115,7 +115,7 @@ export function deriveExports(records: ReadonlyMap<SearchType, TypedRecord[]>): 
 }
 
 /** The `/api/search` index (spec 4.4, `api/_lib/formats/search-index.ts`) over every typed record. */
-export function deriveSearchIndex(records: ReadonlyMap<SearchType, TypedRecord[]>): Emitted {
+function deriveSearchIndex(records: ReadonlyMap<SearchType, TypedRecord[]>): Emitted {
   return {
     path: SEARCH_INDEX_FILE,
     body: buildSearchIndex([...records.values()].flat().map((r) => ({ type: r.type, id: r.id, name: r.name }))),
@@ -128,7 +128,7 @@ export function deriveSearchIndex(records: ReadonlyMap<SearchType, TypedRecord[]
  * collections, recipes, items, icons, assets, characters), `definitions` counts definition ids per kind,
  * `statuses` are the category statuses of spec 3.
  */
-export function deriveStats(args: {
+function deriveStats(args: {
   config: CatalogConfig;
   records: ReadonlyMap<SearchType, TypedRecord[]>;
   law: LawResult;

@@ -35,9 +35,9 @@ import { buildTermIndex } from '../../api/_lib/registries/terms.js';
 /** Source file of the icon registry, relative to the catalog source folder. */
 export const ICON_SOURCE_FILE = 'icon-sources.json';
 /** Key prefix assumed when the source names none. */
-export const DEFAULT_ICON_KEY_PREFIX = 'game-assets/icons/';
+const DEFAULT_ICON_KEY_PREFIX = 'game-assets/icons/';
 /** Icon registry version when the catalog config has no `versions.iconRegistry` (spec 9.2). */
-export const DEFAULT_ICON_REGISTRY_VERSION = '1.0.0';
+const DEFAULT_ICON_REGISTRY_VERSION = '1.0.0';
 
 /** Rules checked by {@link deriveIcons}. */
 export const ICON_RULES: readonly RuleDef[] = [

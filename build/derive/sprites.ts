@@ -42,7 +42,7 @@ export const SPRITE_IDS_FILE = 'sprite-ids.json';
 /** Sprite characters source file. */
 export const SPRITE_CHARACTERS_FILE = 'sprite-characters.json';
 /** Sprite registry version when the catalog config has no `versions.spriteRegistry`. */
-export const DEFAULT_SPRITE_REGISTRY_VERSION = '1.0.0';
+const DEFAULT_SPRITE_REGISTRY_VERSION = '1.0.0';
 
 /** Rules checked by {@link deriveSprites}. */
 export const SPRITE_RULES: readonly RuleDef[] = [

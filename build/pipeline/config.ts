@@ -61,7 +61,7 @@ interface RawConfig {
 }
 
 /** Apply defaults and freeze. `retired` defaults to `['systems-catalog.json']`. */
-export function normaliseConfig(raw: RawConfig): CatalogConfig {
+function normaliseConfig(raw: RawConfig): CatalogConfig {
   return Object.freeze({
     name: raw.name,
     baseUrl: raw.base_url.replace(/\/+$/, ''),

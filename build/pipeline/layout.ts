@@ -10,7 +10,6 @@
  * - `retired`  the old systems catalog (9.3, 7): never emitted, so it answers 404.
  * - every other file (play catalogs, collections, registries, contracts, world and engine data): errors stay errors.
  */
-import type { ExportType } from '../../api/_lib/formats/export.js';
 import type { CategoryStatus } from '../../api/_lib/formats/manifest.js';
 import { publishedFile } from '../../api/_lib/formats/layout.js';
 import { escapePointer, isRecord } from '../../api/_lib/util/json.js';
@@ -30,7 +29,7 @@ export const ARCHIVED: Readonly<Record<string, readonly string[]>> = Object.free
 });
 
 /** Design/legacy-only files (spec 9.3): not the play catalog; play uses master-weapon-prefabs.json. */
-export const DESIGN_ONLY: ReadonlySet<string> = new Set(['weapons.json', 'skills.json', 'weaponSkills.json']);
+const DESIGN_ONLY: ReadonlySet<string> = new Set(['weapons.json', 'skills.json', 'weaponSkills.json']);
 
 const COLLECTION_FILES = new Set(['master-relics.json', 'master-enchants.json', 'master-infusions.json', 'master-artifacts.json']);
 const REGISTRY_FILES = new Set([
@@ -122,8 +121,6 @@ export const RECORD_SOURCES: Readonly<Record<SearchType, readonly RecordSource[]
   sprites: [{ file: 'sprites2d.json', arrays: [['categories', '*', 'items']], idFields: ['@sprite'] }],
 });
 
-/** Export types are the search types without sprites (spec 4.4). */
-export const EXPORT_SOURCES: Readonly<Record<ExportType, readonly RecordSource[]>> = RECORD_SOURCES;
 
 /** Category statuses (spec 3). */
 export const CATEGORY_STATUS: Readonly<Record<string, CategoryStatus>> = Object.freeze({

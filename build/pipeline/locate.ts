@@ -7,7 +7,7 @@ import { parseTree, type Node } from 'jsonc-parser';
 import { pointerSegments } from '../../api/_lib/util/json.js';
 
 /** 1-based line/column of an offset in `text`; `lineStarts` from {@link lineStartsOf}. */
-export function positionAt(lineStarts: readonly number[], offset: number): { line: number; column: number } {
+function positionAt(lineStarts: readonly number[], offset: number): { line: number; column: number } {
   let lo = 0;
   let hi = lineStarts.length - 1;
   while (lo < hi) {
@@ -19,7 +19,7 @@ export function positionAt(lineStarts: readonly number[], offset: number): { lin
 }
 
 /** Offsets where each line of `text` starts (LF, CRLF and CR line ends). */
-export function lineStartsOf(text: string): number[] {
+function lineStartsOf(text: string): number[] {
   const starts = [0];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

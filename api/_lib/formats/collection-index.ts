@@ -178,17 +178,9 @@ const SPACE_RE = /[\s\p{Cc}]+/gu;
 const NON_SLUG_RE = /[^a-z0-9]+/g;
 const EDGE_DASH_RE = /^-+|-+$/g;
 
-/**
- * Fold `s` for comparison (module rules 1-3): lower case, accents and compatibility forms folded,
- * special letters spelled out, apostrophes removed. White space is kept as is.
- */
-export function fold(s: string): string {
-  return foldForMatch(s);
-}
-
-/** Fold `s` (see {@link fold}) and collapse white space and control characters to single spaces, trimmed: search text and `q`. */
+/** Fold `s` (module rules 1-3, `foldForMatch`) and collapse white space and control characters to single spaces, trimmed: search text and `q`. */
 export function foldText(s: string): string {
-  return isFoldedAsLowerCase(s) ? s.toLowerCase() : fold(s).replace(SPACE_RE, ' ').trim();
+  return isFoldedAsLowerCase(s) ? s.toLowerCase() : foldForMatch(s).replace(SPACE_RE, ' ').trim();
 }
 
 /**
@@ -212,13 +204,9 @@ export function foldKey(s: string): string {
 
 /** Name slug (module docstring): lower case, accents folded, runs of non-`[a-z0-9]` → one `-`, trimmed; `''` when nothing is left. */
 export function slugify(name: string): string {
-  return fold(name).replace(NON_SLUG_RE, '-').replace(EDGE_DASH_RE, '');
+  return foldForMatch(name).replace(NON_SLUG_RE, '-').replace(EDGE_DASH_RE, '');
 }
 
-/** Terms of a folded text: maximal runs of Unicode letters and digits, in order, with repeats. */
-export function termsOf(folded: string): string[] {
-  return folded.match(TERM_RE) ?? [];
-}
 const TERM_RE = /[\p{L}\p{N}]+/gu;
 
 /** Terms of a folded text with their offsets: `[term, start, end)` triples in order. */

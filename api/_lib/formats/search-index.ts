@@ -42,9 +42,9 @@ export interface SearchRecord {
 }
 
 /** Marker of the file format. */
-export const SEARCH_INDEX_FORMAT = 'game-data-search-index';
+const SEARCH_INDEX_FORMAT = 'game-data-search-index';
 /** Current format version. */
-export const SEARCH_INDEX_VERSION = 1;
+const SEARCH_INDEX_VERSION = 1;
 
 /** The JSON shape of the search index file (format version 1; see the module docs). */
 export interface SearchIndexFile {

@@ -19,7 +19,7 @@ const NON_WORD = /[^\p{L}\p{N}]+/u;
 const SUBWORD = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 
 /** Terms under which `text` is indexed: whole words and their camelCase / letter-digit parts, lower case, unique. */
-export function indexTerms(text: string): string[] {
+function indexTerms(text: string): string[] {
   const out = new Set<string>();
   for (const word of stripAccents(text).split(NON_WORD)) {
     if (!word) continue;
