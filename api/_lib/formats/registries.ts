@@ -283,6 +283,14 @@ export interface AssetCategoriesBody {
 }
 
 /**
+ * Lookup form of an ICON or SPRT id as a client writes it (spec §2.6): blanks trimmed, upper case, since the
+ * registries store every id in upper-case hex (`icon-x` finds `ICON-…`).
+ */
+export function registryIdKey(id: string): string {
+  return id.trim().toUpperCase();
+}
+
+/**
  * URL of a binary on the CDN (spec 4.9 `{cdn_url}/{key}`): `cdnBase` without trailing slashes, `/`, then
  * the key or path without leading slashes, each segment percent-encoded (the same text for plain names).
  */

@@ -12,6 +12,7 @@ import {
   ICON_REGISTRY_FILE,
   ICON_SEARCH_INDEX_FILE,
   iconShardFile,
+  registryIdKey,
   type CategoryCount,
   type IconCategory,
   type IconCategoryIndexFile,
@@ -84,7 +85,7 @@ export async function searchIcons(query: string, words: readonly string[], categ
  * @throws ServiceError `NOT_FOUND` when no icon has that id.
  */
 export async function getIcon(id: string): Promise<IconRecord> {
-  const icon = (await loadRegistry()).byId.get(id.trim().toUpperCase());
+  const icon = (await loadRegistry()).byId.get(registryIdKey(id));
   if (!icon) throw new ServiceError('NOT_FOUND', `No icon has the id "${id}". Icon ids look like ICON-XXXX-XXXX-XXXX; list them at /api/v1/icons.`);
   return icon;
 }

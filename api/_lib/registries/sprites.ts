@@ -13,6 +13,7 @@ import {
   SPRITE_REGISTRY_FILE,
   SPRITE_SEARCH_INDEX_FILE,
   SPRITE_STATS_FILE,
+  registryIdKey,
   type CharacterRecord,
   type CharacterRegistryFile,
   type RegistryStatsBody,
@@ -103,7 +104,7 @@ export async function searchSprites(query: string, words: readonly string[], cat
  * @throws ServiceError `NOT_FOUND` when no sprite has that id.
  */
 export async function getSprite(uuid: string): Promise<SpriteRecord> {
-  const sprite = (await loadSprites()).byId.get(uuid.trim().toUpperCase());
+  const sprite = (await loadSprites()).byId.get(registryIdKey(uuid));
   if (!sprite) throw new ServiceError('NOT_FOUND', `No sprite has the id "${uuid}". Sprite ids look like SPRT-XXXXXXXX-XXXXXX; list them at /api/v1/sprites.`);
   return sprite;
 }
@@ -118,7 +119,7 @@ export async function listCharacters(category: string | undefined, page: number,
  * @throws ServiceError `NOT_FOUND` when no character has that id.
  */
 export async function getCharacter(uuid: string): Promise<CharacterRecord> {
-  const character = (await loadCharacters()).byId.get(uuid.trim().toUpperCase());
+  const character = (await loadCharacters()).byId.get(registryIdKey(uuid));
   if (!character) throw new ServiceError('NOT_FOUND', `No character has the id "${uuid}". List characters at /api/v1/characters.`);
   return character;
 }
