@@ -153,7 +153,7 @@ function viaGroups(dict: Dictionary, groups: Groups, hits: ArrayLike<number>): P
   return out;
 }
 
-/** Items holding a dictionary string that contains `needle`. */
+/** Items (of `n`) holding a dictionary string that contains `needle` (code units, no line feed); empty when none does. */
 export function unionContaining(dict: Dictionary, needle: string, n: number): PosSet {
   return unionOf(dict, entriesContaining(dict, needle), n);
 }
@@ -210,7 +210,10 @@ function cut(f: string): [string, string, string] {
   return [f.slice(0, at), gap, f.slice(at + gap.length)];
 }
 
-/** The {@link Groups} of a fragment dictionary. */
+/**
+ * The {@link Groups} of a fragment dictionary over `n` items, built once at load: fragments grouped by their gap
+ * and the unit after it, or the unit before it and the gap; groups holding fewer than n/GROUP_SHARE items dropped.
+ */
 export function groupsOf(fragments: Dictionary, n: number): Groups {
   const byKey = new Map<string, number[]>();
   const keys: string[] = [];
@@ -241,7 +244,11 @@ export function groupsOf(fragments: Dictionary, n: number): Groups {
   return { of, members: Int32Array.from(members), sets };
 }
 
-/** The gaps of a fragment dictionary: each fragment's run of non-term characters, with the union of the items of the fragments holding it. */
+/**
+ * The gaps of a fragment dictionary over `n` items, built once at load: each fragment's run of non-term
+ * characters (`, `, `-`), sorted by code units, with the union of the items of the fragments holding it.
+ * These answer a `q` without letters or digits (spec §4.2).
+ */
 export function gapsOf(fragments: Dictionary, n: number): Dictionary {
   const byGap = new Map<string, number[]>();
   fragments.entries.forEach((f, i) => {

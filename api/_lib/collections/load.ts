@@ -81,8 +81,10 @@ function dictionary(entries: unknown, lists: unknown, what: string, n: number, v
 }
 
 /**
- * Check a parsed index file and build the in-memory structures (bitsets, maps, joined terms; the gaps and
- * the fragment groups, derived from the fragments).
+ * Check a parsed collection index file (`api/_lib/formats/collection-index.ts`; spec §4.2) and build the
+ * in-memory structures (bitsets, maps, joined terms; the gaps and the fragment groups, derived from the
+ * fragments). Linear in the file size.
+ * @param raw the parsed JSON of `collectionIndexFile(name)`.
  * @param expected the collection the file must describe, when known.
  * @throws Error when the file is not a well-formed `collection-index/2` index (the store turns this into 503),
  *         including terms or fragments out of code-unit order or repeated, and fragments without exactly one gap.

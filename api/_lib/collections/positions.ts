@@ -49,7 +49,7 @@ export function makeSet(list: Positions, n: number): PosSet {
   return { size: list.length, list, bits: list.length * 32 >= n && n > 0 ? bitsFromList(list, words) : undefined };
 }
 
-/** True when `set` holds position `p`: one bit test, or a binary search of the list. */
+/** True when `set` holds position `p` (0-based item index): one bit test, or a binary search of the list. Never throws. */
 export function has(set: PosSet, p: number): boolean {
   if (set.bits) return ((set.bits[p >>> 5]! >>> (p & 31)) & 1) === 1;
   const list = set.list!;
@@ -69,7 +69,12 @@ function bySize(a: PosSet, b: PosSet): number {
   return a.size - b.size;
 }
 
-/** Intersection of `sets` (undefined = no constraint, i.e. every item). */
+/**
+ * Intersection of `sets` over `n` items: the filters and `q` of one list query, ANDed (spec §4.2).
+ * Sorts `sets` in place by size. Probes the smallest list against the others when that is cheap, else ANDs
+ * bitsets of ceil(n/32) words.
+ * @returns undefined for no sets (no constraint: every item), else the intersection (a list or a bitset).
+ */
 export function intersect(sets: PosSet[], n: number): PosSet | undefined {
   if (sets.length === 0) return undefined;
   sets.sort(bySize);
@@ -102,7 +107,10 @@ export function intersect(sets: PosSet[], n: number): PosSet | undefined {
   return { size, list: undefined, bits: acc };
 }
 
-/** Positions `offset .. offset+limit-1` (in set order) of `set`, or of all n items when `set` is undefined. */
+/**
+ * One page of a result (spec §4.2 `offset`, `limit`): positions `offset .. offset+limit-1` of `set` in ascending
+ * (catalog) order, or of all `n` items when `set` is undefined. Fewer (or none) past the end; never throws.
+ */
 export function page(set: PosSet | undefined, n: number, offset: number, limit: number): number[] {
   const out: number[] = [];
   if (set === undefined) {
@@ -139,7 +147,10 @@ export function page(set: PosSet | undefined, n: number, offset: number, limit: 
   return out;
 }
 
-/** Union of position sets: sparse ones merged and sorted; with a dense one or many positions, as a bitset. */
+/**
+ * Union of position sets over `n` items: sparse ones merged and sorted (a list); with a dense one or at least
+ * n/32 positions in all, a bitset of ceil(n/32) words. One set is returned as it is.
+ */
 export function unionSets(sets: readonly PosSet[], n: number): PosSet {
   if (sets.length === 1) return sets[0]!;
   let sum = 0;
@@ -217,8 +228,9 @@ function seek(list: Positions, from: number, p: number): number {
 }
 
 /**
- * Intersection of two position sets: list × bitset by bit tests, list × list by galloping through the longer
- * one, two bitsets (when the shorter set has more positions than words) by AND.
+ * Intersection of two position sets over `n` items: list × bitset by bit tests, list × list by galloping
+ * through the longer one, two bitsets (when the shorter set has more positions than ceil(n/32) words) by AND.
+ * @returns a new set (a list, or a bitset after an AND); never throws.
  */
 export function intersect2(a: PosSet, b: PosSet, n: number): PosSet {
   if (a.size > b.size) {
@@ -257,7 +269,7 @@ export function intersect2(a: PosSet, b: PosSet, n: number): PosSet {
   return { size, list: undefined, bits: acc };
 }
 
-/** Up to `k` positions of `set`, spread evenly over it. */
+/** Up to `k` positions of `set`, spread evenly over it, ascending (a sample to estimate how a window narrows). */
 export function sampleOf(set: PosSet, k: number): number[] {
   const out: number[] = [];
   if (set.list) {

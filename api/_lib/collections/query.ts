@@ -43,9 +43,11 @@ export interface QueryResult {
 }
 
 /**
- * Run a list query (spec 4.2) over a loaded collection.
- * @param query parsed parameters: `limit` (1-500), `offset` (≥ 0), optional `q`, `discovered` (`all`) and filters.
- * @returns totals, the page's positions and the serialised response body.
+ * Run a list query (spec §4.2, §8) over a loaded collection: filters ANDed, `q`, hidden artifacts left out
+ * unless `discovered` is given, results in catalog order.
+ * @param query parsed parameters (`parseQuery` with `listParamSpec`): `limit` (1-500, default 50), `offset`
+ *   (≥ 0, default 0), optional `q`, `discovered` (`all`) and filters; an unknown filter value matches nothing.
+ * @returns totals, the page's positions and the serialised response body (spec §2.2). Never throws.
  */
 export function queryCollection(index: LoadedCollection, query: CollectionQuery): QueryResult {
   const sets: PosSet[] = [];
@@ -72,7 +74,8 @@ export function queryCollection(index: LoadedCollection, query: CollectionQuery)
 
 /**
  * The pre-serialised item that `key` names (spec 4.2 single lookups), compared folded (case and accents
- * ignored), or `undefined`. Hidden artifacts are found too: spec 3 hides them from lists only.
+ * ignored), or `undefined` (the caller answers 404 NOT_FOUND, spec §7). Hidden artifacts are found too: spec §3
+ * hides them from lists only.
  */
 export function lookupItem(index: LoadedCollection, key: string): string | undefined {
   const p = index.keys.get(foldKey(key));

@@ -134,7 +134,8 @@ function confirm(index: LoadedCollection, candidates: PosSet, fq: string): PosSe
 }
 
 /**
- * Items matching `q` (undefined when `q` folds to nothing: no constraint).
+ * Items matching `q` (spec §4.2: folded substring of one search field; `q` as parsed, at most 200 characters),
+ * or undefined when `q` folds to nothing (no constraint). Never throws.
  * - One run of letters and digits: the union of the postings of the terms containing it (exact).
  * - No letters or digits at all: an occurrence lies inside one gap, so the union of the gaps containing `q` (exact).
  * - Otherwise `q` is cut into windows, one around each stretch of non-term characters: the runs on either
