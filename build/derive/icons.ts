@@ -30,7 +30,7 @@ import {
   type IconShardFile,
   cdnFileUrl,
 } from '../../api/_lib/formats/registries.js';
-import { buildTermIndex } from '../../api/_lib/registries/terms.js';
+import { buildTermIndex } from '../../api/_lib/formats/term-index.js';
 
 /** Source file of the icon registry, relative to the catalog source folder. */
 export const ICON_SOURCE_FILE = 'icon-sources.json';

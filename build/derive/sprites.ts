@@ -33,7 +33,7 @@ import {
   type SpriteStatsFile,
   cdnFileUrl,
 } from '../../api/_lib/formats/registries.js';
-import { buildTermIndex } from '../../api/_lib/registries/terms.js';
+import { buildTermIndex } from '../../api/_lib/formats/term-index.js';
 
 /** Sprite source file (spec 2.3). */
 export const SPRITES_SOURCE_FILE = 'sprites2d.json';

@@ -9,6 +9,7 @@
  * - `export.ts`            `/api/export` files and export types (§4.4)
  * - `collection-index.ts`  item collection indexes, definitions and folding (§2.2, §3, §4.2)
  * - `registries.ts`        icon, sprite, character and asset registry files (§2.3, §2.4, §4.3, §4.5, §4.6)
+ * - `term-index.ts`        icon and sprite search term indexes and their tokeniser (§4.5, §4.6)
  */
 export {
   API_V1_DIR,

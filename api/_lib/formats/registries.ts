@@ -5,17 +5,17 @@
  *
  * Written by: `build/derive/icons.ts` (icon files), `build/derive/sprites.ts` (sprite, character and sprite stats
  * files), `build/derive/assets.ts` (asset index and categories); the two term indexes through `buildTermIndex`
- * (`api/_lib/registries/terms.ts`). Read by: `api/_lib/registries/{icons,sprites,assets}.ts` for
+ * (`term-index.ts`). Read by: `api/_lib/registries/{icons,sprites,assets}.ts` for
  * `api/registries.ts`, through the catalog store. Nothing else spells these paths.
  *
  * Emitted files (all JSON, under `api/v1/`, i.e. `{base_url}/api/v1/<file>`):
  * - `icon-registry.json`            every icon, sorted by ICON id ({@link IconRegistryFile}; §4.1, §4.6)
  * - `icon-path-index.json`          accepted path form → ICON id ({@link IconPathIndexFile})
  * - `icon-category-index.json`      the 16 categories (spec order) with counts and ids ({@link IconCategoryIndexFile})
- * - `icon-search-index.json`        term → icon postings for `/api/v1/icons/search` ({@link TermIndexFile})
+ * - `icon-search-index.json`        term → icon postings for `/api/v1/icons/search` (`term-index.ts`)
  * - `icon-shards/{category}.json`   one file per category, all 16 always present ({@link IconShardFile})
  * - `sprite-registry.json`          every sprite with its SPRT id, sorted by path ({@link SpriteRegistryFile})
- * - `sprite-search-index.json`      term → sprite postings for `/api/v1/sprites/search` ({@link TermIndexFile})
+ * - `sprite-search-index.json`      term → sprite postings for `/api/v1/sprites/search` (`term-index.ts`)
  * - `character-registry.json`       sprite characters with uuid and resolved animations ({@link CharacterRegistryFile})
  * - `sprite-stats.json`             sprite and character totals, the sprite part of `/api/v1/stats` ({@link SpriteStatsFile})
  * - `asset-index.json`              validated asset manifest entries for `/api/v1/studiodot-assets` ({@link AssetIndexFile})
@@ -156,18 +156,6 @@ export interface IconShardFile {
   readonly category: IconCategory;
   readonly count: number;
   readonly icons: readonly IconRecord[];
-}
-
-/**
- * A compact search index (icons and sprites): `ids` in registry order, and for every normalised term
- * (see `terms.ts`) the ascending positions in `ids` of the records that carry it.
- */
-export interface TermIndexFile {
-  readonly version: string;
-  /** Number of ids. */
-  readonly count: number;
-  readonly ids: readonly string[];
-  readonly terms: Readonly<Record<string, readonly number[]>>;
 }
 
 /** One sprite of `sprites2d.json` (spec 2.3) with its registry id. */

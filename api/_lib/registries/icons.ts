@@ -20,8 +20,8 @@ import {
   type IconRecord,
   type IconRegistryFile,
   type IconShardFile,
-  type TermIndexFile,
 } from '../formats/registries.js';
+import type { TermIndexFile } from '../formats/term-index.js';
 import { compareCodeUnits } from '../util/sorted.js';
 import { isList, paginate, type Page } from './paging.js';
 import { TermMatcher } from './terms.js';
@@ -63,7 +63,7 @@ export interface IconSearchBody extends Page<IconRecord> {
 }
 
 /**
- * Icons matching every word of `words` (normalised query words, see `terms.ts`) in name, tags, path or
+ * Icons matching every word of `words` (normalised query words, see `api/_lib/formats/term-index.ts`) in name, tags, path or
  * category, optionally of one category; sorted by score (exact word 2, prefix 1, summed), then name, then id.
  */
 export async function searchIcons(query: string, words: readonly string[], category: IconCategory | undefined, page: number, limit: number): Promise<IconSearchBody> {

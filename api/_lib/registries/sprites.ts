@@ -20,8 +20,8 @@ import {
   type SpriteRecord,
   type SpriteRegistryFile,
   type SpriteStatsFile,
-  type TermIndexFile,
 } from '../formats/registries.js';
+import type { TermIndexFile } from '../formats/term-index.js';
 import { iconCategories } from './icons.js';
 import { compareCodeUnits } from '../util/sorted.js';
 import { isList, paginate, type Page } from './paging.js';
@@ -81,7 +81,7 @@ export interface SpriteSearchBody extends FilteredPage<SpriteRecord> {
 }
 
 /**
- * Sprites matching every word of `words` (normalised, see `terms.ts`) in name, path, category,
+ * Sprites matching every word of `words` (normalised, see `api/_lib/formats/term-index.ts`) in name, path, category,
  * subcategory or source, optionally of one category; sorted by score, then name, then path.
  */
 export async function searchSprites(query: string, words: readonly string[], category: string | undefined, page: number, limit: number): Promise<SpriteSearchBody> {
