@@ -25,7 +25,7 @@
  * unknown parameter listed in `errors[]`), 404 NOT_FOUND, 405 METHOD_NOT_ALLOWED (other methods on
  * search/stats/export), 503 UPSTREAM_UNAVAILABLE (catalog output missing or corrupt).
  */
-import { SEARCH_INDEX_FILE, SEARCH_TYPES, STATS_FILE, EXPORT_TYPES, exportFile, type ExportType } from './_lib/contract/index.js';
+import { SEARCH_INDEX_FILE, SEARCH_TYPES, STATS_FILE, EXPORT_TYPES, exportFile, type ExportType } from './_lib/formats/index.js';
 import { catalogBuildId, readCatalogJson } from './_lib/catalog/store.js';
 import { ServiceError, cachedResponse, clampHeaders, defineEntry, jsonResponse, parseQuery, truncate, type RouteContext } from './_lib/http/index.js';
 import { loadSearchIndex } from './_lib/search/index.js';

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CollectionName } from '../api/_lib/contract/index.js';
+import type { CollectionName } from '../api/_lib/formats/index.js';
 import { parseQuery } from '../api/_lib/http/index.js';
 import { listParamSpec, loadIndex, queryCollection, type CollectionQuery, type LoadedCollection } from '../api/_lib/collections/index.js';
 import { indexCollection } from '../build/derive/collections.js';
@@ -20,7 +20,7 @@ const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const REAL = resolve(REPO, '../shared/fixtures/objectstore/api/v1');
 
 /** Default generator seed. */
-export const COLLECTION_SEED = 20260423;
+const COLLECTION_SEED = 20260423;
 
 
 const ADJECTIVES = ['Ancient', 'Gilded', 'Hollow', 'Sunken', 'Radiant', 'Cracked', 'Silent', 'Burning', 'Frozen', 'Verdant', 'Ashen', 'Runed', 'Shattered', 'Blessed', 'Cursed', 'Iron', 'Silver', 'Obsidian', 'Crimson', 'Pale', 'Wild', 'Stormforged', 'Ember', 'Twilight', 'Hallowed'];
@@ -60,7 +60,7 @@ const hex = (n: number, width: number): string => n.toString(16).toUpperCase().p
  * `count` relic-like items (shape of master-relics: uuid, id, name, category, slot, tier 1-8, element,
  * description, stats, crafting recipe), bases of 8 tiers each, from `seed`. Same seed, same items.
  */
-export function generateRelics(count = 100_000, seed = COLLECTION_SEED): Record<string, unknown>[] {
+function generateRelics(count = 100_000, seed = COLLECTION_SEED): Record<string, unknown>[] {
   const r = createRng(seed).next;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const out: Record<string, unknown>[] = [];

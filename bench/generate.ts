@@ -15,7 +15,7 @@ import { createRng, type Rng } from './prng.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 /** Default output folder of the generated catalog. */
-export const GEN_DIR = join(REPO, '.tmp/bench/gen-100k');
+const GEN_DIR = join(REPO, '.tmp/bench/gen-100k');
 /** Default seed. */
 export const GEN_SEED = 20260906;
 

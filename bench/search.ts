@@ -19,7 +19,7 @@ const WARMUP = 50;
 const COLD_RUNS = 5;
 
 /** Options of the peer index (plain MiniSearch with prefix and fuzzy search and a name boost; numeric key since ids may repeat). */
-export const PEER_OPTIONS = {
+const PEER_OPTIONS = {
   idField: 'key',
   fields: ['name', 'id'],
   storeFields: ['type', 'id', 'name'],

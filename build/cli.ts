@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { buildCatalog, CatalogConfigError, type BuildReport, type ProgressEvent } from './pipeline/index.js';
 
 /** Parsed command-line options of the build. */
-export interface CliOptions {
+interface CliOptions {
   readonly src: string;
   readonly out: string;
   readonly config?: string;
@@ -40,7 +40,7 @@ export const CATALOG_ARGS = {
  * Parse build arguments.
  * @throws TypeError for unknown options or missing values (node:util parseArgs).
  */
-export function parseCliArgs(argv: readonly string[]): CliOptions {
+function parseCliArgs(argv: readonly string[]): CliOptions {
   const { values } = parseArgs({
     args: [...argv],
     options: {

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { build } from 'vite';
 
 /** The Vite configuration file of the site. */
-export const SITE_CONFIG = fileURLToPath(new URL('../vite.config.ts', import.meta.url));
+const SITE_CONFIG = fileURLToPath(new URL('../vite.config.ts', import.meta.url));
 
 /**
  * Run Vite's production build of `public/` into `outDir` without emptying it (files already there,

@@ -15,7 +15,7 @@
  *   `default` export with `fetch` is accepted too). The function sees the public path with the rewrite
  *   parameters merged into the query. Headers the function sets win over `vercel.json` headers.
  * - Anything unresolved, and a function entry that does not exist (yet): 404 problem+json.
- * - The functions read the served output: `CATALOG_DIR` and `useCatalogDir(out)` point at it.
+ * - The functions read the served output: the server puts a configuration with `CATALOG_DIR` = the output folder in force.
  *
  * Malformed and unusual requests (Node 20's HTTP/1.1 server; checked over raw TCP in
  * `test/server-malformed.test.ts`). Every error below is RFC 9457 problem+json built by
@@ -67,7 +67,7 @@ import { getTransformedRoutes, type Route } from '@vercel/routing-utils';
 import { createResolver, type Resolution } from './resolve.js';
 import { ServiceError, corsHeaders, toProblemResponse } from '../api/_lib/http/index.js';
 import { ConfigError, loadServiceConfig, processEnvironment, useServiceConfig, PROJECT_ROOT, type Environment } from '../api/_lib/config.js';
-import { MANIFEST_FILE } from '../api/_lib/contract/index.js';
+import { MANIFEST_FILE } from '../api/_lib/formats/index.js';
 import { CATALOG_ARGS } from '../build/cli.js';
 
 /** Repository root (the folder holding `vercel.json` and `api/`). */

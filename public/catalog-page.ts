@@ -1,12 +1,13 @@
 /**
  * Pure helpers of the catalog browser page (`public/index.html`): the URLs it calls and how it reads
- * the answers. No DOM access here, so they run under the test runner too.
+ * the answers. No DOM access here, so they run under the test runner too. Types and file paths come from
+ * the shared formats (`api/_lib/formats/`), bundled into the page.
  */
+import { EXPORT_TYPES as FORMAT_EXPORT_TYPES } from '../api/_lib/formats/export.js';
+import { MANIFEST_FILE, publishedFile } from '../api/_lib/formats/layout.js';
 
-/** Search types of `/api/search` (spec 4.4), `all` first. */
-export const SEARCH_TYPES = ['all', 'weapons', 'armor', 'materials', 'consumables', 'enemies', 'bosses', 'skills', 'sprites'] as const;
 /** Export types of `/api/export` (spec 4.4). */
-export const EXPORT_TYPES = ['weapons', 'armor', 'materials', 'consumables', 'enemies', 'bosses', 'skills'] as const;
+export const EXPORT_TYPES = FORMAT_EXPORT_TYPES;
 
 /** Static catalog files linked from the page (spec 4.1), relative to `/api/v1/`. */
 export const FEATURED_FILES = [
@@ -37,7 +38,7 @@ export function publishedFeaturedFiles(manifest: unknown): string[] {
   const files = (manifest as { files?: unknown } | null)?.files;
   if (!Array.isArray(files)) return [...FEATURED_FILES];
   const paths = new Set(files.map((f) => (f as { path?: unknown } | null)?.path).filter((p): p is string => typeof p === 'string'));
-  return FEATURED_FILES.filter((f) => f === 'game-data-manifest.json' || paths.has(`api/v1/${f}`));
+  return FEATURED_FILES.filter((f) => publishedFile(f) === MANIFEST_FILE || paths.has(publishedFile(f)));
 }
 
 /** Endpoints linked from the page, with a short description (spec 4.2-4.6). */

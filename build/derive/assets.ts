@@ -12,6 +12,8 @@
  * against the asset list as written (every asset with a string type/category counts); the served
  * categories body is counted from the assets that were kept.
  */
+import { isRecord, jsonPointer as pointer } from '../../api/_lib/util/json.js';
+import { compareCodeUnits as cmp } from '../../api/_lib/util/sorted.js';
 import type { DeriveContext, Deriver, Emitted, RuleDef } from '../pipeline/types.js';
 import {
   ASSET_CATEGORIES_FILE,
@@ -22,7 +24,7 @@ import {
   type AssetIndexFile,
   type AssetRecord,
   type AssetType,
-} from '../../api/_lib/registries/contract.js';
+} from '../../api/_lib/formats/registries.js';
 
 /** Asset manifest source file (spec 2.4). */
 export const ASSETS_SOURCE_FILE = 'studiodot-assets.json';
@@ -48,20 +50,8 @@ export const ASSET_RULES: readonly RuleDef[] = [
   },
 ];
 
-function pointer(...segments: readonly (string | number)[]): string {
-  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isAssetType(value: unknown): value is AssetType {
   return typeof value === 'string' && (ASSET_TYPES as readonly string[]).includes(value);
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 const comboKey = (type: string, category: string): string => `${type}\u0000${category}`;
@@ -69,7 +59,7 @@ const comboKey = (type: string, category: string): string => `${type}\u0000${cat
 /**
  * Derive the asset index and the asset categories body.
  * Pure: reads `ctx.docs`, reports through `ctx.report` with the rules of {@link ASSET_RULES}, never throws on bad input.
- * @returns `asset-index.json` and `asset-categories.json` (see `api/_lib/registries/contract.ts`).
+ * @returns `asset-index.json` and `asset-categories.json` (see `api/_lib/formats/registries.ts`).
  */
 export const deriveAssets: Deriver = (ctx: DeriveContext): readonly Emitted[] => {
   const file = ASSETS_SOURCE_FILE;

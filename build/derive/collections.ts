@@ -2,7 +2,7 @@
  * Derive stage of the four item collections (spec 2.2, 3, 4.2): from `master-{relics,enchants,infusions,artifacts}.json`
  * it emits, per collection,
  * - the collection index `collectionIndexFile(name)` (`api/v1/collections/{name}.json`, format
- *   `collection-index/2`, see `api/_lib/collections/format.ts` and `schemas/output/collection-index.schema.json`)
+ *   `collection-index/2`, see `api/_lib/formats/collection-index.ts` and `schemas/output/collection-index.schema.json`)
  *   that `/v1/{name}` reads: items pre-serialised in catalog order, folded search text, term → positions,
  *   fragment around non-term characters (`of frost`) → positions, filter value → positions, folded lookup key → position, hidden artifact positions;
  * - one static file per lookup key for CDN consumers, `collectionItemFile(name, key)`
@@ -11,7 +11,7 @@
  *   static paths are case-sensitive, the function compares keys folded (case and accents).
  *
  * Lookup keys (spec 4.2): relics and enchants by uuid, id or name slug; infusions by uuid or id;
- * artifacts by uuid or name slug. Slug rule: `slugify` in `api/_lib/collections/format.ts` (the record's own
+ * artifacts by uuid or name slug. Slug rule: `slugify` in `api/_lib/formats/collection-index.ts` (the record's own
  * `slug` when present, else derived from `name`). Hidden artifacts keep their lookup keys and files: spec 3
  * hides them from list results only.
  *
@@ -24,8 +24,9 @@
  *
  * Output is deterministic: sorted terms and fragments, sorted object keys, compact JSON written as-is (`raw: true`).
  */
-import type { CollectionName } from '../../api/_lib/contract/index.js';
-import { collectionIndexFile, collectionItemFile } from '../../api/_lib/contract/index.js';
+import { collectionIndexFile, collectionItemFile } from '../../api/_lib/formats/layout.js';
+import { escapePointer as seg, isRecord, sortKeys } from '../../api/_lib/util/json.js';
+import { byCodeUnits, compareCodeUnits } from '../../api/_lib/util/sorted.js';
 import {
   COLLECTION_DEFS,
   COLLECTION_NAMES,
@@ -36,9 +37,10 @@ import {
   termSpans,
   type CollectionDef,
   type CollectionIndexFile,
+  type CollectionName,
   type FilterDef,
   type KeyKind,
-} from '../../api/_lib/collections/format.js';
+} from '../../api/_lib/formats/collection-index.js';
 import type { DeriveContext, Deriver, Emitted, RuleDef } from '../pipeline/types.js';
 
 /** Rules of this stage with their default severities. */
@@ -80,15 +82,6 @@ export interface IndexedCollection {
   readonly indexJson: string;
   /** Static item files, one per claimed lookup key, sorted by path. */
   readonly itemFiles: readonly Emitted[];
-}
-
-/** RFC 6901 escaping of one pointer segment. */
-function seg(s: string | number): string {
-  return String(s).replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Folded values a record holds for `filter` ([] when missing or null). Several values: arrays and `a|b` strings. */
@@ -159,10 +152,6 @@ function keysOf(def: CollectionDef, item: Record<string, unknown>): { kind: KeyK
     }
   }
   return out;
-}
-
-function sortedObject<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {
-  return Object.fromEntries([...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 }
 
 /**
@@ -281,9 +270,8 @@ export function indexCollection(name: CollectionName, data: unknown, problems: C
     }
   }
 
-  const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-  const terms = [...termPositions.keys()].sort(byCodeUnit);
-  const fragments = [...fragmentPositions.keys()].sort(byCodeUnit);
+  const terms = [...termPositions.keys()].sort(compareCodeUnits);
+  const fragments = [...fragmentPositions.keys()].sort(compareCodeUnits);
   const index: CollectionIndexFile = {
     format: INDEX_FORMAT,
     collection: name,
@@ -294,13 +282,13 @@ export function indexCollection(name: CollectionName, data: unknown, problems: C
     postings: terms.map((t) => termPositions.get(t)!),
     fragments,
     fragmentPostings: fragments.map((t) => fragmentPositions.get(t)!),
-    filters: sortedObject([...filterPositions].map(([param, byValue]) => [param, sortedObject(byValue)] as const)),
-    keys: sortedObject([...claims].map(([folded, c]) => [folded, c.pos] as const)),
+    filters: sortKeys(Object.fromEntries([...filterPositions].map(([param, byValue]) => [param, sortKeys(Object.fromEntries(byValue))]))),
+    keys: sortKeys(Object.fromEntries([...claims].map(([folded, c]) => [folded, c.pos]))),
     hidden,
   };
   const itemFiles: Emitted[] = [...claims.values()]
     .map((c) => ({ path: collectionItemFile(name, c.spelled), body: items[c.pos]!, raw: true }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    .sort(byCodeUnits((f) => f.path));
   return { index, indexJson: JSON.stringify(index), itemFiles };
 }
 

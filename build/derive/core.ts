@@ -1,10 +1,18 @@
 /**
- * Core derivations of the catalog build, pure: derived skill ids written into the
- * emitted master-weaponSkills.json, the master registry (every definition id → file and pointer),
- * the canonical items manifest, search records, export records and the stats body.
+ * Core derivations of the catalog build, pure: derived skill ids written into the emitted
+ * master-weaponSkills.json, the master registry (every definition id → file and pointer), the canonical
+ * items manifest, search records and the search index, export records and the stats body
+ * ({@link deriveCore} runs them all). File paths: `api/_lib/formats/layout.ts`; shapes: the other modules of
+ * `api/_lib/formats/`.
  */
-import { API_V1_DIR, EXPORT_TYPES, SEARCH_TYPES, STATS_FILE, exportFile, type ExportType, type SearchType } from '../../api/_lib/contract/index.js';
-import { RECORD_SOURCES, recordsAt, type RecordSource } from '../pipeline/layout.js';
+import { csvColumns } from '../../api/_lib/export/index.js';
+import { EXPORT_TYPES, type ExportFile, type ExportType } from '../../api/_lib/formats/export.js';
+import { CANONICAL_ITEMS_FILE, MASTER_REGISTRY_FILE, SEARCH_INDEX_FILE, STATS_FILE, WEAPON_SKILLS_FILE, exportFile } from '../../api/_lib/formats/layout.js';
+import { SEARCH_TYPES, buildSearchIndex, type SearchType } from '../../api/_lib/formats/search-index.js';
+import type { StatsFile } from '../../api/_lib/formats/stats.js';
+import { sortKeys } from '../../api/_lib/util/json.js';
+import { byCodeUnits } from '../../api/_lib/util/sorted.js';
+import { CATEGORY_STATUS, RECORD_SOURCES, recordsAt, type RecordSource } from '../pipeline/layout.js';
 import type { Definition, LawResult } from '../pipeline/law.js';
 import type { CatalogConfig, Emitted, SourceDoc } from '../pipeline/types.js';
 import { spriteIdsOf } from './sprites.js';
@@ -53,7 +61,7 @@ export function collectTypedRecords(docs: ReadonlyMap<string, SourceDoc>, config
 }
 
 /** The emitted master-weaponSkills.json: the source with the derived SKIL id in `uuidField` on every skill. */
-export function deriveSkillsFile(docs: ReadonlyMap<string, SourceDoc>, config: CatalogConfig, law: LawResult): Emitted[] {
+function deriveSkillsFile(docs: ReadonlyMap<string, SourceDoc>, config: CatalogConfig, law: LawResult): Emitted[] {
   const doc = docs.get('master-weaponSkills.json');
   if (!doc || doc.data === undefined || law.skillIds.size === 0) return [];
   const copy = structuredClone(doc.data);
@@ -61,12 +69,12 @@ export function deriveSkillsFile(docs: ReadonlyMap<string, SourceDoc>, config: C
     const id = law.skillIds.get(pointer);
     if (id) record[config.uuidField] = id;
   }
-  return [{ path: `${API_V1_DIR}/master-weaponSkills.json`, body: JSON.stringify(copy, null, 2) + '\n', raw: true }];
+  return [{ path: WEAPON_SKILLS_FILE, body: JSON.stringify(copy, null, 2) + '\n', raw: true }];
 }
 
 /** master-registry.json: every definition id → kind, name, category, tier, file and pointer (ids sorted). */
-export function deriveRegistry(law: LawResult, config: CatalogConfig): Emitted {
-  const defs = [...law.definitions.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+function deriveRegistry(law: LawResult, config: CatalogConfig): Emitted {
+  const defs = [...law.definitions.values()].sort(byCodeUnits((d) => d.id));
   const totals: Record<string, number> = {};
   const byUuid: Record<string, Omit<Definition, 'id'>> = {};
   for (const d of defs) {
@@ -75,13 +83,13 @@ export function deriveRegistry(law: LawResult, config: CatalogConfig): Emitted {
     byUuid[id] = { ...rest, alsoIn: [...rest.alsoIn].sort() };
   }
   return {
-    path: `${API_V1_DIR}/master-registry.json`,
+    path: MASTER_REGISTRY_FILE,
     body: { version: config.versions.package ?? '4.0.0', total: defs.length, totals: sortKeys(totals), byUuid },
   };
 }
 
 /** canonical-items-manifest.json: the item definition catalog (spec 2.6, 4.1 load order step 2) by family. */
-export function deriveCanonicalItems(law: LawResult, config: CatalogConfig): Emitted {
+function deriveCanonicalItems(law: LawResult, config: CatalogConfig): Emitted {
   const families: Record<string, number> = {};
   const items: { uuid: string; family: string; name: string | null; kind: string; category: string | null; tier: number | null; file: string }[] = [];
   for (const d of law.definitions.values()) {
@@ -92,30 +100,39 @@ export function deriveCanonicalItems(law: LawResult, config: CatalogConfig): Emi
   }
   items.sort((a, b) => (a.uuid < b.uuid ? -1 : 1));
   return {
-    path: `${API_V1_DIR}/canonical-items-manifest.json`,
+    path: CANONICAL_ITEMS_FILE,
     body: { version: config.versions.package ?? '4.0.0', catalog: 'master-items.json', total: items.length, families: sortKeys(families), items },
   };
 }
 
-/** Export files (spec 4.4): `{type, columns, records}` per export type; `columns` from the export module. */
-export function deriveExports(records: ReadonlyMap<SearchType, TypedRecord[]>, columnsOf: (records: readonly Record<string, unknown>[]) => string[]): Emitted[] {
+/** Export files (spec 4.4, `api/_lib/formats/export.ts`): `{type, columns, records}` per export type; `columns` from `csvColumns`. */
+function deriveExports(records: ReadonlyMap<SearchType, TypedRecord[]>): Emitted[] {
   return EXPORT_TYPES.map((type: ExportType) => {
     const recs = (records.get(type) ?? []).map((r) => r.record);
-    return { path: exportFile(type), body: { type, columns: columnsOf(recs), records: recs } };
+    const body: ExportFile = { type, columns: csvColumns(recs), records: recs };
+    return { path: exportFile(type), body };
   });
 }
 
+/** The `/api/search` index (spec 4.4, `api/_lib/formats/search-index.ts`) over every typed record. */
+function deriveSearchIndex(records: ReadonlyMap<SearchType, TypedRecord[]>): Emitted {
+  return {
+    path: SEARCH_INDEX_FILE,
+    body: buildSearchIndex([...records.values()].flat().map((r) => ({ type: r.type, id: r.id, name: r.name }))),
+  };
+}
+
 /**
- * Stats body of `/api/stats` (spec 4.4; 4.10 leaves it open): `{catalog, totals, definitions, statuses}`:
- * `totals` counts every data category (search types, the four collections, recipes, items, icons,
- * assets, characters), `definitions` counts definition ids per kind.
+ * Stats body of `/api/stats` (spec 4.4; 4.10 leaves it open; `api/_lib/formats/stats.ts`):
+ * `{catalog, totals, definitions, statuses}`: `totals` counts every data category (search types, the four
+ * collections, recipes, items, icons, assets, characters), `definitions` counts definition ids per kind,
+ * `statuses` are the category statuses of spec 3.
  */
-export function deriveStats(args: {
+function deriveStats(args: {
   config: CatalogConfig;
   records: ReadonlyMap<SearchType, TypedRecord[]>;
   law: LawResult;
   docs: ReadonlyMap<string, SourceDoc>;
-  statuses: Readonly<Record<string, string>>;
 }): Emitted {
   const { docs, law } = args;
   const count = (file: string, arrays: string[][]): number => {
@@ -135,15 +152,29 @@ export function deriveStats(args: {
   totals.characters = count('sprite-characters.json', [['characters']]);
   const definitions: Record<string, number> = {};
   for (const d of law.definitions.values()) definitions[d.kind] = (definitions[d.kind] ?? 0) + 1;
-  return {
-    path: STATS_FILE,
-    body: { catalog: args.config.name, totals: sortKeys(totals), definitions: sortKeys(definitions), statuses: args.statuses },
-  };
+  const body: StatsFile = { catalog: args.config.name, totals: sortKeys(totals), definitions: sortKeys(definitions), statuses: CATEGORY_STATUS };
+  return { path: STATS_FILE, body };
 }
 
-/** Copy of `o` with keys in code-point order (deterministic output where order has no meaning). */
-export function sortKeys<T>(o: Record<string, T>): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const k of Object.keys(o).sort()) out[k] = o[k]!;
-  return out;
+/**
+ * Every core output, in emission order: the weapon skills file with SKIL ids, the master registry, the canonical
+ * items manifest, the export files, the stats file and the search index.
+ * @param docs the live (published) source files; @param records the typed records of {@link collectTypedRecords}.
+ */
+export function deriveCore(args: {
+  config: CatalogConfig;
+  docs: ReadonlyMap<string, SourceDoc>;
+  law: LawResult;
+  records: ReadonlyMap<SearchType, TypedRecord[]>;
+}): Emitted[] {
+  const { config, docs, law, records } = args;
+  return [
+    ...deriveSkillsFile(docs, config, law),
+    deriveRegistry(law, config),
+    deriveCanonicalItems(law, config),
+    ...deriveExports(records),
+    deriveStats({ config, records, law, docs }),
+    deriveSearchIndex(records),
+  ];
 }
+

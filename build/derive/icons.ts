@@ -8,8 +8,10 @@
  * Every icon gets `ICON-XXXX-XXXX-XXXX` = SHA-1(`config.namespaces.icon` + key) (see `build/pipeline/ids.ts`).
  * An icon that breaks a per-icon rule (shape, key format, key prefix, duplicate key, unknown category,
  * duplicate id) is reported and left out of every output, whatever the rule's configured severity;
- * the message says so. Output files and shapes: `api/_lib/registries/contract.ts`.
+ * the message says so. Output files and shapes: `api/_lib/formats/registries.ts`.
  */
+import { isRecord, jsonPointer as pointer } from '../../api/_lib/util/json.js';
+import { byCodeUnits } from '../../api/_lib/util/sorted.js';
 import { deriveIconId } from '../pipeline/ids.js';
 import type { DeriveContext, Deriver, Emitted, RuleDef } from '../pipeline/types.js';
 import {
@@ -27,15 +29,15 @@ import {
   type IconRegistryFile,
   type IconShardFile,
   cdnFileUrl,
-} from '../../api/_lib/registries/contract.js';
-import { buildTermIndex } from '../../api/_lib/registries/terms.js';
+} from '../../api/_lib/formats/registries.js';
+import { buildTermIndex } from '../../api/_lib/formats/term-index.js';
 
 /** Source file of the icon registry, relative to the catalog source folder. */
 export const ICON_SOURCE_FILE = 'icon-sources.json';
 /** Key prefix assumed when the source names none. */
-export const DEFAULT_ICON_KEY_PREFIX = 'game-assets/icons/';
+const DEFAULT_ICON_KEY_PREFIX = 'game-assets/icons/';
 /** Icon registry version when the catalog config has no `versions.iconRegistry` (spec 9.2). */
-export const DEFAULT_ICON_REGISTRY_VERSION = '1.0.0';
+const DEFAULT_ICON_REGISTRY_VERSION = '1.0.0';
 
 /** Rules checked by {@link deriveIcons}. */
 export const ICON_RULES: readonly RuleDef[] = [
@@ -68,15 +70,6 @@ export const ICON_RULES: readonly RuleDef[] = [
   },
 ];
 
-/** RFC 6901 pointer from segments. */
-function pointer(...segments: readonly (string | number)[]): string {
-  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function keyFormatProblem(key: string): string | undefined {
@@ -104,7 +97,7 @@ interface Accepted {
  * Derive the icon registry, path index, category index, search index and the 16 category shards.
  * Pure: reads `ctx.docs` and `ctx.config` (`namespaces.icon`, `uuidField`, `cdnUrl`, `versions.iconRegistry`),
  * reports through `ctx.report` with the rules of {@link ICON_RULES}, never throws on bad input.
- * @returns 4 + 16 files (see `api/_lib/registries/contract.ts`).
+ * @returns 4 + 16 files (see `api/_lib/formats/registries.ts`).
  */
 export const deriveIcons: Deriver = (ctx: DeriveContext): readonly Emitted[] => {
   const file = ICON_SOURCE_FILE;
@@ -209,7 +202,7 @@ export const deriveIcons: Deriver = (ctx: DeriveContext): readonly Emitted[] => 
     byId.set(id, { record, index: i });
   });
 
-  const accepted = [...byId.values()].sort((a, b) => (a.record.iconUuid < b.record.iconUuid ? -1 : a.record.iconUuid > b.record.iconUuid ? 1 : 0));
+  const accepted = [...byId.values()].sort(byCodeUnits((a) => a.record.iconUuid));
   const icons = accepted.map((a) => a.record);
 
   // Path index: every key, then every relative path that is not someone's key.

@@ -15,6 +15,8 @@
  *
  * The category a sprite is listed under is the `categories` key it sits in.
  */
+import { isRecord, jsonPointer as pointer } from '../../api/_lib/util/json.js';
+import { byCodeUnits } from '../../api/_lib/util/sorted.js';
 import { deriveSpriteId, SPRITE_ID_RE } from '../pipeline/ids.js';
 import type { DeriveContext, Deriver, Emitted, RuleDef } from '../pipeline/types.js';
 import {
@@ -30,8 +32,8 @@ import {
   type SpriteRegistryFile,
   type SpriteStatsFile,
   cdnFileUrl,
-} from '../../api/_lib/registries/contract.js';
-import { buildTermIndex } from '../../api/_lib/registries/terms.js';
+} from '../../api/_lib/formats/registries.js';
+import { buildTermIndex } from '../../api/_lib/formats/term-index.js';
 
 /** Sprite source file (spec 2.3). */
 export const SPRITES_SOURCE_FILE = 'sprites2d.json';
@@ -40,7 +42,7 @@ export const SPRITE_IDS_FILE = 'sprite-ids.json';
 /** Sprite characters source file. */
 export const SPRITE_CHARACTERS_FILE = 'sprite-characters.json';
 /** Sprite registry version when the catalog config has no `versions.spriteRegistry`. */
-export const DEFAULT_SPRITE_REGISTRY_VERSION = '1.0.0';
+const DEFAULT_SPRITE_REGISTRY_VERSION = '1.0.0';
 
 /** Rules checked by {@link deriveSprites}. */
 export const SPRITE_RULES: readonly RuleDef[] = [
@@ -63,22 +65,6 @@ export const SPRITE_RULES: readonly RuleDef[] = [
   { name: 'sprites/character-base-path', severity: 'warn', description: 'A character base path has the form /sprites/characters/<name>/.' },
   { name: 'sprites/unknown-animation', severity: 'warn', description: 'Every character animation names the path of a sprite of sprites2d.json.' },
 ];
-
-function pointer(...segments: readonly (string | number)[]): string {
-  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function byString<T>(key: (t: T) => string): (a: T, b: T) => number {
-  return (a, b) => {
-    const x = key(a);
-    const y = key(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  };
-}
 
 function countsOf(values: readonly string[]): CategoryCount[] {
   const m = new Map<string, number>();
@@ -245,13 +231,13 @@ function readCharacters(data: unknown, report: Report): CharacterSource[] {
     if (!/^\/sprites\/characters\/[^/]+\/$/.test(basePath)) {
       report('sprites/character-base-path', f, at('basePath'), `basePath "${basePath}" is not of the form /sprites/characters/<name>/.`);
     }
-    out.push({ name: c.name as string, category: c.category as string, basePath, animations: animations.sort(byString((a) => a[0])), at: at() });
+    out.push({ name: c.name as string, category: c.category as string, basePath, animations: animations.sort(byCodeUnits((a) => a[0])), at: at() });
   });
   return out;
 }
 
-const byName = byString<CharacterRecord>((c) => c.name);
-const byUuid = byString<CharacterRecord>((c) => c.uuid);
+const byName = byCodeUnits<CharacterRecord>((c) => c.name);
+const byUuid = byCodeUnits<CharacterRecord>((c) => c.uuid);
 
 /**
  * Assign a SPRT id to every sprite path and character base path: valid existing ids stay with their
@@ -306,7 +292,7 @@ export function spriteIdsOf(docs: DeriveContext['docs'], namespace: string): Map
  * Derive the sprite registry, its search index, the character registry and the sprite stats.
  * Pure: reads `ctx.docs` and `ctx.config` (`namespaces.sprite`, `cdnUrl`, `versions.spriteRegistry`),
  * reports through `ctx.report` with the rules of {@link SPRITE_RULES}, never throws on bad input.
- * @returns the 4 files named in `api/_lib/registries/contract.ts` (sprite registry, sprite search index,
+ * @returns the 4 files named in `api/_lib/formats/registries.ts` (sprite registry, sprite search index,
  * character registry, sprite stats).
  */
 export const deriveSprites: Deriver = (ctx: DeriveContext): readonly Emitted[] => {
@@ -330,7 +316,7 @@ export const deriveSprites: Deriver = (ctx: DeriveContext): readonly Emitted[] =
 
   const sprites: SpriteRecord[] = sources
     .map((s) => ({ uuid: idOf.get(s.path) as string, name: s.name, path: s.path, url: cdnFileUrl(cdn, s.path), category: s.category, subcategory: s.subcategory, source: s.source }))
-    .sort(byString((s) => s.path));
+    .sort(byCodeUnits((s) => s.path));
   const spriteCategories = countsOf(sprites.map((s) => s.category));
 
   const chars: CharacterRecord[] = characters

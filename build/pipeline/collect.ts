@@ -9,6 +9,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, visit, type ParseError } from 'jsonc-parser';
+import { escapePointer as esc } from '../../api/_lib/util/json.js';
 import type { Reporter, SourceDoc } from './types.js';
 
 /** Options of {@link collect}. */
@@ -103,7 +104,6 @@ function countParsedKeys(v: unknown): number {
 function reportDuplicateKeys(path: string, text: string, report: Reporter): void {
   interface Frame { readonly kind: 'o' | 'a'; readonly ptr: string; readonly keys: Set<string>; key: string; index: number }
   const frames: Frame[] = [];
-  const esc = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
   const childPointer = (): string => {
     const parent = frames[frames.length - 1];
     if (!parent) return '';

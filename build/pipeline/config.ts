@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { DEFAULT_RETIRED_FILES } from '../../api/_lib/formats/layout.js';
 import { DEFAULT_VERSIONS } from './layout.js';
 import type { CatalogConfig, Severity } from './types.js';
 
@@ -60,14 +61,14 @@ interface RawConfig {
 }
 
 /** Apply defaults and freeze. `retired` defaults to `['systems-catalog.json']`. */
-export function normaliseConfig(raw: RawConfig): CatalogConfig {
+function normaliseConfig(raw: RawConfig): CatalogConfig {
   return Object.freeze({
     name: raw.name,
     baseUrl: raw.base_url.replace(/\/+$/, ''),
     cdnUrl: raw.cdn_url.replace(/\/+$/, ''),
     namespaces: Object.freeze({ skill: raw.namespaces.skill, icon: raw.namespaces.icon, sprite: raw.namespaces.sprite ?? 'sprite:' }),
     uuidField: raw.uuidField ?? 'studioUuid',
-    retired: Object.freeze(raw.retired ?? ['systems-catalog.json']),
+    retired: Object.freeze(raw.retired ?? DEFAULT_RETIRED_FILES),
     rules: Object.freeze({ ...(raw.rules ?? {}) }),
     overrides: Object.freeze((raw.overrides ?? []).map((o) => Object.freeze({ files: o.files, rules: Object.freeze({ ...o.rules }) }))),
     versions: Object.freeze({ ...DEFAULT_VERSIONS, ...(raw.versions ?? {}) }),

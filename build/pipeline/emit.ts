@@ -8,6 +8,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { ManifestFileEntry } from '../../api/_lib/formats/manifest.js';
+import { byCodeUnits } from '../../api/_lib/util/sorted.js';
 import type { Emitted } from './types.js';
 
 /** One serialised output file. */
@@ -27,13 +29,26 @@ export function sha256(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** The manifest's file table (`api/_lib/formats/manifest.ts`) and the build id over it. */
+export interface FileTable {
+  /** `{path, bytes, sha256}` per file, sorted by path (code units). */
+  readonly files: ManifestFileEntry[];
+  /** First 20 hex digits of SHA-256 over `path NUL sha256 LF` of every file, in table order. */
+  readonly buildId: string;
+}
+
 /** `{path, bytes, sha256}` entries for the manifest, sorted by path, and the build id over them. */
-export function fileTable(files: readonly OutputFile[]): { files: { path: string; bytes: number; sha256: string }[]; buildId: string } {
+export function fileTable(files: readonly OutputFile[]): FileTable {
   const table = files
     .map((f) => ({ path: f.path, bytes: f.bytes.length, sha256: sha256(f.bytes) }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    .sort(byCodeUnits((t) => t.path));
   const buildId = sha256(table.map((t) => `${t.path}\0${t.sha256}\n`).join('')).slice(0, 20);
   return { files: table, buildId };
+}
+
+/** Default machine-readable build report beside the output folder: `<out>-report.json`. */
+export function reportFileFor(out: string): string {
+  return `${out}-report.json`;
 }
 
 /** A staging folder next to `out` (same file system, so the swap is a rename). */

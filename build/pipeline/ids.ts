@@ -14,7 +14,7 @@ function sha1Hex(input: string): string {
 }
 
 /** `PREFIX-XXXX-XXXX-XXXX` from SHA-1(namespace + input). */
-export function deriveGroupedId(prefix: 'SKIL' | 'ICON', namespace: string, input: string): string {
+function deriveGroupedId(prefix: 'SKIL' | 'ICON', namespace: string, input: string): string {
   const h = sha1Hex(namespace + input);
   return `${prefix}-${h.slice(0, 4)}-${h.slice(4, 8)}-${h.slice(8, 12)}`;
 }

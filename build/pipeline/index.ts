@@ -1,6 +1,8 @@
 /**
  * The catalog build (docs/architecture.md, "Build"):
- * collect → validate → law → derive → emit, named stages with I/O only at the ends.
+ * collect → validate → law → derive → emit, named stages with I/O only at the ends. This module only wires
+ * the stages: what is emitted where, and in which shape, is decided by the derivers (`build/derive/`) and the
+ * formats (`api/_lib/formats/`).
  *
  * `buildCatalog` returns a report `{ ok, issues, stats, outputs, buildId }` and prints nothing; the CLI
  * (`build/cli.ts`) owns argv, stdout and the exit code. Errors (any issue of severity `error`) leave the
@@ -10,19 +12,19 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { writeFile, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { API_V1_DIR, MANIFEST_FILE, SEARCH_INDEX_FILE } from '../../api/_lib/contract/index.js';
-import { buildSearchIndex } from '../../api/_lib/search/index.js';
-import { csvColumns } from '../../api/_lib/export/index.js';
+import { DEFAULT_RETIRED_FILES, publishedFile } from '../../api/_lib/formats/layout.js';
+import { compareCodeUnits } from '../../api/_lib/util/sorted.js';
 import { DERIVERS } from '../derive/index.js';
-import { collectTypedRecords, deriveCanonicalItems, deriveExports, deriveRegistry, deriveSkillsFile, deriveStats } from '../derive/core.js';
+import { collectTypedRecords, deriveCore } from '../derive/core.js';
+import { deriveManifest } from '../derive/manifest.js';
 import { collect } from './collect.js';
 import { CONFIG_FILE, loadCatalogConfig } from './config.js';
-import { fileTable, serialise, stagingDirFor, swapInto, writeAll, type OutputFile } from './emit.js';
+import { fileTable, reportFileFor, serialise, stagingDirFor, swapInto, writeAll, type OutputFile } from './emit.js';
 import { checkLaw } from './law.js';
-import { ARCHIVED, CATEGORY_STATUS, LOAD_ORDER, fileKind, isLegacyKind, type FileKind } from './layout.js';
+import { fileKind, isLegacyKind, reportFileKinds, type FileKind } from './layout.js';
 import { Locator } from './locate.js';
 import { CORE_RULES, RuleBook } from './rules.js';
-import type { CatalogConfig, Emitted, Issue, IssueInput, SourceDoc } from './types.js';
+import type { Emitted, Issue, IssueInput, SourceDoc } from './types.js';
 import { createSchemaRegistry, validateDocs } from './validate.js';
 
 /** Build stages, in order, as reported to `onProgress`. */
@@ -96,7 +98,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   const configPath = resolve(options.config ?? join(src, CONFIG_FILE));
   const config = await loadCatalogConfig(configPath);
   const rules = new RuleBook([...CORE_RULES, ...DERIVERS.flatMap((d) => d.rules)], config);
-  const retired = new Set(config.retired ?? ['systems-catalog.json']);
+  const retired = new Set(config.retired ?? DEFAULT_RETIRED_FILES);
 
   const raw: IssueInput[] = [];
   const report = (i: IssueInput): void => void raw.push(i);
@@ -126,31 +128,15 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   const live = new Map<string, SourceDoc>();
   for (const [p, d] of docs) if (kinds.get(p) !== 'retired') live.set(p, d);
   const ctx = { config, docs: live, report };
-  const derived: Emitted[] = [
-    ...deriveSkillsFile(live, config, law),
-    deriveRegistry(law, config),
-    deriveCanonicalItems(law, config),
-    ...deriveExports(typed, csvColumns),
-    deriveStats({ config, records: typed, law, docs: live, statuses: CATEGORY_STATUS }),
-    {
-      path: SEARCH_INDEX_FILE,
-      body: buildSearchIndex([...typed.values()].flat().map((r) => ({ type: r.type, id: r.id, name: r.name }))),
-    },
-  ];
+  const derived: Emitted[] = deriveCore({ config, docs: live, law, records: typed });
   for (const d of DERIVERS) derived.push(...d.derive(ctx));
-  for (const [p, k] of kinds) {
-    if (k === 'retired') report({ rule: 'catalog/retired-file', file: p, pointer: '', message: `${p} is retired (spec 9.3): it is not published and ${API_V1_DIR}/${p} answers 404. Use warlords-catalog and the master-* files.` });
-    const name = p.split('/').pop() ?? p;
-    if (k === 'archived' || Object.hasOwn(ARCHIVED, name)) {
-      report({ rule: 'catalog/archived-file', file: p, pointer: '', message: `${p} is deprecated (spec 9.3); replaced by ${ARCHIVED[name]?.join(' + ') ?? '?'}. Published for old clients only.` });
-    }
-  }
+  reportFileKinds(kinds, report);
 
   const issues = resolveIssues(raw, docs, kinds, rules);
   const errors = issues.filter((i) => i.severity === 'error').length;
   const warnings = issues.filter((i) => i.severity === 'warn').length;
   const off = issues.length - errors - warnings;
-  const reportFile = options.reportFile === false ? null : resolve(options.reportFile ?? `${out}-report.json`);
+  const reportFile = options.reportFile === false ? null : resolve(options.reportFile ?? reportFileFor(out));
   const finish = async (ok: boolean, outputs: string[], buildId: string | null): Promise<BuildReport> => {
     const result: BuildReport = {
       ok,
@@ -173,11 +159,10 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
 
   progress('emit');
   const outputs = new Map<string, OutputFile>();
-  for (const [p, d] of live) outputs.set(`${API_V1_DIR}/${p}`, { path: `${API_V1_DIR}/${p}`, bytes: Buffer.from(d.text, 'utf8') });
+  for (const [p, d] of live) outputs.set(publishedFile(p), { path: publishedFile(p), bytes: Buffer.from(d.text, 'utf8') });
   for (const e of derived) outputs.set(e.path, serialise(e));
   const table = fileTable([...outputs.values()]);
-  const manifest = manifestBody(config, table, live, kinds, retired);
-  const all = [...outputs.values(), { path: MANIFEST_FILE, bytes: Buffer.from(JSON.stringify(manifest), 'utf8') }];
+  const all = [...outputs.values(), serialise(deriveManifest({ config, table, kinds, retired }))];
   const staging = stagingDirFor(out);
   try {
     await writeAll(staging, all);
@@ -194,33 +179,6 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   return finish(true, all.map((f) => f.path).sort(), table.buildId);
 }
 
-function manifestBody(
-  config: CatalogConfig,
-  table: ReturnType<typeof fileTable>,
-  docs: ReadonlyMap<string, SourceDoc>,
-  kinds: ReadonlyMap<string, FileKind>,
-  retired: ReadonlySet<string>,
-): unknown {
-  const present = new Set(table.files.map((f) => f.path));
-  return {
-    buildId: table.buildId,
-    catalog: config.name,
-    baseUrl: config.baseUrl,
-    cdnUrl: config.cdnUrl,
-    versions: config.versions,
-    categories: CATEGORY_STATUS,
-    loadOrder: LOAD_ORDER.map((s) => ({ name: s.name, file: s.file, present: s.file !== null && present.has(`${API_V1_DIR}/${s.file}`) })),
-    archived: [...docs.keys()]
-      .filter((p) => Object.hasOwn(ARCHIVED, p.split('/').pop() ?? p))
-      .map((p) => ({ file: p, replacedBy: ARCHIVED[p.split('/').pop() ?? p] })),
-    designOnly: [...kinds].filter(([, k]) => k === 'design').map(([p]) => p),
-    retired: [...retired].sort(),
-    totalFiles: table.files.length,
-    totalBytes: table.files.reduce((n, f) => n + f.bytes, 0),
-    files: table.files,
-  };
-}
-
 function resolveIssues(raw: readonly IssueInput[], docs: ReadonlyMap<string, SourceDoc>, kinds: ReadonlyMap<string, FileKind>, rules: RuleBook): Issue[] {
   const locators = new Map<string, Locator>();
   const out: Issue[] = raw.map((i) => {
@@ -233,7 +191,7 @@ function resolveIssues(raw: readonly IssueInput[], docs: ReadonlyMap<string, Sou
     const kind = kinds.get(i.file) ?? 'data';
     return { ...i, severity: rules.severity(i.rule, i.file, isLegacyKind(kind)), line: pos.line, column: pos.column };
   });
-  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)));
+  return out.sort((a, b) => compareCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column || compareCodeUnits(a.rule, b.rule));
 }
 
 export { CatalogConfigError } from './config.js';

@@ -7,11 +7,12 @@
  * Pure: reads parsed documents, reports problems, returns the definition table and derived skill ids.
  */
 import { deriveIconId, deriveSkillId, GROUPED_ID_RE, TIMESTAMP_ID_RE } from './ids.js';
-import { escapePointer, recordsAt } from './layout.js';
+import { escapePointer } from '../../api/_lib/util/json.js';
+import { recordsAt } from './layout.js';
 import type { CatalogConfig, Reporter, SourceDoc } from './types.js';
 
 /** A definition catalog: where its records are, which id field and families they use (spec 2.6). */
-export interface DefinitionCatalog {
+interface DefinitionCatalog {
   readonly file: string;
   readonly arrays: readonly (readonly string[])[];
   /** Id field; `@uuidField` = the configured SKIL/ICON field. */
@@ -22,7 +23,7 @@ export interface DefinitionCatalog {
 }
 
 /** Definition catalogs in registry precedence order (the first file that defines an id is its home). */
-export const DEFINITION_CATALOGS: readonly DefinitionCatalog[] = [
+const DEFINITION_CATALOGS: readonly DefinitionCatalog[] = [
   { file: 'master-items.json', arrays: [['items']], idField: 'uuid', families: ['ITEM', 'FOOD', 'POTN', 'CONS'], kind: 'item' },
   { file: 'master-weapons.json', arrays: [['items']], idField: 'uuid', families: ['ITEM'], kind: 'weapon' },
   { file: 'master-weapon-prefabs.json', arrays: [['items'], ['prefabs']], idField: 'uuid', families: ['ITEM'], kind: 'weapon-prefab' },

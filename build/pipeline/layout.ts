@@ -10,7 +10,11 @@
  * - `retired`  the old systems catalog (9.3, 7): never emitted, so it answers 404.
  * - every other file (play catalogs, collections, registries, contracts, world and engine data): errors stay errors.
  */
-import type { ExportType, SearchType } from '../../api/_lib/contract/index.js';
+import type { CategoryStatus } from '../../api/_lib/formats/manifest.js';
+import { publishedFile } from '../../api/_lib/formats/layout.js';
+import { escapePointer, isRecord } from '../../api/_lib/util/json.js';
+import type { SearchType } from '../../api/_lib/formats/search-index.js';
+import type { Reporter } from './types.js';
 
 /** Kind of a catalog source file. */
 export type FileKind = 'design' | 'archived' | 'retired' | 'collection' | 'registry' | 'contract' | 'play' | 'world' | 'engine' | 'data';
@@ -25,7 +29,7 @@ export const ARCHIVED: Readonly<Record<string, readonly string[]>> = Object.free
 });
 
 /** Design/legacy-only files (spec 9.3): not the play catalog; play uses master-weapon-prefabs.json. */
-export const DESIGN_ONLY: ReadonlySet<string> = new Set(['weapons.json', 'skills.json', 'weaponSkills.json']);
+const DESIGN_ONLY: ReadonlySet<string> = new Set(['weapons.json', 'skills.json', 'weaponSkills.json']);
 
 const COLLECTION_FILES = new Set(['master-relics.json', 'master-enchants.json', 'master-infusions.json', 'master-artifacts.json']);
 const REGISTRY_FILES = new Set([
@@ -55,6 +59,21 @@ export function fileKind(path: string, retired: ReadonlySet<string>): FileKind {
   if (ENGINE_FILES.has(name)) return 'engine';
   if (name.startsWith('master-') || name.startsWith('warlords-') || name === 't0-weapons.json' || name === 'weapon-stat-bridge.json') return 'play';
   return 'data';
+}
+
+/**
+ * Report every retired file (rule `catalog/retired-file`: not published, answers 404) and every deprecated one
+ * (rule `catalog/archived-file`: published for old clients, with its replacements), spec 9.3.
+ * @param kinds kind of every collected source file, by path relative to the source folder.
+ */
+export function reportFileKinds(kinds: ReadonlyMap<string, FileKind>, report: Reporter): void {
+  for (const [p, k] of kinds) {
+    if (k === 'retired') report({ rule: 'catalog/retired-file', file: p, pointer: '', message: `${p} is retired (spec 9.3): it is not published and ${publishedFile(p)} answers 404. Use warlords-catalog and the master-* files.` });
+    const name = p.split('/').pop() ?? p;
+    if (k === 'archived' || Object.hasOwn(ARCHIVED, name)) {
+      report({ rule: 'catalog/archived-file', file: p, pointer: '', message: `${p} is deprecated (spec 9.3); replaced by ${ARCHIVED[name]?.join(' + ') ?? '?'}. Published for old clients only.` });
+    }
+  }
 }
 
 /** True for kinds whose problems are capped at `warn` (spec 9.3 design/legacy and archived files). */
@@ -102,11 +121,9 @@ export const RECORD_SOURCES: Readonly<Record<SearchType, readonly RecordSource[]
   sprites: [{ file: 'sprites2d.json', arrays: [['categories', '*', 'items']], idFields: ['@sprite'] }],
 });
 
-/** Export types are the search types without sprites (spec 4.4). */
-export const EXPORT_SOURCES: Readonly<Record<ExportType, readonly RecordSource[]>> = RECORD_SOURCES;
 
 /** Category statuses (spec 3). */
-export const CATEGORY_STATUS: Readonly<Record<string, 'live' | 'catalog-live' | 'planned' | 'partial'>> = Object.freeze({
+export const CATEGORY_STATUS: Readonly<Record<string, CategoryStatus>> = Object.freeze({
   weapons: 'live',
   'harvest tools': 'live',
   consumables: 'live',
@@ -157,14 +174,14 @@ export function* recordsAt(data: unknown, arrays: readonly (readonly string[])[]
 function* walk(node: unknown, segs: readonly string[], i: number, ptr: string): Generator<{ record: Record<string, unknown>; pointer: string }> {
   if (i === segs.length) {
     // a path ending in `*` over an object map yields each member object as a record
-    if (segs[i - 1] === '*' && node && typeof node === 'object' && !Array.isArray(node)) {
-      yield { record: node as Record<string, unknown>, pointer: ptr };
+    if (segs[i - 1] === '*' && isRecord(node)) {
+      yield { record: node, pointer: ptr };
       return;
     }
     if (Array.isArray(node)) {
       for (let k = 0; k < node.length; k++) {
         const r: unknown = node[k];
-        if (r && typeof r === 'object' && !Array.isArray(r)) yield { record: r as Record<string, unknown>, pointer: `${ptr}/${k}` };
+        if (isRecord(r)) yield { record: r, pointer: `${ptr}/${k}` };
       }
     }
     return;
@@ -179,7 +196,3 @@ function* walk(node: unknown, segs: readonly string[], i: number, ptr: string): 
   }
 }
 
-/** RFC 6901 escaping of one pointer segment. */
-export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}

@@ -4,9 +4,10 @@
  * parser that keeps offsets), only for files that have problems, and cached per file.
  */
 import { parseTree, type Node } from 'jsonc-parser';
+import { pointerSegments } from '../../api/_lib/util/json.js';
 
 /** 1-based line/column of an offset in `text`; `lineStarts` from {@link lineStartsOf}. */
-export function positionAt(lineStarts: readonly number[], offset: number): { line: number; column: number } {
+function positionAt(lineStarts: readonly number[], offset: number): { line: number; column: number } {
   let lo = 0;
   let hi = lineStarts.length - 1;
   while (lo < hi) {
@@ -18,7 +19,7 @@ export function positionAt(lineStarts: readonly number[], offset: number): { lin
 }
 
 /** Offsets where each line of `text` starts (LF, CRLF and CR line ends). */
-export function lineStartsOf(text: string): number[] {
+function lineStartsOf(text: string): number[] {
   const starts = [0];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -29,15 +30,6 @@ export function lineStartsOf(text: string): number[] {
     }
   }
   return starts;
-}
-
-/** Split an RFC 6901 pointer into unescaped segments (`''` → `[]`). */
-export function pointerSegments(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** Locates pointers in one file's text. */

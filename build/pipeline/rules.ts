@@ -39,7 +39,7 @@ export const CORE_RULES: readonly RuleDef[] = [
 const RANK: Record<Severity, number> = { off: 0, warn: 1, error: 2 };
 
 /** Convert a simple glob (`*` within a segment, `**` across segments, `?`) to an anchored RegExp. */
-export function globToRegExp(glob: string): RegExp {
+function globToRegExp(glob: string): RegExp {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;

@@ -13,7 +13,7 @@ import { listJsonFiles } from './collect.js';
 import type { Reporter, SourceDoc } from './types.js';
 
 /** Folder holding every schema of the project. */
-export const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
+const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
 
 /** `$id` of the schema for a catalog source file. */
 export function catalogSchemaId(path: string): string {

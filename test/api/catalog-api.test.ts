@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DELETE, GET, OPTIONS, POST } from '../../api/catalog.js';
 import { useCatalog } from '../helpers/service.js';
-import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, exportFile } from '../../api/_lib/contract/index.js';
+import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, exportFile } from '../../api/_lib/formats/index.js';
 import { buildSearchIndex, loadSearchIndex, type SearchRecord } from '../../api/_lib/search/index.js';
 import { csvColumns, flattenRecord } from '../../api/_lib/export/index.js';
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { GET } from '../../api/collections.js';
 import { useCatalog } from '../helpers/service.js';
-import { MANIFEST_FILE, collectionIndexFile, collectionItemFile, type CollectionName } from '../../api/_lib/contract/index.js';
+import { MANIFEST_FILE, collectionIndexFile, collectionItemFile, type CollectionName } from '../../api/_lib/formats/index.js';
 import { foldText, loadIndex, queryCollection, slugify } from '../../api/_lib/collections/index.js';
 import { collectionRules, deriveCollections, indexCollection } from '../../build/derive/collections.js';
 import type { DeriveContext, Emitted, IssueInput, SourceDoc } from '../../build/pipeline/types.js';

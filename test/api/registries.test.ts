@@ -14,7 +14,7 @@ import addFormatsModule from 'ajv-formats';
 import { GET } from '../../api/registries.js';
 import { useCatalog } from '../helpers/service.js';
 import { routesOf } from '../../api/_lib/routing/table.js';
-import { MANIFEST_FILE } from '../../api/_lib/contract/index.js';
+import { MANIFEST_FILE } from '../../api/_lib/formats/index.js';
 import {
   ASSET_CATEGORIES_FILE,
   ASSET_INDEX_FILE,
@@ -30,7 +30,7 @@ import {
   SPRITE_STATS_FILE,
   iconShardFile,
   type SpriteRegistryFile,
-} from '../../api/_lib/registries/contract.js';
+} from '../../api/_lib/formats/registries.js';
 import { ASSET_RULES, ASSETS_SOURCE_FILE, deriveAssets } from '../../build/derive/assets.js';
 import { ICON_RULES, ICON_SOURCE_FILE, deriveIcons } from '../../build/derive/icons.js';
 import { SPRITE_CHARACTERS_FILE, SPRITE_IDS_FILE, SPRITE_RULES, SPRITES_SOURCE_FILE, deriveSprites } from '../../build/derive/sprites.js';

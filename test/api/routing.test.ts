@@ -12,7 +12,7 @@ import { globOf, renderVercelJson } from '../../dev/vercel-config.js';
 import picomatch from 'picomatch';
 import { Ajv } from 'ajv';
 import { functionsSchema } from '@vercel/build-utils';
-import { exportFile, collectionItemFile, MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../../api/_lib/contract/index.js';
+import { exportFile, collectionItemFile, MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../../api/_lib/formats/index.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 const config = JSON.parse(readFileSync(join(repo, 'vercel.json'), 'utf8')) as {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseServeArgs, startServer, type RunningServer } from '../../dev/server.js';
 import { useCatalog } from '../helpers/service.js';
-import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../../api/_lib/contract/index.js';
+import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../../api/_lib/formats/index.js';
 import { buildSearchIndex } from '../../api/_lib/search/index.js';
 
 let out: string;

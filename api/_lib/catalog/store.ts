@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceError } from '../errors.js';
 import { getServiceConfig, onConfigChange } from '../config.js';
-import { MANIFEST_FILE } from '../contract/index.js';
+import { MANIFEST_FILE } from '../formats/layout.js';
 
 const cache = new Map<string, Promise<unknown>>();
 onConfigChange(() => cache.clear());

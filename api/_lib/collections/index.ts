@@ -1,15 +1,16 @@
 /**
- * Item collections `/v1/relics|enchants|infusions|artifacts` (spec 2.2, 3, 4.2, 7, 8): format contract,
+ * Item collections `/v1/relics|enchants|infusions|artifacts` (spec 2.2, 3, 4.2, 7, 8): format definitions (`api/_lib/formats/collection-index.ts`),
  * parameter specs, query engine, and the loader of the build's collection index.
  */
-import type { CollectionName } from '../contract/index.js';
-import { collectionIndexFile } from '../contract/index.js';
+import type { CollectionName } from '../formats/collection-index.js';
+import { collectionIndexFile } from '../formats/layout.js';
 import { readCatalogJson } from '../catalog/store.js';
-import { loadIndex, type LoadedCollection } from './engine.js';
+import { loadIndex, type LoadedCollection } from './load.js';
 
-export { COLLECTION_DEFS, COLLECTION_NAMES, isCollectionName, foldKey, foldText, slugify, type CollectionDef, type CollectionIndexFile } from './format.js';
+export { COLLECTION_DEFS, COLLECTION_NAMES, isCollectionName, foldKey, foldText, slugify, type CollectionDef, type CollectionIndexFile } from '../formats/collection-index.js';
 export { listParamSpec, LOOKUP_PARAM_SPEC, LIMIT_DEFAULT, LIMIT_MAX } from './params.js';
-export { loadIndex, queryCollection, lookupItem, type LoadedCollection, type CollectionQuery, type QueryResult } from './engine.js';
+export { loadIndex, type LoadedCollection } from './load.js';
+export { queryCollection, lookupItem, type CollectionQuery, type QueryResult } from './query.js';
 
 /**
  * The collection index of `name` from the catalog output folder, loaded and checked once per process.

@@ -2,7 +2,7 @@
  * Export of catalog records as JSON or CSV (spec §4.4 `GET /api/export`).
  *
  * The build imports {@link csvColumns} to fix the column set of each export file
- * (`exportFile(type)` = `{ type, columns, records }`, see `api/_lib/contract`); the function filters the
+ * (`exportFile(type)` = `{ type, columns, records }`, see `api/_lib/formats/export.ts`); the function filters the
  * records and streams them with {@link exportJsonStream} or {@link exportCsvStream}.
  *
  * CSV shape (RFC 4180): one header row holding the column names, CRLF line ends, fields quoted when they
@@ -17,7 +17,9 @@
  * applies to buffered function responses, not to streamed ones, so a large export is never cut off.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { ExportType } from '../contract/index.js';
+import type { ExportType } from '../formats/export.js';
+import { isRecord } from '../util/json.js';
+import { compareCodeUnits } from '../util/sorted.js';
 
 /** Separator between the elements of an array of scalars in one CSV cell. */
 export const ARRAY_SEPARATOR = ' | ';
@@ -28,14 +30,10 @@ export const IDENTIFYING_COLUMNS: readonly string[] = Object.freeze(['uuid', 'id
 /** Records serialised per stream chunk. */
 export const EXPORT_BATCH = 500;
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function collectPaths(value: Record<string, unknown>, prefix: string, out: Set<string>): void {
   for (const [k, v] of Object.entries(value)) {
     const path = prefix === '' ? k : `${prefix}.${k}`;
-    if (isPlainObject(v)) {
+    if (isRecord(v)) {
       if (Object.keys(v).length === 0) out.add(path);
       else collectPaths(v, path, out);
     } else out.add(path);
@@ -49,8 +47,7 @@ function compareColumns(a: string, b: string): number {
   if (ia !== -1 || ib !== -1) return (ia === -1 ? Infinity : ia) - (ib === -1 ? Infinity : ib);
   const la = a.toLowerCase();
   const lb = b.toLowerCase();
-  if (la !== lb) return la < lb ? -1 : 1;
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareCodeUnits(la, lb) || compareCodeUnits(a, b);
 }
 
 /**
@@ -62,7 +59,7 @@ function compareColumns(a: string, b: string): number {
  */
 export function csvColumns(records: readonly unknown[]): string[] {
   const paths = new Set<string>();
-  for (const r of records) if (isPlainObject(r)) collectPaths(r, '', paths);
+  for (const r of records) if (isRecord(r)) collectPaths(r, '', paths);
   return [...paths].sort(compareColumns);
 }
 
@@ -70,7 +67,7 @@ function valueAt(record: Record<string, unknown>, column: string): unknown {
   if (Object.hasOwn(record, column)) return record[column];
   let cur: unknown = record;
   for (const part of column.split('.')) {
-    if (!isPlainObject(cur) || !Object.hasOwn(cur, part)) return undefined;
+    if (!isRecord(cur) || !Object.hasOwn(cur, part)) return undefined;
     cur = cur[part];
   }
   return cur;
@@ -84,7 +81,7 @@ function cell(v: unknown): string {
     const scalar = v.every((e) => e === null || ['string', 'number', 'boolean'].includes(typeof e));
     return scalar ? v.map((e) => (e === null ? '' : String(e))).join(ARRAY_SEPARATOR) : JSON.stringify(v);
   }
-  if (isPlainObject(v)) return Object.keys(v).length === 0 ? '' : JSON.stringify(v);
+  if (isRecord(v)) return Object.keys(v).length === 0 ? '' : JSON.stringify(v);
   return '';
 }
 
@@ -93,7 +90,7 @@ function cell(v: unknown): string {
  * @returns an array of strings as long as `columns`.
  */
 export function flattenRecord(record: unknown, columns: readonly string[]): string[] {
-  if (!isPlainObject(record)) return columns.map(() => '');
+  if (!isRecord(record)) return columns.map(() => '');
   return columns.map((c) => cell(valueAt(record, c)));
 }
 
@@ -109,7 +106,7 @@ export interface ExportFilters {
 export function filterRecords(records: readonly unknown[], filters: ExportFilters): unknown[] {
   const cat = filters.category?.trim().toLowerCase();
   return records.filter((r) => {
-    if (!isPlainObject(r)) return false;
+    if (!isRecord(r)) return false;
     if (filters.tier !== undefined) {
       const t = r.tier;
       const n = typeof t === 'number' ? t : typeof t === 'string' && /^\s*\d+\s*$/.test(t) ? Number(t) : NaN;

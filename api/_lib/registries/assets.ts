@@ -1,6 +1,6 @@
 /**
  * Asset search reads (spec 4.3): the filtered, paged asset list and the categories with counts.
- * Data comes from `asset-index.json` and `asset-categories.json` (see `contract.ts`), loaded once per
+ * Data comes from `asset-index.json` and `asset-categories.json` (see `api/_lib/formats/registries.ts`), loaded once per
  * process (503 UPSTREAM_UNAVAILABLE when missing or corrupt).
  *
  * Filters: `type` exact; `category` case-insensitive exact; `search` case- and accent-insensitive, every
@@ -8,12 +8,9 @@
  * format or one of its tags. Order: the index order (type in spec order, category, name, id).
  */
 import { readCatalogJson } from '../catalog/store.js';
-import { ASSET_CATEGORIES_FILE, ASSET_INDEX_FILE, type AssetCategoriesBody, type AssetIndexFile, type AssetRecord, type AssetType } from './contract.js';
+import { foldAccentsAndCase } from '../text/fold.js';
+import { ASSET_CATEGORIES_FILE, ASSET_INDEX_FILE, type AssetCategoriesBody, type AssetIndexFile, type AssetRecord, type AssetType } from '../formats/registries.js';
 import { isList, paginate, type Page } from './paging.js';
-
-function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
-}
 
 interface AssetData {
   readonly assets: readonly AssetRecord[];
@@ -25,7 +22,7 @@ function loadAssets(): Promise<AssetData> {
   return readCatalogJson(ASSET_INDEX_FILE, (raw) => {
     const file = raw as AssetIndexFile;
     if (!isList(file.assets)) throw new TypeError('asset index without assets');
-    const haystacks = file.assets.map((a) => fold([a.id, a.name, a.category, a.subcategory, a.format, ...a.tags].join('\n')));
+    const haystacks = file.assets.map((a) => foldAccentsAndCase([a.id, a.name, a.category, a.subcategory, a.format, ...a.tags].join('\n')));
     return { assets: file.assets, haystacks };
   });
 }
@@ -48,7 +45,7 @@ export interface AssetListBody extends Page<AssetRecord> {
 export async function listAssets(filters: AssetFilters, page: number, limit: number): Promise<AssetListBody> {
   const { assets, haystacks } = await loadAssets();
   const category = filters.category?.toLowerCase();
-  const words = filters.search === undefined ? [] : fold(filters.search).split(/\s+/).filter(Boolean);
+  const words = filters.search === undefined ? [] : foldAccentsAndCase(filters.search).split(/\s+/).filter(Boolean);
   const matched = assets.filter(
     (a, i) =>
       (filters.type === undefined || a.type === filters.type) &&

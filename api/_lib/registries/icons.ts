@@ -1,6 +1,6 @@
 /**
  * Icon registry reads (spec 4.6): list, search, lookup by ICON id, lookup by path, categories.
- * Data comes from the files of `contract.ts`, loaded once per process through the catalog store
+ * Data comes from the files of `api/_lib/formats/registries.ts`, loaded once per process through the catalog store
  * (503 UPSTREAM_UNAVAILABLE when a file is missing or corrupt).
  */
 import { readCatalogJson } from '../catalog/store.js';
@@ -12,6 +12,7 @@ import {
   ICON_REGISTRY_FILE,
   ICON_SEARCH_INDEX_FILE,
   iconShardFile,
+  registryIdKey,
   type CategoryCount,
   type IconCategory,
   type IconCategoryIndexFile,
@@ -19,9 +20,10 @@ import {
   type IconRecord,
   type IconRegistryFile,
   type IconShardFile,
-  type TermIndexFile,
-} from './contract.js';
-import { compareStrings, isList, paginate, type Page } from './paging.js';
+} from '../formats/registries.js';
+import type { TermIndexFile } from '../formats/term-index.js';
+import { compareCodeUnits } from '../util/sorted.js';
+import { isList, paginate, type Page } from './paging.js';
 import { TermMatcher } from './terms.js';
 
 interface IconData {
@@ -61,7 +63,7 @@ export interface IconSearchBody extends Page<IconRecord> {
 }
 
 /**
- * Icons matching every word of `words` (normalised query words, see `terms.ts`) in name, tags, path or
+ * Icons matching every word of `words` (normalised query words, see `api/_lib/formats/term-index.ts`) in name, tags, path or
  * category, optionally of one category; sorted by score (exact word 2, prefix 1, summed), then name, then id.
  */
 export async function searchIcons(query: string, words: readonly string[], category: IconCategory | undefined, page: number, limit: number): Promise<IconSearchBody> {
@@ -74,7 +76,7 @@ export async function searchIcons(query: string, words: readonly string[], categ
     const icon = data.byId.get(matcher.ids[pos] ?? '');
     if (icon && (!category || icon.category === category)) hits.push({ icon, score });
   }
-  hits.sort((a, b) => b.score - a.score || compareStrings(a.icon.name, b.icon.name) || compareStrings(a.icon.iconUuid, b.icon.iconUuid));
+  hits.sort((a, b) => b.score - a.score || compareCodeUnits(a.icon.name, b.icon.name) || compareCodeUnits(a.icon.iconUuid, b.icon.iconUuid));
   return { query, category: category ?? null, ...paginate(hits.map((h) => h.icon), page, limit) };
 }
 
@@ -83,7 +85,7 @@ export async function searchIcons(query: string, words: readonly string[], categ
  * @throws ServiceError `NOT_FOUND` when no icon has that id.
  */
 export async function getIcon(id: string): Promise<IconRecord> {
-  const icon = (await loadRegistry()).byId.get(id.trim().toUpperCase());
+  const icon = (await loadRegistry()).byId.get(registryIdKey(id));
   if (!icon) throw new ServiceError('NOT_FOUND', `No icon has the id "${id}". Icon ids look like ICON-XXXX-XXXX-XXXX; list them at /api/v1/icons.`);
   return icon;
 }

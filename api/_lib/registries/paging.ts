@@ -27,12 +27,7 @@ export function paginate<T>(all: readonly T[], page: number, limit: number): Pag
   return { total: all.length, page, limit, count: items.length, items };
 }
 
-/** Ascending comparison of two strings by UTF-16 code units (deterministic, locale-free). */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** True when `value` is an array (without narrowing: registry files are typed by the contract, this guards corrupt files). */
+/** True when `value` is an array (without narrowing: registry files are typed by their format, this guards corrupt files). */
 export function isList(value: unknown): boolean {
   return Array.isArray(value);
 }

@@ -1,6 +1,6 @@
 /**
  * Sprite registry reads (spec 4.5): sprites (list, search, lookup), characters (list, lookup) and the
- * registry stats. Data comes from the files of `contract.ts`, loaded once per process through the
+ * registry stats. Data comes from the files of `api/_lib/formats/registries.ts`, loaded once per process through the
  * catalog store (503 UPSTREAM_UNAVAILABLE when a file is missing or corrupt).
  *
  * Category filters compare case-insensitively with the categories present in the data; a category
@@ -13,16 +13,18 @@ import {
   SPRITE_REGISTRY_FILE,
   SPRITE_SEARCH_INDEX_FILE,
   SPRITE_STATS_FILE,
+  registryIdKey,
   type CharacterRecord,
   type CharacterRegistryFile,
   type RegistryStatsBody,
   type SpriteRecord,
   type SpriteRegistryFile,
   type SpriteStatsFile,
-  type TermIndexFile,
-} from './contract.js';
+} from '../formats/registries.js';
+import type { TermIndexFile } from '../formats/term-index.js';
 import { iconCategories } from './icons.js';
-import { compareStrings, isList, paginate, type Page } from './paging.js';
+import { compareCodeUnits } from '../util/sorted.js';
+import { isList, paginate, type Page } from './paging.js';
 import { TermMatcher } from './terms.js';
 
 interface Indexed<T> {
@@ -79,7 +81,7 @@ export interface SpriteSearchBody extends FilteredPage<SpriteRecord> {
 }
 
 /**
- * Sprites matching every word of `words` (normalised, see `terms.ts`) in name, path, category,
+ * Sprites matching every word of `words` (normalised, see `api/_lib/formats/term-index.ts`) in name, path, category,
  * subcategory or source, optionally of one category; sorted by score, then name, then path.
  */
 export async function searchSprites(query: string, words: readonly string[], category: string | undefined, page: number, limit: number): Promise<SpriteSearchBody> {
@@ -93,7 +95,7 @@ export async function searchSprites(query: string, words: readonly string[], cat
     const sprite = data.byId.get(matcher.ids[pos] ?? '');
     if (sprite && (want === undefined || sprite.category.toLowerCase() === want)) hits.push({ sprite, score });
   }
-  hits.sort((a, b) => b.score - a.score || compareStrings(a.sprite.name, b.sprite.name) || compareStrings(a.sprite.path, b.sprite.path));
+  hits.sort((a, b) => b.score - a.score || compareCodeUnits(a.sprite.name, b.sprite.name) || compareCodeUnits(a.sprite.path, b.sprite.path));
   return { query, category: category ?? null, ...paginate(hits.map((h) => h.sprite), page, limit) };
 }
 
@@ -102,7 +104,7 @@ export async function searchSprites(query: string, words: readonly string[], cat
  * @throws ServiceError `NOT_FOUND` when no sprite has that id.
  */
 export async function getSprite(uuid: string): Promise<SpriteRecord> {
-  const sprite = (await loadSprites()).byId.get(uuid.trim().toUpperCase());
+  const sprite = (await loadSprites()).byId.get(registryIdKey(uuid));
   if (!sprite) throw new ServiceError('NOT_FOUND', `No sprite has the id "${uuid}". Sprite ids look like SPRT-XXXXXXXX-XXXXXX; list them at /api/v1/sprites.`);
   return sprite;
 }
@@ -117,7 +119,7 @@ export async function listCharacters(category: string | undefined, page: number,
  * @throws ServiceError `NOT_FOUND` when no character has that id.
  */
 export async function getCharacter(uuid: string): Promise<CharacterRecord> {
-  const character = (await loadCharacters()).byId.get(uuid.trim().toUpperCase());
+  const character = (await loadCharacters()).byId.get(registryIdKey(uuid));
   if (!character) throw new ServiceError('NOT_FOUND', `No character has the id "${uuid}". List characters at /api/v1/characters.`);
   return character;
 }

@@ -1,60 +1,13 @@
 /**
- * The term index shared by the build (which writes `icon-search-index.json` and
- * `sprite-search-index.json`) and the functions (which query them): one tokeniser, one index format
- * ({@link TermIndexFile}), one matcher. Used by `/api/v1/icons/search` and `/api/v1/sprites/search` (spec 4.5, 4.6).
- *
- * Normalisation: Unicode NFKD with combining marks removed, lower case, words split on anything that
- * is not a letter or digit. Indexed text also yields the parts of a word split at camelCase and
- * letter/digit boundaries (`A_Armor04` → `a`, `armor04`, `armor`, `04`), so a query for either form hits.
+ * The matcher of the icon and sprite term indexes (format, builder and tokeniser:
+ * `api/_lib/formats/term-index.ts`). Used by `/api/v1/icons/search` and `/api/v1/sprites/search` (spec 4.5, 4.6).
  *
  * Matching: every query word must match a term of the record, exactly (2 points) or as a prefix
  * (1 point); the score is the sum over the query words.
  */
-import type { TermIndexFile } from './contract.js';
+import type { TermIndexFile } from '../formats/term-index.js';
 import { isList } from './paging.js';
-import { stripAccents } from '../text/fold.js';
-
-const NON_WORD = /[^\p{L}\p{N}]+/u;
-const SUBWORD = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
-
-const fold = stripAccents;
-
-/** Terms under which `text` is indexed: whole words and their camelCase / letter-digit parts, lower case, unique. */
-export function indexTerms(text: string): string[] {
-  const out = new Set<string>();
-  for (const word of fold(text).split(NON_WORD)) {
-    if (!word) continue;
-    out.add(word.toLowerCase());
-    const parts = word.split(SUBWORD);
-    if (parts.length > 1) for (const p of parts) if (p) out.add(p.toLowerCase());
-  }
-  return [...out];
-}
-
-/** Normalised words of a query (no sub-word splitting), unique, in order; empty when `q` has no letter or digit. */
-export function queryTerms(q: string): string[] {
-  return [...new Set(fold(q).toLowerCase().split(NON_WORD).filter(Boolean))];
-}
-
-/**
- * Build a {@link TermIndexFile}: `ids[i]` is indexed under every term of `textsOf(i)`.
- * Terms are inserted in sorted order and postings are ascending, so the output is deterministic.
- */
-export function buildTermIndex(version: string, ids: readonly string[], textsOf: (i: number) => readonly string[]): TermIndexFile {
-  const map = new Map<string, number[]>();
-  ids.forEach((_, i) => {
-    const terms = new Set<string>();
-    for (const t of textsOf(i)) for (const term of indexTerms(t)) terms.add(term);
-    for (const term of terms) {
-      let list = map.get(term);
-      if (!list) map.set(term, (list = []));
-      list.push(i);
-    }
-  });
-  const terms: Record<string, number[]> = {};
-  for (const term of [...map.keys()].sort()) terms[term] = map.get(term) ?? [];
-  return { version, count: ids.length, ids: [...ids], terms };
-}
+import { lowerBound } from '../util/sorted.js';
 
 /** A loaded term index, ready to answer queries. */
 export class TermMatcher {
@@ -98,15 +51,4 @@ export class TermMatcher {
     }
     return result ?? new Map<number, number>();
   }
-}
-
-function lowerBound(sorted: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as string) < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -11,7 +11,7 @@ import {
   SEARCH_INDEX_FILE,
   STATS_FILE,
   API_V1_DIR,
-} from '../contract/index.js';
+} from '../formats/layout.js';
 import {
   ASSET_CATEGORIES_FILE,
   ASSET_INDEX_FILE,
@@ -23,7 +23,7 @@ import {
   SPRITE_REGISTRY_FILE,
   SPRITE_SEARCH_INDEX_FILE,
   SPRITE_STATS_FILE,
-} from '../registries/contract.js';
+} from '../formats/registries.js';
 import type { EntryName } from './table.js';
 
 /** Catalog files each entry reads, as globs relative to the catalog output folder (`dist/`). */

@@ -1,6 +1,6 @@
 /**
  * The in-memory search engine behind `GET /api/search` (spec 4.4, response 2.5), built once per
- * process from a validated index file (`format.ts`).
+ * process from a validated index file (`api/_lib/formats/search-index.ts`).
  *
  * Matching. The query is cut into terms like names are (`text.ts`; at most {@link MAX_QUERY_TERMS}
  * terms are used). A record matches when
@@ -31,8 +31,8 @@
  * (tier, rank), so no full sort happens. Scratch buffers are reused across queries (generation
  * stamps instead of clearing).
  */
-import { SEARCH_TYPES, type SearchType } from '../contract/index.js';
-import type { SearchRecord, ValidIndex } from './format.js';
+import { SEARCH_TYPES, type SearchRecord, type SearchType, type ValidIndex } from '../formats/search-index.js';
+import { lowerBound, prefixEnd } from '../util/sorted.js';
 import { isOneEditApart, tokenize } from './text.js';
 
 /** At most this many query terms are used; further terms are ignored. */
@@ -162,27 +162,6 @@ export function createEngine(ix: ValidIndex): SearchEngine {
     termKind.push(new Uint8Array(d));
   }
 
-  const lowerBound = (s: string): number => {
-    let lo = 0;
-    let hi = d;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((terms[mid] as string) < s) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const prefixEnd = (p: string, from: number): number => {
-    let lo = from;
-    let hi = d;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((terms[mid] as string).startsWith(p)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-
   const nextGen = (): number => {
     if (gen >= 0xfffffffe) {
       gen = 0;
@@ -195,8 +174,8 @@ export function createEngine(ix: ValidIndex): SearchEngine {
   const prepareTerm = (j: number, text: string, g: number): QueryTerm => {
     const stamp = termStamp[j] as Uint32Array;
     const kind = termKind[j] as Uint8Array;
-    const lo = lowerBound(text);
-    const hi = prefixEnd(text, lo);
+    const lo = lowerBound(terms, text);
+    const hi = prefixEnd(terms, text, lo);
     const qt: QueryTerm = { text, exact: lo < hi && terms[lo] === text ? lo : -1, lo, hi, matched: [], cost: 0 };
     for (let t = lo; t < hi; t++) {
       stamp[t] = g;

@@ -12,10 +12,8 @@
  * Pure-ASCII text takes a fast path with the same result.
  */
 
-import { foldForMatch } from '../text/fold.js';
+import { foldForMatch, isPrintableAscii } from '../text/fold.js';
 
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const APOSTROPHES = /['’ʼ]/g;
 const ASCII_SEPARATORS = /[^a-z0-9]+/;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
 
@@ -24,16 +22,7 @@ const SEPARATORS = /[^\p{L}\p{N}]+/u;
  * the text has no letters or digits.
  */
 export function tokenize(text: string): string[] {
-  let s: string;
-  let separators: RegExp;
-  if (PRINTABLE_ASCII.test(text)) {
-    s = text.toLowerCase();
-    separators = ASCII_SEPARATORS;
-  } else {
-    s = foldForMatch(text);
-    separators = SEPARATORS;
-  }
-  const parts = s.replace(APOSTROPHES, '').split(separators);
+  const parts = foldForMatch(text).split(isPrintableAscii(text) ? ASCII_SEPARATORS : SEPARATORS);
   const out: string[] = [];
   for (const p of parts) if (p !== '') out.push(p);
   return out;

@@ -28,6 +28,14 @@ export function stripAccents(text: string): string {
 }
 
 /**
+ * `text` without accents (see {@link stripAccents}), in lower case (`Épée` → `epee`); special letters and
+ * apostrophes are kept. The folding of the registry and asset searches (spec §4.3, §4.5, §4.6).
+ */
+export function foldAccentsAndCase(text: string): string {
+  return stripAccents(text).toLowerCase();
+}
+
+/**
  * Comparison form of `text`: lower case, accents and compatibility forms folded, special letters
  * spelled out (ß → ss, æ → ae, þ → th, …), apostrophes removed (`Engineer's` → `engineers`).
  * White space and other punctuation are kept. Pure printable ASCII takes a fast path with the same result.

@@ -1,49 +1,54 @@
 /**
- * Format contract of the asset registries (spec 2.3, 2.4, 2.6, 4.3, 4.5, 4.6): where the build writes
- * every registry file (relative to the output folder), the shapes of those files, the icon categories,
- * and the public paths served by `api/registries.ts`. The derivers in `build/derive/{icons,sprites,assets}.ts`
- * and the readers in `api/_lib/registries/` import these; nothing else spells the paths.
+ * The asset registry files (spec §2.3, §2.4, §2.6, §4.1, §4.3, §4.5, §4.6, §9.2): where the build writes every
+ * registry file (relative to the output folder), the shapes of those files, the icon categories and asset types,
+ * and the CDN URL rule of their `url` fields.
+ *
+ * Written by: `build/derive/icons.ts` (icon files), `build/derive/sprites.ts` (sprite, character and sprite stats
+ * files), `build/derive/assets.ts` (asset index and categories); the two term indexes through `buildTermIndex`
+ * (`term-index.ts`). Read by: `api/_lib/registries/{icons,sprites,assets}.ts` for
+ * `api/registries.ts`, through the catalog store. Nothing else spells these paths.
  *
  * Emitted files (all JSON, under `api/v1/`, i.e. `{base_url}/api/v1/<file>`):
- * - `icon-registry.json`            every icon, sorted by ICON id ({@link IconRegistryFile}; spec 4.1, 4.6)
+ * - `icon-registry.json`            every icon, sorted by ICON id ({@link IconRegistryFile}; §4.1, §4.6)
  * - `icon-path-index.json`          accepted path form → ICON id ({@link IconPathIndexFile})
  * - `icon-category-index.json`      the 16 categories (spec order) with counts and ids ({@link IconCategoryIndexFile})
- * - `icon-search-index.json`        term → icon postings for `/api/v1/icons/search` ({@link TermIndexFile})
+ * - `icon-search-index.json`        term → icon postings for `/api/v1/icons/search` (`term-index.ts`)
  * - `icon-shards/{category}.json`   one file per category, all 16 always present ({@link IconShardFile})
  * - `sprite-registry.json`          every sprite with its SPRT id, sorted by path ({@link SpriteRegistryFile})
- * - `sprite-search-index.json`      term → sprite postings for `/api/v1/sprites/search` ({@link TermIndexFile})
+ * - `sprite-search-index.json`      term → sprite postings for `/api/v1/sprites/search` (`term-index.ts`)
  * - `character-registry.json`       sprite characters with uuid and resolved animations ({@link CharacterRegistryFile})
  * - `sprite-stats.json`             sprite and character totals, the sprite part of `/api/v1/stats` ({@link SpriteStatsFile})
  * - `asset-index.json`              validated asset manifest entries for `/api/v1/studiodot-assets` ({@link AssetIndexFile})
  * - `asset-categories.json`         body of `/api/v1/studiodot-assets/categories` ({@link AssetCategoriesBody})
+ * Counts are numbers of records; `sizeBytes` is bytes; positions in term indexes are 0-based indexes into `ids`.
  */
+import { API_V1_DIR } from './layout.js';
 
-const V1 = 'api/v1';
 
 /** Icon registry file (spec 4.1 `icon-registry.json`). */
-export const ICON_REGISTRY_FILE = `${V1}/icon-registry.json`;
+export const ICON_REGISTRY_FILE = `${API_V1_DIR}/icon-registry.json`;
 /** Icon path index file (spec 4.1 `icon-path-index.json`). */
-export const ICON_PATH_INDEX_FILE = `${V1}/icon-path-index.json`;
+export const ICON_PATH_INDEX_FILE = `${API_V1_DIR}/icon-path-index.json`;
 /** Icon category index file (spec 4.1 `icon-category-index.json`). */
-export const ICON_CATEGORY_INDEX_FILE = `${V1}/icon-category-index.json`;
+export const ICON_CATEGORY_INDEX_FILE = `${API_V1_DIR}/icon-category-index.json`;
 /** Icon search index file (spec 4.1 `icon-search-index.json`). */
-export const ICON_SEARCH_INDEX_FILE = `${V1}/icon-search-index.json`;
+export const ICON_SEARCH_INDEX_FILE = `${API_V1_DIR}/icon-search-index.json`;
 /** Path of the shard of one icon category (spec 4.1 `icon-shards/{category}.json`). */
 export function iconShardFile(category: IconCategory): string {
-  return `${V1}/icon-shards/${category}.json`;
+  return `${API_V1_DIR}/icon-shards/${category}.json`;
 }
 /** Sprite registry file (sprites of `sprites2d.json` with their SPRT ids). */
-export const SPRITE_REGISTRY_FILE = `${V1}/sprite-registry.json`;
+export const SPRITE_REGISTRY_FILE = `${API_V1_DIR}/sprite-registry.json`;
 /** Sprite search index file. */
-export const SPRITE_SEARCH_INDEX_FILE = `${V1}/sprite-search-index.json`;
+export const SPRITE_SEARCH_INDEX_FILE = `${API_V1_DIR}/sprite-search-index.json`;
 /** Character registry file (characters of `sprite-characters.json` with ids). */
-export const CHARACTER_REGISTRY_FILE = `${V1}/character-registry.json`;
+export const CHARACTER_REGISTRY_FILE = `${API_V1_DIR}/character-registry.json`;
 /** Sprite and character totals (the sprite part of the `/api/v1/stats` body). */
-export const SPRITE_STATS_FILE = `${V1}/sprite-stats.json`;
+export const SPRITE_STATS_FILE = `${API_V1_DIR}/sprite-stats.json`;
 /** Asset index file read by `/api/v1/studiodot-assets`. */
-export const ASSET_INDEX_FILE = `${V1}/asset-index.json`;
+export const ASSET_INDEX_FILE = `${API_V1_DIR}/asset-index.json`;
 /** Body of `/api/v1/studiodot-assets/categories`. */
-export const ASSET_CATEGORIES_FILE = `${V1}/asset-categories.json`;
+export const ASSET_CATEGORIES_FILE = `${API_V1_DIR}/asset-categories.json`;
 
 /** The 16 icon categories in spec 4.6 order (the order of every per-category list). */
 export const ICON_CATEGORIES = [
@@ -151,18 +156,6 @@ export interface IconShardFile {
   readonly category: IconCategory;
   readonly count: number;
   readonly icons: readonly IconRecord[];
-}
-
-/**
- * A compact search index (icons and sprites): `ids` in registry order, and for every normalised term
- * (see `terms.ts`) the ascending positions in `ids` of the records that carry it.
- */
-export interface TermIndexFile {
-  readonly version: string;
-  /** Number of ids. */
-  readonly count: number;
-  readonly ids: readonly string[];
-  readonly terms: Readonly<Record<string, readonly number[]>>;
 }
 
 /** One sprite of `sprites2d.json` (spec 2.3) with its registry id. */
@@ -275,6 +268,14 @@ export interface AssetCategoriesBody {
   readonly types: Readonly<Record<AssetType, number>>;
   /** Rows sorted by type (spec order), then category. */
   readonly categories: readonly AssetCategoryCount[];
+}
+
+/**
+ * Lookup form of an ICON or SPRT id as a client writes it (spec §2.6): blanks trimmed, upper case, since the
+ * registries store every id in upper-case hex (`icon-x` finds `ICON-…`).
+ */
+export function registryIdKey(id: string): string {
+  return id.trim().toUpperCase();
 }
 
 /**

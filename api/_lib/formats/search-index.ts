@@ -1,12 +1,16 @@
 /**
- * The search index file (`api/v1/search-index.json`, spec 4.4): its shape, how the build makes it
- * ({@link buildSearchIndex}) and how a reader checks it ({@link validateSearchIndex}).
+ * The search index file (`SEARCH_INDEX_FILE` = `api/v1/search-index.json`, schema
+ * `schemas/output/search-index.schema.json`; spec §2.5, §4.4 `GET /api/search`): its shape, how the build
+ * makes it ({@link buildSearchIndex}) and how a reader checks it ({@link validateSearchIndex}).
+ *
+ * Written by: the derive stage (`deriveSearchIndex` in `build/derive/core.ts`, from the typed records of every
+ * search type). Read by: `api/catalog.ts` through `loadSearchIndex` (`api/_lib/search/index.ts`), once per process.
  *
  * Format, version 1 (one JSON object, keys in this order):
  * - `format`  `"game-data-search-index"`; `version` `1`.
  * - `types`   the search types, in order; a record's type is stored as an index into this list.
- * - `terms`   the term dictionary: every distinct normalised term (see `text.ts`) of every record
- *             name, sorted by UTF-16 code units, without duplicates (binary search, prefix ranges).
+ * - `terms`   the term dictionary: every distinct normalised term (see `api/_lib/search/text.ts`) of every
+ *             record name, sorted by UTF-16 code units, without duplicates (binary search, prefix ranges).
  * - `docs`    the records as two parallel columns `type` (indexes into `types`) and `name`, in
  *             **rank order**: the position of a record is its tie-break rank (see {@link compareRank}),
  *             so any list of positions sorted ascending is already in result order.
@@ -17,11 +21,18 @@
  *             neighbours share their long common prefixes: `order[i]` is the record position of the
  *             i-th id, which is `previous id`.slice(0, `shared[i]`) + `suffix[i]`. The order also
  *             serves binary search of exact id matches.
+ * Every index is a 0-based integer; lengths are UTF-16 code units.
  *
  * The build is pure and deterministic: the same records, in any order, give the same JSON text.
  */
-import { SEARCH_TYPES, type SearchType } from '../contract/index.js';
-import { textKey, tokenize } from './text.js';
+import { textKey, tokenize } from '../search/text.js';
+import { isRecord } from '../util/json.js';
+import { compareCodeUnits } from '../util/sorted.js';
+
+/** The search types of `/api/search` besides `all`, in spec order (§4.4). */
+export const SEARCH_TYPES = ['weapons', 'armor', 'materials', 'consumables', 'enemies', 'bosses', 'skills', 'sprites'] as const;
+/** One search type. */
+export type SearchType = (typeof SEARCH_TYPES)[number];
 
 /** One searchable record (spec 2.5 result item). */
 export interface SearchRecord {
@@ -31,9 +42,9 @@ export interface SearchRecord {
 }
 
 /** Marker of the file format. */
-export const SEARCH_INDEX_FORMAT = 'game-data-search-index';
+const SEARCH_INDEX_FORMAT = 'game-data-search-index';
 /** Current format version. */
-export const SEARCH_INDEX_VERSION = 1;
+const SEARCH_INDEX_VERSION = 1;
 
 /** The JSON shape of the search index file (format version 1; see the module docs). */
 export interface SearchIndexFile {
@@ -54,10 +65,6 @@ interface Prepared {
   readonly idKey: string;
 }
 
-function cmpStr(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
  * Tie-break order of records with the same match tier (documented ranking, spec 4.4): shorter
  * normalised name first, then normalised name, then the name as written, then id, then type (all by
@@ -66,9 +73,9 @@ function cmpStr(a: string, b: string): number {
 function compareRank(a: Prepared, b: Prepared): number {
   return (
     a.key.length - b.key.length ||
-    cmpStr(a.key, b.key) ||
-    cmpStr(a.rec.name, b.rec.name) ||
-    cmpStr(a.rec.id, b.rec.id) ||
+    compareCodeUnits(a.key, b.key) ||
+    compareCodeUnits(a.rec.name, b.rec.name) ||
+    compareCodeUnits(a.rec.id, b.rec.id) ||
     a.typeIndex - b.typeIndex
   );
 }
@@ -90,7 +97,7 @@ export function buildSearchIndex(records: readonly SearchRecord[]): SearchIndexF
   });
   prepared.sort(compareRank);
 
-  const dictionary = [...new Set(prepared.flatMap((p) => p.terms))].sort(cmpStr);
+  const dictionary = [...new Set(prepared.flatMap((p) => p.terms))].sort(compareCodeUnits);
   const termIndex = new Map(dictionary.map((t, i) => [t, i]));
 
   const tokens: number[] = [];
@@ -98,7 +105,7 @@ export function buildSearchIndex(records: readonly SearchRecord[]): SearchIndexF
     tokens.push(p.terms.length);
     for (const t of p.terms) tokens.push(termIndex.get(t) as number);
   }
-  const idOrder = prepared.map((_, i) => i).sort((a, b) => cmpStr((prepared[a] as Prepared).idKey, (prepared[b] as Prepared).idKey) || a - b);
+  const idOrder = prepared.map((_, i) => i).sort((a, b) => compareCodeUnits((prepared[a] as Prepared).idKey, (prepared[b] as Prepared).idKey) || a - b);
   const shared: number[] = [];
   const suffix: string[] = [];
   let prev = '';
@@ -153,8 +160,8 @@ function isIntIn(v: unknown, lo: number, hi: number): v is number {
  * @throws Error naming the first problem found when the value is not a version-1 search index.
  */
 export function validateSearchIndex(raw: unknown): ValidIndex {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('not a JSON object');
-  const o = raw as Record<string, unknown>;
+  if (!isRecord(raw)) fail('not a JSON object');
+  const o = raw;
   if (o.format !== SEARCH_INDEX_FORMAT) fail(`format is not "${SEARCH_INDEX_FORMAT}"`);
   if (o.version !== SEARCH_INDEX_VERSION) fail(`version ${JSON.stringify(o.version)} is not ${SEARCH_INDEX_VERSION}`);
   const { types, terms, docs, tokens, ids } = o;

@@ -1,10 +1,18 @@
 /**
- * The item collections' format contract (spec 2.2, 3, 4.2): which filters, search fields and lookup
- * keys each collection has, the text folding shared by the build and the functions, and the shape of
- * the collection index file (`collectionIndexFile(name)`, written by `build/derive/collections.ts`,
- * read by `api/_lib/collections/engine.ts`). Pure: no I/O.
+ * The collection index (`collectionIndexFile(name)` = `api/v1/collections/{name}.json`, format
+ * `collection-index/2`, schema `schemas/output/collection-index.schema.json`; spec §2.2, §3, §4.2, §8) and the
+ * per-collection facts both sides need: which filters, search fields and lookup keys each collection has, and
+ * the text folding of search text, query text, filter values and lookup keys. Pure: no I/O.
  *
- * Folding (one rule for search text, query text, filter values and lookup keys, so both sides agree):
+ * Written by: `build/derive/collections.ts` (`indexCollection`, one index per collection plus one static item
+ * file per lookup key, `collectionItemFile`). Read by: `api/_lib/collections/load.ts` (`loadIndex`, which checks
+ * every field) for `/v1/{name}` and `/v1/{name}/{key}` (`api/collections.ts`).
+ *
+ * Shape: see {@link CollectionIndexFile}. Positions are 0-based indexes into `items`; string offsets and the
+ * sort order are UTF-16 code units.
+ *
+ * Folding (one rule for search text, query text, filter values and lookup keys, so both sides agree;
+ * `foldForMatch` in `api/_lib/text/fold.ts`):
  * 1. lower case; Unicode compatibility decomposition (NFKD) and removal of combining marks, so accents
  *    vanish (`Épée` → `epee`) and ligatures open (`ﬁ` → `fi`);
  * 2. letters without a decomposition are spelled out: ß→ss, æ→ae, œ→oe, ø→o, đ/ð→d, ł→l, þ→th, ı→i, ħ→h, ŧ→t;
@@ -17,9 +25,12 @@
  * `a`-`z` and `0`-`9` becomes one `-`, leading and trailing `-` are trimmed (`Relic of Frost T2` →
  * `relic-of-frost-t2`, `Épée d'Or` → `epee-dor`). A name that leaves nothing gives no slug.
  */
-import type { CollectionName } from '../contract/index.js';
-import { COLLECTIONS } from '../contract/index.js';
 import { foldForMatch } from '../text/fold.js';
+
+/** The four item collections, in spec order (§4.2). */
+export const COLLECTION_NAMES = Object.freeze(['relics', 'enchants', 'infusions', 'artifacts'] as const);
+/** One collection name. */
+export type CollectionName = (typeof COLLECTION_NAMES)[number];
 
 /** Kind of a filter: an enumerated word, a free word, or the integer tier 1-8 (spec 4.2, 8). */
 export type FilterKind = 'enum' | 'string' | 'tier';
@@ -65,8 +76,8 @@ const TIER: FilterDef = { param: 'tier', field: 'tier', kind: 'tier' };
 export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = Object.freeze({
   relics: {
     name: 'relics',
-    dataset: COLLECTIONS.relics.dataset,
-    arrayKey: COLLECTIONS.relics.arrayKey,
+    dataset: 'master-relics',
+    arrayKey: 'relics',
     searchFields: ['name', 'id', 'description'],
     filters: [
       { param: 'category', field: 'category', kind: 'enum', values: ['elemental', 'combat', 'defensive', 'utility'] },
@@ -79,8 +90,8 @@ export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = 
   },
   enchants: {
     name: 'enchants',
-    dataset: COLLECTIONS.enchants.dataset,
-    arrayKey: COLLECTIONS.enchants.arrayKey,
+    dataset: 'master-enchants',
+    arrayKey: 'enchants',
     searchFields: ['name', 'id', 'description'],
     filters: [
       { param: 'category', field: 'category', kind: 'string' },
@@ -92,8 +103,8 @@ export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = 
   },
   infusions: {
     name: 'infusions',
-    dataset: COLLECTIONS.infusions.dataset,
-    arrayKey: COLLECTIONS.infusions.arrayKey,
+    dataset: 'master-infusions',
+    arrayKey: 'infusions',
     searchFields: ['name', 'id', 'description'],
     filters: [
       TIER,
@@ -105,8 +116,8 @@ export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = 
   },
   artifacts: {
     name: 'artifacts',
-    dataset: COLLECTIONS.artifacts.dataset,
-    arrayKey: COLLECTIONS.artifacts.arrayKey,
+    dataset: 'master-artifacts',
+    arrayKey: 'artifacts',
     searchFields: ['name', 'description'],
     filters: [
       TIER,
@@ -118,9 +129,6 @@ export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = 
     hideUndiscovered: true,
   },
 } satisfies Record<CollectionName, CollectionDef>);
-
-/** The collection names in a fixed order. */
-export const COLLECTION_NAMES: readonly CollectionName[] = Object.freeze(['relics', 'enchants', 'infusions', 'artifacts']);
 
 /** True when `name` is one of the four collections. */
 export function isCollectionName(name: string): name is CollectionName {
@@ -170,17 +178,9 @@ const SPACE_RE = /[\s\p{Cc}]+/gu;
 const NON_SLUG_RE = /[^a-z0-9]+/g;
 const EDGE_DASH_RE = /^-+|-+$/g;
 
-/**
- * Fold `s` for comparison (module rules 1-3): lower case, accents and compatibility forms folded,
- * special letters spelled out, apostrophes removed. White space is kept as is.
- */
-export function fold(s: string): string {
-  return foldForMatch(s);
-}
-
-/** Fold `s` (see {@link fold}) and collapse white space and control characters to single spaces, trimmed: search text and `q`. */
+/** Fold `s` (module rules 1-3, `foldForMatch`) and collapse white space and control characters to single spaces, trimmed: search text and `q`. */
 export function foldText(s: string): string {
-  return isFoldedAsLowerCase(s) ? s.toLowerCase() : fold(s).replace(SPACE_RE, ' ').trim();
+  return isFoldedAsLowerCase(s) ? s.toLowerCase() : foldForMatch(s).replace(SPACE_RE, ' ').trim();
 }
 
 /**
@@ -204,13 +204,9 @@ export function foldKey(s: string): string {
 
 /** Name slug (module docstring): lower case, accents folded, runs of non-`[a-z0-9]` → one `-`, trimmed; `''` when nothing is left. */
 export function slugify(name: string): string {
-  return fold(name).replace(NON_SLUG_RE, '-').replace(EDGE_DASH_RE, '');
+  return foldForMatch(name).replace(NON_SLUG_RE, '-').replace(EDGE_DASH_RE, '');
 }
 
-/** Terms of a folded text: maximal runs of Unicode letters and digits, in order, with repeats. */
-export function termsOf(folded: string): string[] {
-  return folded.match(TERM_RE) ?? [];
-}
 const TERM_RE = /[\p{L}\p{N}]+/gu;
 
 /** Terms of a folded text with their offsets: `[term, start, end)` triples in order. */
