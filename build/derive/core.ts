@@ -6,6 +6,7 @@
  * `api/_lib/formats/`.
  */
 import { csvColumns } from '../../api/_lib/export/index.js';
+import { COLLECTION_DEFS, COLLECTION_NAMES } from '../../api/_lib/formats/collection-index.js';
 import { EXPORT_TYPES, type ExportFile, type ExportType } from '../../api/_lib/formats/export.js';
 import { CANONICAL_ITEMS_FILE, MASTER_REGISTRY_FILE, SEARCH_INDEX_FILE, STATS_FILE, WEAPON_SKILLS_FILE, exportFile } from '../../api/_lib/formats/layout.js';
 import { SEARCH_TYPES, buildSearchIndex, type SearchType } from '../../api/_lib/formats/search-index.js';
@@ -15,7 +16,8 @@ import { byCodeUnits } from '../../api/_lib/util/sorted.js';
 import { CATEGORY_STATUS, RECORD_SOURCES, recordsAt, type RecordSource } from '../pipeline/layout.js';
 import type { Definition, LawResult } from '../pipeline/law.js';
 import type { CatalogConfig, Emitted, SourceDoc } from '../pipeline/types.js';
-import { spriteIdsOf } from './sprites.js';
+import { ASSETS_SOURCE_FILE } from './assets.js';
+import { SPRITE_CHARACTERS_FILE, spriteIdsOf } from './sprites.js';
 
 /** A record found for a search/export type, with where it lives. */
 export interface TypedRecord {
@@ -141,15 +143,12 @@ function deriveStats(args: {
   };
   const totals: Record<string, number> = {};
   for (const t of SEARCH_TYPES) totals[t] = args.records.get(t)?.length ?? 0;
-  totals.relics = count('master-relics.json', [['relics']]);
-  totals.enchants = count('master-enchants.json', [['enchants']]);
-  totals.infusions = count('master-infusions.json', [['infusions']]);
-  totals.artifacts = count('master-artifacts.json', [['artifacts']]);
+  for (const name of COLLECTION_NAMES) totals[name] = count(`${COLLECTION_DEFS[name].dataset}.json`, [[COLLECTION_DEFS[name].arrayKey]]);
   totals.recipes = count('master-recipes.json', [['recipes']]);
   totals.items = count('master-items.json', [['items']]);
   totals.icons = law.iconIds.size;
-  totals.assets = count('studiodot-assets.json', [['assets']]);
-  totals.characters = count('sprite-characters.json', [['characters']]);
+  totals.assets = count(ASSETS_SOURCE_FILE, [['assets']]);
+  totals.characters = count(SPRITE_CHARACTERS_FILE, [['characters']]);
   const definitions: Record<string, number> = {};
   for (const d of law.definitions.values()) definitions[d.kind] = (definitions[d.kind] ?? 0) + 1;
   const body: StatsFile = { catalog: args.config.name, totals: sortKeys(totals), definitions: sortKeys(definitions), statuses: CATEGORY_STATUS };

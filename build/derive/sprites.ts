@@ -299,7 +299,6 @@ export const deriveSprites: Deriver = (ctx: DeriveContext): readonly Emitted[] =
   const report: Report = (rule, file, ptr, message) => ctx.report({ rule, file, pointer: ptr, message });
   const version = ctx.config.versions.spriteRegistry ?? DEFAULT_SPRITE_REGISTRY_VERSION;
   const ns = ctx.config.namespaces.sprite;
-  const cdn = ctx.config.cdnUrl.replace(/\/+$/, '');
 
   const { sprites: sources, generatedAt } = readSprites(ctx.docs.get(SPRITES_SOURCE_FILE)?.data, report);
   const existing = readIds(ctx.docs.get(SPRITE_IDS_FILE)?.data, report);
@@ -315,7 +314,7 @@ export const deriveSprites: Deriver = (ctx: DeriveContext): readonly Emitted[] =
   }
 
   const sprites: SpriteRecord[] = sources
-    .map((s) => ({ uuid: idOf.get(s.path) as string, name: s.name, path: s.path, url: cdnFileUrl(cdn, s.path), category: s.category, subcategory: s.subcategory, source: s.source }))
+    .map((s) => ({ uuid: idOf.get(s.path) as string, name: s.name, path: s.path, url: cdnFileUrl(ctx.config.cdnUrl, s.path), category: s.category, subcategory: s.subcategory, source: s.source }))
     .sort(byCodeUnits((s) => s.path));
   const spriteCategories = countsOf(sprites.map((s) => s.category));
 
