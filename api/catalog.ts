@@ -25,16 +25,16 @@
  * unknown parameter listed in `errors[]`), 404 NOT_FOUND, 405 METHOD_NOT_ALLOWED (other methods on
  * search/stats/export), 503 UPSTREAM_UNAVAILABLE (catalog output missing or corrupt).
  */
-import { SEARCH_INDEX_FILE, SEARCH_TYPES, STATS_FILE, EXPORT_TYPES, exportFile, type ExportType } from './_lib/formats/index.js';
+import { SEARCH_INDEX_FILE, SEARCH_TYPES, STATS_FILE, EXPORT_TYPES, exportFile, type ExportFile, type ExportType } from './_lib/formats/index.js';
 import { catalogBuildId, readCatalogJson } from './_lib/catalog/store.js';
 import { ServiceError, cachedResponse, clampHeaders, defineEntry, jsonResponse, parseQuery, truncate, type RouteContext } from './_lib/http/index.js';
 import { loadSearchIndex } from './_lib/search/index.js';
 import { csvFileName, exportCsvStream, exportJsonStream, filterRecords } from './_lib/export/index.js';
 
 /** Largest `limit` of `/api/search` (spec §8). */
-export const SEARCH_LIMIT_MAX = 200;
+const SEARCH_LIMIT_MAX = 200;
 /** Default `limit` of `/api/search` (spec §8). */
-export const SEARCH_LIMIT_DEFAULT = 50;
+const SEARCH_LIMIT_DEFAULT = 50;
 
 const SEARCH_PARAMS = {
   q: { kind: 'string', required: true, maxLength: 200 },
@@ -49,15 +49,9 @@ const EXPORT_PARAMS = {
   format: { kind: 'enum', values: ['json', 'csv'], default: 'json' },
 } as const;
 
-/** Shape of an export file written by the build (`exportFile(type)`). */
-interface ExportFileBody {
-  readonly type: string;
-  readonly columns: readonly string[];
-  readonly records: readonly unknown[];
-}
-
-function parseExportFile(raw: unknown): ExportFileBody {
-  const o = raw as Partial<ExportFileBody> | null;
+/** Check the shape of an export file (`ExportFile`) read from the catalog. @throws Error when it is not one (a 503). */
+function parseExportFile(raw: unknown): ExportFile {
+  const o = raw as Partial<ExportFile> | null;
   if (
     typeof o !== 'object' || o === null ||
     !Array.isArray(o.columns) || !o.columns.every((c) => typeof c === 'string') ||
@@ -65,7 +59,7 @@ function parseExportFile(raw: unknown): ExportFileBody {
   ) {
     throw new Error('export file must be { type, columns: string[], records: [] }');
   }
-  return o as ExportFileBody;
+  return o as ExportFile;
 }
 
 async function search(request: Request, url: URL): Promise<Response> {
