@@ -462,6 +462,12 @@ describe('placeholders (spec §2.7: no placeholder is invented)', () => {
     expect(run.issues[0]!.message).toContain(JSON.stringify(value));
   });
 
+  it('checks every field of the prefab block', () => {
+    const fields = ['modelRef', 'vfxRef', 'overlayRef', 'impactRef', 'animationClip', 'soundRef', 'projectileRef'];
+    const run = law({ 'data.json': { prefab: Object.fromEntries(fields.map((f) => [f, 'TODO'])), other: { effectRef: 'TODO', model: 'TODO' } } });
+    expect(where(run)).toEqual(fields.map((f) => ['law/placeholder', 'data.json', `/prefab/${f}`]));
+  });
+
   it('accepts ordinary values that merely look short or odd', () => {
     const run = law({ 'data.json': { items: ordinary.map((modelRef) => ({ prefab: { modelRef } })) } });
     expect(run.issues).toEqual([]);

@@ -67,7 +67,7 @@ describe('tiers against each other', () => {
 
   it('does not let a name shorter than the query borrow words from the next record', () => {
     // "iron ir": both words match the one word of "Iron"; "Iron Irons" starts with the query
-    const engine5 = engineOf([rec('Iron'), rec('Iron Irons')]);
+    const engine5 = engineOf([rec('Ax'), rec('Iron'), rec('Iron Irons')]);
     expect(names(engine5, 'iron ir')).toEqual(['Iron Irons', 'Iron']);
     // "Iron" is followed, in rank order, by a record with "sword"
     const engine6 = engineOf([rec('Iron'), rec('Sword Xy')]);
@@ -116,7 +116,7 @@ describe('names that repeat a word', () => {
   });
 
   it('still finds the other records that share the repeated word’s neighbours in the dictionary', () => {
-    const engine = engineOf([rec('Ab'), rec('Aa Aa'), rec('Ac Ab Ab')]);
+    const engine = engineOf([rec('Ab', 'R-1'), rec('Aa Aa', 'R-2'), rec('Ac Ab Ab', 'R-3')]);
     expect(names(engine, 'ab')).toEqual(['Ab', 'Ac Ab Ab']);
     expect(names(engine, 'aa')).toEqual(['Aa Aa']);
     expect(names(engine, 'ac')).toEqual(['Ac Ab Ab']);
@@ -130,6 +130,8 @@ describe('exact names and ids', () => {
     expect(names(engine, 'iron-sword')).toEqual(['Iron-Sword', 'IRON SWORD!', 'Iron Sword']);
     expect(names(engine, 'Iron Sword')).toEqual(['Iron Sword', 'IRON SWORD!', 'Iron-Sword']);
     expect(names(engine, '  iron sword!  ')).toEqual(['IRON SWORD!', 'Iron Sword', 'Iron-Sword']);
+    // spaces around the query are not part of what was typed
+    expect(names(engine, '  iron-sword ')).toEqual(['Iron-Sword', 'IRON SWORD!', 'Iron Sword']);
   });
 
   it('puts an id equal to the query as typed before an id equal by its words', () => {
