@@ -39,5 +39,5 @@ export function deriveSpriteId(namespace: string, path: string): string {
 export const GROUPED_ID_RE = /^(SKIL|ICON)-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}$/;
 /** Pattern of sprite registry ids. */
 export const SPRITE_ID_RE = /^SPRT-[0-9A-F]{8}-[0-9A-F]{6}$/;
-/** Pattern of the timestamp family (ITEM/RECP/MATL/FOOD/POTN/CONS/RELC/ENCH/INFU/... stored keys). */
-export const TIMESTAMP_ID_RE = /^[A-Z]{4}-\d{14}-[0-9A-F]{6}-[0-9A-F]{8}$/;
+/** Pattern of the timestamp family (ITEM/RECP/MATL/FOOD/POTN/CONS/RELC/ENCH/INFU/MNT/... stored keys): a three- or four-letter family (MNT has three, spec 2.6), 14 digits, 6 and 8 hex digits. */
+export const TIMESTAMP_ID_RE = /^[A-Z]{3,4}-\d{14}-[0-9A-F]{6}-[0-9A-F]{8}$/;

@@ -61,3 +61,14 @@ describe('SPRT ids (spec 2.6)', () => {
     expect(deriveSpriteId('other-sprite:', path)).not.toBe(a);
   });
 });
+
+describe('timestamp family format (spec 2.6)', () => {
+  it('takes three- and four-letter families and nothing else', async () => {
+    const { TIMESTAMP_ID_RE } = await import('../../build/pipeline/ids.js');
+    expect(TIMESTAMP_ID_RE.test('MNT-20260422050330-000322-0583BA27')).toBe(true);
+    expect(TIMESTAMP_ID_RE.test('ITEM-20260422050330-000322-0583BA27')).toBe(true);
+    for (const bad of ['MN-20260422050330-000322-0583BA27', 'ITEMS-20260422050330-000322-0583BA27', 'ITEM-2026042205033-000322-0583BA27', 'ITEM-20260422050330-000322-0583ba27']) {
+      expect(TIMESTAMP_ID_RE.test(bad), bad).toBe(false);
+    }
+  });
+});

@@ -213,7 +213,7 @@ export function createEngine(ix: ValidIndex): SearchEngine {
     if (allTerms.length === 0) return { totalResults: 0, results: [] };
     const qTerms = allTerms.slice(0, MAX_QUERY_TERMS);
     const typed = q.trim().toLowerCase();
-    const asTyped = (text: string): boolean => text.length === typed.length && text.toLowerCase() === typed;
+    const asTyped = (text: string): boolean => text.toLowerCase() === typed;
     const g = nextGen();
     const heap = new TopK(limit);
     let total = 0;

@@ -8,8 +8,8 @@
  * every word anywhere, every word anywhere with some only as a prefix, some word only within one edit.
  */
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, loadSearchIndex, MAX_QUERY_TERMS, type SearchEngine, type SearchRecord } from '../api/_lib/search/index.js';
-import { SEARCH_TYPES } from '../api/_lib/contract/index.js';
+import { buildSearchIndex, loadSearchIndex, MAX_QUERY_TERMS, type SearchEngine, type SearchRecord } from '../../api/_lib/search/index.js';
+import { SEARCH_TYPES } from '../../api/_lib/formats/index.js';
 
 function engineOf(records: readonly SearchRecord[]): SearchEngine {
   return loadSearchIndex(JSON.parse(JSON.stringify(buildSearchIndex(records))));
@@ -290,5 +290,13 @@ describe('type filter', () => {
     expect(() => engine.search('iron', { type: 'relics' as 'all', limit: 10 })).toThrow(RangeError);
     // the error names the type it does not know
     expect(() => engine.search('iron', { type: 'relics' as 'all', limit: 10 })).toThrow(/"relics"/);
+  });
+});
+
+describe('the name as typed', () => {
+  it('comes first even when lower-casing changes its length (İ)', () => {
+    const engine = engineOf([rec('Izmir Blade', 'a'), rec('İzmir Blade', 'b')]);
+    expect(names(engine, 'İzmir Blade')).toEqual(['İzmir Blade', 'Izmir Blade']);
+    expect(names(engine, 'Izmir Blade')).toEqual(['Izmir Blade', 'İzmir Blade']);
   });
 });
