@@ -215,3 +215,44 @@ describe('through the functions', () => {
     expect(a.headers.get('etag')).toBe(b.headers.get('etag'));
   });
 });
+
+describe('what a refusal tells the client', () => {
+  // FieldProblem.message says what was wrong and what to send instead: the name, the allowed range,
+  // values or length, the parameters that exist. Asserted on those facts, not on wording.
+  const message = (query: string, spec: Record<string, ParamSpec> = SPEC) => refusal(query, spec)[0]?.message ?? '';
+
+  it('names the allowed range, values or length', () => {
+    expect(message('tier=x')).toMatch(/tier[\s\S]*\b1\b[\s\S]*\b8\b/);
+    expect(message('tier=9')).toMatch(/tier[\s\S]*\b1\b[\s\S]*\b8\b/);
+    expect(message('type=x')).toMatch(/all[\s\S]*Weapons[\s\S]*armor/);
+    expect(message(`q=${'a'.repeat(201)}`)).toMatch(/q[\s\S]*200/);
+    expect(message('tier=1&tier=2')).toMatch(/tier[\s\S]*2/);
+    expect(message('', { q: { kind: 'string', required: true } })).toContain('q');
+  });
+
+  it('lists the parameters that exist beside an unknown one, or says there are none', () => {
+    const m = message('teir=3');
+    for (const known of ['q', 'type', 'tier', 'limit']) expect(m).toContain(known);
+    expect(message('x=1', {})).toMatch(/none/i);
+  });
+
+  it('names up to ten bad parameters in the detail and counts the rest', () => {
+    const detail = (query: string) => {
+      try {
+        parse(query, {});
+      } catch (e) {
+        return (e as ServiceError).message;
+      }
+      return '';
+    };
+    const eleven = Array.from({ length: 11 }, (_, i) => `p${i}=1`).join('&');
+    expect(detail(eleven)).toMatch(/\b11\b/);
+    expect(detail(eleven)).toContain('p9');
+    expect(detail(eleven)).not.toContain('p10');
+    expect(detail(eleven)).toMatch(/\b1 more/);
+    const ten = Array.from({ length: 10 }, (_, i) => `p${i}=1`).join('&');
+    expect(detail(ten)).toContain('p9');
+    expect(detail(ten)).not.toMatch(/more/);
+    expect(detail(`${'n'.repeat(60)}=1`)).not.toContain('n'.repeat(41));
+  });
+});
