@@ -141,3 +141,76 @@ describe('400 INVALID_BODY from the schema: every bad field at once, by JSON poi
     expect(e.errors.map((x) => x.name)).toEqual(['/accountId']);
   });
 });
+
+describe('media types, chunks and caps in detail', () => {
+  it('accepts any application/*+json type and a utf8 charset, refusing look-alikes', async () => {
+    for (const type of ['application/vnd.api+json', 'application/json;charset=utf8', 'application/json; foo=bar']) {
+      expect(await readJsonBody(post(JSON.stringify(GOOD), { 'Content-Type': type }), { schema: 'verify-send-to-account' }), type).toEqual(GOOD);
+    }
+    for (const type of ['text/json', 'application/json-seq', 'xapplication/vnd+json', 'application/vnd+jsonx', 'application/+json', 'application/json; charset=utf-16']) {
+      await expectRefusal(post(JSON.stringify(GOOD), { 'Content-Type': type }), 'UNSUPPORTED_MEDIA_TYPE', 415);
+    }
+  });
+
+  it('tells the client what to send on a 415 (Accept-Post, Accept-Patch)', async () => {
+    const e = await expectRefusal(post(JSON.stringify(GOOD), { 'Content-Type': 'text/plain' }), 'UNSUPPORTED_MEDIA_TYPE', 415);
+    const res = toProblemResponse(e);
+    expect(res.headers.get('accept-post')).toBe('application/json');
+    expect(res.headers.get('accept-patch')).toBe('application/json');
+  });
+
+  it('joins a body sent in several chunks', async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify(GOOD));
+    const parts = [bytes.slice(0, 5), bytes.slice(5, 17), bytes.slice(17)];
+    const stream = new ReadableStream<Uint8Array>({
+      pull(c) {
+        const next = parts.shift();
+        if (next) c.enqueue(next);
+        else c.close();
+      },
+    });
+    const request = new Request('http://t/x', { method: 'POST', body: stream, headers: { 'Content-Type': 'application/json' }, duplex: 'half' } as RequestInit);
+    expect(await readJsonBody(request, { schema: 'verify-send-to-account' })).toEqual(GOOD);
+  });
+
+  it('accepts a declared Content-Length exactly at the cap and checks the bytes when the length lies', async () => {
+    const text = JSON.stringify(GOOD);
+    const n = new TextEncoder().encode(text).byteLength;
+    const at = new Request('http://t/x', { method: 'POST', body: text, headers: { 'Content-Type': 'application/json', 'Content-Length': String(n) } });
+    expect(await readJsonBody(at, { schema: 'verify-send-to-account', maxBytes: n })).toEqual(GOOD);
+    const lying = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(1024).fill(32)) });
+    const request = new Request('http://t/x', {
+      method: 'POST',
+      body: lying,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': '10' },
+      duplex: 'half',
+    } as RequestInit);
+    await expectRefusal(request, 'PAYLOAD_TOO_LARGE', 413, 4096);
+  });
+
+  it('caps bodies at 64 KiB by default', async () => {
+    const big = JSON.stringify({ ...GOOD, note: 'n'.repeat(64 * 1024) });
+    await expectRefusal(post(big), 'PAYLOAD_TOO_LARGE', 413);
+  });
+
+  it('skips a UTF-8 byte order mark', async () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(JSON.stringify(GOOD))]);
+    expect(await readJsonBody(post(bytes), { schema: 'verify-send-to-account' })).toEqual(GOOD);
+  });
+
+  it('names the offset of malformed JSON and the body itself as the field', async () => {
+    const e = await expectRefusal(post('{\n"a": tru}'), 'INVALID_BODY', 400);
+    expect(e.errors).toHaveLength(1);
+    expect(e.errors[0]?.name).toBe('');
+    expect(e.errors[0]?.message).toContain('line 2, column 6 (offset 7)');
+  });
+
+  it('refuses a request schema name that is not a plain file name', async () => {
+    await expect(readJsonBody(post(JSON.stringify(GOOD)), { schema: '../requests/verify-send-to-account' })).rejects.toThrow(/schema name/);
+  });
+
+  it('names the field of a wrong type by its pointer', async () => {
+    const e = await expectRefusal(post(JSON.stringify({ ...GOOD, amount: 'many' })), 'INVALID_BODY', 400);
+    expect(e.errors.map((x) => x.name)).toEqual(['/amount']);
+  });
+});

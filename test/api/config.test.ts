@@ -172,3 +172,124 @@ describe('Secret', () => {
     expect(s.reveal()).toBe('correct horse battery staple');
   });
 });
+
+describe('values read exactly', () => {
+  it('trims values and reads VERCEL as on for any other value', () => {
+    expect(loadServiceConfig({ JWT_ISSUER: '  iss  ', VERCEL: '' }).jwt.issuer).toBe('iss');
+    expect(loadServiceConfig({ VERCEL: ' FALSE ' }).onVercel).toBe(false);
+    expect(loadServiceConfig({ VERCEL: 'true' }).onVercel).toBe(true);
+    expect(loadServiceConfig({ VERCEL: 'yes' }).onVercel).toBe(true);
+  });
+
+  it('drops trailing slashes of URLs and keeps an unset optional URL unset', () => {
+    const c = loadServiceConfig({ STORAGE_PUBLIC_URL: 'https://files.example.com/storage///' });
+    expect(c.storage).toMatchObject({ driver: 'local', publicUrl: 'https://files.example.com/storage' });
+    expect(loadServiceConfig({ STORAGE_PUBLIC_URL: '   ' }).storage).toMatchObject({ publicUrl: 'http://localhost:3000/storage' });
+  });
+
+  it('refuses a URL carrying only a user name or only a password', () => {
+    expect(variables({ ...REDIS, UPSTASH_REDIS_REST_URL: 'https://user@x.upstash.io' })).toEqual(['UPSTASH_REDIS_REST_URL']);
+    expect(variables({ ...REDIS, UPSTASH_REDIS_REST_URL: 'https://:pw@x.upstash.io' })).toEqual(['UPSTASH_REDIS_REST_URL']);
+  });
+
+  it('refuses a non-http local storage URL and accepts http or https', () => {
+    expect(variables({ STORAGE_PUBLIC_URL: 'ftp://files.example.com' })).toEqual(['STORAGE_PUBLIC_URL']);
+    expect(variables({ STORAGE_PUBLIC_URL: 'files.example.com' })).toEqual(['STORAGE_PUBLIC_URL']);
+    expect(loadServiceConfig({ STORAGE_PUBLIC_URL: 'http://x' }).storage).toMatchObject({ publicUrl: 'http://x' });
+    expect(loadServiceConfig({ ...S3, S3_ENDPOINT: 'https://s3.example.com' }).storage).toMatchObject({ endpoint: 'https://s3.example.com' });
+  });
+
+  it('names the missing driver variables and a bad URL at once, leaving nothing half set', () => {
+    expect(variables({ ...REDIS, UPSTASH_REDIS_REST_URL: 'nope', UPSTASH_REDIS_REST_TOKEN: '' })).toEqual(['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']);
+  });
+
+  it('refuses a folder path holding a NUL character', () => {
+    expect(variables({ CATALOG_DIR: 'di\0st', DATA_DIR: '/x\0' })).toEqual(['CATALOG_DIR', 'DATA_DIR']);
+  });
+
+  it('accepts bucket names of 3 to 63 characters that start and end with a letter or digit', () => {
+    for (const ok of ['abc', 'a'.repeat(63), 'my.bucket-1', '1ab']) expect(loadServiceConfig({ ...S3, S3_BUCKET: ok }).storage, ok).toMatchObject({ bucket: ok });
+    for (const bad of ['ab', 'a'.repeat(64), '-abc', 'abc-', 'abc.', 'ab_c', 'ABC']) expect(variables({ ...S3, S3_BUCKET: bad }), bad).toEqual(['S3_BUCKET']);
+  });
+
+  it('reads the S3 settings it is given', () => {
+    const c = loadServiceConfig({ ...S3, S3_REGION: 'auto' });
+    expect(c.storage.driver).toBe('s3');
+    if (c.storage.driver === 's3') {
+      expect(c.storage.accessKeyId).toBe('AKIA');
+      expect(c.storage.secretAccessKey.reveal()).toBe('shh-very-secret');
+      expect(c.storage.region).toBe('auto');
+    }
+  });
+
+  it('counts the JWT secret in bytes and takes exactly 16 characters of admin password', () => {
+    expect(loadServiceConfig({ JWT_SECRET: 'é'.repeat(16) }).jwt.keys.kind).toBe('secret');
+    expect(variables({ JWT_SECRET: 'é'.repeat(15) + 'x' })).toEqual(['JWT_SECRET']);
+    const keys = loadServiceConfig({ JWT_SECRET: 's'.repeat(32) }).jwt.keys;
+    expect(keys.kind === 'secret' && keys.secret.reveal()).toBe('s'.repeat(32));
+    expect(variables({ ADMIN_PASSWORD: 'p'.repeat(15) })).toEqual(['ADMIN_PASSWORD']);
+  });
+
+  it('refuses a JWT secret next to an invalid JWKS URL, naming both', () => {
+    expect(variables({ JWT_SECRET: 'x'.repeat(40), JWT_JWKS_URL: 'not a url' })).toEqual(['JWT_JWKS_URL', 'JWT_SECRET']);
+  });
+
+  it('bounds the clock tolerance and keeps its default on a bad value', () => {
+    expect(loadServiceConfig({ JWT_CLOCK_TOLERANCE_S: '17' }).jwt.clockToleranceS).toBe(17);
+    expect(variables({ JWT_CLOCK_TOLERANCE_S: '5s' })).toEqual(['JWT_CLOCK_TOLERANCE_S']);
+    expect(variables({ PORT: ' 80 80' })).toEqual(['PORT']);
+    expect(loadServiceConfig({ PORT: '65535' }).port).toBe(65535);
+  });
+
+  it('freezes the storage and token parts too', () => {
+    const c = loadServiceConfig({ ...S3, JWT_SECRET: 'x'.repeat(32) });
+    expect(Object.isFrozen(c.storage)).toBe(true);
+    expect(Object.isFrozen(c.jwt)).toBe(true);
+    expect(() => {
+      (c.jwt as { issuer: string }).issuer = 'evil';
+    }).toThrow(TypeError);
+  });
+});
+
+describe('ConfigError', () => {
+  it('names every variable in its message and keeps the problems', () => {
+    const e = new ConfigError([{ variable: 'PORT', message: 'm1' }, { variable: 'DATA_DIR', message: 'm2' }]);
+    expect(e).toBeInstanceOf(Error);
+    expect(e.name).toBe('ConfigError');
+    expect(e.problems.map((p) => p.variable)).toEqual(['PORT', 'DATA_DIR']);
+    expect(e.message).toContain('PORT');
+    expect(e.message).toContain('DATA_DIR');
+    expect(e.message.split('\n')).toHaveLength(3);
+  });
+});
+
+describe('Secret prints', () => {
+  it('as [redacted] through String, JSON and inspect', () => {
+    const s = new Secret('hunter2-hunter2-hunter2');
+    expect(String(s)).toBe('[redacted]');
+    expect(JSON.stringify({ s })).toBe('{"s":"[redacted]"}');
+    expect(inspect(s)).toBe('Secret([redacted])');
+  });
+});
+
+describe('the configuration in force', () => {
+  it('is the one put in force, tells listeners, and returns to the environment', async () => {
+    const { getServiceConfig, onConfigChange, processEnvironment, useServiceConfig } = await import('../../api/_lib/config.js');
+    let calls = 0;
+    onConfigChange(() => void calls++);
+    const mine = loadServiceConfig({ CATALOG_DIR: '/tmp/mine' });
+    try {
+      useServiceConfig(mine);
+      expect(calls).toBe(1);
+      expect(getServiceConfig()).toBe(mine);
+      expect(getServiceConfig()).toBe(mine);
+    } finally {
+      useServiceConfig(undefined);
+    }
+    expect(calls).toBe(2);
+    const fromEnv = getServiceConfig();
+    expect(fromEnv).not.toBe(mine);
+    expect(getServiceConfig()).toBe(fromEnv);
+    expect(processEnvironment()).toBe(process.env);
+  });
+});

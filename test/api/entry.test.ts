@@ -146,3 +146,83 @@ describe('the table and the entries agree', () => {
     expect(vercelSource('/api/{key*}')).toBe('/api/:_key*');
   });
 });
+
+/** An entry over the collection routes (keyed item routes, no catch-all) that echoes route and key. */
+const echo = ({ route, key }: { route: RouteDef; key: string | undefined }) => Response.json({ route: route.name, key: key ?? null });
+const collections = defineEntry(
+  'collections',
+  Object.fromEntries(routesOf('collections').map((r) => [r.name, { GET: echo }])),
+);
+const callCollections = async (path: string, init?: RequestInit) => collections.GET(new Request(`http://t${path}`, init));
+
+describe('keyed routes', () => {
+  it('gives a keyed route its decoded key, from the public path and from the rewritten form', async () => {
+    expect(await (await callCollections('/v1/relics/fire%20ring')).json()).toEqual({ route: 'relics-item', key: 'fire ring' });
+    expect(await (await callCollections('/api/collections?_route=relics-item&_key=fire-ring')).json()).toEqual({ route: 'relics-item', key: 'fire-ring' });
+    expect(await (await callCollections('/api/collections?_route=relics&_key=fire-ring')).json()).toEqual({ route: 'relics', key: null });
+  });
+
+  it('answers 404 to a keyed route whose key is missing or names nothing', async () => {
+    for (const path of ['/v1/relics/%E0%A4%A', '/api/collections?_route=relics-item', '/api/collections?_route=relics-item&_key=']) {
+      const res = await callCollections(path);
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { code: string }).code).toBe('NOT_FOUND');
+    }
+  });
+
+  it('reads the entry path in any case and with trailing slashes', async () => {
+    expect(await (await callCollections('/API/Collections//?_route=enchants')).json()).toEqual({ route: 'enchants', key: null });
+    expect((await call('/api/catalog/?_route=stats')).headers.get('x-body')).toBe('stats');
+  });
+
+  it('gives a gone keyed route an undefined key when _key is blank, and the key when given', async () => {
+    expect(((await (await call('/api/catalog?_route=not-found&_key=')).json()) as { detail: string }).detail).toBe('none: ');
+    expect(((await (await call('/api/catalog?_route=not-found&_key=a%2Fb')).json()) as { detail: string }).detail).toBe('none: a/b');
+  });
+
+  it('names the requested path as the problem instance', async () => {
+    const res = await callCollections('/v1/nothing-here');
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { instance: string }).instance).toBe('/v1/nothing-here');
+  });
+});
+
+describe('HEAD', () => {
+  it('keeps status, status text and headers of a bodiless GET answer', async () => {
+    const e = defineEntry('catalog', {
+      search: { GET: () => new Response(null, { status: 304, statusText: 'Not Modified', headers: { ETag: '"x"' } }) },
+      stats: { GET: () => new Response('body', { status: 202, statusText: 'Later', headers: { 'X-Body': 'stats' } }) },
+      export: { GET: ok('e') },
+      retired: { GET: ok('r') },
+      'not-found': { GET: ok('n') },
+    });
+    const notModified = await e.HEAD(new Request('http://t/api/search', { method: 'HEAD' }));
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('etag')).toBe('"x"');
+    const later = await e.HEAD(new Request('http://t/api/stats', { method: 'HEAD' }));
+    expect(later.status).toBe(202);
+    expect(later.statusText).toBe('Later');
+    expect(later.headers.get('x-body')).toBe('stats');
+    expect(await later.text()).toBe('');
+    expect(await (await e.GET(new Request('http://t/api/stats'))).text()).toBe('body');
+  });
+
+  it('answers a method no route declares (PROPFIND) with 405 and a true Allow', async () => {
+    const res = await entry.GET(new Request('http://t/api/stats', { method: 'PROPFIND' }));
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+});
+
+describe('entry definition', () => {
+  it('refuses an entry missing a route altogether, and exports one frozen dispatcher per method', () => {
+    const all = { search: { GET: ok('') }, stats: { GET: ok('') }, export: { GET: ok('') }, retired: { GET: ok('') }, 'not-found': { GET: ok('') } };
+    const withoutStats: Record<string, { GET: () => Response }> = { ...all };
+    delete withoutStats.stats;
+    expect(() => defineEntry('catalog', withoutStats)).toThrow(/stats declares GET/);
+    const exports = defineEntry('catalog', all);
+    expect(Object.isFrozen(exports)).toBe(true);
+    expect(Object.keys(exports).sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+    expect(new Set(Object.values(exports)).size).toBe(1);
+  });
+});
