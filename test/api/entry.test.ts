@@ -2,22 +2,24 @@
 // method dispatch, OPTIONS preflight with the route's real methods, 405 with a true Allow, HEAD, 404, and
 // the refusal of an entry whose handlers disagree with the table (docs/architecture.md, "Functions").
 import { describe, expect, it } from 'vitest';
-import { allowOf, defineEntry } from '../../api/_lib/http/entry.js';
+import { allowOf, defineEntry, type EntryExports } from '../../api/_lib/http/entry.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 import { ROUTES, matchPath, routesOf, vercelSource, type RouteDef } from '../../api/_lib/routing/table.js';
 
 const ok = (body: string) => () => new Response(body, { status: 200, headers: { 'X-Body': body } });
 
 /** An entry over the catalog's routes that echoes which route answered. */
-const entry = defineEntry('catalog', {
+/** Built on first use, so a broken `defineEntry` fails the tests that use it rather than the file's loading. */
+let built: EntryExports | undefined;
+const entry = (): EntryExports => (built ??= defineEntry('catalog', {
   search: { GET: ({ key, url }) => Response.json({ route: 'search', key: key ?? null, q: url.searchParams.get('q') }) },
   stats: { GET: ok('stats') },
   export: { GET: ok('export') },
   retired: { GET: () => { throw new ServiceError('NOT_FOUND', 'retired'); } },
   'not-found': { GET: ({ key }) => { throw new ServiceError('NOT_FOUND', `none: ${key ?? ''}`); } },
-});
+}));
 
-const call = (path: string, init?: RequestInit) => entry.GET(new Request(`http://t${path}`, init));
+const call = (path: string, init?: RequestInit) => entry().GET(new Request(`http://t${path}`, init));
 
 describe('route lookup', () => {
   it('answers a public path with its own route, whatever routing parameters the client adds', async () => {
@@ -57,7 +59,7 @@ describe('route lookup', () => {
 
 describe('methods', () => {
   it('answers OPTIONS with a preflight listing the route\'s real methods', async () => {
-    const res = await entry.OPTIONS(new Request('http://t/api/search', { method: 'OPTIONS' }));
+    const res = await entry().OPTIONS(new Request('http://t/api/search', { method: 'OPTIONS' }));
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
@@ -67,7 +69,7 @@ describe('methods', () => {
 
   it('answers a method the route does not declare with 405 and a true Allow, through every export', async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
-      const res = await entry[method](new Request('http://t/api/stats', { method }));
+      const res = await entry()[method](new Request('http://t/api/stats', { method }));
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -78,7 +80,7 @@ describe('methods', () => {
   });
 
   it('runs GET for HEAD and drops the body, keeping status and headers', async () => {
-    const res = await entry.HEAD(new Request('http://t/api/stats', { method: 'HEAD' }));
+    const res = await entry().HEAD(new Request('http://t/api/stats', { method: 'HEAD' }));
     expect(res.status).toBe(200);
     expect(res.headers.get('x-body')).toBe('stats');
     expect(await res.text()).toBe('');
@@ -149,11 +151,11 @@ describe('the table and the entries agree', () => {
 
 /** An entry over the collection routes (keyed item routes, no catch-all) that echoes route and key. */
 const echo = ({ route, key }: { route: RouteDef; key: string | undefined }) => Response.json({ route: route.name, key: key ?? null });
-const collections = defineEntry(
-  'collections',
-  Object.fromEntries(routesOf('collections').map((r) => [r.name, { GET: echo }])),
-);
-const callCollections = async (path: string, init?: RequestInit) => collections.GET(new Request(`http://t${path}`, init));
+let collections: EntryExports | undefined;
+const callCollections = async (path: string, init?: RequestInit) => {
+  collections ??= defineEntry('collections', Object.fromEntries(routesOf('collections').map((r) => [r.name, { GET: echo }])));
+  return collections.GET(new Request(`http://t${path}`, init));
+};
 
 describe('keyed routes', () => {
   it('gives a keyed route its decoded key, from the public path and from the rewritten form', async () => {
@@ -208,7 +210,7 @@ describe('HEAD', () => {
   });
 
   it('answers a method no route declares (PROPFIND) with 405 and a true Allow', async () => {
-    const res = await entry.GET(new Request('http://t/api/stats', { method: 'PROPFIND' }));
+    const res = await entry().GET(new Request('http://t/api/stats', { method: 'PROPFIND' }));
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });

@@ -1,0 +1,60 @@
+/**
+ * The only reader of build output on the function side (docs/architecture.md): loads JSON files from the
+ * catalog output folder once per process and hands out the parsed value.
+ *
+ * The folder is the configuration's `catalogDir` (`CATALOG_DIR`, default `dist` resolved against the
+ * project root, so a function started from any working directory finds its files). The cache is dropped
+ * when another configuration is put in force (`useServiceConfig`).
+ * Missing or corrupt files become `UPSTREAM_UNAVAILABLE` (503, spec 7), never a 500.
+ */
+// @ts-nocheck
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ServiceError } from '../errors.js';
+import { getServiceConfig, onConfigChange } from '../config.js';
+import { MANIFEST_FILE } from '../formats/layout.js';
+
+const cache = new Map<string, Promise<unknown>>();
+onConfigChange(() => cache.clear());
+
+
+/**
+ * Parsed JSON of `relPath` (relative to the output folder, e.g. `api/v1/stats.json`), loaded once per
+ * process; a failed load is not cached, so a later request retries.
+ * @param parse optional transform run once on the parsed value (e.g. building an in-memory index).
+ * @throws ServiceError `UPSTREAM_UNAVAILABLE` when the file is missing, unreadable or not JSON, or `parse` throws.
+ */
+export function readCatalogJson<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T> {
+  const key = relPath + (parse ? '#p' : '');
+  let hit = cache.get(key) as Promise<T> | undefined;
+  if (!hit) {
+    hit = load(relPath, parse);
+    cache.set(key, hit);
+    hit.catch(() => cache.delete(key));
+  }
+  return hit;
+}
+
+async function load<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T> {
+  const file = join(getServiceConfig().catalogDir, relPath);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is not available; run the catalog build.`, { cause });
+  }
+  try {
+    const raw: unknown = JSON.parse(text);
+    return parse ? parse(raw) : (raw as T);
+  } catch (cause) {
+    throw new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is corrupt; rebuild the catalog.`, { cause });
+  }
+}
+
+/** Build id of the catalog in use (the manifest's `buildId`), the base of every ETag. */
+export async function catalogBuildId(): Promise<string> {
+  const m = await readCatalogJson<{ buildId?: unknown }>(MANIFEST_FILE);
+  if (typeof m.buildId !== 'string') throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The game-data manifest has no buildId; rebuild the catalog.');
+  return m.buildId;
+}

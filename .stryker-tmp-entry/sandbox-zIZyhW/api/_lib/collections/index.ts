@@ -1,0 +1,23 @@
+/**
+ * Item collections `/v1/relics|enchants|infusions|artifacts` (spec 2.2, 3, 4.2, 7, 8): format definitions (`api/_lib/formats/collection-index.ts`),
+ * parameter specs, query engine, and the loader of the build's collection index.
+ */
+// @ts-nocheck
+
+import type { CollectionName } from '../formats/collection-index.js';
+import { collectionIndexFile } from '../formats/layout.js';
+import { readCatalogJson } from '../catalog/store.js';
+import { loadIndex, type LoadedCollection } from './load.js';
+
+export { COLLECTION_DEFS, COLLECTION_NAMES, isCollectionName, foldKey, foldText, slugify, type CollectionDef, type CollectionIndexFile } from '../formats/collection-index.js';
+export { listParamSpec, LOOKUP_PARAM_SPEC, LIMIT_DEFAULT, LIMIT_MAX } from './params.js';
+export { loadIndex, type LoadedCollection } from './load.js';
+export { queryCollection, lookupItem, type CollectionQuery, type QueryResult } from './query.js';
+
+/**
+ * The collection index of `name` from the catalog output folder, loaded and checked once per process.
+ * @throws ServiceError `UPSTREAM_UNAVAILABLE` (503, spec 7) when the file is missing, not JSON, or not a valid index.
+ */
+export function loadCollection(name: CollectionName): Promise<LoadedCollection> {
+  return readCatalogJson(collectionIndexFile(name), (raw) => loadIndex(raw, name));
+}

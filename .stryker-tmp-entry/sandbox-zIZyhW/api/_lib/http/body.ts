@@ -1,0 +1,190 @@
+/**
+ * The one reader of JSON request bodies (docs/architecture.md, "Request bodies"). Every refusal is a
+ * problem+json 4xx, and a refused body changes nothing (the handler never sees it):
+ *
+ * | condition | status | code |
+ * |---|---|---|
+ * | `Content-Type` is not `application/json` (or `…+json`), or names a charset other than UTF-8 | 415 | UNSUPPORTED_MEDIA_TYPE |
+ * | `Content-Length` or the bytes read exceed the cap (default 64 KiB) | 413 | PAYLOAD_TOO_LARGE |
+ * | empty body, bytes that are not UTF-8, or malformed JSON (line, column and offset named) | 400 | INVALID_BODY |
+ * | the value breaks the route's JSON Schema in `schemas/requests/` | 400 | INVALID_BODY, every bad field in `errors[]` as a JSON pointer |
+ *
+ * Request schemas are JSON Schema 2020-12 files `schemas/requests/<name>.schema.json`, compiled once per
+ * process with Ajv (`allErrors`). They set `additionalProperties: false`, so unknown fields are refused.
+ */
+// @ts-nocheck
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { ServiceError, type FieldProblem } from '../errors.js';
+import { PROJECT_ROOT } from '../config.js';
+
+/** Default byte cap of a JSON body: 64 KiB. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Folder of the request schemas. */
+export const REQUEST_SCHEMAS_DIR = join(PROJECT_ROOT, 'schemas', 'requests');
+
+/** Options of {@link readJsonBody}. */
+export interface BodyOptions {
+  /** Request schema name: `schemas/requests/<schema>.schema.json`. */
+  readonly schema: string;
+  /** Byte cap; default {@link DEFAULT_BODY_LIMIT_BYTES}. */
+  readonly maxBytes?: number;
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+let ajv: Ajv2020 | undefined;
+const validators = new Map<string, ValidateFunction>();
+
+/** The compiled validator of a request schema, loaded from `schemas/requests/` once per process. */
+export function requestValidator(name: string): ValidateFunction {
+  let v = validators.get(name);
+  if (!v) {
+    if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`Bad request schema name "${name}"`);
+    ajv ??= addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }));
+    const schema = JSON.parse(readFileSync(join(REQUEST_SCHEMAS_DIR, `${name}.schema.json`), 'utf8')) as object;
+    v = ajv.compile(schema);
+    validators.set(name, v);
+  }
+  return v;
+}
+
+function invalid(message: string, errors: readonly FieldProblem[] = []): ServiceError {
+  return new ServiceError('INVALID_BODY', message, { errors });
+}
+
+/** Refuse a content type that is not JSON in UTF-8. @throws ServiceError UNSUPPORTED_MEDIA_TYPE */
+function checkContentType(request: Request): void {
+  const raw = request.headers.get('content-type') ?? '';
+  const [type = '', ...params] = raw.split(';').map((p) => p.trim().toLowerCase());
+  const json = type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  if (!json || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+    throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json (UTF-8).', {
+      headers: { 'Accept-Post': 'application/json', 'Accept-Patch': 'application/json' },
+    });
+  }
+}
+
+/** The body's bytes, refusing more than `maxBytes` without reading past the cap. @throws ServiceError PAYLOAD_TOO_LARGE */
+async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = () => new ServiceError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxBytes} bytes.`);
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) throw tooLarge();
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** Line and column (both 1-based) of a UTF-16 offset in `text`. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: offset - start + 1 };
+}
+
+/** Parse strict JSON, naming the position of the first error. @throws ServiceError INVALID_BODY */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const errors: ParseError[] = [];
+    parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const first = errors[0];
+    const offset = first?.offset ?? 0;
+    const { line, column } = lineColumn(text, offset);
+    const what = first ? printParseErrorCode(first.error) : 'InvalidSymbol';
+    throw invalid(`The body is not valid JSON: ${what} at line ${line}, column ${column} (offset ${offset}).`, [
+      { name: '', message: `${what} at line ${line}, column ${column} (offset ${offset}).` },
+    ]);
+  }
+}
+
+const escapePointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** One field problem per Ajv error, named by JSON pointer; `anyOf` alternatives collapse into one. */
+function fieldProblems(errors: readonly ErrorObject[]): FieldProblem[] {
+  const anyOfPaths = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.schemaPath + '/');
+  const out: FieldProblem[] = [];
+  for (const e of errors) {
+    if (anyOfPaths.some((p) => e.schemaPath.startsWith(p))) continue;
+    const params = e.params as Record<string, unknown>;
+    let name = e.instancePath;
+    let message: string;
+    switch (e.keyword) {
+      case 'required':
+        name += '/' + escapePointer(String(params.missingProperty));
+        message = `"${String(params.missingProperty)}" is required.`;
+        break;
+      case 'additionalProperties':
+        name += '/' + escapePointer(String(params.additionalProperty));
+        message = `Unknown field "${String(params.additionalProperty)}"; remove it.`;
+        break;
+      case 'anyOf': {
+        const sub = errors.filter((x) => x.keyword === 'required' && x.schemaPath.startsWith(e.schemaPath + '/'));
+        const names = sub.map((x) => `"${String((x.params as Record<string, unknown>).missingProperty)}"`);
+        message = names.length > 0 ? `One of ${names.join(' or ')} is required.` : `Must match one of the allowed shapes.`;
+        break;
+      }
+      case 'enum':
+        message = `Must be one of: ${((params.allowedValues as unknown[]) ?? []).map((v) => JSON.stringify(v)).join(', ')}.`;
+        break;
+      default:
+        message = `Must ${e.message ?? 'be valid'}.`.replace(/^Must must/, 'Must');
+    }
+    out.push({ name, message });
+  }
+  return out;
+}
+
+/**
+ * Read, parse and validate the JSON body of `request`.
+ * @returns the body, valid against `schemas/requests/<options.schema>.schema.json`.
+ * @throws ServiceError 415 UNSUPPORTED_MEDIA_TYPE, 413 PAYLOAD_TOO_LARGE, 400 INVALID_BODY (see the module header).
+ */
+export async function readJsonBody<T>(request: Request, options: BodyOptions): Promise<T> {
+  const validate = requestValidator(options.schema);
+  checkContentType(request);
+  const bytes = await readCapped(request, options.maxBytes ?? DEFAULT_BODY_LIMIT_BYTES);
+  if (bytes.byteLength === 0) throw invalid('A JSON body is required.', [{ name: '', message: 'The body is empty.' }]);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw invalid('The body is not UTF-8 text.', [{ name: '', message: 'The body is not UTF-8 text.' }]);
+  }
+  const value = parseJson(text);
+  if (!validate(value)) {
+    const problems = fieldProblems(validate.errors ?? []);
+    throw invalid(`${problems.length} invalid field(s) in the body: ${problems.slice(0, 10).map((p) => p.name || '/').join(', ')}.`, problems);
+  }
+  return value as T;
+}

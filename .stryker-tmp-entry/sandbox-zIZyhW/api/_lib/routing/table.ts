@@ -1,0 +1,174 @@
+/**
+ * The route table: every public path of the service, declared once (docs/architecture.md, "Routing").
+ *
+ * A route is a public path, the function entry file that answers it (`api/<entry>.ts`), a route name
+ * unique within that entry, and the methods it accepts (HEAD comes with GET; OPTIONS preflight is
+ * answered for every route). From this table:
+ * - `npm run routes` writes `vercel.json`'s `rewrites` and per-entry `functions` (see
+ *   {@link vercelRewrites}); `test/api/routing.test.ts` fails when the file drifts;
+ * - `defineEntry` (`api/_lib/http/entry.ts`) looks a request up, dispatches on its method, answers
+ *   preflight, 405 with a true `Allow`, and 404;
+ * - the local server routes through the generated `vercel.json` with Vercel's own routing library.
+ *
+ * Path syntax: literal segments, `{key}` (exactly one segment) and `{key+}` (one or more segments,
+ * `/` included, e.g. a storage key). Matching is case-insensitive like Vercel's router; the key is
+ * percent-decoded. A route is public: a client cannot change what its path means, because the route
+ * and key always come from the path (routing query parameters are ignored on public paths).
+ *
+ * Entries whose file does not exist yet are not rewritten: their paths fall through to the catalog
+ * entry's not-found route (404 problem+json).
+ */
+// @ts-nocheck
+
+
+/** HTTP methods a route may declare. HEAD is implied by GET; OPTIONS is answered by the entry helper. */
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** One declarable method. */
+export type Method = (typeof METHODS)[number];
+
+/** Function entry files, by name: `api/<name>.ts`, reachable as `/api/<name>` (Vercel skips `api/_lib`). */
+export const ENTRIES = ['catalog', 'collections', 'registries'] as const;
+/** One function entry name. */
+export type EntryName = (typeof ENTRIES)[number];
+
+/** One public route. */
+export interface RouteDef {
+  /** Public path pattern, e.g. `/v1/relics/{key}` (see the module header for the syntax). */
+  readonly path: string;
+  /** Entry file that answers it. */
+  readonly entry: EntryName;
+  /** Route name, unique within the entry (the handler table key and the `_route` query value). */
+  readonly name: string;
+  /** Methods the route accepts. */
+  readonly methods: readonly Method[];
+  /**
+   * True for routes that answer 404 to every method, OPTIONS included (the retired systems catalog and
+   * the catch-alls): nothing is served there, so nothing is allowed either.
+   */
+  readonly gone?: boolean;
+}
+
+const ALL: readonly Method[] = METHODS;
+const GET: readonly Method[] = ['GET'];
+
+const collectionRoutes = (['relics', 'enchants', 'infusions', 'artifacts'] as const).flatMap((name) => [
+  { path: `/v1/${name}`, entry: 'collections', name, methods: GET },
+  { path: `/v1/${name}/{key}`, entry: 'collections', name: `${name}-item`, methods: GET },
+] as const);
+
+const registry = (path: string, name: string): RouteDef => ({ path, entry: 'registries', name, methods: GET });
+
+/** Every public route, in matching order: literal paths before `{key}` ones of the same prefix, catch-alls last. */
+export const ROUTES: readonly RouteDef[] = Object.freeze([
+  // §4.4 search, stats, export
+  { path: '/api/search', entry: 'catalog', name: 'search', methods: GET },
+  { path: '/api/stats', entry: 'catalog', name: 'stats', methods: GET },
+  { path: '/api/export', entry: 'catalog', name: 'export', methods: GET },
+  // §7, §9.3: the retired systems catalog is never emitted; a problem+json 404, not a CDN page
+  { path: '/api/v1/systems-catalog.json', entry: 'catalog', name: 'retired', methods: ALL, gone: true },
+  // §4.2 item collections
+  ...collectionRoutes,
+  // §4.5 sprite registry
+  registry('/api/v1/sprites', 'sprites'),
+  registry('/api/v1/sprites/search', 'sprites-search'),
+  registry('/api/v1/sprites/{key}', 'sprite'),
+  registry('/api/v1/characters', 'characters'),
+  registry('/api/v1/characters/{key}', 'character'),
+  registry('/api/v1/stats', 'stats'),
+  // §4.6 icon registry and legacy asset registry
+  registry('/api/v1/icons', 'icons'),
+  registry('/api/v1/icons/search', 'icons-search'),
+  registry('/api/v1/icons/by-path', 'icons-by-path'),
+  registry('/api/v1/icons/categories', 'icons-categories'),
+  registry('/api/v1/icons/{key}', 'icon'),
+  registry('/api/assets/categories', 'legacy-categories'),
+  registry('/api/assets/search', 'legacy-search'),
+  registry('/api/assets/{key}', 'legacy-asset'),
+  // §4.3 asset search
+  registry('/api/v1/studiodot-assets', 'studiodot-assets'),
+  registry('/api/v1/studiodot-assets/categories', 'studiodot-assets-categories'),
+  // Anything else under the API answers a problem+json 404 (after static files and entry files).
+  { path: '/api/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true },
+  { path: '/v1/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true },
+] satisfies RouteDef[]);
+
+/** A request path matched against the table. */
+export interface RouteMatch {
+  readonly route: RouteDef;
+  /** The `{key}` segment(s), percent-decoded; undefined when the route has none or it matched nothing. */
+  readonly key: string | undefined;
+}
+
+/** Regex for the path syntax of {@link RouteDef}. @throws Error for any other placeholder. */
+function compilePath(path: string): RegExp {
+  let re = '^';
+  for (const part of path.split('/').slice(1)) {
+    if (part === '{key}') re += '/([^/]+)';
+    else if (part === '{key+}') re += '/([^/]+(?:/[^/]+)*)';
+    else if (part === '{key*}') re += '(?:/([^/]+(?:/[^/]+)*))?';
+    else if (/[{}:]/.test(part)) throw new Error(`Unsupported route placeholder "${part}" in ${path}`);
+    else re += '/' + part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(re + '/?$', 'i');
+}
+
+const compiled = ROUTES.map((route) => ({ route, re: compilePath(route.path) }));
+
+/** True when the route's path has a `{key}` placeholder. */
+export function hasKey(route: RouteDef): boolean {
+  return route.path.includes('{key');
+}
+
+/**
+ * Match a public pathname (e.g. `/v1/relics/fire-ring`) against {@link ROUTES}.
+ * @returns the first matching route and its decoded key (undefined when the key is not valid
+ *   percent-encoding: such a request can name no item), or undefined when no route matches.
+ */
+export function matchPath(pathname: string): RouteMatch | undefined {
+  for (const { route, re } of compiled) {
+    const m = re.exec(pathname);
+    if (!m) continue;
+    const raw = m[1];
+    if (raw === undefined || raw === '') return { route, key: undefined };
+    try {
+      return { route, key: decodeURIComponent(raw) };
+    } catch {
+      return { route, key: undefined };
+    }
+  }
+  return undefined;
+}
+
+/** The routes of one entry, in table order. */
+export function routesOf(entry: EntryName): RouteDef[] {
+  return ROUTES.filter((r) => r.entry === entry);
+}
+
+/** One `rewrites` item of `vercel.json`. */
+export interface VercelRewrite {
+  readonly source: string;
+  readonly destination: string;
+}
+
+/** The Vercel path pattern of a route path: `{key}` → `:_key`, `{key+}` → `:_key+`, `{key*}` → `:_key*`. */
+export function vercelSource(path: string): string {
+  return path.replace(/\{key([+*]?)\}/g, ':_key$1');
+}
+
+/**
+ * The `rewrites` of `vercel.json`: one per route whose entry file exists, onto
+ * `/api/<entry>?_route=<name>` plus `&_key=:_key` for keyed routes. The key parameter is named `_key`
+ * so Vercel does not append it to the query under another name. Rewrites run after the filesystem, so
+ * a static file of the same path wins.
+ * @param entryExists whether `api/<entry>.ts` exists (routes of a missing entry are left out).
+ */
+export function vercelRewrites(entryExists: (entry: EntryName) => boolean): VercelRewrite[] {
+  const out: VercelRewrite[] = [];
+  for (const r of ROUTES) {
+    if (!entryExists(r.entry)) continue;
+    const source = vercelSource(r.path);
+    if (out.some((o) => o.source === source)) continue;
+    out.push({ source, destination: `/api/${r.entry}?_route=${r.name}${hasKey(r) ? '&_key=:_key' : ''}` });
+  }
+  return out;
+}

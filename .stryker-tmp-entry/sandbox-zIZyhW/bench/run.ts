@@ -1,0 +1,161 @@
+/**
+ * `npm run bench`: catalog build and search benchmarks over three catalogs, printed as markdown on
+ * stdout (progress on stderr):
+ * - `sample`   the project's sample catalog (`catalog-src/`);
+ * - `real`     the real snapshot (`../shared/fixtures/objectstore/api/v1`, config
+ *              `test/real-snapshot/catalog.config.json`);
+ * - `gen-100k` a generated catalog of 100,000 records (`bench/generate.ts`, seeded).
+ * Then the output of `bench/collections.ts` `run()`, when that module exists, and the export
+ * benchmark of `bench/export.ts` over the build outputs.
+ *
+ * Flags: `--only=sample,real,gen-100k` (subset), `--seed=N` (queries and generator), `--queries=N`
+ * (default 1000), `--no-build` (search only).
+ * Build outputs and index files go to `.tmp/bench/<catalog>/`.
+ */
+// @ts-nocheck
+
+import { existsSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { benchBuild, type BuildBench } from './build.js';
+import { GEN_SEED, generateCatalog } from './generate.js';
+import { extractRecords } from './records.js';
+import { benchSearch, type SearchBench } from './search.js';
+
+const REPO = resolve(import.meta.dirname, '..');
+const TMP = join(REPO, '.tmp/bench');
+
+interface Catalog {
+  readonly name: string;
+  readonly src: string;
+  readonly config?: string;
+  readonly prepare?: () => void;
+}
+
+function flag(name: string): string | undefined {
+  const hit = process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (!hit) return undefined;
+  return hit.includes('=') ? hit.slice(hit.indexOf('=') + 1) : '';
+}
+
+const log = (msg: string): void => {
+  process.stderr.write(`[bench] ${msg}\n`);
+};
+const fmt = (x: number, digits = 2): string => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
+const pct = (x: number): string => (Number.isFinite(x) ? `${(x * 100).toFixed(1)} %` : 'n/a');
+const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KiB`;
+
+function buildTable(rows: readonly (readonly [string, BuildBench])[]): string {
+  const lines = [
+    '| catalog | build | records | files | build s | floor s | build ÷ floor | build peak RSS | floor peak RSS | errors / warnings |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const [name, r] of rows) {
+    if ('error' in r) {
+      lines.push(`| ${name} | not available: ${r.error.replace(/\|/g, '/')} | | | | | | | | |`);
+      continue;
+    }
+    const { build: b, floor: f } = r;
+    const floorOk = !('error' in f);
+    lines.push(
+      `| ${name} | ${b.ok ? 'ok' : 'failed'} | ${b.records} | ${b.files} | ${fmt(b.seconds)} | ${floorOk ? fmt(f.seconds) : 'n/a'} | ${floorOk ? fmt(b.seconds / f.seconds, 1) + '×' : 'n/a'} | ${fmt(b.maxRssMB, 0)} MB | ${floorOk ? fmt(f.maxRssMB, 0) + ' MB' : 'n/a'} | ${b.errors} / ${b.warnings} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function searchTable(rows: readonly SearchBench[]): string {
+  const lines = [
+    '| catalog | records | engine | p50 ms | p99 ms | mean ms | exact-name top-1 | index size | index build ms | cold start ms |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const s of rows) {
+    for (const r of s.rows) {
+      lines.push(`| ${s.catalog} | ${s.records} | ${r.engine} | ${fmt(r.p50, 3)} | ${fmt(r.p99, 3)} | ${fmt(r.mean, 3)} | ${pct(r.top1)} | ${kb(r.indexBytes)} | ${fmt(r.buildMs, 0)} | ${fmt(r.coldMs, 0)} |`);
+    }
+  }
+  const speed = rows
+    .filter((s) => s.rows.length === 2)
+    .map((s) => {
+      const [ours, peer] = s.rows as [SearchBench['rows'][number], SearchBench['rows'][number]];
+      return `${s.catalog}: p99 ${fmt(peer.p99 / ours.p99, 1)}× faster, cold start ${fmt(peer.coldMs / ours.coldMs, 1)}× faster, index ${fmt(peer.indexBytes / ours.indexBytes, 1)}× smaller`;
+    });
+  return lines.join('\n') + (speed.length ? `\n\nOurs against MiniSearch: ${speed.join('; ')}.` : '');
+}
+
+async function main(): Promise<void> {
+  const seed = Number(flag('seed') ?? GEN_SEED);
+  const queryCount = Number(flag('queries') ?? 1000);
+  const only = flag('only')?.split(',').filter(Boolean);
+  const withBuild = flag('no-build') === undefined;
+  const started = performance.now();
+
+  const catalogs: Catalog[] = [
+    { name: 'sample', src: join(REPO, 'catalog-src') },
+    { name: 'real', src: resolve(REPO, '../shared/fixtures/objectstore/api/v1'), config: join(REPO, 'test/real-snapshot/catalog.config.json') },
+    { name: 'gen-100k', src: join(TMP, 'gen-100k'), prepare: () => void generateCatalog({ out: join(TMP, 'gen-100k'), records: 100_000, seed }) },
+  ].filter((c) => !only || only.includes(c.name));
+
+  const builds: [string, BuildBench][] = [];
+  const searches: SearchBench[] = [];
+  for (const c of catalogs) {
+    if (c.prepare) {
+      log(`${c.name}: generating`);
+      c.prepare();
+    }
+    if (!existsSync(c.src)) {
+      log(`${c.name}: source folder ${c.src} missing, skipped`);
+      continue;
+    }
+    if (withBuild) {
+      log(`${c.name}: build`);
+      const config = c.config && existsSync(c.config) ? c.config : undefined;
+      builds.push([c.name, await benchBuild(c.src, join(TMP, c.name, 'dist'), config)]);
+    }
+    const records = extractRecords(c.src);
+    if (records.length === 0) {
+      log(`${c.name}: no search records, search skipped`);
+      continue;
+    }
+    log(`${c.name}: search over ${records.length} records`);
+    searches.push(await benchSearch(c.name, records, seed, queryCount));
+  }
+
+  const cpu = cpus();
+  const out: string[] = [
+    '# Benchmarks',
+    '',
+    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}. Seed ${seed}, ${queryCount} queries per catalog (exact name, 3-5 character prefix, one typo, two terms; type all, limit 50).`,
+    '',
+  ];
+  if (withBuild) {
+    out.push('## Catalog build', '', 'Each build and each floor runs in its own child process; floor = `JSON.parse` of every input file + `JSON.stringify` of every output file; peak RSS = `process.resourceUsage().maxRSS` of that child.', '', buildTable(builds), '');
+  }
+  out.push('## Search', '', 'MiniSearch peer: `prefix: true, fuzzy: 0.2, boost: { name: 2 }` over `name` and `id`. Index size: our file bytes; peer: `JSON.stringify(miniSearch)` length. Cold start: new `node` process → read + parse the index file → first answer, median of 5.', '', searchTable(searches), '');
+
+  const collections = join(REPO, 'bench/collections.ts');
+  if (existsSync(collections)) {
+    log('collections');
+    try {
+      const mod = (await import(pathToFileURL(collections).href)) as { run?: () => Promise<string> };
+      if (typeof mod.run === 'function') out.push(await mod.run(), '');
+    } catch (e) {
+      out.push(`## Collections`, '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
+    }
+  }
+  const exportBench = join(REPO, 'bench/export.ts');
+  if (withBuild && existsSync(exportBench)) {
+    log('export');
+    try {
+      const mod = (await import(pathToFileURL(exportBench).href)) as { run: () => Promise<string> };
+      out.push(await mod.run(), '');
+    } catch (e) {
+      out.push('## Export', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
+    }
+  }
+  out.push(`_Total benchmark time: ${fmt((performance.now() - started) / 1000, 0)} s._`);
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+await main();

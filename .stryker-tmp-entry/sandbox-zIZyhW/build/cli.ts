@@ -1,0 +1,137 @@
+/**
+ * `npm run build [-- --src DIR] [--out DIR] [--config FILE] [--report FILE] [--no-site] [--quiet]`
+ *. The only place of the build that touches argv, stdout/stderr and the exit code.
+ *
+ * Defaults: `--src catalog-src`, `--out dist`, `--config <src>/catalog.config.json`,
+ * `--report <out>-report.json`; the static site page is built unless `--no-site`.
+ * Exit codes: 0 built (warnings allowed), 1 errors in the catalog (previous output untouched),
+ * 2 unusable invocation or config.
+ *
+ * Every problem is printed as `file:line:column  /json/pointer  message  [rule severity]`,
+ * followed by a summary line (files, records, outputs, warnings, errors, seconds).
+ */
+// @ts-nocheck
+
+import { parseArgs } from 'node:util';
+import { relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildCatalog, CatalogConfigError, type BuildReport, type ProgressEvent } from './pipeline/index.js';
+
+/** Parsed command-line options of the build. */
+interface CliOptions {
+  readonly src: string;
+  readonly out: string;
+  readonly config?: string;
+  readonly report?: string;
+  readonly site: boolean;
+  readonly quiet: boolean;
+}
+
+/**
+ * The options that name a catalog, shared by the build (`npm run build`) and the local server
+ * (`npm start`): `--src` (default `catalog-src`), `--out` (default `dist`), `--config` (default
+ * `<src>/catalog.config.json`). Shapes are node:util `parseArgs` option descriptors.
+ */
+export const CATALOG_ARGS = {
+  src: { type: 'string', default: 'catalog-src' },
+  out: { type: 'string', default: 'dist' },
+  config: { type: 'string' },
+} as const;
+
+/**
+ * Parse build arguments.
+ * @throws TypeError for unknown options or missing values (node:util parseArgs).
+ */
+function parseCliArgs(argv: readonly string[]): CliOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      ...CATALOG_ARGS,
+      report: { type: 'string' },
+      'no-site': { type: 'boolean', default: false },
+      quiet: { type: 'boolean', default: false },
+    },
+    allowPositionals: false,
+    strict: true,
+  });
+  return {
+    src: values.src,
+    out: values.out,
+    ...(values.config ? { config: values.config } : {}),
+    ...(values.report ? { report: values.report } : {}),
+    site: !values['no-site'],
+    quiet: values.quiet,
+  };
+}
+
+/** A progress printer: one updating line on a terminal, plain stage lines otherwise. */
+export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): (e: ProgressEvent) => void {
+  const t0 = performance.now();
+  return (e) => {
+    const line = `[build] ${e.stage.padEnd(8)} files ${String(e.files).padStart(5)}  records ${String(e.records).padStart(7)}  ${((performance.now() - t0) / 1000).toFixed(2)}s`;
+    if (stream.isTTY) stream.write(`\r\x1b[2K${line}${e.stage === 'done' ? '\n' : ''}`);
+    else stream.write(line + '\n');
+  };
+}
+
+/** Format one problem as `file:line:column  /pointer  message  [rule severity]`. */
+export function formatIssue(i: BuildReport['issues'][number]): string {
+  return `${i.file}:${i.line}:${i.column}  ${i.pointer || '/'}  ${i.message}  [${i.rule} ${i.severity}]`;
+}
+
+/** Print every problem and the closing summary. `off` problems are printed only with `verbose`. */
+export function printReport(report: BuildReport, out: NodeJS.WritableStream = process.stdout, verbose = false): void {
+  for (const i of report.issues) if (verbose || i.severity !== 'off') out.write(formatIssue(i) + '\n');
+  const s = report.stats;
+  const where = relative(process.cwd(), report.out) || '.';
+  out.write(
+    `${report.ok ? 'Built' : 'Build failed'}: ${s.files} files, ${s.records} records, ${s.outputs} outputs, ${s.warnings} warnings, ${s.errors} errors` +
+      (s.off ? ` (${s.off} more under rules switched off)` : '') +
+      ` in ${s.seconds.toFixed(2)} s` +
+      (report.ok ? ` → ${where} (build ${report.buildId})` : ` — ${where} left untouched`) +
+      (report.reportFile ? `; report ${relative(process.cwd(), report.reportFile)}` : '') +
+      '\n',
+  );
+}
+
+/** Run the CLI; resolves to the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let opts: CliOptions;
+  try {
+    opts = parseCliArgs(argv);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\nUsage: npm run build -- [--src DIR] [--out DIR] [--config FILE] [--report FILE] [--no-site] [--quiet]\n`);
+    return 2;
+  }
+  try {
+    const report = await buildCatalog({
+      src: opts.src,
+      out: opts.out,
+      ...(opts.config ? { config: opts.config } : {}),
+      ...(opts.report ? { reportFile: opts.report } : {}),
+      site: opts.site,
+      ...(opts.quiet ? {} : { onProgress: progressPrinter() }),
+    });
+    printReport(report);
+    return report.ok ? 0 : 1;
+  } catch (e) {
+    if (e instanceof CatalogConfigError) {
+      process.stderr.write(e.message + '\n');
+      return 2;
+    }
+    throw e;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // exitCode, not exit(): a piped stdout must drain before the process ends.
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      console.error(e);
+      process.exitCode = 2;
+    },
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * Catalog config: identifier namespaces, `base_url`, `cdn_url`, the field that
+ * carries SKIL/ICON ids, retired files and rule severities. Read from `--config FILE` or, by default,
+ * `catalog.config.json` in the source folder; validated whole against
+ * `schemas/build/catalog-config.schema.json`.
+ */
+// @ts-nocheck
+
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { DEFAULT_RETIRED_FILES } from '../../api/_lib/formats/layout.js';
+import { DEFAULT_VERSIONS } from './layout.js';
+import type { CatalogConfig, Severity } from './types.js';
+
+/** Default config file name inside a source folder. */
+export const CONFIG_FILE = 'catalog.config.json';
+
+/** A config that cannot be used: every problem listed. */
+export class CatalogConfigError extends Error {
+  override readonly name = 'CatalogConfigError';
+  constructor(readonly file: string, readonly problems: readonly string[]) {
+    super(`Invalid catalog config ${file}:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
+}
+
+const SCHEMA_PATH = fileURLToPath(new URL('../../schemas/build/catalog-config.schema.json', import.meta.url));
+
+/** Ajv's format plugin (CJS default export under NodeNext). */
+export const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/**
+ * Load and validate a catalog config file.
+ * @throws CatalogConfigError when the file is missing, not JSON or not valid against the schema.
+ */
+export async function loadCatalogConfig(file: string): Promise<CatalogConfig> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new CatalogConfigError(file, [(e as Error).message]);
+  }
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  const validate = ajv.compile(JSON.parse(await readFile(SCHEMA_PATH, 'utf8')) as object);
+  if (!validate(raw)) {
+    throw new CatalogConfigError(file, (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`));
+  }
+  return normaliseConfig(raw as RawConfig);
+}
+
+interface RawConfig {
+  name: string;
+  base_url: string;
+  cdn_url: string;
+  namespaces: { skill: string; icon: string; sprite?: string };
+  uuidField?: string;
+  retired?: string[];
+  rules?: Record<string, Severity>;
+  overrides?: { files: string[]; rules: Record<string, Severity> }[];
+  versions?: Record<string, string>;
+}
+
+/** Apply defaults and freeze. `retired` defaults to `['systems-catalog.json']`. */
+function normaliseConfig(raw: RawConfig): CatalogConfig {
+  return Object.freeze({
+    name: raw.name,
+    baseUrl: raw.base_url.replace(/\/+$/, ''),
+    cdnUrl: raw.cdn_url.replace(/\/+$/, ''),
+    namespaces: Object.freeze({ skill: raw.namespaces.skill, icon: raw.namespaces.icon, sprite: raw.namespaces.sprite ?? 'sprite:' }),
+    uuidField: raw.uuidField ?? 'studioUuid',
+    retired: Object.freeze(raw.retired ?? DEFAULT_RETIRED_FILES),
+    rules: Object.freeze({ ...(raw.rules ?? {}) }),
+    overrides: Object.freeze((raw.overrides ?? []).map((o) => Object.freeze({ files: o.files, rules: Object.freeze({ ...o.rules }) }))),
+    versions: Object.freeze({ ...DEFAULT_VERSIONS, ...(raw.versions ?? {}) }),
+  });
+}

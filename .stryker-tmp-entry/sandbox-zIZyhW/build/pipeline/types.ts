@@ -1,0 +1,97 @@
+/**
+ * Shapes that pass between the build stages (docs/architecture.md, "Build").
+ *
+ * collect → validate → law → derive → emit. Every stage reports {@link IssueInput}s through
+ * {@link Reporter}; the pipeline resolves each to a {@link Issue} with severity (from the rule table
+ * and the catalog config) and with line:column (from the JSON pointer and the source text).
+ */
+// @ts-nocheck
+
+
+/** Severity of a rule as configured. `off` rules are still evaluated and listed, as `off`. */
+export type Severity = 'error' | 'warn' | 'off';
+
+/** A rule of the build: a stable name, its default severity per spec, and what it checks. */
+export interface RuleDef {
+  /** Stable name, `area/what`, e.g. `law/definition-prefix`. */
+  readonly name: string;
+  /** Default severity (spec defaults; a catalog config can change it). */
+  readonly severity: Severity;
+  /** One sentence: what the rule checks and which spec section it enforces. */
+  readonly description: string;
+}
+
+/** What a stage says about a problem. `pointer` is an RFC 6901 JSON pointer into `file` ('' = whole file). */
+export interface IssueInput {
+  readonly rule: string;
+  /** Source path relative to the catalog source folder, posix separators, e.g. `master-relics.json`. */
+  readonly file: string;
+  readonly pointer: string;
+  readonly message: string;
+  /** UTF-16 offset into the file text, when the problem has a position but no pointer (syntax errors). */
+  readonly offset?: number;
+}
+
+/** A resolved problem as reported: `file:line:column  /pointer  message` plus rule and severity. */
+export interface Issue extends IssueInput {
+  readonly severity: Severity;
+  /** 1-based line of the value at `pointer` (of the nearest existing ancestor when absent). */
+  readonly line: number;
+  /** 1-based column (UTF-16 code units). */
+  readonly column: number;
+}
+
+/** Sink for problems found by a stage. */
+export type Reporter = (issue: IssueInput) => void;
+
+/** One parsed catalog source file. */
+export interface SourceDoc {
+  /** Path relative to the source folder, posix separators (also its path under `api/v1/`). */
+  readonly path: string;
+  /** The exact source bytes as UTF-8 text. */
+  readonly text: string;
+  /** The parsed JSON value (undefined when the file does not parse; such files stop the build). */
+  readonly data: unknown;
+}
+
+/** One file the build will write, relative to the output folder (e.g. `api/v1/icon-registry.json`). */
+export interface Emitted {
+  readonly path: string;
+  /** A JSON value (serialised by emit, deterministically) or an already-serialised string. */
+  readonly body: unknown;
+  /** When `body` is a string: its media type; default JSON. */
+  readonly raw?: boolean;
+}
+
+/** Validated catalog configuration (see `config.ts`). */
+export interface CatalogConfig {
+  /** Human name of the catalog. */
+  readonly name: string;
+  /** `{base_url}` of spec 1: the catalog/serverless host. */
+  readonly baseUrl: string;
+  /** `{cdn_url}` of spec 1: the binary-asset host. */
+  readonly cdnUrl: string;
+  /** Identifier namespaces (spec 2.6): SKIL from `skill` + skill id, ICON from `icon` + object-storage key, SPRT from `sprite` + path. */
+  readonly namespaces: { readonly skill: string; readonly icon: string; readonly sprite: string };
+  /** Field that carries SKIL/ICON ids (spec says `studioUuid`; a studio may brand it). */
+  readonly uuidField: string;
+  /** Rule severities after overrides: rule name → severity, per file via {@link severityFor}. */
+  readonly rules: Readonly<Record<string, Severity>>;
+  /** Per-file rule overrides (ESLint-style): first matching glob wins over `rules`. */
+  readonly overrides: readonly { readonly files: readonly string[]; readonly rules: Readonly<Record<string, Severity>> }[];
+  /** Retired files, never emitted (spec 9.3); default `['systems-catalog.json']`. */
+  readonly retired?: readonly string[];
+  /** Version labels (spec 9.2). */
+  readonly versions: Readonly<Record<string, string>>;
+}
+
+/** Everything a pure derive function may read, and where it reports problems. */
+export interface DeriveContext {
+  readonly config: CatalogConfig;
+  /** Every parsed source file by path. */
+  readonly docs: ReadonlyMap<string, SourceDoc>;
+  readonly report: Reporter;
+}
+
+/** A pure derive stage: reads the context, returns the files to emit. */
+export type Deriver = (ctx: DeriveContext) => readonly Emitted[];

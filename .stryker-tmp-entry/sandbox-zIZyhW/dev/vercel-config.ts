@@ -1,0 +1,84 @@
+/**
+ * `vercel.json`, rendered from the route table (`api/_lib/routing/table.ts`) and the per-entry bundles
+ * (`api/_lib/routing/bundles.ts`). `npm run routes` writes it; `test/api/routing.test.ts` fails when the
+ * committed file differs from {@link renderVercelConfig}. Nothing in `vercel.json` is edited by hand.
+ *
+ * - `rewrites`: one per public route whose entry file exists (spec 4.1-4.8 paths → `/api/<entry>`).
+ * - `functions`: one block per entry file with `includeFiles` (only the catalog files its routes read,
+ *   plus the request schemas it validates bodies with) and `maxDuration` (seconds).
+ * - `headers`: static catalog files (`/api/v1/**`, spec 4.1) and published schemas get CORS,
+ *   `Cache-Control: public, max-age=300` for clients and the same `CDN-Cache-Control` for the edge
+ *   (spec 4.2, 8; Vercel would turn an `s-maxage` into `max-age=0, must-revalidate` for browsers).
+ */
+// @ts-nocheck
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ENTRIES, vercelRewrites, type EntryName } from '../api/_lib/routing/table.js';
+import { ENTRY_CATALOG_FILES, ENTRY_PROJECT_FILES } from '../api/_lib/routing/bundles.js';
+import { CACHE_MAX_AGE_S } from '../api/_lib/http/respond.js';
+import { PROJECT_ROOT } from '../api/_lib/config.js';
+
+/** Output folder of the catalog build on Vercel (`outputDirectory`). */
+export const OUTPUT_DIRECTORY = 'dist';
+/** Longest run of one function invocation, seconds. */
+export const MAX_DURATION_S = 10;
+
+/** Longest `includeFiles` value Vercel accepts (its functions schema: a string of at most 256 characters). */
+export const INCLUDE_FILES_MAX_CHARS = 256;
+
+/**
+ * One glob for `includeFiles` (Vercel takes a single string): the pattern itself, or the patterns' common
+ * folder and extension around a brace list of what differs, e.g. `dist/api/v1/{a,b,c/*}.json`.
+ * @throws Error when the result is longer than {@link INCLUDE_FILES_MAX_CHARS} (split the entry's files).
+ */
+export function globOf(patterns: readonly string[]): string {
+  if (patterns.length === 1) return patterns[0]!;
+  let dir = patterns[0]!.slice(0, patterns[0]!.lastIndexOf('/') + 1);
+  while (!patterns.every((p) => p.startsWith(dir))) dir = dir.slice(0, dir.slice(0, -1).lastIndexOf('/') + 1);
+  const ext = patterns.every((p) => p.endsWith('.json')) ? '.json' : '';
+  const parts = patterns.map((p) => p.slice(dir.length, p.length - ext.length));
+  const glob = `${dir}{${parts.join(',')}}${ext}`;
+  if (glob.length > INCLUDE_FILES_MAX_CHARS) throw new Error(`includeFiles glob is ${glob.length} characters, more than Vercel's ${INCLUDE_FILES_MAX_CHARS}: ${glob}`);
+  return glob;
+}
+
+/** True when `api/<entry>.ts` exists under `root`. */
+export function entryFileExists(entry: EntryName, root: string = PROJECT_ROOT): boolean {
+  return existsSync(join(root, 'api', `${entry}.ts`));
+}
+
+/** The whole `vercel.json` object, in a stable key order. */
+export function renderVercelConfig(root: string = PROJECT_ROOT): Record<string, unknown> {
+  const cache = `public, max-age=${CACHE_MAX_AGE_S}`;
+  const staticHeaders = [
+    { key: 'Access-Control-Allow-Origin', value: '*' },
+    { key: 'Cache-Control', value: cache },
+    { key: 'CDN-Cache-Control', value: cache },
+    { key: 'X-Content-Type-Options', value: 'nosniff' },
+  ];
+  const exists = (e: EntryName): boolean => entryFileExists(e, root);
+  const functions: Record<string, unknown> = {};
+  for (const entry of ENTRIES.filter(exists)) {
+    const files = [...ENTRY_CATALOG_FILES[entry].map((f) => `${OUTPUT_DIRECTORY}/${f}`), ...ENTRY_PROJECT_FILES[entry]];
+    functions[`api/${entry}.ts`] = { includeFiles: globOf(files), maxDuration: MAX_DURATION_S };
+  }
+  return {
+    $schema: 'https://openapi.vercel.sh/vercel.json',
+    framework: null,
+    buildCommand: 'npm run build',
+    outputDirectory: OUTPUT_DIRECTORY,
+    cleanUrls: false,
+    functions,
+    headers: [
+      { source: '/api/v1/(.*)', headers: staticHeaders },
+      { source: '/schemas/(.*)', headers: staticHeaders },
+    ],
+    rewrites: vercelRewrites(exists),
+  };
+}
+
+/** `vercel.json`'s text: {@link renderVercelConfig} as two-space JSON with a final newline. */
+export function renderVercelJson(root: string = PROJECT_ROOT): string {
+  return JSON.stringify(renderVercelConfig(root), null, 2) + '\n';
+}

@@ -1,0 +1,217 @@
+// @ts-nocheck
+// The one JSON body reader (api/_lib/http/body.ts): byte cap (413), content type (415), empty, non-UTF-8
+// and malformed JSON with its position (400), and schema validation reporting every bad field at once as a
+// JSON pointer, unknown fields included (400 INVALID_BODY). The schema is schemas/requests/
+// verify-send-to-account.schema.json (spec 4.8).
+import { describe, expect, it } from 'vitest';
+import { readJsonBody } from '../../api/_lib/http/body.js';
+import { ServiceError, type ErrorCode } from '../../api/_lib/errors.js';
+import { toProblemResponse } from '../../api/_lib/http/respond.js';
+
+const GOOD = { studioId: 'STUDIO_7QF3K2M9', amount: 25, purpose: 'verify', idempotencyKey: 'verify-0001' };
+
+function post(body: BodyInit | null, headers: Record<string, string> = { 'Content-Type': 'application/json' }): Request {
+  return new Request('http://t/api/wallet/verify-send-to-account', { method: 'POST', body, headers });
+}
+
+async function refusal(request: Request, maxBytes?: number): Promise<ServiceError> {
+  try {
+    await readJsonBody(request, { schema: 'verify-send-to-account', ...(maxBytes === undefined ? {} : { maxBytes }) });
+  } catch (e) {
+    expect(e).toBeInstanceOf(ServiceError);
+    return e as ServiceError;
+  }
+  throw new Error('expected a refusal');
+}
+
+async function expectRefusal(request: Request, code: ErrorCode, status: number, maxBytes?: number): Promise<ServiceError> {
+  const e = await refusal(request, maxBytes);
+  expect(e.code).toBe(code);
+  expect(toProblemResponse(e).status).toBe(status);
+  return e;
+}
+
+describe('accepted bodies', () => {
+  it('returns the parsed body', async () => {
+    expect(await readJsonBody(post(JSON.stringify(GOOD)), { schema: 'verify-send-to-account' })).toEqual(GOOD);
+  });
+
+  it('accepts application/json with a UTF-8 charset and +json media types', async () => {
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"', 'application/merge-patch+json']) {
+      expect(await readJsonBody(post(JSON.stringify(GOOD), { 'Content-Type': type }), { schema: 'verify-send-to-account' }), type).toEqual(GOOD);
+    }
+  });
+
+  it('accepts a body exactly at the cap', async () => {
+    const text = JSON.stringify(GOOD);
+    const n = new TextEncoder().encode(text).byteLength;
+    expect(await readJsonBody(post(text), { schema: 'verify-send-to-account', maxBytes: n })).toEqual(GOOD);
+  });
+});
+
+describe('415 UNSUPPORTED_MEDIA_TYPE', () => {
+  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/json; charset=latin1'], ['']])('Content-Type %j', async (type) => {
+    await expectRefusal(post(JSON.stringify(GOOD), type ? { 'Content-Type': type } : {}), 'UNSUPPORTED_MEDIA_TYPE', 415);
+  });
+});
+
+describe('413 PAYLOAD_TOO_LARGE', () => {
+  it('refuses one byte over the cap, read from the stream', async () => {
+    const text = JSON.stringify(GOOD);
+    const n = new TextEncoder().encode(text).byteLength;
+    await expectRefusal(post(text), 'PAYLOAD_TOO_LARGE', 413, n - 1);
+  });
+
+  it('refuses a declared Content-Length over the cap without reading the body', async () => {
+    let pulled = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(1024));
+      },
+    });
+    const request = new Request('http://t/x', {
+      method: 'POST',
+      body: stream,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(10 * 1024 * 1024) },
+      duplex: 'half',
+    } as RequestInit);
+    await expectRefusal(request, 'PAYLOAD_TOO_LARGE', 413, 64 * 1024);
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
+  it('stops reading an endless stream at the cap', async () => {
+    const stream = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(4096).fill(32)) });
+    const request = new Request('http://t/x', { method: 'POST', body: stream, headers: { 'Content-Type': 'application/json' }, duplex: 'half' } as RequestInit);
+    await expectRefusal(request, 'PAYLOAD_TOO_LARGE', 413, 10_000);
+  });
+});
+
+describe('400 INVALID_BODY before validation', () => {
+  it('refuses an empty body', async () => {
+    await expectRefusal(post(''), 'INVALID_BODY', 400);
+    await expectRefusal(post(null), 'INVALID_BODY', 400);
+  });
+
+  it('refuses bytes that are not UTF-8', async () => {
+    await expectRefusal(post(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])), 'INVALID_BODY', 400);
+  });
+
+  it.each([
+    ['{"amount": 25,}', 1, 15],
+    ['{\n  "amount": 25\n  "purpose": "verify"\n}', 3, 3],
+    ['{"a": 1} // note', 1, 10],
+    ["{'a': 1}", 1, 2],
+    ['[1, 2', 1, 6],
+  ])('names the position of malformed JSON: %j', async (text, line, column) => {
+    const e = await expectRefusal(post(text), 'INVALID_BODY', 400);
+    expect(e.message).toContain(`line ${line}, column ${column}`);
+    expect(e.errors[0]?.message).toContain(`line ${line}, column ${column}`);
+  });
+});
+
+describe('400 INVALID_BODY from the schema: every bad field at once, by JSON pointer', () => {
+  it('lists each missing, wrong and unknown field', async () => {
+    const e = await expectRefusal(post(JSON.stringify({ studioId: 'nope', amount: 0, purpose: 'gift', idempotencyKey: 'short', extra: 1, 'a/b': 2 })), 'INVALID_BODY', 400);
+    const names = e.errors.map((x) => x.name).sort();
+    expect(names).toEqual(['/amount', '/a~1b', '/extra', '/idempotencyKey', '/purpose', '/studioId']);
+    expect(e.errors.find((x) => x.name === '/extra')?.message).toContain('Unknown field "extra"');
+    expect(e.errors.find((x) => x.name === '/purpose')?.message).toContain('"verify"');
+  });
+
+  it('names required fields by their pointer and says one account selector is needed', async () => {
+    const e = await expectRefusal(post('{}'), 'INVALID_BODY', 400);
+    const byName = Object.fromEntries(e.errors.map((x) => [x.name, x.message]));
+    expect(Object.keys(byName).sort()).toEqual(['', '/amount', '/idempotencyKey', '/purpose']);
+    expect(byName['']).toBe('One of "studioId" or "accountId" is required.');
+    expect(byName['/amount']).toBe('"amount" is required.');
+  });
+
+  it('refuses a body that is not an object', async () => {
+    for (const text of ['[]', '"x"', '42', 'null']) {
+      const e = await expectRefusal(post(text), 'INVALID_BODY', 400);
+      expect(e.errors.some((x) => x.name === ''), text).toBe(true);
+    }
+  });
+
+  it('accepts accountId as the selector and refuses a non-uuid one', async () => {
+    const rest: Partial<typeof GOOD> = { ...GOOD };
+    delete rest.studioId;
+    expect(await readJsonBody(post(JSON.stringify({ ...rest, accountId: '0b7e5a3c-2f1d-4c8e-9a6b-1d2e3f4a5b6c' })), { schema: 'verify-send-to-account' })).toMatchObject({ amount: 25 });
+    const e = await expectRefusal(post(JSON.stringify({ ...rest, accountId: 'not-a-uuid' })), 'INVALID_BODY', 400);
+    expect(e.errors.map((x) => x.name)).toEqual(['/accountId']);
+  });
+});
+
+describe('media types, chunks and caps in detail', () => {
+  it('accepts any application/*+json type and a utf8 charset, refusing look-alikes', async () => {
+    for (const type of ['application/vnd.api+json', 'application/json;charset=utf8', 'application/json; foo=bar']) {
+      expect(await readJsonBody(post(JSON.stringify(GOOD), { 'Content-Type': type }), { schema: 'verify-send-to-account' }), type).toEqual(GOOD);
+    }
+    for (const type of ['text/json', 'application/json-seq', 'xapplication/vnd+json', 'application/vnd+jsonx', 'application/+json', 'application/json; charset=utf-16']) {
+      await expectRefusal(post(JSON.stringify(GOOD), { 'Content-Type': type }), 'UNSUPPORTED_MEDIA_TYPE', 415);
+    }
+  });
+
+  it('tells the client what to send on a 415 (Accept-Post, Accept-Patch)', async () => {
+    const e = await expectRefusal(post(JSON.stringify(GOOD), { 'Content-Type': 'text/plain' }), 'UNSUPPORTED_MEDIA_TYPE', 415);
+    const res = toProblemResponse(e);
+    expect(res.headers.get('accept-post')).toBe('application/json');
+    expect(res.headers.get('accept-patch')).toBe('application/json');
+  });
+
+  it('joins a body sent in several chunks', async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify(GOOD));
+    const parts = [bytes.slice(0, 5), bytes.slice(5, 17), bytes.slice(17)];
+    const stream = new ReadableStream<Uint8Array>({
+      pull(c) {
+        const next = parts.shift();
+        if (next) c.enqueue(next);
+        else c.close();
+      },
+    });
+    const request = new Request('http://t/x', { method: 'POST', body: stream, headers: { 'Content-Type': 'application/json' }, duplex: 'half' } as RequestInit);
+    expect(await readJsonBody(request, { schema: 'verify-send-to-account' })).toEqual(GOOD);
+  });
+
+  it('accepts a declared Content-Length exactly at the cap and checks the bytes when the length lies', async () => {
+    const text = JSON.stringify(GOOD);
+    const n = new TextEncoder().encode(text).byteLength;
+    const at = new Request('http://t/x', { method: 'POST', body: text, headers: { 'Content-Type': 'application/json', 'Content-Length': String(n) } });
+    expect(await readJsonBody(at, { schema: 'verify-send-to-account', maxBytes: n })).toEqual(GOOD);
+    const lying = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(1024).fill(32)) });
+    const request = new Request('http://t/x', {
+      method: 'POST',
+      body: lying,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': '10' },
+      duplex: 'half',
+    } as RequestInit);
+    await expectRefusal(request, 'PAYLOAD_TOO_LARGE', 413, 4096);
+  });
+
+  it('caps bodies at 64 KiB by default', async () => {
+    const big = JSON.stringify({ ...GOOD, note: 'n'.repeat(64 * 1024) });
+    await expectRefusal(post(big), 'PAYLOAD_TOO_LARGE', 413);
+  });
+
+  it('skips a UTF-8 byte order mark', async () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(JSON.stringify(GOOD))]);
+    expect(await readJsonBody(post(bytes), { schema: 'verify-send-to-account' })).toEqual(GOOD);
+  });
+
+  it('names the offset of malformed JSON and the body itself as the field', async () => {
+    const e = await expectRefusal(post('{\n"a": tru}'), 'INVALID_BODY', 400);
+    expect(e.errors).toHaveLength(1);
+    expect(e.errors[0]?.name).toBe('');
+    expect(e.errors[0]?.message).toContain('line 2, column 6 (offset 7)');
+  });
+
+  it('refuses a request schema name that is not a plain file name', async () => {
+    await expect(readJsonBody(post(JSON.stringify(GOOD)), { schema: '../requests/verify-send-to-account' })).rejects.toThrow(/schema name/);
+  });
+
+  it('names the field of a wrong type by its pointer', async () => {
+    const e = await expectRefusal(post(JSON.stringify({ ...GOOD, amount: 'many' })), 'INVALID_BODY', 400);
+    expect(e.errors.map((x) => x.name)).toEqual(['/amount']);
+  });
+});

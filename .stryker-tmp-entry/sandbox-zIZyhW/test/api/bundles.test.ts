@@ -1,0 +1,109 @@
+// @ts-nocheck
+// Each function bundles only what its routes read (docs/architecture.md, "Functions"), proved two ways:
+// 1. @vercel/nft, the tracer Vercel uses, traces each entry (as the JavaScript Vercel runs) and finds no
+//    catalog file: catalog data reaches a function only through its includeFiles.
+// 2. Over a copy of the sample build that holds only an entry's includeFiles, every route of the entry
+//    answers (never 503), and removing the files of any one of its globs makes some route answer 503: the
+//    entry reads what it bundles, and bundles nothing it does not read.
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { tmpdir } from 'node:os';
+import picomatch from 'picomatch';
+import { nodeFileTrace } from '@vercel/nft';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ENTRIES, routesOf, type EntryName } from '../../api/_lib/routing/table.js';
+import { ENTRY_CATALOG_FILES } from '../../api/_lib/routing/bundles.js';
+import { transpileTree } from '../../dev/transpile.js';
+import { REPO_ROOT, SAMPLE_OUT } from '../helpers/catalog.js';
+import { useCatalog } from '../helpers/service.js';
+
+const temps: string[] = [];
+afterAll(async () => {
+  useCatalog(undefined);
+  await Promise.all(temps.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function listFiles(root: string, dir = root): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const abs = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await listFiles(root, abs)));
+    else out.push(relative(root, abs).split('\\').join('/'));
+  }
+  return out;
+}
+
+/** One request per route, with what it needs to answer 200 or a 4xx on the sample build. */
+const SAMPLE_QUERY: Readonly<Record<string, string>> = {
+  search: '?q=blade',
+  export: '?type=weapons',
+  'sprites-search': '?q=demon',
+  'icons-search': '?q=sword',
+  'legacy-search': '?q=sword',
+  'icons-by-path': '?path=icons/weapon/sword.png',
+};
+
+async function statuses(entry: EntryName): Promise<Record<string, number>> {
+  const mod = (await import(`../../api/${entry}.ts`)) as { GET: (r: Request) => Promise<Response> };
+  const out: Record<string, number> = {};
+  for (const route of routesOf(entry)) {
+    if (route.gone) continue;
+    const path = route.path.replace('{key}', 'some-key');
+    const res = await mod.GET(new Request(`http://t${path}${SAMPLE_QUERY[route.name] ?? ''}`));
+    await res.body?.cancel();
+    out[`${route.name} ${path}`] = res.status;
+  }
+  return out;
+}
+
+/** A copy of the sample build holding only the files matched by `globs`. */
+async function partialCopy(files: readonly string[], globs: readonly string[]): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'bundle-'));
+  temps.push(dir);
+  const match = picomatch([...globs]);
+  for (const f of files.filter((x) => match(x))) await cp(join(SAMPLE_OUT, f), join(dir, f), { recursive: true });
+  return dir;
+}
+
+describe('@vercel/nft traces no catalog file into any entry', () => {
+  it.each(ENTRIES)('api/%s.ts', async (entry) => {
+    const outDir = join(REPO_ROOT, '.tmp', 'nft', entry);
+    await rm(outDir, { recursive: true, force: true });
+    const js = transpileTree(join(REPO_ROOT, 'api', `${entry}.ts`), outDir);
+    const { fileList } = await nodeFileTrace([js], { base: REPO_ROOT });
+    const files = [...fileList];
+    expect(files).toContain(relative(REPO_ROOT, js));
+    const own = relative(REPO_ROOT, dirname(js));
+    expect(files.filter((f) => f.startsWith(own + '/_lib/')).length, 'shared modules are traced').toBeGreaterThan(0);
+    const catalogFiles = files.filter((f) => !f.startsWith('node_modules/') && (/^(dist|catalog-src|\.tmp\/test-builds)\//.test(f) || /api\/v1\/.*\.json$/.test(f)));
+    expect(catalogFiles).toEqual([]);
+    // a read-only entry carries no body validator
+    expect(files.filter((f) => f.startsWith('node_modules/ajv/'))).toEqual([]);
+  });
+});
+
+describe('each entry bundles exactly the catalog files its routes read', async () => {
+  const files = await listFiles(SAMPLE_OUT);
+
+  it.each(ENTRIES)('api/%s.ts answers every route from its includeFiles alone', async (entry) => {
+    for (const glob of ENTRY_CATALOG_FILES[entry]) expect(files.some((f) => picomatch.isMatch(f, glob)), glob).toBe(true);
+    useCatalog(await partialCopy(files, ENTRY_CATALOG_FILES[entry]));
+    const got = await statuses(entry);
+    for (const [route, status] of Object.entries(got)) expect(status, route).toBeLessThan(500);
+  });
+
+  it.each(ENTRIES)('api/%s.ts needs each of its includeFiles globs', async (entry) => {
+    const globs = ENTRY_CATALOG_FILES[entry];
+    for (const left of globs) {
+      useCatalog(await partialCopy(files, globs.filter((g) => g !== left)));
+      const got = await statuses(entry);
+      expect(Object.values(got), `without ${left}`).toContain(503);
+    }
+  });
+
+  it('bundles no per-item static file and no source catalog file into any entry', () => {
+    const all = ENTRIES.flatMap((e) => ENTRY_CATALOG_FILES[e]);
+    const match = picomatch(all);
+    expect(files.filter((f) => match(f) && (/^api\/v1\/(relics|enchants|infusions|artifacts)\//.test(f) || /^api\/v1\/master-/.test(f)))).toEqual([]);
+  });
+});

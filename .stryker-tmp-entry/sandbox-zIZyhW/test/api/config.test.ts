@@ -1,0 +1,296 @@
+// @ts-nocheck
+// The one environment config (api/_lib/config.ts): defaults, drivers making their variables required,
+// embedded drivers refused on Vercel, every problem at once, secrets that never print, and the catalog
+// folder resolved against the project root whatever the working directory.
+import { inspect } from 'node:util';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, PROJECT_ROOT, Secret, loadServiceConfig, type ConfigProblem } from '../../api/_lib/config.js';
+
+function problems(env: Record<string, string>): ConfigProblem[] {
+  try {
+    loadServiceConfig(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return [...(e as ConfigError).problems];
+  }
+  throw new Error('expected a ConfigError');
+}
+const variables = (env: Record<string, string>) => problems(env).map((p) => p.variable);
+
+const S3 = {
+  STORAGE_DRIVER: 's3',
+  S3_ENDPOINT: 'http://127.0.0.1:9000',
+  S3_BUCKET: 'assets',
+  S3_ACCESS_KEY_ID: 'AKIA',
+  S3_SECRET_ACCESS_KEY: 'shh-very-secret',
+  S3_PUBLIC_URL: 'https://cdn.example.com/assets/',
+};
+const REDIS = { STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_URL: 'https://eu1.upstash.io', UPSTASH_REDIS_REST_TOKEN: 'tok-secret-value' };
+
+describe('defaults', () => {
+  it('runs on embedded drivers with nothing set, every path under the project root', () => {
+    const c = loadServiceConfig({});
+    expect(c.onVercel).toBe(false);
+    expect(c.catalogDir).toBe(resolve(PROJECT_ROOT, 'dist'));
+    expect(c.dataDir).toBe(resolve(PROJECT_ROOT, '.data'));
+    expect(c.store).toEqual({ driver: 'sqlite', file: resolve(PROJECT_ROOT, '.data', 'ledger.sqlite') });
+    expect(c.storage).toEqual({ driver: 'local', dir: resolve(PROJECT_ROOT, '.data', 'storage'), publicUrl: 'http://localhost:3000/storage' });
+    expect(c.jwt).toEqual({ issuer: 'game-data-service', audience: 'game-api', keys: { kind: 'none' }, clockToleranceS: 5 });
+    expect(c.adminPassword).toBeUndefined();
+    expect(c.walletVerifySendMax).toBe(1000);
+    expect(c.port).toBe(3000);
+  });
+
+  it('resolves a relative CATALOG_DIR and DATA_DIR against the project root, not the working directory', () => {
+    const c = loadServiceConfig({ CATALOG_DIR: 'out/x', DATA_DIR: '/var/data' });
+    expect(c.catalogDir).toBe(resolve(PROJECT_ROOT, 'out/x'));
+    expect(c.dataDir).toBe('/var/data');
+    expect(PROJECT_ROOT).toBe(resolve(import.meta.dirname, '../..'));
+  });
+
+  it('is frozen all the way down', () => {
+    const c = loadServiceConfig({});
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.store)).toBe(true);
+    expect(Object.isFrozen(c.jwt.keys)).toBe(true);
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadServiceConfig({ WALLET_VERIFY_SEND_MAX: '  ', STORE_DRIVER: '' }).walletVerifySendMax).toBe(1000);
+  });
+});
+
+describe('drivers', () => {
+  it('redis needs its URL and token', () => {
+    expect(variables({ STORE_DRIVER: 'redis' })).toEqual(['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']);
+    const c = loadServiceConfig(REDIS);
+    expect(c.store.driver).toBe('redis');
+    if (c.store.driver === 'redis') {
+      expect(c.store.url).toBe('https://eu1.upstash.io');
+      expect(c.store.token.reveal()).toBe('tok-secret-value');
+    }
+  });
+
+  it('s3 needs every S3 variable of spec 4.7 but the region, which defaults to us-east-1', () => {
+    expect(variables({ STORAGE_DRIVER: 's3' })).toEqual(['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL']);
+    const c = loadServiceConfig(S3);
+    expect(c.storage).toMatchObject({ driver: 's3', endpoint: 'http://127.0.0.1:9000', bucket: 'assets', region: 'us-east-1', publicUrl: 'https://cdn.example.com/assets' });
+    expect(loadServiceConfig({ ...S3, S3_REGION: 'eu-west-3' }).storage).toMatchObject({ region: 'eu-west-3' });
+  });
+
+  it('refuses unknown drivers, bad URLs, bucket names and credentials in URLs', () => {
+    expect(variables({ STORE_DRIVER: 'mongo', STORAGE_DRIVER: 'ftp' })).toEqual(['STORE_DRIVER', 'STORAGE_DRIVER']);
+    expect(variables({ ...S3, S3_ENDPOINT: 'not a url', S3_BUCKET: 'Bad_Bucket' })).toEqual(['S3_ENDPOINT', 'S3_BUCKET']);
+    expect(variables({ ...REDIS, UPSTASH_REDIS_REST_URL: 'https://user:pw@x.upstash.io' })).toEqual(['UPSTASH_REDIS_REST_URL']);
+    expect(variables({ ...S3, S3_PUBLIC_URL: 'ftp://x' })).toEqual(['S3_PUBLIC_URL']);
+  });
+
+  it('accepts driver names in any case', () => {
+    expect(loadServiceConfig({ ...REDIS, STORE_DRIVER: 'Redis' }).store.driver).toBe('redis');
+  });
+});
+
+describe('on Vercel', () => {
+  it('refuses the embedded drivers, naming the variables to set', () => {
+    const p = problems({ VERCEL: '1', STORE_DRIVER: 'sqlite', STORAGE_DRIVER: 'local' });
+    expect(p.map((x) => x.variable)).toEqual(['STORE_DRIVER', 'STORAGE_DRIVER']);
+    expect(p[0]!.message).toContain('UPSTASH_REDIS_REST_URL');
+    expect(p[1]!.message).toContain('S3_SECRET_ACCESS_KEY');
+  });
+
+  it('leaves an unset driver unconfigured, so a catalog-only deployment needs no store', () => {
+    const c = loadServiceConfig({ VERCEL: '1' });
+    expect(c.onVercel).toBe(true);
+    expect(c.store.driver).toBe('none');
+    expect(c.storage.driver).toBe('none');
+    expect(loadServiceConfig({ VERCEL: '1', ...REDIS, ...S3 }).store.driver).toBe('redis');
+  });
+
+  it('reads VERCEL=0 or false as not on Vercel', () => {
+    expect(loadServiceConfig({ VERCEL: '0' }).onVercel).toBe(false);
+    expect(loadServiceConfig({ VERCEL: 'false' }).store.driver).toBe('sqlite');
+  });
+});
+
+describe('tokens, admin password and limits', () => {
+  it('takes an HS256 secret of at least 32 bytes or an https JWKS URL, never both', () => {
+    expect(loadServiceConfig({ JWT_SECRET: 'x'.repeat(32) }).jwt.keys.kind).toBe('secret');
+    expect(loadServiceConfig({ JWT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json' }).jwt.keys).toEqual({ kind: 'jwks', url: 'https://id.example.com/.well-known/jwks.json' });
+    expect(variables({ JWT_SECRET: 'x'.repeat(31) })).toEqual(['JWT_SECRET']);
+    expect(variables({ JWT_JWKS_URL: 'http://id.example.com/jwks' })).toEqual(['JWT_JWKS_URL']);
+    expect(variables({ JWT_SECRET: 'x'.repeat(40), JWT_JWKS_URL: 'https://id.example.com/jwks' })).toEqual(['JWT_SECRET']);
+  });
+
+  it('reads issuer, audience and clock tolerance (0-300 s)', () => {
+    const c = loadServiceConfig({ JWT_ISSUER: 'https://auth.example.com', JWT_AUDIENCE: 'game', JWT_CLOCK_TOLERANCE_S: '0' });
+    expect(c.jwt).toMatchObject({ issuer: 'https://auth.example.com', audience: 'game', clockToleranceS: 0 });
+    expect(loadServiceConfig({ JWT_CLOCK_TOLERANCE_S: '300' }).jwt.clockToleranceS).toBe(300);
+    expect(variables({ JWT_CLOCK_TOLERANCE_S: '301' })).toEqual(['JWT_CLOCK_TOLERANCE_S']);
+    expect(variables({ JWT_CLOCK_TOLERANCE_S: '-1' })).toEqual(['JWT_CLOCK_TOLERANCE_S']);
+  });
+
+  it('requires an admin password of at least 16 characters when set', () => {
+    expect(variables({ ADMIN_PASSWORD: 'short' })).toEqual(['ADMIN_PASSWORD']);
+    expect(loadServiceConfig({ ADMIN_PASSWORD: 'p'.repeat(16) }).adminPassword?.equals('p'.repeat(16))).toBe(true);
+  });
+
+  it('bounds WALLET_VERIFY_SEND_MAX to 1..1,000,000,000 whole coin units and PORT to 0..65535', () => {
+    expect(loadServiceConfig({ WALLET_VERIFY_SEND_MAX: '1' }).walletVerifySendMax).toBe(1);
+    expect(loadServiceConfig({ WALLET_VERIFY_SEND_MAX: '1000000000' }).walletVerifySendMax).toBe(1_000_000_000);
+    for (const bad of ['0', '1000000001', '1.5', 'ten', '-3']) expect(variables({ WALLET_VERIFY_SEND_MAX: bad }), bad).toEqual(['WALLET_VERIFY_SEND_MAX']);
+    expect(loadServiceConfig({ PORT: '0' }).port).toBe(0);
+    expect(variables({ PORT: '65536' })).toEqual(['PORT']);
+  });
+
+  it('reports every bad variable at once, and never a value', () => {
+    const env = { STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_URL: 'bad', UPSTASH_REDIS_REST_TOKEN: 'tok-value-1', ADMIN_PASSWORD: 'pw-value', WALLET_VERIFY_SEND_MAX: 'many', JWT_SECRET: 'jwt-value' };
+    let error: ConfigError | undefined;
+    try {
+      loadServiceConfig(env);
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    expect(error?.problems.map((p) => p.variable)).toEqual(['UPSTASH_REDIS_REST_URL', 'JWT_SECRET', 'ADMIN_PASSWORD', 'WALLET_VERIFY_SEND_MAX']);
+    for (const value of ['tok-value-1', 'pw-value', 'jwt-value', 'many']) expect(error?.message).not.toContain(value);
+  });
+});
+
+describe('Secret', () => {
+  it('never shows its value when printed, serialised or inspected', () => {
+    const c = loadServiceConfig({ ...REDIS, ...S3, ADMIN_PASSWORD: 'admin-password-value', JWT_SECRET: 'j'.repeat(40) });
+    const printed = [JSON.stringify(c), inspect(c, { depth: 10 }), String(c.adminPassword), `${c.adminPassword?.toString()}`].join('\n');
+    for (const value of ['tok-secret-value', 'shh-very-secret', 'admin-password-value', 'j'.repeat(40)]) expect(printed).not.toContain(value);
+    expect(printed).toContain('[redacted]');
+  });
+
+  it('compares in constant time and exactly', () => {
+    const s = new Secret('correct horse battery staple');
+    expect(s.equals('correct horse battery staple')).toBe(true);
+    expect(s.equals('correct horse battery stapl')).toBe(false);
+    expect(s.equals('correct horse battery staple ')).toBe(false);
+    expect(s.equals('')).toBe(false);
+    expect(s.reveal()).toBe('correct horse battery staple');
+  });
+});
+
+describe('values read exactly', () => {
+  it('trims values and reads VERCEL as on for any other value', () => {
+    expect(loadServiceConfig({ JWT_ISSUER: '  iss  ', VERCEL: '' }).jwt.issuer).toBe('iss');
+    expect(loadServiceConfig({ VERCEL: ' FALSE ' }).onVercel).toBe(false);
+    expect(loadServiceConfig({ VERCEL: 'true' }).onVercel).toBe(true);
+    expect(loadServiceConfig({ VERCEL: 'yes' }).onVercel).toBe(true);
+  });
+
+  it('drops trailing slashes of URLs and keeps an unset optional URL unset', () => {
+    const c = loadServiceConfig({ STORAGE_PUBLIC_URL: 'https://files.example.com/storage///' });
+    expect(c.storage).toMatchObject({ driver: 'local', publicUrl: 'https://files.example.com/storage' });
+    expect(loadServiceConfig({ STORAGE_PUBLIC_URL: '   ' }).storage).toMatchObject({ publicUrl: 'http://localhost:3000/storage' });
+  });
+
+  it('refuses a URL carrying only a user name or only a password', () => {
+    expect(variables({ ...REDIS, UPSTASH_REDIS_REST_URL: 'https://user@x.upstash.io' })).toEqual(['UPSTASH_REDIS_REST_URL']);
+    expect(variables({ ...REDIS, UPSTASH_REDIS_REST_URL: 'https://:pw@x.upstash.io' })).toEqual(['UPSTASH_REDIS_REST_URL']);
+  });
+
+  it('refuses a non-http local storage URL and accepts http or https', () => {
+    expect(variables({ STORAGE_PUBLIC_URL: 'ftp://files.example.com' })).toEqual(['STORAGE_PUBLIC_URL']);
+    expect(variables({ STORAGE_PUBLIC_URL: 'files.example.com' })).toEqual(['STORAGE_PUBLIC_URL']);
+    expect(loadServiceConfig({ STORAGE_PUBLIC_URL: 'http://x' }).storage).toMatchObject({ publicUrl: 'http://x' });
+    expect(loadServiceConfig({ ...S3, S3_ENDPOINT: 'https://s3.example.com' }).storage).toMatchObject({ endpoint: 'https://s3.example.com' });
+  });
+
+  it('names the missing driver variables and a bad URL at once, leaving nothing half set', () => {
+    expect(variables({ ...REDIS, UPSTASH_REDIS_REST_URL: 'nope', UPSTASH_REDIS_REST_TOKEN: '' })).toEqual(['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']);
+  });
+
+  it('refuses a folder path holding a NUL character', () => {
+    expect(variables({ CATALOG_DIR: 'di\0st', DATA_DIR: '/x\0' })).toEqual(['CATALOG_DIR', 'DATA_DIR']);
+  });
+
+  it('accepts bucket names of 3 to 63 characters that start and end with a letter or digit', () => {
+    for (const ok of ['abc', 'a'.repeat(63), 'my.bucket-1', '1ab']) expect(loadServiceConfig({ ...S3, S3_BUCKET: ok }).storage, ok).toMatchObject({ bucket: ok });
+    for (const bad of ['ab', 'a'.repeat(64), '-abc', 'abc-', 'abc.', 'ab_c', 'ABC']) expect(variables({ ...S3, S3_BUCKET: bad }), bad).toEqual(['S3_BUCKET']);
+  });
+
+  it('reads the S3 settings it is given', () => {
+    const c = loadServiceConfig({ ...S3, S3_REGION: 'auto' });
+    expect(c.storage.driver).toBe('s3');
+    if (c.storage.driver === 's3') {
+      expect(c.storage.accessKeyId).toBe('AKIA');
+      expect(c.storage.secretAccessKey.reveal()).toBe('shh-very-secret');
+      expect(c.storage.region).toBe('auto');
+    }
+  });
+
+  it('counts the JWT secret in bytes and takes exactly 16 characters of admin password', () => {
+    expect(loadServiceConfig({ JWT_SECRET: 'é'.repeat(16) }).jwt.keys.kind).toBe('secret');
+    expect(variables({ JWT_SECRET: 'é'.repeat(15) + 'x' })).toEqual(['JWT_SECRET']);
+    const keys = loadServiceConfig({ JWT_SECRET: 's'.repeat(32) }).jwt.keys;
+    expect(keys.kind === 'secret' && keys.secret.reveal()).toBe('s'.repeat(32));
+    expect(variables({ ADMIN_PASSWORD: 'p'.repeat(15) })).toEqual(['ADMIN_PASSWORD']);
+  });
+
+  it('refuses a JWT secret next to an invalid JWKS URL, naming both', () => {
+    expect(variables({ JWT_SECRET: 'x'.repeat(40), JWT_JWKS_URL: 'not a url' })).toEqual(['JWT_JWKS_URL', 'JWT_SECRET']);
+  });
+
+  it('bounds the clock tolerance and keeps its default on a bad value', () => {
+    expect(loadServiceConfig({ JWT_CLOCK_TOLERANCE_S: '17' }).jwt.clockToleranceS).toBe(17);
+    expect(variables({ JWT_CLOCK_TOLERANCE_S: '5s' })).toEqual(['JWT_CLOCK_TOLERANCE_S']);
+    expect(variables({ PORT: ' 80 80' })).toEqual(['PORT']);
+    expect(loadServiceConfig({ PORT: '65535' }).port).toBe(65535);
+  });
+
+  it('freezes the storage and token parts too', () => {
+    const c = loadServiceConfig({ ...S3, JWT_SECRET: 'x'.repeat(32) });
+    expect(Object.isFrozen(c.storage)).toBe(true);
+    expect(Object.isFrozen(c.jwt)).toBe(true);
+    expect(() => {
+      (c.jwt as { issuer: string }).issuer = 'evil';
+    }).toThrow(TypeError);
+  });
+});
+
+describe('ConfigError', () => {
+  it('names every variable in its message and keeps the problems', () => {
+    const e = new ConfigError([{ variable: 'PORT', message: 'm1' }, { variable: 'DATA_DIR', message: 'm2' }]);
+    expect(e).toBeInstanceOf(Error);
+    expect(e.name).toBe('ConfigError');
+    expect(e.problems.map((p) => p.variable)).toEqual(['PORT', 'DATA_DIR']);
+    expect(e.message).toContain('PORT');
+    expect(e.message).toContain('DATA_DIR');
+    expect(e.message.split('\n')).toHaveLength(3);
+  });
+});
+
+describe('Secret prints', () => {
+  it('as [redacted] through String, JSON and inspect', () => {
+    const s = new Secret('hunter2-hunter2-hunter2');
+    expect(String(s)).toBe('[redacted]');
+    expect(JSON.stringify({ s })).toBe('{"s":"[redacted]"}');
+    expect(inspect(s)).toBe('Secret([redacted])');
+  });
+});
+
+describe('the configuration in force', () => {
+  it('is the one put in force, tells listeners, and returns to the environment', async () => {
+    const { getServiceConfig, onConfigChange, processEnvironment, useServiceConfig } = await import('../../api/_lib/config.js');
+    let calls = 0;
+    onConfigChange(() => void calls++);
+    const mine = loadServiceConfig({ CATALOG_DIR: '/tmp/mine' });
+    try {
+      useServiceConfig(mine);
+      expect(calls).toBe(1);
+      expect(getServiceConfig()).toBe(mine);
+      expect(getServiceConfig()).toBe(mine);
+    } finally {
+      useServiceConfig(undefined);
+    }
+    expect(calls).toBe(2);
+    const fromEnv = getServiceConfig();
+    expect(fromEnv).not.toBe(mine);
+    expect(getServiceConfig()).toBe(fromEnv);
+    expect(processEnvironment()).toBe(process.env);
+  });
+});
