@@ -16,7 +16,7 @@ const entry = (): EntryExports => (built ??= defineEntry('catalog', {
   stats: { GET: ok('stats') },
   export: { GET: ok('export') },
   retired: { GET: () => { throw new ServiceError('NOT_FOUND', 'retired'); } },
-  'not-found': { GET: ({ key }) => { throw new ServiceError('NOT_FOUND', `none: ${key ?? ''}`); } },
+  'not-found': { GET: ({ key }) => { throw new ServiceError('NOT_FOUND', `none: ${key === undefined ? '(no key)' : key}`); } },
 }));
 
 const call = (path: string, init?: RequestInit) => entry().GET(new Request(`http://t${path}`, init));
@@ -57,7 +57,25 @@ describe('route lookup', () => {
   });
 });
 
+describe('keys of gone routes', () => {
+  it('gives a catch-all no key when the entry path carries an empty _key, and the key when it has one', async () => {
+    const none = (await (await call('/api/catalog?_route=not-found&_key=')).json()) as { detail: string };
+    expect(none.detail).toBe('none: (no key)');
+    const some = (await (await call('/api/catalog?_route=not-found&_key=a%2Fb')).json()) as { detail: string };
+    expect(some.detail).toBe('none: a/b');
+  });
+});
+
 describe('methods', () => {
+  it('echoes at most 16 characters of an unknown method in the 405 detail', async () => {
+    const method = 'PROPFIND'.repeat(8);
+    const res = await entry().GET(new Request('http://t/api/stats', { method }));
+    expect(res.status).toBe(405);
+    const body = (await res.json()) as { detail: string };
+    expect(body.detail).toContain(method.slice(0, 16));
+    expect(body.detail).not.toContain(method.slice(0, 17));
+  });
+
   it('answers OPTIONS with a preflight listing the route\'s real methods', async () => {
     const res = await entry().OPTIONS(new Request('http://t/api/search', { method: 'OPTIONS' }));
     expect(res.status).toBe(204);
@@ -175,11 +193,6 @@ describe('keyed routes', () => {
   it('reads the entry path in any case and with trailing slashes', async () => {
     expect(await (await callCollections('/API/Collections//?_route=enchants')).json()).toEqual({ route: 'enchants', key: null });
     expect((await call('/api/catalog/?_route=stats')).headers.get('x-body')).toBe('stats');
-  });
-
-  it('gives a gone keyed route an undefined key when _key is blank, and the key when given', async () => {
-    expect(((await (await call('/api/catalog?_route=not-found&_key=')).json()) as { detail: string }).detail).toBe('none: ');
-    expect(((await (await call('/api/catalog?_route=not-found&_key=a%2Fb')).json()) as { detail: string }).detail).toBe('none: a/b');
   });
 
   it('names the requested path as the problem instance', async () => {

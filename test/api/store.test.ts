@@ -102,3 +102,46 @@ describe('catalogBuildId', () => {
     expect(e.status).toBe(503);
   });
 });
+
+describe('cache keys and causes', () => {
+  it('keeps the raw and the parsed value of one file apart, whatever the file is called', async () => {
+    await put('a.json#p', '"raw of a.json#p"');
+    await put('a.json', '"raw of a.json"');
+    const parsed = await readCatalogJson('a.json', (raw) => `parsed ${String(raw)}`);
+    expect(parsed).toBe('parsed raw of a.json');
+    expect(await readCatalogJson('a.json')).toBe('raw of a.json');
+    expect(await readCatalogJson('a.json#p')).toBe('raw of a.json#p');
+    expect(await readCatalogJson('a.json', () => 'other')).toBe('parsed raw of a.json');
+  });
+
+  it('keeps the file-system failure as the cause of a missing file, and the parse failure of a corrupt one', async () => {
+    const missing = await refusal(readCatalogJson('none.json'));
+    expect(missing.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect((missing.cause as NodeJS.ErrnoException).code).toBe('ENOENT');
+    await put('bad.json', '{ nope');
+    const corrupt = await refusal(readCatalogJson('bad.json'));
+    expect(corrupt.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(corrupt.cause).toBeInstanceOf(SyntaxError);
+    await put('odd.json', '[1]');
+    const failed = await refusal(readCatalogJson('odd.json', () => { throw new RangeError('shape'); }));
+    expect(failed.cause).toBeInstanceOf(RangeError);
+  });
+});
+
+describe('what a refusal names', () => {
+  it('keeps the parsed values of different files apart', async () => {
+    await put('a.json', '1');
+    await put('b.json', '2');
+    const double = (raw: unknown) => Number(raw) * 2;
+    expect(await readCatalogJson('a.json', double)).toBe(2);
+    expect(await readCatalogJson('b.json', double)).toBe(4);
+  });
+
+  it('names the catalog file that is missing or corrupt, and the manifest without a build id', async () => {
+    expect((await refusal(readCatalogJson('api/v1/none.json'))).message).toContain('api/v1/none.json');
+    await put('api/v1/bad.json', '{');
+    expect((await refusal(readCatalogJson('api/v1/bad.json'))).message).toContain('api/v1/bad.json');
+    await put(MANIFEST_FILE, '{}');
+    expect((await refusal(catalogBuildId())).message).toContain('buildId');
+  });
+});

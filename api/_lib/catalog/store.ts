@@ -24,7 +24,8 @@ onConfigChange(() => cache.clear());
  * @throws ServiceError `UPSTREAM_UNAVAILABLE` when the file is missing, unreadable or not JSON, or `parse` throws.
  */
 export function readCatalogJson<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T> {
-  const key = relPath + (parse ? '#p' : '');
+  // a NUL never occurs in a path, so a parsed value and the raw value of any file never share a key
+  const key = parse ? `\0${relPath}` : relPath;
   let hit = cache.get(key) as Promise<T> | undefined;
   if (!hit) {
     hit = load(relPath, parse);
