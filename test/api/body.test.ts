@@ -214,3 +214,73 @@ describe('media types, chunks and caps in detail', () => {
     expect(e.errors.map((x) => x.name)).toEqual(['/amount']);
   });
 });
+
+describe('what a refusal names', () => {
+  it('points empty and non-UTF-8 bodies at the whole body (pointer "")', async () => {
+    for (const body of ['', new Uint8Array([0x7b, 0xff, 0x7d])]) {
+      const e = await expectRefusal(post(body), 'INVALID_BODY', 400);
+      expect(e.errors).toHaveLength(1);
+      expect(e.errors[0]?.name).toBe('');
+      expect(e.errors[0]?.message.length).toBeGreaterThan(0);
+      expect(e.message.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses bytes that are not UTF-8 even inside an otherwise valid JSON string', async () => {
+    const head = new TextEncoder().encode(JSON.stringify({ ...GOOD, note: 'x' }).replace('"note":"x"', '"note":"'));
+    const bytes = new Uint8Array([...head, 0xc3, 0x28, 0x22, 0x7d]);
+    await expectRefusal(post(bytes), 'INVALID_BODY', 400);
+  });
+
+  it('reads a body after a UTF-8 byte order mark', async () => {
+    const text = JSON.stringify(GOOD);
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]);
+    expect(await readJsonBody(post(bytes), { schema: 'verify-send-to-account' })).toEqual(GOOD);
+  });
+
+  it('trusts only a Content-Length of plain digits to refuse before reading', async () => {
+    const text = JSON.stringify(GOOD);
+    for (const declared of ['1e9', '9x', 'x9']) {
+      const request = post(text, { 'Content-Type': 'application/json', 'Content-Length': declared });
+      expect(await readJsonBody(request, { schema: 'verify-send-to-account', maxBytes: 1000 }), declared).toEqual(GOOD);
+    }
+  });
+
+  it('says what kind of JSON error it met, for a blank body too', async () => {
+    const e = await expectRefusal(post('   '), 'INVALID_BODY', 400);
+    expect(e.errors[0]?.message).toContain('ValueExpected');
+    expect(e.errors[0]?.message).toContain('line 1, column 4');
+  });
+
+  it('escapes ~ and / in the pointer of an unknown field', async () => {
+    const e = await expectRefusal(post(JSON.stringify({ ...GOOD, 'a~b/c': 1 })), 'INVALID_BODY', 400);
+    expect(e.errors.map((x) => x.name)).toEqual(['/a~0b~1c']);
+  });
+
+  it('lists every allowed value of an enum separately, and the expected type of a wrong type', async () => {
+    const e = await expectRefusal(post(JSON.stringify({ ...GOOD, purpose: 'gift', amount: 'ten' })), 'INVALID_BODY', 400);
+    const byName = Object.fromEntries(e.errors.map((x) => [x.name, x.message]));
+    expect(byName['/purpose']).toContain('"verify", "test", "platform_verify", "ledger_verify"');
+    expect(byName['/amount']).toContain('integer');
+  });
+
+  it('names at most 10 pointers in the detail, all of them in errors[]', async () => {
+    const extra = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`x${String(i).padStart(2, '0')}`, i]));
+    const e = await expectRefusal(post(JSON.stringify({ ...GOOD, ...extra })), 'INVALID_BODY', 400);
+    expect(e.errors).toHaveLength(12);
+    expect(e.message).toContain('/x00');
+    expect(e.message).toContain('/x09');
+    expect(e.message).not.toContain('/x10');
+    const root = await expectRefusal(post('[]'), 'INVALID_BODY', 400);
+    expect(root.message).toMatch(/: \/(,|\.)/);
+  });
+});
+
+describe('request schema names', () => {
+  it('takes only plain names, never a path', async () => {
+    const { requestValidator } = await import('../../api/_lib/http/body.js');
+    expect(() => requestValidator('verify-send-to-account/../verify-send-to-account')).toThrow(/Bad request schema name/);
+    expect(() => requestValidator('../requests/verify-send-to-account')).toThrow(/Bad request schema name/);
+    expect(typeof requestValidator('verify-send-to-account')).toBe('function');
+  });
+});

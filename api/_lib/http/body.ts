@@ -51,7 +51,7 @@ export function requestValidator(name: string): ValidateFunction {
   return v;
 }
 
-function invalid(message: string, errors: readonly FieldProblem[] = []): ServiceError {
+function invalid(message: string, errors: readonly FieldProblem[]): ServiceError {
   return new ServiceError('INVALID_BODY', message, { errors });
 }
 
