@@ -5,7 +5,7 @@
  * Written by: `build/pipeline/index.ts` (published source files, the manifest) and the derivers of
  * `build/derive/` (everything else). Read by: `api/_lib/catalog/store.ts` (manifest), `api/catalog.ts`
  * (search index, stats, exports), `api/_lib/collections/` (collection indexes), the local server and the
- * static page. Nothing else in the repository spells these paths (ARCHITECTURE.md "Data flows one way").
+ * static page. Nothing else in the repository spells these paths (docs/architecture.md, "Layers and data flow").
  *
  * Layout (all JSON, UTF-8):
  * - `api/v1/<source file>`                  every live catalog source file, as authored (§4.1)
