@@ -9,7 +9,8 @@
  * |---|---|---|
  * | `CATALOG_DIR` | `dist` | the catalog reader; relative paths resolve against the project root (the folder holding `api/`), never the working directory |
  * | `STORE_DRIVER` | `sqlite` off Vercel, unset on Vercel | ledger and accounts store: `sqlite` (embedded, file under `DATA_DIR`) or `redis` (Upstash) |
- * | `UPSTASH_REDIS_REST_URL`, `UPSTASH_REDIS_REST_TOKEN` | - | required with `STORE_DRIVER=redis` |
+ * | `UPSTASH_REDIS_REST_URL`, `UPSTASH_REDIS_REST_TOKEN` | - | with `STORE_DRIVER=redis`: the REST URL and token of an Upstash database (production) |
+ * | `REDIS_URL` | - | with `STORE_DRIVER=redis`, instead of the two above: `redis://host:port[/db]` of a `redis-server` reached over RESP (local runs and tests; may carry a password, held as a secret) |
  * | `DATA_DIR` | `.data` | folder of the embedded stores (SQLite file, local storage); relative to the project root |
  * | `STORAGE_DRIVER` | `local` off Vercel, unset on Vercel | binary storage (spec 4.7): `local` (files under `DATA_DIR/storage`) or `s3` |
  * | `STORAGE_PUBLIC_URL` | `http://localhost:3000/storage` | public URL prefix of objects stored by the `local` driver |
@@ -78,7 +79,8 @@ export class Secret {
 /** Ledger and account store (spec 1.7, 4.8): embedded SQLite file or Upstash Redis over REST. */
 export type StoreConfig =
   | { readonly driver: 'sqlite'; readonly file: string }
-  | { readonly driver: 'redis'; readonly url: string; readonly token: Secret }
+  | { readonly driver: 'redis'; readonly protocol: 'rest'; readonly url: string; readonly token: Secret }
+  | { readonly driver: 'redis'; readonly protocol: 'resp'; readonly url: Secret }
   | { readonly driver: 'none'; readonly reason: string };
 
 /** Binary storage (spec 4.7): local folder or any S3-compatible endpoint. */
@@ -216,10 +218,15 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   // Ledger and accounts store.
   const storeDriver = r.oneOf('STORE_DRIVER', ['sqlite', 'redis'] as const) ?? (onVercel ? undefined : 'sqlite');
   let store: StoreConfig;
-  if (storeDriver === 'redis') {
-    const why = 'with STORE_DRIVER=redis (the REST URL and token of an Upstash Redis database)';
+  const respUrl = r.get('REDIS_URL');
+  if (storeDriver === 'redis' && respUrl !== undefined) {
+    if (r.get('UPSTASH_REDIS_REST_URL') !== undefined) r.problem('REDIS_URL', 'set either REDIS_URL (a redis-server over RESP) or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (Upstash over REST), not both.');
+    if (!/^rediss?:\/\/[^/?#\s]+(\/\d{1,2})?$/.test(respUrl)) r.problem('REDIS_URL', 'must look like redis://host:port or redis://host:port/db.');
+    store = { driver: 'redis', protocol: 'resp', url: new Secret(respUrl) };
+  } else if (storeDriver === 'redis') {
+    const why = 'with STORE_DRIVER=redis (the REST URL and token of an Upstash Redis database; or set REDIS_URL for a redis-server)';
     const url = r.url('UPSTASH_REDIS_REST_URL', r.required('UPSTASH_REDIS_REST_URL', why)) ?? '';
-    store = { driver: 'redis', url, token: new Secret(r.required('UPSTASH_REDIS_REST_TOKEN', why)) };
+    store = { driver: 'redis', protocol: 'rest', url, token: new Secret(r.required('UPSTASH_REDIS_REST_TOKEN', why)) };
   } else if (storeDriver === 'sqlite') {
     if (onVercel) {
       r.problem('STORE_DRIVER', 'sqlite is an embedded store and Vercel functions can write only to /tmp; set STORE_DRIVER=redis with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN.');

@@ -65,7 +65,7 @@ describe('drivers', () => {
     expect(variables({ STORE_DRIVER: 'redis' })).toEqual(['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']);
     const c = loadServiceConfig(REDIS);
     expect(c.store.driver).toBe('redis');
-    if (c.store.driver === 'redis') {
+    if (c.store.driver === 'redis' && c.store.protocol === 'rest') {
       expect(c.store.url).toBe('https://eu1.upstash.io');
       expect(c.store.token.reveal()).toBe('tok-secret-value');
     }

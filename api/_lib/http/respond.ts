@@ -19,7 +19,7 @@ import { ConfigError } from '../config.js';
 export const CACHE_MAX_AGE_S = 300;
 
 /** Headers clients may read cross-origin. */
-export const EXPOSED_HEADERS = 'ETag, Content-Disposition, X-Limit-Requested, X-Limit-Applied, X-Build-Id, Allow, Location, Retry-After';
+export const EXPOSED_HEADERS = 'ETag, Content-Disposition, X-Limit-Requested, X-Limit-Applied, X-Build-Id, Allow, Location, Retry-After, WWW-Authenticate, Idempotent-Replayed';
 
 /** Request headers a cross-origin client may send (preflight `Access-Control-Allow-Headers`). */
 export const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, If-None-Match, If-Match, X-Admin-Password, Idempotency-Key';

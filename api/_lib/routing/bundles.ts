@@ -43,6 +43,8 @@ export const ENTRY_CATALOG_FILES: Readonly<Record<EntryName, readonly string[]>>
     ASSET_INDEX_FILE,
     ASSET_CATEGORIES_FILE,
   ],
+  wallet: [],
+  admin: [],
 });
 
 /**
@@ -53,4 +55,6 @@ export const ENTRY_PROJECT_FILES: Readonly<Record<EntryName, readonly string[]>>
   catalog: [],
   collections: [],
   registries: [],
+  wallet: ['schemas/requests/verify-send-to-account.schema.json'],
+  admin: ['schemas/requests/create-account.schema.json', 'schemas/requests/grant-coin.schema.json'],
 });

@@ -25,7 +25,7 @@ export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type Method = (typeof METHODS)[number];
 
 /** Function entry files, by name: `api/<name>.ts`, reachable as `/api/<name>` (Vercel skips `api/_lib`). */
-export const ENTRIES = ['catalog', 'collections', 'registries'] as const;
+export const ENTRIES = ['catalog', 'collections', 'registries', 'wallet', 'admin'] as const;
 /** One function entry name. */
 export type EntryName = (typeof ENTRIES)[number];
 
@@ -85,6 +85,13 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   // §4.3 asset search
   registry('/api/v1/studiodot-assets', 'studiodot-assets'),
   registry('/api/v1/studiodot-assets/categories', 'studiodot-assets-categories'),
+  // §4.8 wallet ledger (spec 5.3: verify-send is admin only; the overview needs the caller's token)
+  { path: '/api/wallet/verify-send-to-account', entry: 'wallet', name: 'verify-send', methods: ['POST'] },
+  { path: '/api/wallet/overview', entry: 'wallet', name: 'overview', methods: GET },
+  // §4.8 admin: accounts (spec 2.6, 2.8) and grant-coin
+  { path: '/api/admin/accounts', entry: 'admin', name: 'accounts', methods: ['POST'] },
+  { path: '/api/admin/accounts/{key}', entry: 'admin', name: 'account', methods: GET },
+  { path: '/api/admin/grant-coin', entry: 'admin', name: 'grant-coin', methods: ['POST'] },
   // Anything else under the API answers a problem+json 404 (after static files and entry files).
   { path: '/api/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true },
   { path: '/v1/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true },

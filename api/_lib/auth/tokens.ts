@@ -1,0 +1,128 @@
+/**
+ * Bearer tokens (spec 5.2, 5.3, 5.4) with `jose`.
+ *
+ * Verification pins everything a token could otherwise choose:
+ * - algorithms: `HS256` with a shared secret (`JWT_SECRET`); `RS256`, `PS256`, `ES256` or `EdDSA` with a
+ *   remote JWKS (`JWT_JWKS_URL`). Never `none`, and never the other key family (an HS256 token signed
+ *   with a public key is refused under JWKS; an RS256 token is refused under a secret);
+ * - `iss` and `aud` from the configuration; `exp` and `sub` required; `nbf` honoured; clock tolerance
+ *   `JWT_CLOCK_TOLERANCE_S` (default 5 s);
+ * - the remote key set is created once per process (`createRemoteJWKSet` caches and rate-limits fetches)
+ *   and dropped when the configuration changes.
+ *
+ * Claims we issue (only our issuer signs them): `sub` the caller's `studioId` (`STUDIO_*`), `role` one
+ * of {@link ROLES}, and `guest: true` on a guest token (a guest is not a product login, spec 5.4: it is
+ * refused wherever a login is needed, whatever its role says).
+ */
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { onConfigChange, type JwtConfig } from '../config.js';
+import { ServiceError } from '../errors.js';
+
+/** Roles a token may carry, weakest first (spec 5.3: `admin` and `master` hold admin rights). */
+export const ROLES = ['player', 'member', 'admin', 'master'] as const;
+/** One role. */
+export type Role = (typeof ROLES)[number];
+
+/** Algorithms accepted with a shared secret. */
+export const SECRET_ALGORITHMS = ['HS256'] as const;
+/** Algorithms accepted with a remote JWKS (asymmetric only). */
+export const JWKS_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
+
+/** Who is calling, as a verified token says. */
+export interface Principal {
+  /** `sub`: the caller's studio id. */
+  readonly subject: string;
+  readonly role: Role;
+  /** True for a guest token. */
+  readonly guest: boolean;
+  /** `exp`, seconds since the epoch. */
+  readonly expiresAt: number;
+}
+
+/** `WWW-Authenticate` value of a 401 (RFC 6750); `error` names why a presented token failed. */
+export function wwwAuthenticate(error?: 'invalid_token' | 'invalid_request'): string {
+  return error ? `Bearer realm="game-api", error="${error}"` : 'Bearer realm="game-api"';
+}
+
+/** A 401 with `WWW-Authenticate`; `message` never echoes the token. */
+export function unauthorized(message: string, error?: 'invalid_token' | 'invalid_request'): ServiceError {
+  return new ServiceError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': wwwAuthenticate(error) } });
+}
+
+let jwks: { url: string; set: ReturnType<typeof createRemoteJWKSet> } | undefined;
+onConfigChange(() => {
+  jwks = undefined;
+});
+
+/** The process's remote key set for `url`, created on first use. */
+function remoteKeys(url: string): ReturnType<typeof createRemoteJWKSet> {
+  if (jwks?.url !== url) jwks = { url, set: createRemoteJWKSet(new URL(url), { timeoutDuration: 3000, cooldownDuration: 30_000 }) };
+  return jwks.set;
+}
+
+/**
+ * Verify a compact JWS and read its principal.
+ * @throws ServiceError UNAUTHORIZED (with `WWW-Authenticate: Bearer … error="invalid_token"`) for every
+ *   invalid token: bad signature, wrong algorithm, expired, not yet valid, wrong issuer or audience,
+ *   missing `exp` or `sub`, unknown `kid`, unknown role; UPSTREAM_UNAVAILABLE when the remote key set
+ *   cannot be fetched; UNAUTHORIZED when no key source is configured.
+ */
+export async function verifyToken(token: string, config: JwtConfig): Promise<Principal> {
+  const options = {
+    issuer: config.issuer,
+    audience: config.audience,
+    requiredClaims: ['exp', 'sub'],
+    clockTolerance: config.clockToleranceS,
+  };
+  let payload: JWTPayload;
+  try {
+    if (config.keys.kind === 'secret') {
+      payload = (await jwtVerify(token, new TextEncoder().encode(config.keys.secret.reveal()), { ...options, algorithms: [...SECRET_ALGORITHMS] })).payload;
+    } else if (config.keys.kind === 'jwks') {
+      payload = (await jwtVerify(token, remoteKeys(config.keys.url), { ...options, algorithms: [...JWKS_ALGORITHMS] })).payload;
+    } else {
+      throw unauthorized('Tokens are not accepted: the service has no JWT_SECRET or JWT_JWKS_URL.', 'invalid_token');
+    }
+  } catch (e) {
+    if (e instanceof ServiceError) throw e;
+    if (e instanceof joseErrors.JWKSTimeout || (e instanceof joseErrors.JOSEError && e.code === 'ERR_JWKS_INVALID')) {
+      throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The token keys cannot be fetched; try again.', { cause: e });
+    }
+    if (e instanceof joseErrors.JOSEError) throw unauthorized(`The token is not valid (${e.code}).`, 'invalid_token');
+    if (e instanceof TypeError || e instanceof SyntaxError) throw unauthorized('The token is not valid (malformed).', 'invalid_token');
+    throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The token keys cannot be fetched; try again.', { cause: e });
+  }
+  const role = payload.role;
+  if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
+    throw unauthorized(`The token's role is not one of ${ROLES.join(', ')}.`, 'invalid_token');
+  }
+  return { subject: String(payload.sub), role: role as Role, guest: payload.guest === true, expiresAt: Number(payload.exp) };
+}
+
+/** Options of {@link mintToken}. */
+export interface MintOptions {
+  readonly subject: string;
+  readonly role: Role;
+  /** Lifetime in seconds; default 3600. */
+  readonly ttlSeconds?: number;
+  readonly guest?: boolean;
+  /** Issue time, seconds since the epoch; default now. */
+  readonly now?: number;
+}
+
+/**
+ * Sign an HS256 token with the configured secret (local development, `npm run token`; tests).
+ * @throws Error when the configuration has no `JWT_SECRET`.
+ */
+export async function mintToken(config: JwtConfig, options: MintOptions): Promise<string> {
+  if (config.keys.kind !== 'secret') throw new Error('Minting needs JWT_SECRET (HS256); with JWT_JWKS_URL tokens come from the identity host.');
+  const now = options.now ?? Math.floor(Date.now() / 1000);
+  const jwt = new SignJWT({ role: options.role, ...(options.guest ? { guest: true } : {}) })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(config.issuer)
+    .setAudience(config.audience)
+    .setSubject(options.subject)
+    .setIssuedAt(now)
+    .setExpirationTime(now + (options.ttlSeconds ?? 3600));
+  return jwt.sign(new TextEncoder().encode(config.keys.secret.reveal()));
+}

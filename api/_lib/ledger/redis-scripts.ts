@@ -1,0 +1,90 @@
+/**
+ * The Lua scripts of the Redis ledger (docs/architecture.md, "Ledger"). Each write is one script, so it
+ * is atomic on the server; each makes every check before its first write and is safe to run twice with
+ * the same arguments (a retry after a lost response finds its own record and writes nothing).
+ *
+ * Values written by the scripts are strings only (numbers in decimal, JSON with numbers as strings), so
+ * no client-side deserialization can change them (`@upstash/redis` parses JSON-looking replies).
+ * Upstash runs scripts one at a time unless they declare `#!lua flags=allow-key-locking`, which
+ * `redis-server` does not accept; the scripts declare every key they touch in `KEYS` either way.
+ */
+
+/** Lua helper: the canonical posting string, twin of `canonicalPosting` in `chain.ts`. */
+const CANONICAL = `
+local function field(s) return string.len(s) .. ':' .. s end
+local function canonical(parts)
+  local out = {}
+  for i = 1, #parts do out[i] = field(parts[i]) end
+  return table.concat(out, '|')
+end
+`;
+
+/**
+ * Credit once per source ref.
+ * KEYS: 1 refs hash, 2 account hash, 3 account postings list, 4 issuer hash, 5 issuer postings list,
+ *       6 set of ledger accounts.
+ * ARGV: 1 sourceRef, 2 entryId, 3 kind, 4 accountId, 5 amount (decimal), 6 purpose, 7 note, 8 at, 9 issuer id.
+ * Returns `{'stored', transferJson}` when the source ref exists, `{'no-account'}`, `{'overflow'}`, or
+ * `{'applied', transferJson}`.
+ */
+export const CREDIT_SCRIPT = `${CANONICAL}
+local stored = redis.call('HGET', KEYS[1], ARGV[1])
+if stored then return {'stored', stored} end
+if redis.call('HEXISTS', KEYS[2], 'studioId') == 0 then return {'no-account'} end
+local amount = tonumber(ARGV[5])
+if not amount or amount < 1 or amount % 1 ~= 0 or amount > 9007199254740991 then
+  return redis.error_reply('ERR ledger: amount must be a positive safe integer')
+end
+local function state(key)
+  local v = redis.call('HMGET', key, 'balance', 'seq', 'head')
+  return tonumber(v[1] or '0'), tonumber(v[2] or '0'), v[3] or ''
+end
+local ib, iseq, ihead = state(KEYS[4])
+local ab, aseq, ahead = state(KEYS[2])
+if ab + amount > 9007199254740991 or ib - amount < -9007199254740991 then return {'overflow'} end
+local function d(n) return string.format('%d', n) end
+local function post(hkey, lkey, account, seq, amt, bal, counterparty, prev)
+  local hash = redis.sha1hex(canonical({'ledger-posting-v1', ARGV[2], account, d(seq), d(amt), d(bal),
+    ARGV[1], ARGV[3], ARGV[6], ARGV[7], counterparty, ARGV[8], prev}))
+  redis.call('RPUSH', lkey, cjson.encode({entryId = ARGV[2], accountId = account, seq = d(seq), amount = d(amt),
+    balanceAfter = d(bal), sourceRef = ARGV[1], kind = ARGV[3], purpose = ARGV[6], note = ARGV[7],
+    counterparty = counterparty, at = ARGV[8], prev = prev, hash = hash}))
+  redis.call('HSET', hkey, 'balance', d(bal), 'seq', d(seq), 'head', hash)
+  redis.call('SADD', KEYS[6], account)
+end
+post(KEYS[4], KEYS[5], ARGV[9], iseq + 1, -amount, ib - amount, ARGV[4], ihead)
+post(KEYS[2], KEYS[3], ARGV[4], aseq + 1, amount, ab + amount, ARGV[9], ahead)
+local transfer = cjson.encode({entryId = ARGV[2], sourceRef = ARGV[1], kind = ARGV[3], accountId = ARGV[4],
+  amount = d(amount), purpose = ARGV[6], note = ARGV[7], balanceAfter = d(ab + amount), at = ARGV[8]})
+redis.call('HSET', KEYS[1], ARGV[1], transfer)
+return {'applied', transfer}
+`;
+
+/**
+ * Create an account once.
+ * KEYS: 1 client-key hash, 2 username index, 3 studio-id index, 4 the new account's hash.
+ * ARGV: 1 client key (`''` for none), 2 fingerprint, 3 accountId, 4 studioId, 5 displayName, 6 userId,
+ *       7 username, 8 createdAt.
+ * Returns `{'existing', accountId}` (the key created it before), `{'key-reused'}`, `{'username-taken'}`,
+ * `{'studio-taken'}` or `{'created', accountId}` (also when a retry finds its own account).
+ */
+export const CREATE_ACCOUNT_SCRIPT = `
+if ARGV[1] ~= '' then
+  local k = redis.call('HGET', KEYS[1], ARGV[1])
+  if k then
+    local sep = string.find(k, '|', 1, true)
+    if string.sub(k, sep + 1) ~= ARGV[2] then return {'key-reused'} end
+    return {'existing', string.sub(k, 1, sep - 1)}
+  end
+end
+local owner = redis.call('HGET', KEYS[2], ARGV[7])
+if owner == ARGV[3] then return {'created', ARGV[3]} end
+if owner then return {'username-taken'} end
+if redis.call('HEXISTS', KEYS[3], ARGV[4]) == 1 then return {'studio-taken'} end
+redis.call('HSET', KEYS[4], 'accountId', ARGV[3], 'studioId', ARGV[4], 'displayName', ARGV[5],
+  'userId', ARGV[6], 'username', ARGV[7], 'createdAt', ARGV[8])
+redis.call('HSET', KEYS[2], ARGV[7], ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[4], ARGV[3])
+if ARGV[1] ~= '' then redis.call('HSET', KEYS[1], ARGV[1], ARGV[3] .. '|' .. ARGV[2]) end
+return {'created', ARGV[3]}
+`;

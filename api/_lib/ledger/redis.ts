@@ -1,0 +1,300 @@
+/**
+ * The Redis ledger store, through `@upstash/redis` (spec 1.7, 4.8; docs/architecture.md, "Ledger").
+ * Production talks to Upstash over REST (`UPSTASH_REDIS_REST_URL`, `UPSTASH_REDIS_REST_TOKEN`); tests
+ * and local runs use the same client over a real `redis-server` through a custom `Requester`
+ * (`resp-requester.ts`, `REDIS_URL`).
+ *
+ * Client settings, set explicitly (upstash/redis-js#1455): the client's own retries are off and
+ * auto-pipelining is off, so one call is exactly one command on the server and no read can be batched
+ * ahead of a write. Retries happen here instead ({@link RETRY_DELAYS_MS}), and only because every
+ * command is safe to repeat: writes are scripts keyed by source ref or client key, which find their own
+ * record on a second run. Scripts run with EVALSHA and fall back to EVAL on `NOSCRIPT` (the script cache
+ * does not survive a restart or a failover).
+ *
+ * Keys (prefix `ledger:`): one account's keys share the hash tag `{a:<accountId>}` (one hash slot):
+ * `ledger:{a:<id>}:acct` (hash: account fields, balance, seq, head) and `ledger:{a:<id>}:postings`
+ * (list of posting JSON, index = seq − 1). Global: `ledger:refs` (hash: source ref → transfer JSON,
+ * never expiring), `ledger:studio` and `ledger:username` (indexes → account id), `ledger:account-keys`
+ * (client key → account id and request fingerprint), `ledger:accounts` (set of accounts with postings).
+ */
+import { createHash } from 'node:crypto';
+import { Redis, type Requester } from '@upstash/redis';
+import { ServiceError } from '../errors.js';
+import { CREATE_ACCOUNT_SCRIPT, CREDIT_SCRIPT } from './redis-scripts.js';
+import { replayOutcome } from './sqlite.js';
+import {
+  ISSUER_ACCOUNT_ID,
+  type Account,
+  type AccountSelector,
+  type CreatedAccount,
+  type CreditOutcome,
+  type CreditRequest,
+  type LedgerSnapshot,
+  type LedgerStore,
+  type NewAccount,
+  type Posting,
+  type PostingFilter,
+  type PostingPage,
+  type Transfer,
+  type TransferKind,
+} from './types.js';
+
+/** Waits between attempts of one command, milliseconds (3 attempts in all). */
+export const RETRY_DELAYS_MS: readonly number[] = [25, 100];
+
+const P = 'ledger:';
+/** Keys of the Redis ledger (see the module header). */
+export const KEYS = Object.freeze({
+  refs: `${P}refs`,
+  studio: `${P}studio`,
+  username: `${P}username`,
+  accountKeys: `${P}account-keys`,
+  accounts: `${P}accounts`,
+  account: (id: string) => `${P}{a:${id}}:acct`,
+  postings: (id: string) => `${P}{a:${id}}:postings`,
+});
+
+interface Script {
+  readonly source: string;
+  readonly sha: string;
+}
+const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') });
+const CREDIT = script(CREDIT_SCRIPT);
+const CREATE = script(CREATE_ACCOUNT_SCRIPT);
+
+/** A value the client may or may not have parsed as JSON, as an object. */
+function obj(value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
+  return (value ?? {}) as Record<string, unknown>;
+}
+const s = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+const n = (v: unknown): number => Number(v);
+
+function transferOf(value: unknown): Transfer {
+  const t = obj(value);
+  return {
+    entryId: s(t.entryId),
+    sourceRef: s(t.sourceRef),
+    kind: s(t.kind) as TransferKind,
+    accountId: s(t.accountId),
+    amount: n(t.amount),
+    purpose: s(t.purpose),
+    note: s(t.note),
+    balanceAfter: n(t.balanceAfter),
+    at: s(t.at),
+  };
+}
+
+function postingOf(value: unknown): Posting {
+  const p = obj(value);
+  return {
+    entryId: s(p.entryId),
+    accountId: s(p.accountId),
+    seq: n(p.seq),
+    amount: n(p.amount),
+    balanceAfter: n(p.balanceAfter),
+    sourceRef: s(p.sourceRef),
+    kind: s(p.kind) as TransferKind,
+    purpose: s(p.purpose),
+    note: s(p.note),
+    counterparty: s(p.counterparty),
+    at: s(p.at),
+    prev: s(p.prev),
+    hash: s(p.hash),
+  };
+}
+
+function accountOf(h: Record<string, unknown> | null): Account | undefined {
+  if (!h || h.studioId === undefined || h.studioId === null) return undefined;
+  return {
+    accountId: s(h.accountId),
+    studioId: s(h.studioId),
+    displayName: s(h.displayName),
+    userId: s(h.userId),
+    username: s(h.username),
+    createdAt: s(h.createdAt),
+  };
+}
+
+/**
+ * The client over a custom Requester with the ledger's settings. `@upstash/redis`'s Node constructor
+ * takes no options with a Requester (no HTTP retries then, no auto-pipelining proxy, but JSON-looking
+ * replies parsed); this subclass sets the same options as the REST client through the base class's
+ * protected fields, so both paths decode replies the same way.
+ */
+class RequesterRedis extends Redis {
+  constructor(requester: Requester) {
+    super(requester);
+    this.opts = { automaticDeserialization: false };
+    this.enableAutoPipelining = false;
+    this.enableTelemetry = false;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Where the Redis ledger connects: Upstash REST, or any {@link Requester} (tests, local `redis-server`). */
+export type RedisLedgerTarget =
+  | { readonly url: string; readonly token: string }
+  | { readonly requester: Requester; readonly close?: () => Promise<void> };
+
+/**
+ * The Redis ledger over `target`, with the client settings of the module header.
+ * @param options.retryDelaysMs waits between attempts (default {@link RETRY_DELAYS_MS}).
+ */
+export function openRedisLedger(target: RedisLedgerTarget, options: { retryDelaysMs?: readonly number[] } = {}): LedgerStore {
+  const redis =
+    'requester' in target
+      ? new RequesterRedis(target.requester)
+      : new Redis({
+          url: target.url,
+          token: target.token,
+          retry: false,
+          enableAutoPipelining: false,
+          automaticDeserialization: false,
+          enableTelemetry: false,
+        });
+  return new RedisLedger(redis, options.retryDelaysMs ?? RETRY_DELAYS_MS, 'requester' in target ? target.close : undefined);
+}
+
+class RedisLedger implements LedgerStore {
+  readonly driver = 'redis';
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly delays: readonly number[],
+    private readonly onClose: (() => Promise<void>) | undefined,
+  ) {}
+
+  /** Run a command that is safe to repeat, retrying transport failures; a reply error from Redis is thrown at once. */
+  async #call<T>(what: string, run: () => Promise<T>): Promise<T> {
+    let last: unknown;
+    for (let attempt = 0; attempt <= this.delays.length; attempt++) {
+      if (attempt > 0) await sleep(this.delays[attempt - 1]!);
+      try {
+        return await run();
+      } catch (e) {
+        last = e;
+        if (isReplyError(e) && !/NOSCRIPT/.test(String((e as Error).message))) break;
+      }
+    }
+    throw new ServiceError('UPSTREAM_UNAVAILABLE', `The ledger store cannot be reached (${what}); try again with the same idempotency key.`, { cause: last });
+  }
+
+  /** EVALSHA with the EVAL fallback on NOSCRIPT. */
+  async #script(sc: Script, keys: string[], args: string[]): Promise<unknown[]> {
+    return this.#call('script', async () => {
+      try {
+        return (await this.redis.evalsha(sc.sha, keys, args)) as unknown[];
+      } catch (e) {
+        if (!/NOSCRIPT/.test(String((e as Error).message))) throw e;
+        return (await this.redis.eval(sc.source, keys, args)) as unknown[];
+      }
+    });
+  }
+
+  async createAccount(input: NewAccount): Promise<CreatedAccount> {
+    const a = input.account;
+    const [status, id] = await this.#script(
+      CREATE,
+      [KEYS.accountKeys, KEYS.username, KEYS.studio, KEYS.account(a.accountId)],
+      [input.clientKey ?? '', input.fingerprint, a.accountId, a.studioId, a.displayName, a.userId, a.username, a.createdAt],
+    );
+    switch (status) {
+      case 'created':
+        return { account: a, created: true };
+      case 'existing': {
+        const account = await this.findAccount({ accountId: s(id) });
+        if (!account) throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The account of this idempotency key cannot be read; try again.');
+        return { account, created: false };
+      }
+      case 'key-reused':
+        throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key already created an account with another display name or username; use a new key.');
+      case 'username-taken':
+        throw new ServiceError('CONFLICT', `The username "${a.username.slice(0, 100)}" is taken.`);
+      default:
+        // a 80-bit studio id collision: the caller mints another
+        throw new ServiceError('CONFLICT', 'The minted studio id is taken; try again.');
+    }
+  }
+
+  async findAccount(selector: AccountSelector): Promise<Account | undefined> {
+    let id: string;
+    if ('studioId' in selector) {
+      const found = await this.#call('read', () => this.redis.hget(KEYS.studio, selector.studioId));
+      if (found === null || found === undefined) return undefined;
+      id = s(found);
+    } else {
+      id = selector.accountId.toLowerCase();
+    }
+    const h = await this.#call('read', () => this.redis.hgetall(KEYS.account(id)));
+    return accountOf(h);
+  }
+
+  async credit(request: CreditRequest): Promise<CreditOutcome> {
+    const out = await this.#script(
+      CREDIT,
+      [KEYS.refs, KEYS.account(request.accountId), KEYS.postings(request.accountId), KEYS.account(ISSUER_ACCOUNT_ID), KEYS.postings(ISSUER_ACCOUNT_ID), KEYS.accounts],
+      [request.sourceRef, request.entryId, request.kind, request.accountId, String(request.amount), request.purpose, request.note, request.at, ISSUER_ACCOUNT_ID],
+    );
+    switch (out[0]) {
+      case 'applied':
+        return { status: 'applied', transfer: transferOf(out[1]) };
+      case 'stored':
+        return replayOutcome(transferOf(out[1]), request);
+      case 'no-account':
+        return { status: 'no-account' };
+      default:
+        throw new ServiceError('CONFLICT', 'This credit would take a balance beyond the largest amount the ledger holds.');
+    }
+  }
+
+  async balance(accountId: string): Promise<number> {
+    const v = await this.#call('read', () => this.redis.hget(KEYS.account(accountId), 'balance'));
+    return v === null || v === undefined ? 0 : n(v);
+  }
+
+  async postings(accountId: string, options: { beforeSeq?: number | undefined; limit: number; filter: PostingFilter }): Promise<PostingPage> {
+    const key = KEYS.postings(accountId);
+    const total = n(await this.#call('read', () => this.redis.llen(key)));
+    let end = Math.min(total, (options.beforeSeq ?? total + 1) - 1); // highest seq to look at
+    const found: Posting[] = [];
+    const filtered = options.filter.kind !== undefined || options.filter.purpose !== undefined;
+    const chunk = filtered ? Math.max(100, options.limit * 4) : options.limit + 1;
+    while (end >= 1 && found.length <= options.limit) {
+      const start = Math.max(1, end - chunk + 1);
+      const items = await this.#call('read', () => this.redis.lrange(key, start - 1, end - 1));
+      for (let i = items.length - 1; i >= 0 && found.length <= options.limit; i--) {
+        const p = postingOf(items[i]);
+        if (options.filter.kind !== undefined && p.kind !== options.filter.kind) continue;
+        if (options.filter.purpose !== undefined && p.purpose !== options.filter.purpose) continue;
+        found.push(p);
+      }
+      end = start - 1;
+    }
+    const postings = found.slice(0, options.limit);
+    return { postings, nextBeforeSeq: found.length > options.limit ? postings[postings.length - 1]!.seq : undefined };
+  }
+
+  async snapshot(): Promise<LedgerSnapshot> {
+    const ids = (await this.#call('read', () => this.redis.smembers(KEYS.accounts))).map(s).sort();
+    const accounts = [];
+    for (const id of ids) {
+      const balance = await this.balance(id);
+      const items = await this.#call('read', () => this.redis.lrange(KEYS.postings(id), 0, -1));
+      accounts.push({ accountId: id, balance, postings: items.map(postingOf) });
+    }
+    const refs = (await this.#call('read', () => this.redis.hgetall(KEYS.refs))) ?? {};
+    const transfers = Object.values(refs).map(transferOf).sort((a, b) => (a.sourceRef < b.sourceRef ? -1 : 1));
+    return { accounts, transfers };
+  }
+
+  async close(): Promise<void> {
+    await this.onClose?.();
+  }
+}
+
+/** True for an error reply from Redis itself (not a transport failure). */
+function isReplyError(e: unknown): boolean {
+  return e instanceof Error && e.name === 'UpstashError';
+}

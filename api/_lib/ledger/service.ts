@@ -1,0 +1,304 @@
+/**
+ * The wallet operations behind the routes and the operator CLI (spec 1.7, 2.6, 2.8, 3, 4.8, 8):
+ * account creation, verify-send-to-account, admin grant, and the wallet overview. Handlers check the
+ * caller (`api/_lib/auth/guard.ts`) and read the body (`api/_lib/http/body.ts`) before calling these;
+ * these resolve the account, mint ids and time, and turn store outcomes into answers or
+ * {@link ServiceError}s.
+ *
+ * Idempotency (Stripe's keys, the IETF Idempotency-Key draft): a source ref is `verify-send:{key}` or
+ * `admin-grant:{key}` and is kept forever. A replay is the same key with the same *resolved* account
+ * (the selector form may differ), amount and purpose (for a grant, the reason): it answers the original
+ * result with `idempotent: true`. The same key with another account, amount or purpose is 422
+ * `IDEMPOTENCY_KEY_REUSED`; `note` is not part of the comparison (a retry may reword it; the original
+ * note stays).
+ */
+import { createHash } from 'node:crypto';
+import { ServiceError } from '../errors.js';
+import { mintStudioId, mintUuid } from './ids.js';
+import { SOURCE_REF_PREFIX, type Account, type AccountSelector, type LedgerStore, type PostingFilter, type Transfer, type TransferKind } from './types.js';
+
+/** Purposes of verify-send (spec 4.8). */
+export const VERIFY_SEND_PURPOSES = ['verify', 'test', 'platform_verify', 'ledger_verify'] as const;
+/** Purpose recorded on an admin grant. */
+export const GRANT_PURPOSE = 'grant';
+/** Largest single admin grant, integer coin units. */
+export const GRANT_MAX = 1_000_000_000;
+
+/** Body of `POST /api/wallet/verify-send-to-account` after schema validation. */
+export interface VerifySendBody {
+  readonly studioId?: string;
+  readonly accountId?: string;
+  readonly amount: number;
+  readonly purpose: (typeof VERIFY_SEND_PURPOSES)[number];
+  readonly idempotencyKey: string;
+  readonly note?: string;
+}
+
+/** Body of `POST /api/admin/grant-coin` after schema validation. */
+export interface GrantCoinBody {
+  readonly studioId?: string;
+  readonly accountId?: string;
+  readonly amount: number;
+  readonly reason: string;
+  readonly idempotencyKey: string;
+}
+
+/** Body of `POST /api/admin/accounts` after schema validation. */
+export interface CreateAccountBody {
+  readonly displayName: string;
+  readonly username?: string;
+  readonly idempotencyKey?: string;
+}
+
+/** The account as answers show it. */
+export interface AccountRef {
+  readonly accountId: string;
+  readonly studioId: string;
+  readonly displayName: string;
+}
+
+/** Answer of a credit (verify-send or grant). */
+export interface CreditAnswer {
+  readonly kind: 'verify_send_to_account_wallet' | 'admin_grant_coin';
+  readonly onChain: false;
+  readonly burn: false;
+  readonly idempotent: boolean;
+  readonly entryId: string;
+  readonly sourceRef: string;
+  readonly account: AccountRef;
+  readonly amount: number;
+  readonly purpose: string;
+  readonly note: string;
+  readonly balance: number;
+  readonly at: string;
+}
+
+/** Clock of the operations (tests freeze it). */
+export type Clock = () => Date;
+const systemClock: Clock = () => new Date();
+
+const refOf = (a: Account): AccountRef => ({ accountId: a.accountId, studioId: a.studioId, displayName: a.displayName });
+
+/**
+ * Resolve exactly one selector to an account.
+ * @throws ServiceError INVALID_BODY when both or neither selector is given; NOT_FOUND when none matches.
+ */
+export async function resolveAccount(store: LedgerStore, body: { studioId?: string | undefined; accountId?: string | undefined }): Promise<Account> {
+  const has = [body.studioId !== undefined, body.accountId !== undefined];
+  if (has[0] === has[1]) {
+    throw new ServiceError('INVALID_BODY', 'Name the account by exactly one of studioId or accountId.', {
+      errors: [{ name: has[0] ? '/accountId' : '/studioId', message: has[0] ? 'Send studioId or accountId, not both.' : 'One of "studioId" or "accountId" is required.' }],
+    });
+  }
+  const selector: AccountSelector = body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! };
+  const account = await store.findAccount(selector);
+  if (!account) throw new ServiceError('NOT_FOUND', `No account has this ${body.studioId !== undefined ? 'studioId' : 'accountId'}.`);
+  return account;
+}
+
+async function credit(
+  store: LedgerStore,
+  account: Account,
+  kind: TransferKind,
+  key: string,
+  amount: number,
+  purpose: string,
+  note: string,
+  clock: Clock,
+): Promise<{ transfer: Transfer; idempotent: boolean }> {
+  const outcome = await store.credit({
+    entryId: mintUuid(),
+    sourceRef: SOURCE_REF_PREFIX[kind] + key,
+    kind,
+    accountId: account.accountId,
+    amount,
+    purpose,
+    note,
+    at: clock().toISOString(),
+  });
+  switch (outcome.status) {
+    case 'applied':
+      return { transfer: outcome.transfer, idempotent: false };
+    case 'replayed':
+      return { transfer: outcome.transfer, idempotent: true };
+    case 'conflict':
+      throw new ServiceError(
+        'IDEMPOTENCY_KEY_REUSED',
+        `The idempotency key was used before with another ${kind === 'admin_grant' ? 'account, amount or reason' : 'account, amount or purpose'}; nothing was credited. Use a new key for a new credit.`,
+      );
+    default:
+      throw new ServiceError('NOT_FOUND', 'The account no longer exists.');
+  }
+}
+
+/** An answer from a transfer and the account it credited. */
+function answer(kindLabel: CreditAnswer['kind'], account: Account, transfer: Transfer, idempotent: boolean): CreditAnswer {
+  return {
+    kind: kindLabel,
+    onChain: false,
+    burn: false,
+    idempotent,
+    entryId: transfer.entryId,
+    sourceRef: transfer.sourceRef,
+    account: refOf(account),
+    amount: transfer.amount,
+    purpose: transfer.purpose,
+    note: transfer.note,
+    balance: transfer.balanceAfter,
+    at: transfer.at,
+  };
+}
+
+/**
+ * Verify-send-to-account (spec 4.8): credit the account once per idempotency key.
+ * @param max `WALLET_VERIFY_SEND_MAX`, integer coin units.
+ * @throws ServiceError INVALID_BODY (selector, amount above `max`), NOT_FOUND (account),
+ *   IDEMPOTENCY_KEY_REUSED (422), UPSTREAM_UNAVAILABLE (store).
+ */
+export async function verifySend(store: LedgerStore, body: VerifySendBody, max: number, clock: Clock = systemClock): Promise<CreditAnswer> {
+  if (body.amount > max) {
+    throw new ServiceError('INVALID_BODY', `The amount must be at most ${max} (WALLET_VERIFY_SEND_MAX).`, {
+      errors: [{ name: '/amount', message: `Must be an integer from 1 to ${max}.` }],
+    });
+  }
+  const account = await resolveAccount(store, body);
+  const { transfer, idempotent } = await credit(store, account, 'verify_send', body.idempotencyKey, body.amount, body.purpose, body.note ?? '', clock);
+  return answer('verify_send_to_account_wallet', account, transfer, idempotent);
+}
+
+/**
+ * Admin grant of the soft currency (spec 4.8), under the `admin-grant:{key}` family; the reason is
+ * recorded as the note and is part of the replay comparison.
+ * @throws as {@link verifySend}.
+ */
+export async function grantCoin(store: LedgerStore, body: GrantCoinBody, clock: Clock = systemClock): Promise<CreditAnswer> {
+  const account = await resolveAccount(store, body);
+  const { transfer, idempotent } = await credit(store, account, 'admin_grant', body.idempotencyKey, body.amount, GRANT_PURPOSE + ':' + fingerprint(body.reason), body.reason, clock);
+  return answer('admin_grant_coin', account, { ...transfer, purpose: GRANT_PURPOSE }, idempotent);
+}
+
+/** Short stable fingerprint of a text (hex SHA-256, 16 characters). */
+function fingerprint(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+}
+
+/**
+ * Create an account and its user (spec 2.6, 2.8); the server mints every id. With an idempotency key,
+ * the same key and the same display name and username answer the account created first
+ * (`created: false`); another payload under the key is 422.
+ * The username defaults to `studio:<studioId>` (a provider-prefixed name no person types).
+ * @throws ServiceError CONFLICT (username taken), IDEMPOTENCY_KEY_REUSED, UPSTREAM_UNAVAILABLE.
+ */
+export async function createAccount(store: LedgerStore, body: CreateAccountBody, clock: Clock = systemClock): Promise<{ account: Account; created: boolean }> {
+  for (let attempt = 0; ; attempt++) {
+    const studioId = mintStudioId();
+    const account: Account = {
+      accountId: mintUuid(),
+      studioId,
+      displayName: body.displayName,
+      userId: mintUuid(),
+      username: body.username ?? `studio:${studioId}`,
+      createdAt: clock().toISOString(),
+    };
+    try {
+      return await store.createAccount({
+        account,
+        clientKey: body.idempotencyKey,
+        fingerprint: fingerprint(JSON.stringify([body.displayName, body.username ?? null])),
+      });
+    } catch (e) {
+      // an 80-bit studio id collision (or a default username built from it): mint again, a few times
+      if (e instanceof ServiceError && e.code === 'CONFLICT' && body.username === undefined && attempt < 3) continue;
+      throw e;
+    }
+  }
+}
+
+/** Filters and paging of the overview. */
+export interface OverviewQuery {
+  readonly limit: number;
+  readonly cursor?: string | undefined;
+  readonly kind?: TransferKind | undefined;
+  readonly purpose?: string | undefined;
+}
+
+/** One transaction of the overview. */
+export interface OverviewTransaction {
+  readonly entryId: string;
+  readonly seq: number;
+  readonly kind: TransferKind;
+  readonly purpose: string;
+  readonly amount: number;
+  readonly balanceAfter: number;
+  readonly sourceRef: string;
+  readonly note: string;
+  readonly at: string;
+}
+
+/** Answer of `GET /api/wallet/overview`. */
+export interface Overview {
+  readonly account: AccountRef;
+  readonly balance: number;
+  readonly transactions: readonly OverviewTransaction[];
+  /** Opaque cursor of the next page (same filters), or null on the last page. */
+  readonly cursor: string | null;
+  readonly hasMore: boolean;
+}
+
+/** Binding of a cursor: the account and the filters it was issued for. */
+function binding(accountId: string, filter: PostingFilter): string {
+  return fingerprint(JSON.stringify([accountId, filter.kind ?? null, filter.purpose ?? null]));
+}
+
+/** Encode a cursor (base64url of `v1.<seq>.<binding>`). */
+export function encodeCursor(accountId: string, filter: PostingFilter, beforeSeq: number): string {
+  return Buffer.from(`v1.${beforeSeq}.${binding(accountId, filter)}`, 'utf8').toString('base64url');
+}
+
+/**
+ * Decode a cursor issued for this account and these filters.
+ * @throws ServiceError INVALID_QUERY for a malformed cursor or one issued for another account or filters.
+ */
+export function decodeCursor(cursor: string, accountId: string, filter: PostingFilter): number {
+  const bad = (why: string) =>
+    new ServiceError('INVALID_QUERY', `The cursor is not valid here: ${why}. Start again without a cursor.`, { errors: [{ name: 'cursor', message: why }] });
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw bad('it is not a cursor of this API');
+  const m = /^v1\.([1-9]\d{0,15})\.([0-9a-f]{16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!m) throw bad('it is not a cursor of this API');
+  if (m[2] !== binding(accountId, filter)) throw bad('it was issued for another account or other filters');
+  return Number(m[1]);
+}
+
+/**
+ * The caller's wallet: account, balance and transactions newest first (spec 4.8, 5.3).
+ * A grant's purpose shows as `grant`; the `purpose` filter takes the verify-send purposes and `grant`.
+ * @throws ServiceError NOT_FOUND when no account has the caller's studio id; INVALID_QUERY for a bad cursor.
+ */
+export async function overview(store: LedgerStore, studioId: string, query: OverviewQuery): Promise<Overview> {
+  const account = await store.findAccount({ studioId });
+  if (!account) throw new ServiceError('NOT_FOUND', 'No account belongs to this token.');
+  const filter: PostingFilter = { kind: query.purpose === GRANT_PURPOSE ? 'admin_grant' : query.kind, purpose: query.purpose === GRANT_PURPOSE ? undefined : query.purpose };
+  if (query.purpose === GRANT_PURPOSE && query.kind === 'verify_send') {
+    return { account: refOf(account), balance: await store.balance(account.accountId), transactions: [], cursor: null, hasMore: false };
+  }
+  const cursorFilter: PostingFilter = { kind: query.kind, purpose: query.purpose };
+  const beforeSeq = query.cursor === undefined ? undefined : decodeCursor(query.cursor, account.accountId, cursorFilter);
+  const [balance, page] = await Promise.all([store.balance(account.accountId), store.postings(account.accountId, { beforeSeq, limit: query.limit, filter })]);
+  return {
+    account: refOf(account),
+    balance,
+    transactions: page.postings.map((p) => ({
+      entryId: p.entryId,
+      seq: p.seq,
+      kind: p.kind,
+      purpose: p.kind === 'admin_grant' ? GRANT_PURPOSE : p.purpose,
+      amount: p.amount,
+      balanceAfter: p.balanceAfter,
+      sourceRef: p.sourceRef,
+      note: p.note,
+      at: p.at,
+    })),
+    cursor: page.nextBeforeSeq === undefined ? null : encodeCursor(account.accountId, cursorFilter, page.nextBeforeSeq),
+    hasMore: page.nextBeforeSeq !== undefined,
+  };
+}

@@ -1,0 +1,367 @@
+/**
+ * The embedded ledger store: one SQLite file under the data folder (`DATA_DIR/ledger.sqlite`), the
+ * default off Vercel so that `npm start` credits and reads wallets on a fresh machine and keeps them
+ * across restarts (spec 1.7, 4.8; docs/architecture.md, "Ledger").
+ *
+ * Library: `@libsql/client`. It ships prebuilt binaries for Linux, macOS and Windows (no compiler at
+ * install time; better-sqlite3 12 compiles from source on Node 20 here, about 75 s, and 13 needs
+ * Node 22), and it speaks the same SQL and client API as Turso, so the embedded store can become a
+ * hosted one by changing the URL.
+ *
+ * Writes: one `BEGIN IMMEDIATE` transaction per credit or account creation; within a process writes
+ * are queued one at a time (no busy retries between pooled connections), across processes SQLite's
+ * write lock and a 5 s busy timeout order them. `transfers.source_ref` is the primary key (the unique
+ * constraint that makes a credit happen once), postings and transfers refuse UPDATE and DELETE by
+ * trigger (append-only).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createClient, type Client, type InValue, type Row, type Transaction } from '@libsql/client';
+import { ServiceError } from '../errors.js';
+import { postingHash } from './chain.js';
+import {
+  ISSUER_ACCOUNT_ID,
+  type Account,
+  type AccountSelector,
+  type CreatedAccount,
+  type CreditOutcome,
+  type CreditRequest,
+  type LedgerSnapshot,
+  type LedgerStore,
+  type NewAccount,
+  type Posting,
+  type PostingFilter,
+  type PostingPage,
+  type Transfer,
+  type TransferKind,
+} from './types.js';
+
+const SCHEMA = `
+PRAGMA journal_mode = WAL;
+CREATE TABLE IF NOT EXISTS accounts (
+  account_id TEXT PRIMARY KEY,
+  studio_id TEXT NOT NULL UNIQUE,
+  display_name TEXT NOT NULL,
+  user_id TEXT NOT NULL UNIQUE,
+  username TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS account_keys (
+  client_key TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(account_id),
+  fingerprint TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ledger_accounts (
+  account_id TEXT PRIMARY KEY,
+  balance INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  head TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS postings (
+  account_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  entry_id TEXT NOT NULL,
+  amount INTEGER NOT NULL,
+  balance_after INTEGER NOT NULL,
+  source_ref TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  note TEXT NOT NULL,
+  counterparty TEXT NOT NULL,
+  at TEXT NOT NULL,
+  prev TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  PRIMARY KEY (account_id, seq)
+);
+CREATE TABLE IF NOT EXISTS transfers (
+  source_ref TEXT PRIMARY KEY,
+  entry_id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  amount INTEGER NOT NULL,
+  purpose TEXT NOT NULL,
+  note TEXT NOT NULL,
+  balance_after INTEGER NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS postings_append_only_u BEFORE UPDATE ON postings BEGIN SELECT RAISE(ABORT, 'postings are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS postings_append_only_d BEFORE DELETE ON postings BEGIN SELECT RAISE(ABORT, 'postings are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS transfers_append_only_u BEFORE UPDATE ON transfers BEGIN SELECT RAISE(ABORT, 'transfers are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS transfers_append_only_d BEFORE DELETE ON transfers BEGIN SELECT RAISE(ABORT, 'transfers are append-only'); END;
+`;
+
+const num = (v: unknown): number => Number(v);
+const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+
+function accountOf(r: Row): Account {
+  return {
+    accountId: str(r.account_id),
+    studioId: str(r.studio_id),
+    displayName: str(r.display_name),
+    userId: str(r.user_id),
+    username: str(r.username),
+    createdAt: str(r.created_at),
+  };
+}
+
+function transferOf(r: Row): Transfer {
+  return {
+    entryId: str(r.entry_id),
+    sourceRef: str(r.source_ref),
+    kind: str(r.kind) as TransferKind,
+    accountId: str(r.account_id),
+    amount: num(r.amount),
+    purpose: str(r.purpose),
+    note: str(r.note),
+    balanceAfter: num(r.balance_after),
+    at: str(r.at),
+  };
+}
+
+function postingOf(r: Row): Posting {
+  return {
+    entryId: str(r.entry_id),
+    accountId: str(r.account_id),
+    seq: num(r.seq),
+    amount: num(r.amount),
+    balanceAfter: num(r.balance_after),
+    sourceRef: str(r.source_ref),
+    kind: str(r.kind) as TransferKind,
+    purpose: str(r.purpose),
+    note: str(r.note),
+    counterparty: str(r.counterparty),
+    at: str(r.at),
+    prev: str(r.prev),
+    hash: str(r.hash),
+  };
+}
+
+/** Outcome of a stored transfer met again under the same source ref. */
+export function replayOutcome(stored: Transfer, request: Pick<CreditRequest, 'entryId' | 'accountId' | 'amount' | 'purpose'>): CreditOutcome {
+  if (stored.entryId === request.entryId) return { status: 'applied', transfer: stored };
+  const same = stored.accountId === request.accountId && stored.amount === request.amount && stored.purpose === request.purpose;
+  return { status: same ? 'replayed' : 'conflict', transfer: stored };
+}
+
+/** A store error that is not the client's: 503 with the cause kept for the log. */
+function unavailable(cause: unknown): ServiceError {
+  return new ServiceError('UPSTREAM_UNAVAILABLE', 'The ledger store cannot be reached; try again with the same idempotency key.', { cause });
+}
+
+/** Options of {@link openSqliteLedger}. */
+export interface SqliteLedgerOptions {
+  /** Absolute path of the database file (created with its folder), or `:memory:`. */
+  readonly file: string;
+}
+
+/**
+ * Open (and create when missing) the SQLite ledger.
+ * @throws ServiceError UPSTREAM_UNAVAILABLE when the file cannot be opened or migrated.
+ */
+export async function openSqliteLedger(options: SqliteLedgerOptions): Promise<LedgerStore> {
+  let url = ':memory:';
+  if (options.file !== ':memory:') {
+    mkdirSync(dirname(options.file), { recursive: true });
+    url = pathToFileURL(options.file).href;
+  }
+  const client = createClient({ url, intMode: 'number', timeout: 5000 });
+  try {
+    await client.executeMultiple(SCHEMA);
+  } catch (e) {
+    client.close();
+    throw unavailable(e);
+  }
+  return new SqliteLedger(client);
+}
+
+class SqliteLedger implements LedgerStore {
+  readonly driver = 'sqlite';
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly client: Client) {}
+
+  /** Run `work` in one write transaction, one at a time within this process. */
+  #write<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      let tx: Transaction;
+      try {
+        tx = await this.client.transaction('write');
+      } catch (e) {
+        throw unavailable(e);
+      }
+      try {
+        const out = await work(tx);
+        await tx.commit();
+        return out;
+      } catch (e) {
+        if (!tx.closed) await tx.rollback().catch(() => undefined);
+        throw e instanceof ServiceError ? e : unavailable(e);
+      } finally {
+        tx.close();
+      }
+    };
+    const p = this.#queue.then(run, run);
+    this.#queue = p.catch(() => undefined);
+    return p;
+  }
+
+  async #read(sql: string, args: InValue[]): Promise<Row[]> {
+    try {
+      return (await this.client.execute({ sql, args })).rows;
+    } catch (e) {
+      throw unavailable(e);
+    }
+  }
+
+  createAccount(input: NewAccount): Promise<CreatedAccount> {
+    const a = input.account;
+    return this.#write(async (tx) => {
+      if (input.clientKey !== undefined) {
+        const k = (await tx.execute({ sql: 'SELECT account_id, fingerprint FROM account_keys WHERE client_key = ?', args: [input.clientKey] })).rows[0];
+        if (k) {
+          if (str(k.fingerprint) !== input.fingerprint) {
+            throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key already created an account with another display name or username; use a new key.');
+          }
+          const row = (await tx.execute({ sql: 'SELECT * FROM accounts WHERE account_id = ?', args: [str(k.account_id)] })).rows[0];
+          return { account: accountOf(row!), created: false };
+        }
+      }
+      const taken = (await tx.execute({ sql: 'SELECT 1 FROM accounts WHERE username = ?', args: [a.username] })).rows.length > 0;
+      if (taken) throw new ServiceError('CONFLICT', `The username "${a.username.slice(0, 100)}" is taken.`);
+      await tx.execute({
+        sql: 'INSERT INTO accounts (account_id, studio_id, display_name, user_id, username, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        args: [a.accountId, a.studioId, a.displayName, a.userId, a.username, a.createdAt],
+      });
+      if (input.clientKey !== undefined) {
+        await tx.execute({ sql: 'INSERT INTO account_keys (client_key, account_id, fingerprint) VALUES (?, ?, ?)', args: [input.clientKey, a.accountId, input.fingerprint] });
+      }
+      return { account: a, created: true };
+    });
+  }
+
+  async findAccount(selector: AccountSelector): Promise<Account | undefined> {
+    const rows =
+      'studioId' in selector
+        ? await this.#read('SELECT * FROM accounts WHERE studio_id = ?', [selector.studioId])
+        : await this.#read('SELECT * FROM accounts WHERE account_id = ?', [selector.accountId.toLowerCase()]);
+    return rows[0] ? accountOf(rows[0]) : undefined;
+  }
+
+  credit(request: CreditRequest): Promise<CreditOutcome> {
+    return this.#write(async (tx) => {
+      const stored = (await tx.execute({ sql: 'SELECT * FROM transfers WHERE source_ref = ?', args: [request.sourceRef] })).rows[0];
+      if (stored) return replayOutcome(transferOf(stored), request);
+      const exists = (await tx.execute({ sql: 'SELECT 1 FROM accounts WHERE account_id = ?', args: [request.accountId] })).rows.length > 0;
+      if (!exists) return { status: 'no-account' } as const;
+      const sides: [string, number, string][] = [
+        [ISSUER_ACCOUNT_ID, -request.amount, request.accountId],
+        [request.accountId, request.amount, ISSUER_ACCOUNT_ID],
+      ];
+      const heads = [];
+      for (const [accountId] of sides) {
+        const r = (await tx.execute({ sql: 'SELECT balance, seq, head FROM ledger_accounts WHERE account_id = ?', args: [accountId] })).rows[0];
+        heads.push(r ? { balance: num(r.balance), seq: num(r.seq), head: str(r.head) } : { balance: 0, seq: 0, head: '' });
+      }
+      const after = heads[1]!.balance + request.amount;
+      if (!Number.isSafeInteger(after) || !Number.isSafeInteger(heads[0]!.balance - request.amount)) {
+        throw new ServiceError('CONFLICT', 'This credit would take a balance beyond the largest amount the ledger holds.');
+      }
+      let balanceAfter = 0;
+      for (let i = 0; i < sides.length; i++) {
+        const [accountId, amount, counterparty] = sides[i]!;
+        const h = heads[i]!;
+        const fields = {
+          entryId: request.entryId,
+          accountId,
+          seq: h.seq + 1,
+          amount,
+          balanceAfter: h.balance + amount,
+          sourceRef: request.sourceRef,
+          kind: request.kind,
+          purpose: request.purpose,
+          note: request.note,
+          counterparty,
+          at: request.at,
+          prev: h.head,
+        };
+        const hash = postingHash(fields);
+        await tx.execute({
+          sql: `INSERT INTO postings (account_id, seq, entry_id, amount, balance_after, source_ref, kind, purpose, note, counterparty, at, prev, hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          args: [accountId, fields.seq, fields.entryId, amount, fields.balanceAfter, fields.sourceRef, fields.kind, fields.purpose, fields.note, counterparty, fields.at, fields.prev, hash],
+        });
+        await tx.execute({
+          sql: `INSERT INTO ledger_accounts (account_id, balance, seq, head) VALUES (?, ?, ?, ?)
+                ON CONFLICT (account_id) DO UPDATE SET balance = excluded.balance, seq = excluded.seq, head = excluded.head`,
+          args: [accountId, fields.balanceAfter, fields.seq, hash],
+        });
+        balanceAfter = fields.balanceAfter;
+      }
+      const transfer: Transfer = {
+        entryId: request.entryId,
+        sourceRef: request.sourceRef,
+        kind: request.kind,
+        accountId: request.accountId,
+        amount: request.amount,
+        purpose: request.purpose,
+        note: request.note,
+        balanceAfter,
+        at: request.at,
+      };
+      await tx.execute({
+        sql: 'INSERT INTO transfers (source_ref, entry_id, kind, account_id, amount, purpose, note, balance_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        args: [transfer.sourceRef, transfer.entryId, transfer.kind, transfer.accountId, transfer.amount, transfer.purpose, transfer.note, transfer.balanceAfter, transfer.at],
+      });
+      return { status: 'applied', transfer } as const;
+    });
+  }
+
+  async balance(accountId: string): Promise<number> {
+    const r = (await this.#read('SELECT balance FROM ledger_accounts WHERE account_id = ?', [accountId]))[0];
+    return r ? num(r.balance) : 0;
+  }
+
+  async postings(accountId: string, options: { beforeSeq?: number | undefined; limit: number; filter: PostingFilter }): Promise<PostingPage> {
+    const where = ['account_id = ?'];
+    const args: InValue[] = [accountId];
+    if (options.beforeSeq !== undefined) {
+      where.push('seq < ?');
+      args.push(options.beforeSeq);
+    }
+    if (options.filter.kind !== undefined) {
+      where.push('kind = ?');
+      args.push(options.filter.kind);
+    }
+    if (options.filter.purpose !== undefined) {
+      where.push('purpose = ?');
+      args.push(options.filter.purpose);
+    }
+    args.push(options.limit + 1);
+    const rows = await this.#read(`SELECT * FROM postings WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`, args);
+    const postings = rows.slice(0, options.limit).map(postingOf);
+    return { postings, nextBeforeSeq: rows.length > options.limit ? postings[postings.length - 1]!.seq : undefined };
+  }
+
+  async snapshot(): Promise<LedgerSnapshot> {
+    const accounts = await this.#read('SELECT account_id, balance FROM ledger_accounts ORDER BY account_id', []);
+    const postings = await this.#read('SELECT * FROM postings ORDER BY account_id, seq', []);
+    const byAccount = new Map<string, Posting[]>();
+    for (const r of postings) {
+      const p = postingOf(r);
+      const list = byAccount.get(p.accountId) ?? [];
+      list.push(p);
+      byAccount.set(p.accountId, list);
+    }
+    const transfers = (await this.#read('SELECT * FROM transfers ORDER BY source_ref', [])).map(transferOf);
+    return {
+      accounts: accounts.map((r) => ({ accountId: str(r.account_id), balance: num(r.balance), postings: byAccount.get(str(r.account_id)) ?? [] })),
+      transfers,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#queue.catch(() => undefined);
+    this.client.close();
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Shapes of the account ledger (spec 1.7, 1.8, 2.6, 2.8, 4.8) and the one store interface that both
+ * adapters implement (`sqlite.ts`, `redis.ts`; docs/architecture.md, "Ledger").
+ *
+ * Model: every credit is a *transfer* from the issuer account to a player account, recorded as two
+ * *postings* (double entry: issuer −amount, account +amount), so the sum of all balances is always 0.
+ * Postings are append-only; each carries the hash of its account's previous posting (`prev`) and its
+ * own `hash` (see `chain.ts`). A transfer is keyed by its *source ref* (`verify-send:{key}` or
+ * `admin-grant:{key}`), unique forever: a key never expires.
+ *
+ * Units: amounts and balances are integer coin units (JavaScript safe integers); times are ISO 8601 UTC
+ * strings with milliseconds; ids are RFC 4122 uuids except `studioId` (`STUDIO_*`, see `ids.ts`).
+ */
+
+/** The account that coin comes from (double entry). Not a player account; never resolvable by selector. */
+export const ISSUER_ACCOUNT_ID = '00000000-0000-4000-8000-000000000000';
+
+/** Kinds of transfer: the only two ways coin enters (spec 4.8: no send, purchase or transfer route). */
+export type TransferKind = 'verify_send' | 'admin_grant';
+
+/** Source-ref family of each kind: `verify-send:{key}` and `admin-grant:{key}`. */
+export const SOURCE_REF_PREFIX: Readonly<Record<TransferKind, string>> = Object.freeze({
+  verify_send: 'verify-send:',
+  admin_grant: 'admin-grant:',
+});
+
+/** A player account with its user (spec 2.6, 2.8). */
+export interface Account {
+  /** `accounts.id`, RFC 4122 uuid. */
+  readonly accountId: string;
+  /** `studio_id`, `STUDIO_` + 16 Crockford base32 characters, minted by the server. */
+  readonly studioId: string;
+  /** `accounts.display_name`. */
+  readonly displayName: string;
+  /** `users.id`, RFC 4122 uuid. */
+  readonly userId: string;
+  /** `users.username`, unique; may carry a provider prefix such as `steam:`. */
+  readonly username: string;
+  /** Creation time, ISO 8601 UTC. */
+  readonly createdAt: string;
+}
+
+/** Select an account by exactly one of its ids. */
+export type AccountSelector = { readonly studioId: string } | { readonly accountId: string };
+
+/** Input of {@link LedgerStore.createAccount}; every id is minted by the caller before the call (retry-safe). */
+export interface NewAccount {
+  readonly account: Account;
+  /** Client idempotency key of the creation, or undefined (then a retry creates a second account). */
+  readonly clientKey: string | undefined;
+  /** Fingerprint of the creation request (display name and username) bound to `clientKey`. */
+  readonly fingerprint: string;
+}
+
+/** Result of {@link LedgerStore.createAccount}. */
+export interface CreatedAccount {
+  readonly account: Account;
+  /** False when `clientKey` had already created this account (a replay). */
+  readonly created: boolean;
+}
+
+/** A transfer as recorded under its source ref: what a replay answers with. */
+export interface Transfer {
+  /** The entry id of the transfer (uuid), shared by its two postings. */
+  readonly entryId: string;
+  readonly sourceRef: string;
+  readonly kind: TransferKind;
+  readonly accountId: string;
+  /** Positive integer coin units. */
+  readonly amount: number;
+  /** Verify-send purpose (spec 4.8) or `grant` for an admin grant. */
+  readonly purpose: string;
+  /** Free text of the request (`note`, or the grant's `reason`), possibly empty. */
+  readonly note: string;
+  /** Balance of the account right after this transfer. */
+  readonly balanceAfter: number;
+  /** Time of the transfer, ISO 8601 UTC. */
+  readonly at: string;
+}
+
+/** One posting: one side of a transfer on one account, append-only and hash-chained. */
+export interface Posting {
+  readonly entryId: string;
+  readonly accountId: string;
+  /** 1-based position in the account's chain. */
+  readonly seq: number;
+  /** Signed integer coin units: negative on the issuer, positive on the player account. */
+  readonly amount: number;
+  readonly balanceAfter: number;
+  readonly sourceRef: string;
+  readonly kind: TransferKind;
+  readonly purpose: string;
+  readonly note: string;
+  /** The other account of the transfer. */
+  readonly counterparty: string;
+  readonly at: string;
+  /** Hash of the account's previous posting, `''` for the first. */
+  readonly prev: string;
+  /** Hash of this posting (`chain.ts`). */
+  readonly hash: string;
+}
+
+/** A credit to apply once per source ref; ids and time minted by the caller (so a retry sends the same). */
+export interface CreditRequest {
+  readonly entryId: string;
+  readonly sourceRef: string;
+  readonly kind: TransferKind;
+  readonly accountId: string;
+  readonly amount: number;
+  readonly purpose: string;
+  readonly note: string;
+  readonly at: string;
+}
+
+/**
+ * Result of {@link LedgerStore.credit}:
+ * - `applied`: this call recorded the transfer (also when a retry of this very call finds its own entry);
+ * - `replayed`: the source ref was recorded before with the same account, amount and purpose;
+ * - `conflict`: the source ref was recorded before with another account, amount or purpose (nothing written);
+ * - `no-account`: the account does not exist (nothing written).
+ */
+export type CreditOutcome =
+  | { readonly status: 'applied'; readonly transfer: Transfer }
+  | { readonly status: 'replayed'; readonly transfer: Transfer }
+  | { readonly status: 'conflict'; readonly transfer: Transfer }
+  | { readonly status: 'no-account' };
+
+/** Filters of a posting listing (each optional; combined with AND). */
+export interface PostingFilter {
+  readonly kind?: TransferKind | undefined;
+  readonly purpose?: string | undefined;
+}
+
+/** A page of postings, newest first. */
+export interface PostingPage {
+  readonly postings: readonly Posting[];
+  /** `seq` to pass as `beforeSeq` for the next page, or undefined when this is the last page. */
+  readonly nextBeforeSeq: number | undefined;
+}
+
+/** Everything the invariant check reads (`invariants.ts`): every ledger account with its chain, and every transfer. */
+export interface LedgerSnapshot {
+  readonly accounts: readonly { readonly accountId: string; readonly balance: number; readonly postings: readonly Posting[] }[];
+  readonly transfers: readonly Transfer[];
+}
+
+/**
+ * The store of accounts and the ledger. Every write is atomic and safe to run twice with the same
+ * arguments (a retry after a lost response changes nothing more).
+ * Errors: a store that cannot be reached throws `ServiceError('UPSTREAM_UNAVAILABLE')`; a username
+ * already taken throws `ServiceError('CONFLICT')`; a client key reused for another creation throws
+ * `ServiceError('IDEMPOTENCY_KEY_REUSED')`.
+ */
+export interface LedgerStore {
+  /** Adapter name, `sqlite` or `redis`. */
+  readonly driver: string;
+  createAccount(input: NewAccount): Promise<CreatedAccount>;
+  findAccount(selector: AccountSelector): Promise<Account | undefined>;
+  /** Apply a transfer once per source ref (see {@link CreditOutcome}). */
+  credit(request: CreditRequest): Promise<CreditOutcome>;
+  /** Balance of an account (0 for an account without postings). */
+  balance(accountId: string): Promise<number>;
+  /**
+   * Postings of an account, newest first, at most `limit`, with `seq < beforeSeq` when given.
+   * @param limit 1-1000.
+   */
+  postings(accountId: string, options: { readonly beforeSeq?: number | undefined; readonly limit: number; readonly filter: PostingFilter }): Promise<PostingPage>;
+  /** Read everything for the invariant check (operators, tests). */
+  snapshot(): Promise<LedgerSnapshot>;
+  /** Release connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,59 @@
+/**
+ * Operator routes (spec 2.6, 2.8, 4.8, 5.3): accounts and the admin grant of the soft currency.
+ * Every route is admin only: a token whose role is admin or master, or `X-Admin-Password` equal to
+ * `ADMIN_PASSWORD` (see `api/_lib/auth/guard.ts`).
+ *
+ * Paths (declared in `api/_lib/routing/table.ts`):
+ * - `POST /api/admin/accounts`: body `schemas/requests/create-account.schema.json` (`displayName`,
+ *   optional `username`, optional `idempotencyKey`). 201 `{ account: { accountId, studioId, displayName,
+ *   userId, username, createdAt }, created: true }` with `Location`; a replay of the key with the same
+ *   payload answers 200 with the first account, `created: false` and `Idempotent-Replayed: true`.
+ * - `GET /api/admin/accounts/{key}`: the account whose `studioId` or `accountId` is `{key}` (either
+ *   selector resolves the same account). 200 `{ account }`.
+ * - `POST /api/admin/grant-coin`: body `schemas/requests/grant-coin.schema.json` (exactly one of
+ *   `studioId` / `accountId`, `amount` 1-1,000,000,000, `reason`, `idempotencyKey`); the same ledger and
+ *   idempotency rules as verify-send under sourceRef `admin-grant:{key}`. 200 `{ kind: "admin_grant_coin",
+ *   onChain: false, burn: false, idempotent, entryId, sourceRef, account, amount, purpose: "grant",
+ *   note (the reason), balance, at }`.
+ *
+ * Errors (problem+json): 400, 401 with `WWW-Authenticate`, 403, 404, 409 CONFLICT (username taken),
+ * 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 503 UPSTREAM_UNAVAILABLE. A refused request changes nothing.
+ */
+import { getServiceConfig } from './_lib/config.js';
+import { requireAdmin } from './_lib/auth/guard.js';
+import { readJsonBody } from './_lib/http/body.js';
+import { defineEntry, plainJson, ServiceError } from './_lib/http/index.js';
+import { STUDIO_ID, UUID } from './_lib/ledger/ids.js';
+import { ledgerStore } from './_lib/ledger/store.js';
+import { createAccount, grantCoin, type CreateAccountBody, type GrantCoinBody } from './_lib/ledger/service.js';
+
+/** The method exports (see the file header). */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('admin', {
+  accounts: {
+    POST: async ({ request }) => {
+      await requireAdmin(request, getServiceConfig());
+      const body = await readJsonBody<CreateAccountBody>(request, { schema: 'create-account' });
+      const { account, created } = await createAccount(await ledgerStore(), body);
+      const location = `/api/admin/accounts/${account.studioId}`;
+      return plainJson({ account, created }, created ? 201 : 200, created ? { Location: location } : { Location: location, 'Idempotent-Replayed': 'true' });
+    },
+  },
+  account: {
+    GET: async ({ request, key = '' }) => {
+      await requireAdmin(request, getServiceConfig());
+      const selector = STUDIO_ID.test(key) ? { studioId: key } : UUID.test(key) ? { accountId: key } : undefined;
+      if (!selector) throw new ServiceError('NOT_FOUND', 'Name the account by its studioId (STUDIO_*) or accountId (uuid).');
+      const account = await (await ledgerStore()).findAccount(selector);
+      if (!account) throw new ServiceError('NOT_FOUND', 'No account has this id.');
+      return plainJson({ account });
+    },
+  },
+  'grant-coin': {
+    POST: async ({ request }) => {
+      await requireAdmin(request, getServiceConfig());
+      const body = await readJsonBody<GrantCoinBody>(request, { schema: 'grant-coin' });
+      const result = await grantCoin(await ledgerStore(), body);
+      return plainJson(result, 200, result.idempotent ? { 'Idempotent-Replayed': 'true' } : {});
+    },
+  },
+});
