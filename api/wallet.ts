@@ -11,7 +11,7 @@
  *   sourceRef, account: { accountId, studioId, displayName }, amount, purpose, note, balance, at }`;
  *   a replay answers the original with `idempotent: true` and `Idempotent-Replayed: true`.
  * - `GET /api/wallet/overview` (the caller's token, not a guest): `limit` (1-200, default 50),
- *   `cursor` (opaque, from the previous page, bound to the account and filters), `kind`
+ *   (above 200 clamped, with `X-Limit-Requested`/`X-Limit-Applied`), `cursor` (opaque, from the previous page, bound to the account and filters), `kind`
  *   (verify_send | admin_grant), `purpose` (verify | test | platform_verify | ledger_verify | grant).
  *   200 `{ account, balance, transactions: [{ entryId, seq, kind, purpose, amount, balanceAfter,
  *   sourceRef, note, at }], cursor, hasMore }`, newest first, `Cache-Control: no-store`.
@@ -24,7 +24,7 @@
 import { getServiceConfig } from './_lib/config.js';
 import { requireAdmin, requireLogin } from './_lib/auth/guard.js';
 import { readJsonBody } from './_lib/http/body.js';
-import { defineEntry, parseQuery, plainJson } from './_lib/http/index.js';
+import { clampHeaders, defineEntry, parseQuery, plainJson } from './_lib/http/index.js';
 import { ledgerStore } from './_lib/ledger/store.js';
 import { overview, verifySend, VERIFY_SEND_PURPOSES, GRANT_PURPOSE, type VerifySendBody } from './_lib/ledger/service.js';
 import type { TransferKind } from './_lib/ledger/types.js';
@@ -52,14 +52,15 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('wal
     GET: async ({ request, url }) => {
       const config = getServiceConfig();
       const principal = await requireLogin(request, config);
-      const q = parseQuery(url.searchParams, OVERVIEW_PARAMS).values;
+      const parsed = parseQuery(url.searchParams, OVERVIEW_PARAMS);
+      const q = parsed.values;
       const result = await overview(await ledgerStore(), principal.subject, {
         limit: q.limit,
         cursor: q.cursor,
         kind: q.kind as TransferKind | undefined,
         purpose: q.purpose,
       });
-      return plainJson(result);
+      return plainJson(result, 200, clampHeaders(parsed.clamped));
     },
   },
 });

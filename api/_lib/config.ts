@@ -19,7 +19,7 @@
  * | `JWT_ISSUER` | `game-data-service` | `iss` of the tokens we issue and accept (spec 5.2) |
  * | `JWT_AUDIENCE` | `game-api` | `aud` of the tokens we issue and accept |
  * | `JWT_SECRET` | - | HS256 shared secret, at least 32 bytes; exclusive with `JWT_JWKS_URL` |
- * | `JWT_JWKS_URL` | - | https URL of a remote JWKS (asymmetric keys); exclusive with `JWT_SECRET` |
+ * | `JWT_JWKS_URL` | - | https URL of a remote JWKS (asymmetric keys; http only on 127.0.0.1/localhost); exclusive with `JWT_SECRET` |
  * | `JWT_CLOCK_TOLERANCE_S` | `5` | seconds of clock skew accepted on `exp`/`nbf`, 0-300 |
  * | `ADMIN_PASSWORD` | - | value of the `X-Admin-Password` header for admin routes (spec 5.3); at least 16 characters; unset disables the header |
  * | `WALLET_VERIFY_SEND_MAX` | `1000` | largest verify-send amount in integer coin units (spec 4.8, 8), 1 to 1,000,000,000 |
@@ -189,8 +189,10 @@ class Reader {
       this.problem(name, 'must be an absolute URL such as https://example.com.');
       return undefined;
     }
-    const ok = httpsOnly ? u.protocol === 'https:' : u.protocol === 'https:' || u.protocol === 'http:';
-    if (!ok) this.problem(name, httpsOnly ? 'must be an https:// URL.' : 'must be an http:// or https:// URL.');
+    // https only for remote keys, except on the loopback interface (a local identity server, tests)
+    const loopback = u.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(u.hostname);
+    const ok = httpsOnly ? u.protocol === 'https:' || loopback : u.protocol === 'https:' || u.protocol === 'http:';
+    if (!ok) this.problem(name, httpsOnly ? 'must be an https:// URL (http:// only on 127.0.0.1 or localhost).' : 'must be an http:// or https:// URL.');
     if (u.username || u.password) this.problem(name, 'must not carry credentials; use the dedicated variables.');
     return value.replace(/\/+$/, '');
   }

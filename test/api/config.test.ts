@@ -118,6 +118,9 @@ describe('tokens, admin password and limits', () => {
     expect(loadServiceConfig({ JWT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json' }).jwt.keys).toEqual({ kind: 'jwks', url: 'https://id.example.com/.well-known/jwks.json' });
     expect(variables({ JWT_SECRET: 'x'.repeat(31) })).toEqual(['JWT_SECRET']);
     expect(variables({ JWT_JWKS_URL: 'http://id.example.com/jwks' })).toEqual(['JWT_JWKS_URL']);
+    expect(loadServiceConfig({ JWT_JWKS_URL: 'http://127.0.0.1:8080/jwks' }).jwt.keys).toEqual({ kind: 'jwks', url: 'http://127.0.0.1:8080/jwks' });
+    expect(loadServiceConfig({ JWT_JWKS_URL: 'http://localhost:8080/jwks' }).jwt.keys).toEqual({ kind: 'jwks', url: 'http://localhost:8080/jwks' });
+    expect(variables({ JWT_JWKS_URL: 'http://127.0.0.2/jwks' })).toEqual(['JWT_JWKS_URL']);
     expect(variables({ JWT_SECRET: 'x'.repeat(40), JWT_JWKS_URL: 'https://id.example.com/jwks' })).toEqual(['JWT_SECRET']);
   });
 

@@ -89,7 +89,7 @@ export async function verifyToken(token: string, config: JwtConfig): Promise<Pri
       throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The token keys cannot be fetched; try again.', { cause: e });
     }
     if (e instanceof joseErrors.JOSEError) throw unauthorized(`The token is not valid (${e.code}).`, 'invalid_token');
-    if (e instanceof TypeError || e instanceof SyntaxError) throw unauthorized('The token is not valid (malformed).', 'invalid_token');
+    // anything else comes from fetching the remote key set (connection refused, DNS, TLS)
     throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The token keys cannot be fetched; try again.', { cause: e });
   }
   const role = payload.role;

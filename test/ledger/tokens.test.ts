@@ -1,0 +1,163 @@
+/**
+ * Token verification (spec 5.2, 5.3, 5.4): the matrix of tokens that must be refused with 401 through
+ * the overview route (expired, no `exp`, no `sub`, `nbf` in the future, wrong issuer or audience,
+ * `alg: none`, HS/RS confusion, a tampered signature, an unknown `kid`, an unknown role, a guest), the
+ * clock tolerance at its edge, and a remote JWKS served on 127.0.0.1 (fetched once per process).
+ */
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
+import { mintToken, verifyToken } from '../../api/_lib/auth/tokens.js';
+import { ServiceError } from '../../api/_lib/errors.js';
+import * as wallet from '../../api/wallet.js';
+import * as admin from '../../api/admin.js';
+import { sqliteHarness } from '../helpers/ledger.js';
+
+const SECRET = 'token-secret-0123456789-abcdefghijklmn';
+const ISS = 'game-data-service';
+const AUD = 'game-api';
+const h = sqliteHarness();
+const now = () => Math.floor(Date.now() / 1000);
+const key = new TextEncoder().encode(SECRET);
+let studioId = '';
+
+async function overviewStatus(token: string): Promise<{ status: number; auth: string | null }> {
+  const res = await wallet.GET(new Request('http://t/api/wallet/overview', { headers: { Authorization: `Bearer ${token}` } }));
+  return { status: res.status, auth: res.headers.get('www-authenticate') };
+}
+
+const hs = (claims: Record<string, unknown>, header: Record<string, unknown> = {}) =>
+  new SignJWT({ role: 'player', ...claims }).setProtectedHeader({ alg: 'HS256', ...header }).sign(key);
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+describe('with an HS256 secret', () => {
+  beforeAll(async () => {
+    await h.setup();
+    useServiceConfig(loadServiceConfig({ ...h.env(), JWT_SECRET: SECRET }));
+    const res = await admin.POST(
+      new Request('http://t/api/admin/accounts', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${await mintToken(loadServiceConfig({ JWT_SECRET: SECRET }).jwt, { subject: 'STUDIO_OP', role: 'admin' })}` },
+        body: JSON.stringify({ displayName: 'Tok' }),
+      }),
+    );
+    studioId = ((await res.json()) as { account: { studioId: string } }).account.studioId;
+  });
+  afterAll(async () => {
+    useServiceConfig(undefined);
+    await h.teardown();
+  });
+
+  const good = () => ({ sub: studioId, iss: ISS, aud: AUD, exp: now() + 600, iat: now() });
+
+  it('accepts a well-formed player token', async () => {
+    expect((await overviewStatus(await hs(good()))).status).toBe(200);
+  });
+
+  it('refuses every malformed or untrusted token with 401 and WWW-Authenticate error="invalid_token"', async () => {
+    const { exp: _exp, ...noExp } = good();
+    const { sub: _sub, ...noSub } = good();
+    const valid = await hs(good());
+    const [hd, pl, sig] = valid.split('.') as [string, string, string];
+    const { privateKey: rsa } = await generateKeyPair('RS256');
+    const cases: Record<string, string> = {
+      expired: await hs({ ...good(), exp: now() - 60 }),
+      'no exp': await hs(noExp),
+      'no sub': await hs(noSub),
+      'nbf in the future': await hs({ ...good(), nbf: now() + 120 }),
+      'wrong issuer': await hs({ ...good(), iss: 'someone-else' }),
+      'wrong audience': await hs({ ...good(), aud: 'other-api' }),
+      'alg none': `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ role: 'admin', ...good() })}.`,
+      'RS256 token under a secret': await new SignJWT({ role: 'player', ...good() }).setProtectedHeader({ alg: 'RS256' }).sign(rsa),
+      'HS512 token': await new SignJWT({ role: 'player', ...good() }).setProtectedHeader({ alg: 'HS512' }).sign(key),
+      'tampered payload': `${hd}.${b64({ role: 'admin', ...good() })}.${sig}`,
+      'tampered signature': `${hd}.${pl}.${sig.slice(0, -2)}${sig.endsWith('AA') ? 'BB' : 'AA'}`,
+      'other secret': await new SignJWT({ role: 'player', ...good() }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('another-secret-0123456789-abcdefghij')),
+      'unknown role': await hs({ ...good(), role: 'superuser' }),
+      'no role': await new SignJWT({ ...good() }).setProtectedHeader({ alg: 'HS256' }).sign(key),
+      guest: await hs({ ...good(), guest: true }),
+      'not a JWT': 'abc',
+      'two parts': `${hd}.${pl}`,
+    };
+    for (const [name, token] of Object.entries(cases)) {
+      const r = await overviewStatus(token);
+      expect(r.status, name).toBe(401);
+      expect(r.auth, name).toMatch(/^Bearer realm="game-api"/);
+      expect(r.auth, name).toContain('error="invalid_token"');
+    }
+  });
+
+  it('accepts exp and nbf within the clock tolerance (5 s by default) and not beyond', async () => {
+    expect((await overviewStatus(await hs({ ...good(), exp: now() - 2 }))).status).toBe(200);
+    expect((await overviewStatus(await hs({ ...good(), nbf: now() + 2 }))).status).toBe(200);
+    expect((await overviewStatus(await hs({ ...good(), exp: now() - 30 }))).status).toBe(401);
+    useServiceConfig(loadServiceConfig({ ...h.env(), JWT_SECRET: SECRET, JWT_CLOCK_TOLERANCE_S: '0' }));
+    expect((await overviewStatus(await hs({ ...good(), exp: now() - 2 }))).status).toBe(401);
+    useServiceConfig(loadServiceConfig({ ...h.env(), JWT_SECRET: SECRET }));
+  });
+
+  it('mints tokens with the configured issuer and audience, exp, sub, role and the guest mark', async () => {
+    const cfg = loadServiceConfig({ JWT_SECRET: SECRET, JWT_ISSUER: 'iss-x', JWT_AUDIENCE: 'aud-y' }).jwt;
+    const t = await mintToken(cfg, { subject: 'STUDIO_A', role: 'member', ttlSeconds: 60, now: now() });
+    const p = await verifyToken(t, cfg);
+    expect(p).toEqual({ subject: 'STUDIO_A', role: 'member', guest: false, expiresAt: expect.any(Number) });
+    expect(p.expiresAt - now()).toBeLessThanOrEqual(60);
+    expect(p.expiresAt - now()).toBeGreaterThan(55);
+    expect((await verifyToken(await mintToken(cfg, { subject: 'S', role: 'player', guest: true }), cfg)).guest).toBe(true);
+    await expect(verifyToken(t, loadServiceConfig({ JWT_SECRET: SECRET }).jwt)).rejects.toBeInstanceOf(ServiceError);
+    await expect(mintToken(loadServiceConfig({}).jwt, { subject: 'S', role: 'admin' })).rejects.toThrow(/JWT_SECRET/);
+  });
+
+  it('refuses every token when no key source is configured', async () => {
+    const t = await hs(good());
+    await expect(verifyToken(t, loadServiceConfig({}).jwt)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('with a remote JWKS on 127.0.0.1', () => {
+  let server: Server;
+  let url = '';
+  let fetches = 0;
+  let rsaPrivate: CryptoKey;
+  let jwk: JWK;
+
+  beforeAll(async () => {
+    const pair = await generateKeyPair('RS256', { extractable: true });
+    rsaPrivate = pair.privateKey as CryptoKey;
+    jwk = { ...(await exportJWK(pair.publicKey)), kid: 'key-1', alg: 'RS256', use: 'sig' };
+    server = createServer((_req, res) => {
+      fetches++;
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const addr = server.address();
+    url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/jwks.json`;
+  });
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+  });
+
+  const claims = () => ({ role: 'admin', sub: 'STUDIO_JWKS', iss: ISS, aud: AUD, exp: now() + 600 });
+
+  it('verifies RS256 tokens by kid, fetching the key set once; refuses an unknown kid and an HS256 token made from the public key', async () => {
+    const cfg = loadServiceConfig({ JWT_JWKS_URL: url }).jwt;
+    const rs = (kid: string) => new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', kid }).sign(rsaPrivate);
+    expect(await verifyToken(await rs('key-1'), cfg)).toMatchObject({ subject: 'STUDIO_JWKS', role: 'admin' });
+    expect(await verifyToken(await rs('key-1'), cfg)).toMatchObject({ role: 'admin' });
+    expect(fetches).toBe(1);
+    await expect(verifyToken(await rs('key-2'), cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    // HS/RS confusion: an HS256 token keyed with the public key's bytes
+    const confused = await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256', kid: 'key-1' }).sign(new TextEncoder().encode(JSON.stringify(jwk)));
+    await expect(verifyToken(confused, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    const none = `${b64({ alg: 'none', kid: 'key-1' })}.${b64(claims())}.`;
+    await expect(verifyToken(none, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('answers 503 when the key set cannot be fetched', async () => {
+    const cfg = loadServiceConfig({ JWT_JWKS_URL: 'http://127.0.0.1:1/jwks.json' }).jwt;
+    const t = await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).sign(rsaPrivate);
+    await expect(verifyToken(t, cfg)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+  });
+});
