@@ -65,6 +65,7 @@ import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { getTransformedRoutes, type Route } from '@vercel/routing-utils';
 import { createResolver, type Resolution } from './resolve.js';
+import { localEnvironment } from './local-env.js';
 import { ServiceError, corsHeaders, toProblemResponse } from '../api/_lib/http/index.js';
 import { ConfigError, loadServiceConfig, processEnvironment, useServiceConfig, PROJECT_ROOT, type Environment } from '../api/_lib/config.js';
 import { MANIFEST_FILE } from '../api/_lib/formats/index.js';
@@ -172,7 +173,7 @@ export interface LocalServerOptions {
   readonly out: string;
   /** Repository root holding `vercel.json` and `api/`; default this repository. */
   readonly root?: string;
-  /** Environment the functions' configuration is read from (`CATALOG_DIR` is set to `out`); default the process environment. */
+  /** Environment the functions' configuration is read from (`CATALOG_DIR` is set to `out`); default the process environment with the development JWT secret (`dev/local-env.ts`). */
   readonly env?: Environment;
 }
 
@@ -184,7 +185,7 @@ export interface LocalServerOptions {
 export async function createLocalHandler(options: LocalServerOptions): Promise<(request: Request) => Promise<Response>> {
   const root = resolve(options.root ?? REPO_ROOT);
   const out = resolve(options.out);
-  useServiceConfig(loadServiceConfig({ ...(options.env ?? processEnvironment()), CATALOG_DIR: out }));
+  useServiceConfig(loadServiceConfig({ ...(options.env ?? localEnvironment()), CATALOG_DIR: out }));
   const routes = await loadVercelRoutes(root);
   const modules = new Map<string, Promise<FunctionModule>>();
   const functionFile = (name: string): string => join(root, 'api', `${name}.ts`);
@@ -519,7 +520,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const out = resolve(args.out);
   try {
-    loadServiceConfig({ ...processEnvironment(), CATALOG_DIR: out });
+    loadServiceConfig({ ...localEnvironment(), CATALOG_DIR: out });
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     process.stderr.write(`${e.message}\nSet these variables (README, "Configuration"), then run npm start again.\n`);
@@ -559,6 +560,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       `  ${server.url}/                                  catalog browser\n` +
       `  ${server.url}/api/search?q=<name or id>         search (also /api/stats, /api/export?type=weapons)\n` +
       `  ${server.url}/api/v1/game-data-manifest.json   every published file\n` +
+      `  ${server.url}/api/wallet/overview              wallet (token from npm run token; README, "Wallet")\n` +
       'Press Ctrl+C to stop.\n',
   );
   const stop = (): void => {

@@ -35,8 +35,9 @@ export function sqliteHarness(): AdapterHarness {
   const file = () => join(dir, `ledger-${n}.sqlite`);
   return {
     name: 'sqlite',
-    async setup() {
+    setup() {
       dir = mkdtempSync(join(tmpdir(), 'ledger-sqlite-'));
+      return Promise.resolve();
     },
     async fresh() {
       n++;
@@ -49,8 +50,9 @@ export function sqliteHarness(): AdapterHarness {
       n++;
       return { STORE_DRIVER: 'sqlite', DATA_DIR: join(dir, `data-${n}`) };
     },
-    async teardown() {
+    teardown() {
       rmSync(dir, { recursive: true, force: true });
+      return Promise.resolve();
     },
   };
 }

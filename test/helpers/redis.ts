@@ -51,7 +51,7 @@ export async function startRedis(): Promise<TestRedis> {
         clearTimeout(timer);
         reject(new Error(`redis-server could not be started (install Debian's redis-server): ${e.message}`));
       });
-      c.stdout!.on('data', (d: Buffer) => {
+      c.stdout.on('data', (d: Buffer) => {
         out += d.toString();
         if (/Ready to accept connections/.test(out)) {
           clearTimeout(timer);

@@ -28,7 +28,7 @@ async function call(entry: typeof wallet | typeof admin, path: string, body: unk
   const res = await entry.POST(
     new Request(`http://t${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${adminToken}` }, body: JSON.stringify(body) }),
   );
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as { code: string; account: Account; idempotent: boolean; sourceRef: string; entryId: string } };
 }
 
 describe.each([sqliteHarness(), redisHarness()] as AdapterHarness[])('1,000 concurrent requests over 100 keys: $name', (h) => {
@@ -44,8 +44,8 @@ describe.each([sqliteHarness(), redisHarness()] as AdapterHarness[])('1,000 conc
   });
 
   it('credits exactly once per key, answers every duplicate as a replay of it, and keeps the invariants', async () => {
-    const accounts = [];
-    for (let i = 0; i < 5; i++) accounts.push((await call(admin, '/api/admin/accounts', { displayName: `C${i}` })).body.account as Account);
+    const accounts: Account[] = [];
+    for (let i = 0; i < 5; i++) accounts.push((await call(admin, '/api/admin/accounts', { displayName: `C${i}` })).body.account);
     const keys = Array.from({ length: 100 }, (_, i) => ({ key: `concurrent-${i.toString().padStart(4, '0')}`, account: accounts[i % 5]!, amount: (i % 9) + 1 }));
     const requests = [];
     for (let round = 0; round < 10; round++) {
@@ -60,7 +60,7 @@ describe.each([sqliteHarness(), redisHarness()] as AdapterHarness[])('1,000 conc
     expect(firsts).toHaveLength(100);
     expect(new Set(firsts.map((a) => a.body.sourceRef)).size).toBe(100);
     // every answer for a key names the one entry recorded for it
-    const entryOf = new Map(firsts.map((a) => [a.body.sourceRef as string, a.body.entryId as string]));
+    const entryOf = new Map(firsts.map((a) => [a.body.sourceRef, a.body.entryId]));
     for (const a of answers) expect(a.body.entryId).toBe(entryOf.get(a.body.sourceRef));
     const store = await ledgerStore();
     const snap = await store.snapshot();
@@ -188,7 +188,7 @@ describe('redis-server killed mid-run', () => {
   });
 
   it('answers 503 UPSTREAM_UNAVAILABLE while it is down, loses no answered credit, and holds the invariants after the restart', async () => {
-    const acct = (await call(admin, '/api/admin/accounts', { displayName: 'K' })).body.account as Account;
+    const acct = (await call(admin, '/api/admin/accounts', { displayName: 'K' })).body.account;
     const send = (i: number) => call(wallet, '/api/wallet/verify-send-to-account', { studioId: acct.studioId, amount: 1, purpose: 'verify', idempotencyKey: `killed-${i}-0000` });
     const inflight = [];
     for (let i = 0; i < 200; i++) {

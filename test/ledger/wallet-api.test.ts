@@ -31,25 +31,42 @@ beforeEach(() => {
 const token = (sub: string, role: Role, extra: { guest?: boolean } = {}) => mintToken(config.jwt, { subject: sub, role, ...extra });
 const adminAuth = async () => ({ Authorization: `Bearer ${await token('STUDIO_OPERATOR', 'admin')}` });
 
+/** The members of answers these tests read (problem bodies and wallet answers alike; absent ones are undefined). */
+interface Answer {
+  readonly code: string;
+  readonly errors: { name: string; message: string }[];
+  readonly account: { accountId: string; studioId: string; displayName: string; userId: string; username: string };
+  readonly created: boolean;
+  readonly entryId: string;
+  readonly sourceRef: string;
+  readonly idempotent: boolean;
+  readonly balance: number;
+  readonly at: string;
+  readonly transactions: { entryId: string; amount: number; purpose: string; kind: string; seq: number }[];
+  readonly cursor: string | null;
+  readonly hasMore: boolean;
+  readonly [member: string]: unknown;
+}
+
 async function post(entry: typeof wallet | typeof admin, path: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await entry.POST(
     new Request(`http://t${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
   );
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : {}) as Answer };
 }
 async function get(entry: typeof wallet | typeof admin, path: string, headers: Record<string, string> = {}) {
   const res = await entry.GET(new Request(`http://t${path}`, { headers }));
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Answer };
 }
 
 async function newAccount(displayName = 'Ada', username?: string) {
   const res = await post(admin, '/api/admin/accounts', { displayName, ...(username ? { username } : {}) }, await adminAuth());
   expect(res.status).toBe(201);
-  return res.body.account as { accountId: string; studioId: string; displayName: string; userId: string; username: string };
+  return res.body.account;
 }
 
-const send = async (body: Record<string, unknown>, headers?: Record<string, string>) =>
+const send = async (body: Record<string, unknown> | string, headers?: Record<string, string>) =>
   post(wallet, '/api/wallet/verify-send-to-account', body, headers ?? (await adminAuth()));
 
 async function transferCount(): Promise<number> {
@@ -100,9 +117,9 @@ describe('POST /api/admin/accounts and GET /api/admin/accounts/{key}', () => {
     const res = await post(admin, '/api/admin/accounts', { displayName: '', username: 'a', extra: 1 }, await adminAuth());
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_BODY');
-    expect(res.body.errors.some((e: { name: string }) => e.name === '/extra')).toBe(true);
-    expect(res.body.errors.some((e: { name: string }) => e.name === '/username')).toBe(true);
-    expect(res.body.errors.some((e: { name: string }) => e.name === '/displayName')).toBe(true);
+    expect(res.body.errors.some((e) => e.name === '/extra')).toBe(true);
+    expect(res.body.errors.some((e) => e.name === '/username')).toBe(true);
+    expect(res.body.errors.some((e) => e.name === '/displayName')).toBe(true);
     expect((await post(admin, '/api/admin/accounts', { displayName: 'tab\there' }, await adminAuth())).status).toBe(400);
   });
 });
@@ -207,7 +224,7 @@ describe('POST /api/wallet/verify-send-to-account (spec 4.8)', () => {
       const res = await send({ studioId: a.studioId, amount, purpose: 'verify', idempotencyKey: `vs-amount-${String(amount)}` });
       expect(res.status, String(amount)).toBe(400);
       expect(res.body.code).toBe('INVALID_BODY');
-      expect(res.body.errors.map((e: { name: string }) => e.name)).toContain('/amount');
+      expect(res.body.errors.map((e) => e.name)).toContain('/amount');
     }
     expect((await send({ studioId: a.studioId, amount: 1000, purpose: 'verify', idempotencyKey: 'vs-amount-max' })).status).toBe(200);
     expect(await transferCount()).toBe(before + 1);
@@ -235,7 +252,7 @@ describe('POST /api/wallet/verify-send-to-account (spec 4.8)', () => {
     for (const [body, pointer] of cases) {
       const res = await send(body);
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
-      expect(res.body.errors.map((e: { name: string }) => e.name), JSON.stringify(body).slice(0, 80)).toContain(pointer);
+      expect(res.body.errors.map((e) => e.name), JSON.stringify(body).slice(0, 80)).toContain(pointer);
     }
     expect((await send({ ...ok, idempotencyKey: 'x'.repeat(255) })).status).toBe(200);
     expect((await send({ ...ok, idempotencyKey: 'with space ok' })).status).toBe(200);
@@ -286,13 +303,13 @@ describe('GET /api/wallet/overview (spec 4.8, 5.3, 5.4)', () => {
     expect(p1.headers.get('cache-control')).toBe('no-store');
     expect(p1.body.account).toEqual({ accountId: a.accountId, studioId: a.studioId, displayName: 'Eve' });
     expect(p1.body.balance).toBe(15);
-    expect(p1.body.transactions.map((t: { amount: number }) => t.amount)).toEqual([5, 4]);
+    expect(p1.body.transactions.map((t) => t.amount)).toEqual([5, 4]);
     expect(p1.body.transactions[0]).toMatchObject({ kind: 'verify_send', purpose: 'verify', amount: 5, balanceAfter: 15, sourceRef: 'verify-send:ov-5-000000', seq: 5 });
     expect(p1.body.hasMore).toBe(true);
     const p2 = await get(wallet, `/api/wallet/overview?limit=2&cursor=${p1.body.cursor}`, auth);
-    expect(p2.body.transactions.map((t: { amount: number }) => t.amount)).toEqual([3, 2]);
+    expect(p2.body.transactions.map((t) => t.amount)).toEqual([3, 2]);
     const p3 = await get(wallet, `/api/wallet/overview?limit=2&cursor=${p2.body.cursor}`, auth);
-    expect(p3.body.transactions.map((t: { amount: number }) => t.amount)).toEqual([1]);
+    expect(p3.body.transactions.map((t) => t.amount)).toEqual([1]);
     expect(p3.body).toMatchObject({ cursor: null, hasMore: false });
     const all = await get(wallet, '/api/wallet/overview', auth);
     expect(all.body.transactions).toHaveLength(5);
@@ -305,12 +322,12 @@ describe('GET /api/wallet/overview (spec 4.8, 5.3, 5.4)', () => {
     await post(admin, '/api/admin/grant-coin', { studioId: a.studioId, amount: 100, reason: 'r', idempotencyKey: 'ovf-grant-1' }, await adminAuth());
     const auth = { Authorization: `Bearer ${await token(a.studioId, 'member')}` };
     const p1 = await get(wallet, '/api/wallet/overview?purpose=test&limit=2', auth);
-    expect(p1.body.transactions.map((t: { amount: number }) => t.amount)).toEqual([6, 4]);
+    expect(p1.body.transactions.map((t) => t.amount)).toEqual([6, 4]);
     const p2 = await get(wallet, `/api/wallet/overview?purpose=test&limit=2&cursor=${p1.body.cursor}`, auth);
-    expect(p2.body.transactions.map((t: { amount: number }) => t.amount)).toEqual([2]);
+    expect(p2.body.transactions.map((t) => t.amount)).toEqual([2]);
     expect(p2.body.hasMore).toBe(false);
     const grants = await get(wallet, '/api/wallet/overview?purpose=grant', auth);
-    expect(grants.body.transactions.map((t: { amount: number; purpose: string }) => [t.amount, t.purpose])).toEqual([[100, 'grant']]);
+    expect(grants.body.transactions.map((t) => [t.amount, t.purpose])).toEqual([[100, 'grant']]);
     expect((await get(wallet, '/api/wallet/overview?kind=admin_grant', auth)).body.transactions).toHaveLength(1);
     expect((await get(wallet, '/api/wallet/overview?kind=verify_send&purpose=grant', auth)).body.transactions).toEqual([]);
 
@@ -331,7 +348,8 @@ describe('GET /api/wallet/overview (spec 4.8, 5.3, 5.4)', () => {
 
   it('401 with WWW-Authenticate and no other hint for a guest, no token or a bad token; 404 for a token whose account does not exist', async () => {
     const a = await newAccount();
-    for (const headers of [{}, { Authorization: `Bearer ${await token(a.studioId, 'player', { guest: true })}` }, { Authorization: 'Bearer x.y.z' }]) {
+    const variants: Record<string, string>[] = [{}, { Authorization: `Bearer ${await token(a.studioId, 'player', { guest: true })}` }, { Authorization: 'Bearer x.y.z' }];
+    for (const headers of variants) {
       const res = await get(wallet, '/api/wallet/overview', headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="game-api"/);
@@ -347,7 +365,7 @@ describe('GET /api/wallet/overview (spec 4.8, 5.3, 5.4)', () => {
       const res = await send({ studioId: a.studioId, amount: 2, purpose: 'verify', idempotencyKey: `ov-now-${i}-0000` });
       const ov = await get(wallet, '/api/wallet/overview?limit=1', auth);
       expect(ov.body.balance).toBe(res.body.balance);
-      expect(ov.body.transactions[0].entryId).toBe(res.body.entryId);
+      expect(ov.body.transactions[0]!.entryId).toBe(res.body.entryId);
     }
   });
 });

@@ -67,7 +67,11 @@ function obj(value: unknown): Record<string, unknown> {
   if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
   return (value ?? {}) as Record<string, unknown>;
 }
-const s = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+const s = (v: unknown): string => {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  return typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+};
 const n = (v: unknown): number => Number(v);
 
 function transferOf(value: unknown): Transfer {
@@ -185,10 +189,10 @@ class RedisLedger implements LedgerStore {
   async #script(sc: Script, keys: string[], args: string[]): Promise<unknown[]> {
     return this.#call('script', async () => {
       try {
-        return (await this.redis.evalsha(sc.sha, keys, args)) as unknown[];
+        return await this.redis.evalsha<string[], unknown[]>(sc.sha, keys, args);
       } catch (e) {
         if (!/NOSCRIPT/.test(String((e as Error).message))) throw e;
-        return (await this.redis.eval(sc.source, keys, args)) as unknown[];
+        return await this.redis.eval<string[], unknown[]>(sc.source, keys, args);
       }
     });
   }

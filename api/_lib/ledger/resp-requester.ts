@@ -60,8 +60,9 @@ export async function connectRespRequester(url: string): Promise<RespRequester> 
       }
       return (await one(req.body)) as UpstashResponse<TResult>;
     },
-    async close() {
+    close() {
       client.disconnect();
+      return Promise.resolve();
     },
   };
 }

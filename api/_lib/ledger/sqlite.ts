@@ -92,7 +92,10 @@ CREATE TRIGGER IF NOT EXISTS transfers_append_only_d BEFORE DELETE ON transfers 
 `;
 
 const num = (v: unknown): number => Number(v);
-const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+const str = (v: unknown): string => {
+  if (v === null || v === undefined) return '';
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : JSON.stringify(v);
+};
 
 function accountOf(r: Row): Account {
   return {

@@ -1,0 +1,58 @@
+/**
+ * The environment of the local tools (`npm start`, `npm run token`, `npm run accounts`,
+ * `npm run ledger:verify`): the process environment plus, when neither `JWT_SECRET` nor `JWT_JWKS_URL`
+ * is set and we are not on Vercel, a development `JWT_SECRET` kept in `DATA_DIR/dev-jwt-secret`
+ * (48 random bytes, base64url, file mode 0600, created on first use). The local server and the token
+ * CLI read the same file, so a token minted with `npm run token` is accepted by `npm start` on a fresh
+ * machine without any configuration. The functions themselves never invent a secret: on Vercel the
+ * variable must be set (README, "Configuration").
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadServiceConfig, processEnvironment, type Environment } from '../api/_lib/config.js';
+
+/** Name of the development secret file under `DATA_DIR`. */
+export const DEV_SECRET_FILE = 'dev-jwt-secret';
+
+/**
+ * The process environment with the development secret added where none is configured.
+ * @param env base environment; default the process environment.
+ * @throws ConfigError when the base environment is invalid (the caller reports it).
+ */
+export function localEnvironment(env: Environment = processEnvironment()): Environment {
+  const config = loadServiceConfig(env);
+  if (config.onVercel || config.jwt.keys.kind !== 'none') return env;
+  const file = join(config.dataDir, DEV_SECRET_FILE);
+  let secret: string;
+  try {
+    secret = readFileSync(file, 'utf8').trim();
+  } catch {
+    secret = '';
+  }
+  if (secret.length < 43) {
+    mkdirSync(config.dataDir, { recursive: true });
+    secret = randomBytes(48).toString('base64url');
+    writeFileSync(file, secret + '\n', { mode: 0o600 });
+  }
+  return { ...env, JWT_SECRET: secret };
+}
+
+/** Where a local CLI writes and which environment it reads (tests pass their own). */
+export interface CliIo {
+  /** Standard output; default `process.stdout`. */
+  readonly out?: (text: string) => void;
+  /** Standard error; default `process.stderr`. */
+  readonly err?: (text: string) => void;
+  /** Environment; default the process environment. */
+  readonly env?: Environment;
+}
+
+/** {@link CliIo} with its defaults filled in. */
+export function withDefaults(io: CliIo): Required<CliIo> {
+  return {
+    out: io.out ?? ((t) => void process.stdout.write(t)),
+    err: io.err ?? ((t) => void process.stderr.write(t)),
+    env: io.env ?? processEnvironment(),
+  };
+}
