@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import { Redis, type Requester } from '@upstash/redis';
 import { ServiceError } from '../errors.js';
 import { CREATE_ACCOUNT_SCRIPT, CREDIT_SCRIPT } from './redis-scripts.js';
-import { replayOutcome } from './sqlite.js';
+import { replayOutcome } from './outcome.js';
 import {
   ISSUER_ACCOUNT_ID,
   type Account,

@@ -20,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { createClient, type Client, type InValue, type Row, type Transaction } from '@libsql/client';
 import { ServiceError } from '../errors.js';
 import { postingHash } from './chain.js';
+import { replayOutcome } from './outcome.js';
 import {
   ISSUER_ACCOUNT_ID,
   type Account,
@@ -138,13 +139,6 @@ function postingOf(r: Row): Posting {
     prev: str(r.prev),
     hash: str(r.hash),
   };
-}
-
-/** Outcome of a stored transfer met again under the same source ref. */
-export function replayOutcome(stored: Transfer, request: Pick<CreditRequest, 'entryId' | 'accountId' | 'amount' | 'purpose'>): CreditOutcome {
-  if (stored.entryId === request.entryId) return { status: 'applied', transfer: stored };
-  const same = stored.accountId === request.accountId && stored.amount === request.amount && stored.purpose === request.purpose;
-  return { status: same ? 'replayed' : 'conflict', transfer: stored };
 }
 
 /** A store error that is not the client's: 503 with the cause kept for the log. */

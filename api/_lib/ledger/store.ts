@@ -7,7 +7,6 @@
 import { getServiceConfig, onConfigChange, type StoreConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { openRedisLedger } from './redis.js';
-import { openSqliteLedger } from './sqlite.js';
 import type { LedgerStore } from './types.js';
 
 let current: Promise<LedgerStore> | undefined;
@@ -23,8 +22,11 @@ onConfigChange(() => {
  */
 export async function openLedgerStore(config: StoreConfig): Promise<LedgerStore> {
   switch (config.driver) {
-    case 'sqlite':
+    case 'sqlite': {
+      // loaded only when chosen: its native binary is not part of a Vercel bundle, where sqlite is refused
+      const { openSqliteLedger } = await import('./sqlite.js');
       return openSqliteLedger({ file: config.file });
+    }
     case 'redis': {
       if (config.protocol === 'rest') return openRedisLedger({ url: config.url, token: config.token.reveal() });
       // RESP is for local runs and tests: load ioredis only then, so functions on Upstash never bundle it.
