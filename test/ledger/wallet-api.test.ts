@@ -5,7 +5,12 @@
  * lookup by either selector, grant-coin, and the overview with its filters and cursor.
  * Runs on the SQLite adapter; the contract suite proves the Redis adapter answers the same.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../api/_lib/config.js';
 import { loadServiceConfig, useServiceConfig, type ServiceConfig } from '../../api/_lib/config.js';
 import { mintToken, type Role } from '../../api/_lib/auth/tokens.js';
 import { ledgerStore } from '../../api/_lib/ledger/store.js';
@@ -48,16 +53,33 @@ interface Answer {
   readonly [member: string]: unknown;
 }
 
+// Every successful answer of this suite is checked against its schema in schemas/responses/.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true }));
+for (const name of ['wallet-credit', 'wallet-overview', 'account']) {
+  ajv.addSchema(JSON.parse(readFileSync(join(PROJECT_ROOT, 'schemas', 'responses', `${name}.schema.json`), 'utf8')) as object, name);
+}
+function expectSchema(path: string, status: number, body: unknown): void {
+  if (status >= 300) return;
+  const name = /verify-send|grant-coin/.test(path) ? 'wallet-credit' : /overview/.test(path) ? 'wallet-overview' : 'account';
+  const validate = ajv.getSchema(name)!;
+  expect(validate(body) ? [] : validate.errors, `${path} answer against ${name}.schema.json`).toEqual([]);
+}
+
 async function post(entry: typeof wallet | typeof admin, path: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await entry.POST(
     new Request(`http://t${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
   );
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : {}) as Answer };
+  const parsed = (text ? JSON.parse(text) : {}) as Answer;
+  expectSchema(path, res.status, parsed);
+  return { status: res.status, headers: res.headers, body: parsed };
 }
 async function get(entry: typeof wallet | typeof admin, path: string, headers: Record<string, string> = {}) {
   const res = await entry.GET(new Request(`http://t${path}`, { headers }));
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Answer };
+  const parsed = (await res.json()) as Answer;
+  expectSchema(path, res.status, parsed);
+  return { status: res.status, headers: res.headers, body: parsed };
 }
 
 async function newAccount(displayName = 'Ada', username?: string) {
