@@ -5,10 +5,11 @@
  * - `real`     the real snapshot (`../shared/fixtures/objectstore/api/v1`, config
  *              `test/real-snapshot/catalog.config.json`);
  * - `gen-100k` a generated catalog of 100,000 records (`bench/generate.ts`, seeded).
- * Then the output of `bench/collections.ts` `run()`, when that module exists, and the export
- * benchmark of `bench/export.ts` over the build outputs.
+ * Then the output of `bench/collections.ts` `run()`, when that module exists, the export benchmark of
+ * `bench/export.ts` over the build outputs, and the ledger benchmark of `bench/ledger.ts` (a real
+ * `redis-server` and the SQLite store; `--only=ledger` runs it alone).
  *
- * Flags: `--only=sample,real,gen-100k` (subset), `--seed=N` (queries and generator), `--queries=N`
+ * Flags: `--only=sample,real,gen-100k,ledger` (subset), `--seed=N` (queries and generator), `--queries=N`
  * (default 1000), `--no-build` (search only).
  * Build outputs and index files go to `.tmp/bench/<catalog>/`.
  */
@@ -150,6 +151,15 @@ async function main(): Promise<void> {
       out.push(await mod.run(), '');
     } catch (e) {
       out.push('## Export', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
+    }
+  }
+  if (!only || only.includes('ledger')) {
+    log('ledger');
+    try {
+      const mod = await import('./ledger.js');
+      out.push(await mod.run(), '');
+    } catch (e) {
+      out.push('## Ledger', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
     }
   }
   out.push(`_Total benchmark time: ${fmt((performance.now() - started) / 1000, 0)} s._`);

@@ -167,10 +167,21 @@ describe('Redis faults', () => {
     await expectSound(store);
   });
 
-  it('writes one command per credit', async () => {
+  it('writes one command per credit, and resolves a known account without a command', async () => {
     const before = raw.commands();
     await credit('one-command-1');
     expect(raw.commands() - before).toBe(1);
+    const fresh = openRedisLedger({ requester: raw });
+    const first = raw.commands();
+    expect(await fresh.findAccount({ studioId: account.studioId })).toEqual(account);
+    expect(raw.commands() - first).toBe(2);
+    const again = raw.commands();
+    expect(await fresh.findAccount({ studioId: account.studioId })).toEqual(account);
+    expect(await fresh.findAccount({ accountId: account.accountId })).toEqual(account);
+    expect(raw.commands() - again).toBe(0);
+    expect(await fresh.findAccount({ studioId: 'STUDIO_UNKNOWN' })).toBeUndefined();
+    expect(await fresh.findAccount({ studioId: 'STUDIO_UNKNOWN' })).toBeUndefined();
+    expect(raw.commands() - again).toBe(2); // a miss is never remembered: the account may be created next
   });
 });
 

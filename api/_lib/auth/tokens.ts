@@ -15,7 +15,8 @@
  * refused wherever a login is needed, whatever its role says).
  */
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { onConfigChange, type JwtConfig } from '../config.js';
+import { createSecretKey, type KeyObject } from 'node:crypto';
+import { onConfigChange, type JwtConfig, type Secret } from '../config.js';
 import { ServiceError } from '../errors.js';
 
 /** Roles a token may carry, weakest first (spec 5.3: `admin` and `master` hold admin rights). */
@@ -50,9 +51,17 @@ export function unauthorized(message: string, error?: 'invalid_token' | 'invalid
 }
 
 let jwks: { url: string; set: ReturnType<typeof createRemoteJWKSet> } | undefined;
+let hmacKey: { secret: Secret; key: KeyObject } | undefined;
 onConfigChange(() => {
   jwks = undefined;
+  hmacKey = undefined;
 });
+
+/** The HS256 key of a secret, imported once per process (an import per request costs more than the check). */
+function secretKey(secret: Secret): KeyObject {
+  if (hmacKey?.secret !== secret) hmacKey = { secret, key: createSecretKey(Buffer.from(secret.reveal(), 'utf8')) };
+  return hmacKey.key;
+}
 
 /** The process's remote key set for `url`, created on first use. */
 function remoteKeys(url: string): ReturnType<typeof createRemoteJWKSet> {
@@ -77,7 +86,7 @@ export async function verifyToken(token: string, config: JwtConfig): Promise<Pri
   let payload: JWTPayload;
   try {
     if (config.keys.kind === 'secret') {
-      payload = (await jwtVerify(token, new TextEncoder().encode(config.keys.secret.reveal()), { ...options, algorithms: [...SECRET_ALGORITHMS] })).payload;
+      payload = (await jwtVerify(token, secretKey(config.keys.secret), { ...options, algorithms: [...SECRET_ALGORITHMS] })).payload;
     } else if (config.keys.kind === 'jwks') {
       payload = (await jwtVerify(token, remoteKeys(config.keys.url), { ...options, algorithms: [...JWKS_ALGORITHMS] })).payload;
     } else {

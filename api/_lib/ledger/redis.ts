@@ -161,8 +161,17 @@ export function openRedisLedger(target: RedisLedgerTarget, options: { retryDelay
   return new RedisLedger(redis, options.retryDelaysMs ?? RETRY_DELAYS_MS, 'requester' in target ? target.close : undefined);
 }
 
+/** Most accounts {@link RedisLedger} keeps resolved in memory. */
+export const ACCOUNT_CACHE_SIZE = 10_000;
+
 class RedisLedger implements LedgerStore {
   readonly driver = 'redis';
+  /**
+   * Accounts found before, by account id and by studio id. An account's ids and user never change once
+   * created (nothing renames or deletes one), so a hit is always true and saves the two reads of a
+   * lookup: a credit to a known account is one command. Bounded: the oldest entry goes first.
+   */
+  readonly #accounts = new Map<string, Account>();
 
   constructor(
     private readonly redis: Redis,
@@ -222,7 +231,16 @@ class RedisLedger implements LedgerStore {
     }
   }
 
+  #remember(account: Account): Account {
+    while (this.#accounts.size >= ACCOUNT_CACHE_SIZE * 2) this.#accounts.delete(this.#accounts.keys().next().value!);
+    this.#accounts.set(`id:${account.accountId}`, account);
+    this.#accounts.set(`studio:${account.studioId}`, account);
+    return account;
+  }
+
   async findAccount(selector: AccountSelector): Promise<Account | undefined> {
+    const hit = this.#accounts.get('studioId' in selector ? `studio:${selector.studioId}` : `id:${selector.accountId.toLowerCase()}`);
+    if (hit) return hit;
     let id: string;
     if ('studioId' in selector) {
       const found = await this.#call('read', () => this.redis.hget(KEYS.studio, selector.studioId));
@@ -231,8 +249,8 @@ class RedisLedger implements LedgerStore {
     } else {
       id = selector.accountId.toLowerCase();
     }
-    const h = await this.#call('read', () => this.redis.hgetall(KEYS.account(id)));
-    return accountOf(h);
+    const account = accountOf(await this.#call('read', () => this.redis.hgetall(KEYS.account(id))));
+    return account && this.#remember(account);
   }
 
   async credit(request: CreditRequest): Promise<CreditOutcome> {
