@@ -71,6 +71,20 @@ describe('drivers', () => {
     }
   });
 
+  it('redis can instead reach a redis-server over RESP with REDIS_URL, held as a secret; not both, and only redis:// URLs', () => {
+    const c = loadServiceConfig({ STORE_DRIVER: 'redis', REDIS_URL: 'redis://:pw-secret@127.0.0.1:6379/2' });
+    expect(c.store.driver === 'redis' && c.store.protocol).toBe('resp');
+    if (c.store.driver === 'redis' && c.store.protocol === 'resp') expect(c.store.url.reveal()).toBe('redis://:pw-secret@127.0.0.1:6379/2');
+    expect(JSON.stringify(c)).not.toContain('pw-secret');
+    expect(variables({ STORE_DRIVER: 'redis', REDIS_URL: 'redis://127.0.0.1:6379', UPSTASH_REDIS_REST_URL: 'https://eu1.upstash.io', UPSTASH_REDIS_REST_TOKEN: 't' })).toEqual(['REDIS_URL']);
+    for (const bad of ['http://127.0.0.1:6379', 'redis://', 'redis://host:1/db', 'redis://host:1/123']) {
+      expect(variables({ STORE_DRIVER: 'redis', REDIS_URL: bad }), bad).toEqual(['REDIS_URL']);
+    }
+    expect(loadServiceConfig({ STORE_DRIVER: 'redis', REDIS_URL: 'rediss://cache.example.com:6380' }).store.driver).toBe('redis');
+    // REDIS_URL alone selects nothing: the driver is still sqlite by default
+    expect(loadServiceConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).store.driver).toBe('sqlite');
+  });
+
   it('s3 needs every S3 variable of spec 4.7 but the region, which defaults to us-east-1', () => {
     expect(variables({ STORAGE_DRIVER: 's3' })).toEqual(['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL']);
     const c = loadServiceConfig(S3);
