@@ -8,7 +8,8 @@
  * Node 22), and it speaks the same SQL and client API as Turso, so the embedded store can become a
  * hosted one by changing the URL.
  *
- * Writes: one `BEGIN IMMEDIATE` transaction per credit or account creation; within a process writes
+ * Writes: one `BEGIN IMMEDIATE` transaction per credit or account creation (a credit is one read of every
+ * check, then one batch of its five writes); within a process writes
  * are queued one at a time (no busy retries between pooled connections), across processes SQLite's
  * write lock and a 5 s busy timeout order them. `transfers.source_ref` is the primary key (the unique
  * constraint that makes a credit happen once), postings and transfers refuse UPDATE and DELETE by
@@ -17,7 +18,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createClient, type Client, type InValue, type Row, type Transaction } from '@libsql/client';
+import { createClient, type Client, type InStatement, type InValue, type Row, type Transaction } from '@libsql/client';
 import { ServiceError } from '../errors.js';
 import { postingHash } from './chain.js';
 import { replayOutcome } from './outcome.js';
@@ -247,27 +248,36 @@ class SqliteLedger implements LedgerStore {
 
   credit(request: CreditRequest): Promise<CreditOutcome> {
     return this.#write(async (tx) => {
-      const stored = (await tx.execute({ sql: 'SELECT * FROM transfers WHERE source_ref = ?', args: [request.sourceRef] })).rows[0];
-      if (stored) return replayOutcome(transferOf(stored), request);
-      const exists = (await tx.execute({ sql: 'SELECT 1 FROM accounts WHERE account_id = ?', args: [request.accountId] })).rows.length > 0;
-      if (!exists) return { status: 'no-account' } as const;
-      const sides: [string, number, string][] = [
-        [ISSUER_ACCOUNT_ID, -request.amount, request.accountId],
-        [request.accountId, request.amount, ISSUER_ACCOUNT_ID],
-      ];
-      const heads = [];
-      for (const [accountId] of sides) {
-        const r = (await tx.execute({ sql: 'SELECT balance, seq, head FROM ledger_accounts WHERE account_id = ?', args: [accountId] })).rows[0];
-        heads.push(r ? { balance: num(r.balance), seq: num(r.seq), head: str(r.head) } : { balance: 0, seq: 0, head: '' });
+      // one read for every check: a stored transfer, the account, both chain heads
+      const state = (
+        await tx.execute({
+          sql: `SELECT (SELECT entry_id FROM transfers WHERE source_ref = ?1) AS stored,
+                       EXISTS (SELECT 1 FROM accounts WHERE account_id = ?2) AS known,
+                       (SELECT balance || ' ' || seq || ' ' || head FROM ledger_accounts WHERE account_id = ?3) AS issuer,
+                       (SELECT balance || ' ' || seq || ' ' || head FROM ledger_accounts WHERE account_id = ?2) AS account`,
+          args: [request.sourceRef, request.accountId, ISSUER_ACCOUNT_ID],
+        })
+      ).rows[0]!;
+      if (state.stored !== null) {
+        const stored = (await tx.execute({ sql: 'SELECT * FROM transfers WHERE source_ref = ?', args: [request.sourceRef] })).rows[0]!;
+        return replayOutcome(transferOf(stored), request);
       }
-      const after = heads[1]!.balance + request.amount;
-      if (!Number.isSafeInteger(after) || !Number.isSafeInteger(heads[0]!.balance - request.amount)) {
+      if (num(state.known) === 0) return { status: 'no-account' } as const;
+      const head = (v: unknown) => {
+        if (v === null) return { balance: 0, seq: 0, head: '' };
+        const [balance = '0', seq = '0', hash = ''] = str(v).split(' ');
+        return { balance: Number(balance), seq: Number(seq), head: hash };
+      };
+      const sides: [string, number, string, { balance: number; seq: number; head: string }][] = [
+        [ISSUER_ACCOUNT_ID, -request.amount, request.accountId, head(state.issuer)],
+        [request.accountId, request.amount, ISSUER_ACCOUNT_ID, head(state.account)],
+      ];
+      if (!Number.isSafeInteger(sides[1]![3].balance + request.amount) || !Number.isSafeInteger(sides[0]![3].balance - request.amount)) {
         throw new ServiceError('CONFLICT', 'This credit would take a balance beyond the largest amount the ledger holds.');
       }
+      const writes: InStatement[] = [];
       let balanceAfter = 0;
-      for (let i = 0; i < sides.length; i++) {
-        const [accountId, amount, counterparty] = sides[i]!;
-        const h = heads[i]!;
+      for (const [accountId, amount, counterparty, h] of sides) {
         const fields = {
           entryId: request.entryId,
           accountId,
@@ -283,16 +293,18 @@ class SqliteLedger implements LedgerStore {
           prev: h.head,
         };
         const hash = postingHash(fields);
-        await tx.execute({
-          sql: `INSERT INTO postings (account_id, seq, entry_id, amount, balance_after, source_ref, kind, purpose, note, counterparty, at, prev, hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          args: [accountId, fields.seq, fields.entryId, amount, fields.balanceAfter, fields.sourceRef, fields.kind, fields.purpose, fields.note, counterparty, fields.at, fields.prev, hash],
-        });
-        await tx.execute({
-          sql: `INSERT INTO ledger_accounts (account_id, balance, seq, head) VALUES (?, ?, ?, ?)
-                ON CONFLICT (account_id) DO UPDATE SET balance = excluded.balance, seq = excluded.seq, head = excluded.head`,
-          args: [accountId, fields.balanceAfter, fields.seq, hash],
-        });
+        writes.push(
+          {
+            sql: `INSERT INTO postings (account_id, seq, entry_id, amount, balance_after, source_ref, kind, purpose, note, counterparty, at, prev, hash)
+                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            args: [accountId, fields.seq, fields.entryId, amount, fields.balanceAfter, fields.sourceRef, fields.kind, fields.purpose, fields.note, counterparty, fields.at, fields.prev, hash],
+          },
+          {
+            sql: `INSERT INTO ledger_accounts (account_id, balance, seq, head) VALUES (?, ?, ?, ?)
+                  ON CONFLICT (account_id) DO UPDATE SET balance = excluded.balance, seq = excluded.seq, head = excluded.head`,
+            args: [accountId, fields.balanceAfter, fields.seq, hash],
+          },
+        );
         balanceAfter = fields.balanceAfter;
       }
       const transfer: Transfer = {
@@ -306,10 +318,11 @@ class SqliteLedger implements LedgerStore {
         balanceAfter,
         at: request.at,
       };
-      await tx.execute({
+      writes.push({
         sql: 'INSERT INTO transfers (source_ref, entry_id, kind, account_id, amount, purpose, note, balance_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
         args: [transfer.sourceRef, transfer.entryId, transfer.kind, transfer.accountId, transfer.amount, transfer.purpose, transfer.note, transfer.balanceAfter, transfer.at],
       });
+      await tx.batch(writes);
       return { status: 'applied', transfer } as const;
     });
   }
