@@ -9,6 +9,9 @@
  * the floor: `redis-benchmark` running `EVALSHA` of a script of the same byte size as the credit script
  * on the same server with the same concurrency.
  *
+ * A diagnostic row sends the same-size EVALSHA from Node through the client alone, which separates
+ * the client path's cost from the handler's.
+ *
  * SQLite: the same requests on the embedded store, beside the floor of a bare `INSERT` of a row of the
  * same width in its own `BEGIN IMMEDIATE` transaction, through the same client, one at a time.
  *
@@ -111,6 +114,27 @@ async function redisFloor(url: string, port: number): Promise<number> {
   return Number(m[1]);
 }
 
+/**
+ * The same EVALSHA sent from this Node process through `@upstash/redis` and the RESP requester,
+ * {@link CONCURRENCY} in flight: what the client path alone allows, to tell the handler's own cost
+ * (token, body, schema, answer) from the client's.
+ */
+async function nodeClientRate(url: string): Promise<number> {
+  const { Redis } = await import('@upstash/redis');
+  const r = await connectRespRequester(url);
+  const script = 'return 1\n-- ' + 'x'.repeat(Math.max(0, Buffer.byteLength(CREDIT_SCRIPT) - 12)) + '\n';
+  const sha = String((await r.request<string>({ body: ['script', 'load', script] })).result);
+  const redis = new Redis(r);
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next++ < CREDITS) await redis.evalsha(sha, [], []);
+  }));
+  const rate = CREDITS / ((performance.now() - started) / 1000);
+  await r.close();
+  return rate;
+}
+
 /** Bare INSERTs of a posting-sized row, each in its own BEGIN IMMEDIATE transaction. */
 async function sqliteFloor(dir: string): Promise<number> {
   const client = createClient({ url: pathToFileURL(join(dir, 'floor.sqlite')).href });
@@ -134,7 +158,9 @@ export async function run(): Promise<string> {
   try {
     const r = await handlerRun({ STORE_DRIVER: 'redis', REDIS_URL: redis.url }, 'redis', () => commandCalls(redis.url));
     const floor = await redisFloor(redis.url, redis.port);
+    const client = await nodeClientRate(redis.url);
     lines.push(`| redis (RESP requester) | ${f(r.rate)} | ${f(r.p50, 2)} | ${f(r.p99, 2)} | redis-benchmark EVALSHA, same script size | ${f(floor)} | ${f((100 * r.rate) / floor)} % | ${f(r.perCredit ?? NaN, 2)} |`);
+    lines.push(`| (diagnostic) the same EVALSHA from Node through the client alone | ${f(client)} | | | redis-benchmark | ${f(floor)} | ${f((100 * client) / floor)} % | 1 |`);
   } finally {
     await redis.destroy();
   }

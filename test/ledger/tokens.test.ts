@@ -5,7 +5,7 @@
  * clock tolerance at its edge, and a remote JWKS served on 127.0.0.1 (fetched once per process).
  */
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
 import { mintToken, verifyToken } from '../../api/_lib/auth/tokens.js';
@@ -109,6 +109,27 @@ describe('with an HS256 secret', () => {
     expect((await verifyToken(await mintToken(cfg, { subject: 'S', role: 'player', guest: true }), cfg)).guest).toBe(true);
     await expect(verifyToken(t, loadServiceConfig({ JWT_SECRET: SECRET }).jwt)).rejects.toBeInstanceOf(ServiceError);
     await expect(mintToken(loadServiceConfig({}).jwt, { subject: 'S', role: 'admin' })).rejects.toThrow(/JWT_SECRET/);
+  });
+
+  it('remembers a verified token only while it is valid and only for the key configuration that verified it', async () => {
+    const cfg = loadServiceConfig({ JWT_SECRET: SECRET }).jwt;
+    const t = await mintToken(cfg, { subject: 'STUDIO_C', role: 'player', ttlSeconds: 2 });
+    expect((await verifyToken(t, cfg)).subject).toBe('STUDIO_C');
+    expect((await verifyToken(t, cfg)).subject).toBe('STUDIO_C');
+    // another configuration with another secret: the remembered answer is not used
+    const other = loadServiceConfig({ JWT_SECRET: 'another-secret-0123456789-abcdefghij' }).jwt;
+    await expect(verifyToken(t, other)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    // past exp plus the tolerance, the remembered token is refused
+    vi.useFakeTimers({ now: Date.now() + 2_000 + 5_000 + 1_000 });
+    try {
+      await expect(verifyToken(t, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    } finally {
+      vi.useRealTimers();
+    }
+    // a token that failed is not remembered as good
+    const bad = await mintToken(other, { subject: 'STUDIO_D', role: 'player' });
+    await expect(verifyToken(bad, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(verifyToken(bad, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
   it('refuses every token when no key source is configured', async () => {

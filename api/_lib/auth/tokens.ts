@@ -15,7 +15,7 @@
  * refused wherever a login is needed, whatever its role says).
  */
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import { onConfigChange, type JwtConfig, type Secret } from '../config.js';
 import { ServiceError } from '../errors.js';
 
@@ -55,7 +55,20 @@ let hmacKey: { secret: Secret; key: KeyObject } | undefined;
 onConfigChange(() => {
   jwks = undefined;
   hmacKey = undefined;
+  verified.clear();
 });
+
+/** Most verified tokens remembered ({@link verifyToken}). */
+export const VERIFIED_CACHE_SIZE = 10_000;
+
+/**
+ * Tokens verified before, by SHA-256 of the token (the token itself is not kept): a client sends the
+ * same token with every request, and checking its signature again (WebCrypto, on the thread pool) costs
+ * more than the rest of a credit. A hit is only taken for the same key configuration and while the
+ * token has not expired (`exp` plus the clock tolerance, checked on every use); a token that failed is
+ * never remembered. Cleared when the configuration changes.
+ */
+const verified = new Map<string, { readonly config: JwtConfig; readonly principal: Principal }>();
 
 /** The HS256 key of a secret, imported once per process (an import per request costs more than the check). */
 function secretKey(secret: Secret): KeyObject {
@@ -77,6 +90,17 @@ function remoteKeys(url: string): ReturnType<typeof createRemoteJWKSet> {
  *   cannot be fetched; UNAUTHORIZED when no key source is configured.
  */
 export async function verifyToken(token: string, config: JwtConfig): Promise<Principal> {
+  const digest = createHash('sha256').update(token).digest('base64url');
+  const hit = verified.get(digest);
+  if (hit && hit.config === config && Date.now() / 1000 < hit.principal.expiresAt + config.clockToleranceS) return hit.principal;
+  const principal = await verifyUncached(token, config);
+  if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+  verified.set(digest, { config, principal });
+  return principal;
+}
+
+/** {@link verifyToken} without the cache. */
+async function verifyUncached(token: string, config: JwtConfig): Promise<Principal> {
   const options = {
     issuer: config.issuer,
     audience: config.audience,
