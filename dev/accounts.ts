@@ -11,13 +11,11 @@
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { loadServiceConfig } from '../api/_lib/config.js';
 import { ServiceError } from '../api/_lib/errors.js';
 import { requestValidator } from '../api/_lib/http/body.js';
 import { STUDIO_ID, UUID } from '../api/_lib/ledger/ids.js';
 import { createAccount, type CreateAccountBody } from '../api/_lib/ledger/service.js';
-import { openLedgerStore } from '../api/_lib/ledger/store.js';
-import { localEnvironment, withDefaults, type CliIo } from './local-env.js';
+import { openConfiguredStore, withDefaults, type CliIo } from './local-env.js';
 
 const USAGE = 'Usage: npm run accounts -- create --display-name <name> [--username <name>] [--idempotency-key <key>]\n       npm run accounts -- show <studioId|accountId>';
 
@@ -54,13 +52,8 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     err(`${USAGE}\n`);
     return 2;
   }
-  let store;
-  try {
-    store = await openLedgerStore(loadServiceConfig(localEnvironment(env)).store);
-  } catch (e) {
-    err(`${(e as Error).message}\n`);
-    return e instanceof ServiceError ? 3 : 2;
-  }
+  const store = await openConfiguredStore({ out, err, env });
+  if (typeof store === 'number') return store;
   try {
     if (body) {
       const { account, created } = await createAccount(store, body);

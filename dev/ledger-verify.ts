@@ -7,22 +7,14 @@
  * Exit codes: 0 sound, 1 violations found, 2 bad configuration, 3 the store cannot be reached.
  */
 import { pathToFileURL } from 'node:url';
-import { loadServiceConfig } from '../api/_lib/config.js';
-import { ServiceError } from '../api/_lib/errors.js';
 import { checkInvariants } from '../api/_lib/ledger/invariants.js';
-import { openLedgerStore } from '../api/_lib/ledger/store.js';
-import { localEnvironment, withDefaults, type CliIo } from './local-env.js';
+import { openConfiguredStore, withDefaults, type CliIo } from './local-env.js';
 
 /** Run the check; resolves to the exit code. */
 export async function main(io: CliIo = {}): Promise<number> {
   const { out, err, env } = withDefaults(io);
-  let store;
-  try {
-    store = await openLedgerStore(loadServiceConfig(localEnvironment(env)).store);
-  } catch (e) {
-    err(`${(e as Error).message}\n`);
-    return e instanceof ServiceError ? 3 : 2;
-  }
+  const store = await openConfiguredStore({ out, err, env });
+  if (typeof store === 'number') return store;
   try {
     const snapshot = await store.snapshot();
     const violations = checkInvariants(snapshot);

@@ -11,6 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadServiceConfig, processEnvironment, type Environment } from '../api/_lib/config.js';
+import { ServiceError } from '../api/_lib/errors.js';
+import { openLedgerStore } from '../api/_lib/ledger/store.js';
+import type { LedgerStore } from '../api/_lib/ledger/types.js';
 
 /** Name of the development secret file under `DATA_DIR`. */
 export const DEV_SECRET_FILE = 'dev-jwt-secret';
@@ -55,4 +58,17 @@ export function withDefaults(io: CliIo): Required<CliIo> {
     err: io.err ?? ((t) => void process.stderr.write(t)),
     env: io.env ?? processEnvironment(),
   };
+}
+
+/**
+ * Open the ledger store the configuration names, for a CLI; reports to `err` and resolves to an exit
+ * code instead when it cannot (2 bad configuration, 3 store unreachable).
+ */
+export async function openConfiguredStore(io: Required<CliIo>): Promise<LedgerStore | 2 | 3> {
+  try {
+    return await openLedgerStore(loadServiceConfig(localEnvironment(io.env)).store);
+  } catch (e) {
+    io.err(`${(e as Error).message}\n`);
+    return e instanceof ServiceError ? 3 : 2;
+  }
 }

@@ -31,7 +31,8 @@ async function call(entry: typeof wallet | typeof admin, path: string, body: unk
   return { status: res.status, body: (await res.json()) as { code: string; account: Account; idempotent: boolean; sourceRef: string; entryId: string } };
 }
 
-describe.each([sqliteHarness(), redisHarness()] as AdapterHarness[])('1,000 concurrent requests over 100 keys: $name', (h) => {
+/** Put the harness's store in force for the handlers of this block, with an admin token to call them. */
+function serveWith(h: AdapterHarness): void {
   beforeAll(async () => {
     await h.setup();
     const config = loadServiceConfig({ ...h.env(), JWT_SECRET: SECRET });
@@ -42,6 +43,10 @@ describe.each([sqliteHarness(), redisHarness()] as AdapterHarness[])('1,000 conc
     useServiceConfig(undefined);
     await h.teardown();
   });
+}
+
+describe.each([sqliteHarness(), redisHarness()] as AdapterHarness[])('1,000 concurrent requests over 100 keys: $name', (h) => {
+  serveWith(h);
 
   it('credits exactly once per key, answers every duplicate as a replay of it, and keeps the invariants', async () => {
     const accounts: Account[] = [];
@@ -187,16 +192,7 @@ describe('Redis faults', () => {
 
 describe('redis-server killed mid-run', () => {
   const h = redisHarness();
-  beforeAll(async () => {
-    await h.setup();
-    const config = loadServiceConfig({ ...h.env(), JWT_SECRET: SECRET });
-    useServiceConfig(config);
-    adminToken = await mintToken(config.jwt, { subject: 'STUDIO_OP', role: 'admin' });
-  }, 30_000);
-  afterAll(async () => {
-    useServiceConfig(undefined);
-    await h.teardown();
-  });
+  serveWith(h);
 
   it('answers 503 UPSTREAM_UNAVAILABLE while it is down, loses no answered credit, and holds the invariants after the restart', async () => {
     const acct = (await call(admin, '/api/admin/accounts', { displayName: 'K' })).body.account;

@@ -22,6 +22,7 @@ import { Redis, type Requester } from '@upstash/redis';
 import { ServiceError } from '../errors.js';
 import { CREATE_ACCOUNT_SCRIPT, CREDIT_SCRIPT } from './redis-scripts.js';
 import { replayOutcome } from './outcome.js';
+import { accountFrom, postingFrom, text as s, transferFrom } from './decode.js';
 import {
   ISSUER_ACCOUNT_ID,
   type Account,
@@ -36,7 +37,6 @@ import {
   type PostingFilter,
   type PostingPage,
   type Transfer,
-  type TransferKind,
 } from './types.js';
 
 /** Waits between attempts of one command, milliseconds (3 attempts in all). */
@@ -67,57 +67,13 @@ function obj(value: unknown): Record<string, unknown> {
   if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
   return (value ?? {}) as Record<string, unknown>;
 }
-const s = (v: unknown): string => {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v;
-  return typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
-};
 const n = (v: unknown): number => Number(v);
-
-function transferOf(value: unknown): Transfer {
-  const t = obj(value);
-  return {
-    entryId: s(t.entryId),
-    sourceRef: s(t.sourceRef),
-    kind: s(t.kind) as TransferKind,
-    accountId: s(t.accountId),
-    amount: n(t.amount),
-    purpose: s(t.purpose),
-    note: s(t.note),
-    balanceAfter: n(t.balanceAfter),
-    at: s(t.at),
-  };
-}
-
-function postingOf(value: unknown): Posting {
-  const p = obj(value);
-  return {
-    entryId: s(p.entryId),
-    accountId: s(p.accountId),
-    seq: n(p.seq),
-    amount: n(p.amount),
-    balanceAfter: n(p.balanceAfter),
-    sourceRef: s(p.sourceRef),
-    kind: s(p.kind) as TransferKind,
-    purpose: s(p.purpose),
-    note: s(p.note),
-    counterparty: s(p.counterparty),
-    at: s(p.at),
-    prev: s(p.prev),
-    hash: s(p.hash),
-  };
-}
+const transferOf = (value: unknown): Transfer => transferFrom(obj(value));
+const postingOf = (value: unknown): Posting => postingFrom(obj(value));
 
 function accountOf(h: Record<string, unknown> | null): Account | undefined {
   if (!h || h.studioId === undefined || h.studioId === null) return undefined;
-  return {
-    accountId: s(h.accountId),
-    studioId: s(h.studioId),
-    displayName: s(h.displayName),
-    userId: s(h.userId),
-    username: s(h.username),
-    createdAt: s(h.createdAt),
-  };
+  return accountFrom(h);
 }
 
 /**

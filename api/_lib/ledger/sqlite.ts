@@ -21,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { createClient, type Client, type InStatement, type InValue, type Row, type Transaction } from '@libsql/client';
 import { ServiceError } from '../errors.js';
 import { postingHash } from './chain.js';
+import { accountFrom, postingFrom, text as str, transferFrom } from './decode.js';
 import { replayOutcome } from './outcome.js';
 import {
   ISSUER_ACCOUNT_ID,
@@ -36,7 +37,6 @@ import {
   type PostingFilter,
   type PostingPage,
   type Transfer,
-  type TransferKind,
 } from './types.js';
 
 const SCHEMA = `
@@ -93,54 +93,15 @@ CREATE TRIGGER IF NOT EXISTS transfers_append_only_u BEFORE UPDATE ON transfers 
 CREATE TRIGGER IF NOT EXISTS transfers_append_only_d BEFORE DELETE ON transfers BEGIN SELECT RAISE(ABORT, 'transfers are append-only'); END;
 `;
 
-const num = (v: unknown): number => Number(v);
-const str = (v: unknown): string => {
-  if (v === null || v === undefined) return '';
-  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : JSON.stringify(v);
-};
-
-function accountOf(r: Row): Account {
-  return {
-    accountId: str(r.account_id),
-    studioId: str(r.studio_id),
-    displayName: str(r.display_name),
-    userId: str(r.user_id),
-    username: str(r.username),
-    createdAt: str(r.created_at),
-  };
+/** A row with its snake_case column names turned into the shapes' camelCase member names. */
+function camel(r: Row): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(r)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v;
+  return out;
 }
-
-function transferOf(r: Row): Transfer {
-  return {
-    entryId: str(r.entry_id),
-    sourceRef: str(r.source_ref),
-    kind: str(r.kind) as TransferKind,
-    accountId: str(r.account_id),
-    amount: num(r.amount),
-    purpose: str(r.purpose),
-    note: str(r.note),
-    balanceAfter: num(r.balance_after),
-    at: str(r.at),
-  };
-}
-
-function postingOf(r: Row): Posting {
-  return {
-    entryId: str(r.entry_id),
-    accountId: str(r.account_id),
-    seq: num(r.seq),
-    amount: num(r.amount),
-    balanceAfter: num(r.balance_after),
-    sourceRef: str(r.source_ref),
-    kind: str(r.kind) as TransferKind,
-    purpose: str(r.purpose),
-    note: str(r.note),
-    counterparty: str(r.counterparty),
-    at: str(r.at),
-    prev: str(r.prev),
-    hash: str(r.hash),
-  };
-}
+const accountOf = (r: Row): Account => accountFrom(camel(r));
+const transferOf = (r: Row): Transfer => transferFrom(camel(r));
+const postingOf = (r: Row): Posting => postingFrom(camel(r));
 
 /** A store error that is not the client's: 503 with the cause kept for the log. */
 function unavailable(cause: unknown): ServiceError {
@@ -262,7 +223,7 @@ class SqliteLedger implements LedgerStore {
         const stored = (await tx.execute({ sql: 'SELECT * FROM transfers WHERE source_ref = ?', args: [request.sourceRef] })).rows[0]!;
         return replayOutcome(transferOf(stored), request);
       }
-      if (num(state.known) === 0) return { status: 'no-account' } as const;
+      if (Number(state.known) === 0) return { status: 'no-account' } as const;
       const head = (v: unknown) => {
         if (v === null) return { balance: 0, seq: 0, head: '' };
         const [balance = '0', seq = '0', hash = ''] = str(v).split(' ');
@@ -329,7 +290,7 @@ class SqliteLedger implements LedgerStore {
 
   async balance(accountId: string): Promise<number> {
     const r = (await this.#read('SELECT balance FROM ledger_accounts WHERE account_id = ?', [accountId]))[0];
-    return r ? num(r.balance) : 0;
+    return r ? Number(r.balance) : 0;
   }
 
   async postings(accountId: string, options: { beforeSeq?: number | undefined; limit: number; filter: PostingFilter }): Promise<PostingPage> {
@@ -365,7 +326,7 @@ class SqliteLedger implements LedgerStore {
     }
     const transfers = (await this.#read('SELECT * FROM transfers ORDER BY source_ref', [])).map(transferOf);
     return {
-      accounts: accounts.map((r) => ({ accountId: str(r.account_id), balance: num(r.balance), postings: byAccount.get(str(r.account_id)) ?? [] })),
+      accounts: accounts.map((r) => ({ accountId: str(r.account_id), balance: Number(r.balance), postings: byAccount.get(str(r.account_id)) ?? [] })),
       transfers,
     };
   }

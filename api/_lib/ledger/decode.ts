@@ -1,0 +1,61 @@
+/**
+ * Decoders from what a store holds to the ledger's shapes (`types.ts`), shared by both adapters:
+ * records with the shapes' own (camelCase) member names, whose values may come back as strings
+ * (Redis keeps everything as text) or numbers (SQLite integers). Numbers are read with `Number`,
+ * text with {@link text}; a member that is missing reads as `''` or `NaN`, which the invariant check
+ * reports.
+ */
+import type { Account, Posting, Transfer, TransferKind } from './types.js';
+
+/** A stored value as text (`''` for null or missing). */
+export function text(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+}
+
+/** An account from a record with the members of {@link Account}. */
+export function accountFrom(r: Readonly<Record<string, unknown>>): Account {
+  return {
+    accountId: text(r.accountId),
+    studioId: text(r.studioId),
+    displayName: text(r.displayName),
+    userId: text(r.userId),
+    username: text(r.username),
+    createdAt: text(r.createdAt),
+  };
+}
+
+/** A transfer from a record with the members of {@link Transfer}. */
+export function transferFrom(r: Readonly<Record<string, unknown>>): Transfer {
+  return {
+    entryId: text(r.entryId),
+    sourceRef: text(r.sourceRef),
+    kind: text(r.kind) as TransferKind,
+    accountId: text(r.accountId),
+    amount: Number(r.amount),
+    purpose: text(r.purpose),
+    note: text(r.note),
+    balanceAfter: Number(r.balanceAfter),
+    at: text(r.at),
+  };
+}
+
+/** A posting from a record with the members of {@link Posting}. */
+export function postingFrom(r: Readonly<Record<string, unknown>>): Posting {
+  return {
+    entryId: text(r.entryId),
+    accountId: text(r.accountId),
+    seq: Number(r.seq),
+    amount: Number(r.amount),
+    balanceAfter: Number(r.balanceAfter),
+    sourceRef: text(r.sourceRef),
+    kind: text(r.kind) as TransferKind,
+    purpose: text(r.purpose),
+    note: text(r.note),
+    counterparty: text(r.counterparty),
+    at: text(r.at),
+    prev: text(r.prev),
+    hash: text(r.hash),
+  };
+}
