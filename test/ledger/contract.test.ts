@@ -235,13 +235,13 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
     await again.close();
   });
 
-  it('holds the invariants and the model over random sequences of operations (fast-check)', async () => {
+  it('holds the invariants and the model over random sequences of account creations, credits, replays, conflicts and pages (fast-check)', async () => {
     type Op =
-      | { t: 'account' }
+      | { t: 'account'; key: number | null; name: number; user: number }
       | { t: 'credit'; acct: number; key: number; amount: number; purpose: number; grant: boolean }
       | { t: 'page'; acct: number; limit: number; purpose: number | null };
     const op: fc.Arbitrary<Op> = fc.oneof(
-      { arbitrary: fc.constant({ t: 'account' } as const), weight: 1 },
+      { arbitrary: fc.record({ t: fc.constant('account' as const), key: fc.option(fc.nat(3)), name: fc.nat(1), user: fc.nat(5) }), weight: 2 },
       { arbitrary: fc.record({ t: fc.constant('credit' as const), acct: fc.nat(3), key: fc.nat(6), amount: fc.integer({ min: 1, max: 1000 }), purpose: fc.nat(1), grant: fc.boolean() }), weight: 4 },
       { arbitrary: fc.record({ t: fc.constant('page' as const), acct: fc.nat(3), limit: fc.integer({ min: 1, max: 4 }), purpose: fc.option(fc.nat(1)) }), weight: 1 },
     );
@@ -251,16 +251,35 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
         const s = await h.fresh();
         try {
           const accounts: Account[] = [];
+          const keys = new Map<string, { accountId: string; fingerprint: string }>();
+          const usernames = new Set<string>();
           const refs = new Map<string, { acct: string; amount: number; purpose: string }>();
           const balances = new Map<string, number>();
           const history = new Map<string, { amount: number; purpose: string }[]>();
           for (const o of ops) {
             if (o.t === 'account') {
-              const a = newAccount();
-              await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
-              accounts.push(a);
-              balances.set(a.accountId, 0);
-              history.set(a.accountId, []);
+              // a client key from a small pool, a payload fingerprint of two kinds, usernames that collide
+              const a = newAccount({ username: `model-user-${o.user}` });
+              const clientKey = o.key === null ? undefined : `model-key-${o.key}`;
+              const fingerprint = `fp-${o.name}-${o.user}`;
+              const prior = clientKey === undefined ? undefined : keys.get(clientKey);
+              let outcome: string;
+              try {
+                const out = await s.createAccount({ account: a, clientKey, fingerprint });
+                outcome = out.created ? 'created' : `replayed:${out.account.accountId}`;
+              } catch (e) {
+                outcome = (e as { code?: string }).code ?? 'error';
+              }
+              if (prior) expect(outcome).toBe(prior.fingerprint === fingerprint ? `replayed:${prior.accountId}` : 'IDEMPOTENCY_KEY_REUSED');
+              else if (usernames.has(a.username)) expect(outcome).toBe('CONFLICT');
+              else {
+                expect(outcome).toBe('created');
+                usernames.add(a.username);
+                if (clientKey !== undefined) keys.set(clientKey, { accountId: a.accountId, fingerprint });
+                accounts.push(a);
+                balances.set(a.accountId, 0);
+                history.set(a.accountId, []);
+              }
             } else if (o.t === 'credit') {
               const a = accounts[o.acct];
               const acctId = a?.accountId ?? '11111111-1111-4111-8111-111111111111';
