@@ -80,6 +80,7 @@ describe('checkInvariants', () => {
     const s = sound();
     s.accounts[0] = { ...s.accounts[0]!, balance: -15 + 1, postings: s.accounts[0]!.postings };
     expect(broken(s)).toContain(2);
+    expect(checkInvariants(s).find((v) => v.invariant === 2)!.message).toBe('The balances sum to 1, not 0.');
     const v = checkInvariants({ accounts: [{ accountId: A, balance: 0, postings: [] }, { accountId: B, balance: 0, postings: [] }], transfers: [] });
     expect(v).toEqual([]);
   });
@@ -87,7 +88,7 @@ describe('checkInvariants', () => {
   it('3: a source ref recorded twice, a transfer without postings, postings without a transfer, a leg of the wrong amount', () => {
     const dup = sound();
     dup.transfers.push(dup.transfers[0]!);
-    expect(broken(dup)).toContain(3);
+    expect(checkInvariants(dup).map((v) => v.message)).toContain('Source ref verify-send:k1 is recorded twice.');
     const orphanTransfer = sound();
     orphanTransfer.transfers.push(transfer('e9', 'verify-send:k9', A, 1, 13));
     expect(checkInvariants(orphanTransfer).map((v) => v.message)).toEqual(['Transfer verify-send:k9 has 0 posting(s), not one credit of 1 and one issuer debit.']);
@@ -105,13 +106,46 @@ describe('checkInvariants', () => {
     expect(broken(wrongRef)).toEqual([3]);
   });
 
+  it('3: each leg of a transfer must be the issuer debit or the account credit of its amount and source ref', () => {
+    const legMessages = (mutate: (s: ReturnType<typeof sound>) => void) => {
+      const s = sound();
+      mutate(s);
+      return checkInvariants(s).filter((v) => v.invariant === 3).map((v) => v.message);
+    };
+    const k3 = ['Transfer verify-send:k3 has 2 posting(s), not one credit of 3 and one issuer debit.'];
+    const bLeg = (s: ReturnType<typeof sound>, over: Partial<Posting>) => (s.accounts[2]!.postings[0] = { ...s.accounts[2]!.postings[0]!, ...over });
+    const issuerLeg = (s: ReturnType<typeof sound>, over: Partial<Posting>) => (s.accounts[0]!.postings[2] = { ...s.accounts[0]!.postings[2]!, ...over });
+    expect(legMessages((s) => bLeg(s, { amount: 4 }))).toEqual(k3);
+    expect(legMessages((s) => bLeg(s, { sourceRef: 'verify-send:zz' }))).toEqual(k3);
+    expect(legMessages((s) => issuerLeg(s, { amount: -4 }))).toEqual(k3);
+    expect(legMessages((s) => issuerLeg(s, { sourceRef: 'verify-send:zz' }))).toEqual(k3);
+    // the debit filed on another account than the issuer
+    expect(
+      legMessages((s) => {
+        const leg = s.accounts[0]!.postings.pop()!;
+        s.accounts[1]!.postings.push({ ...leg, accountId: A, seq: 3 });
+      }),
+    ).toEqual(k3);
+    // a third leg with the same entry id
+    expect(
+      legMessages((s) => {
+        s.accounts[2]!.postings.push({ ...s.accounts[2]!.postings[0]!, seq: 2, amount: 0 });
+      }),
+    ).toEqual(['Transfer verify-send:k3 has 3 posting(s), not one credit of 3 and one issuer debit.']);
+  });
+
   it('4: an edited, relinked, reordered or misfiled posting', () => {
     const edited = sound();
     edited.accounts[1]!.postings[1] = { ...edited.accounts[1]!.postings[1]!, note: 'changed' };
     expect(broken(edited)).toEqual([4]);
+    expect(checkInvariants(edited)[0]!.message).toBe(`Account ${A}: posting 2 does not match its hash.`);
     const relinked = sound();
     relinked.accounts[1]!.postings[1] = { ...relinked.accounts[1]!.postings[1]!, prev: 'f'.repeat(40) };
     expect(broken(relinked)).toEqual([4, 4]);
+    expect(checkInvariants(relinked)[0]!.message).toBe(`Account ${A}: posting 2 does not link to the previous hash.`);
+    const running = sound();
+    running.accounts[2]!.postings[0] = { ...running.accounts[2]!.postings[0]!, balanceAfter: 4 };
+    expect(checkInvariants(running).map((v) => v.message)).toContain(`Account ${B}: posting 1 records balance 4, the running sum is 3.`);
     const reordered = sound();
     reordered.accounts[1]!.postings.reverse();
     expect(broken(reordered)).toContain(4);

@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
 import { mintToken, verifyToken } from '../../api/_lib/auth/tokens.js';
 import { ServiceError } from '../../api/_lib/errors.js';
@@ -134,7 +134,25 @@ describe('with an HS256 secret', () => {
 
   it('refuses every token when no key source is configured', async () => {
     const t = await hs(good());
-    await expect(verifyToken(t, loadServiceConfig({}).jwt)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(verifyToken(t, loadServiceConfig({}).jwt)).rejects.toMatchObject({ code: 'UNAUTHORIZED', message: 'Tokens are not accepted: the service has no JWT_SECRET or JWT_JWKS_URL.' });
+  });
+
+  it('says why a token was refused, by jose\'s code or the role, never echoing the token', async () => {
+    const cfg = loadServiceConfig({ JWT_SECRET: SECRET }).jwt;
+    const expired = await hs({ ...good(), exp: now() - 60 });
+    await expect(verifyToken(expired, cfg)).rejects.toMatchObject({ message: 'The token is not valid (ERR_JWT_EXPIRED).' });
+    await expect(verifyToken(await hs({ ...good(), role: 'root' }), cfg)).rejects.toMatchObject({ message: "The token's role is not one of player, member, admin, master." });
+    await expect(verifyToken(await hs({ ...good(), role: 3 }), cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('mints a JWT-typed HS256 token that lives ttl seconds from now by default', async () => {
+    const cfg = loadServiceConfig({ JWT_SECRET: SECRET }).jwt;
+    const t = await mintToken(cfg, { subject: 'STUDIO_T', role: 'player' });
+    expect(decodeProtectedHeader(t)).toEqual({ alg: 'HS256', typ: 'JWT' });
+    const claims = decodeJwt(t);
+    expect(claims.exp! - claims.iat!).toBe(3600);
+    expect(Math.abs(claims.iat! - now())).toBeLessThanOrEqual(2);
+    expect(claims.guest).toBeUndefined();
   });
 });
 
@@ -178,9 +196,40 @@ describe('with a remote JWKS on 127.0.0.1', () => {
     await expect(verifyToken(none, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
+  it('checks issuer, audience and algorithm under a JWKS too', async () => {
+    const cfg = loadServiceConfig({ JWT_JWKS_URL: url }).jwt;
+    for (const over of [{ aud: 'other-api' }, { iss: 'someone-else' }]) {
+      const t = await new SignJWT({ ...claims(), ...over }).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).sign(rsaPrivate);
+      await expect(verifyToken(t, cfg), JSON.stringify(over)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    }
+    const { exp: _omit, ...rest } = claims();
+    void _omit;
+    const noExp = await new SignJWT(rest).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).sign(rsaPrivate);
+    await expect(verifyToken(noExp, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('answers 503 when the key set is not a key set, or does not come in time', async () => {
+    const bogus = createServer((_req, res) => res.end(JSON.stringify({ nokeys: true })));
+    const silent = createServer(() => undefined);
+    const open = async (srv: Server) => {
+      await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+      const a = srv.address();
+      return `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/jwks.json`;
+    };
+    try {
+      const t = await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).sign(rsaPrivate);
+      await expect(verifyToken(t, loadServiceConfig({ JWT_JWKS_URL: await open(bogus) }).jwt)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: 'The token keys cannot be fetched; try again.' });
+      await expect(verifyToken(t, loadServiceConfig({ JWT_JWKS_URL: await open(silent) }).jwt)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: 'The token keys cannot be fetched; try again.' });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((r) => bogus.close(r));
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
   it('answers 503 when the key set cannot be fetched', async () => {
     const cfg = loadServiceConfig({ JWT_JWKS_URL: 'http://127.0.0.1:1/jwks.json' }).jwt;
     const t = await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).sign(rsaPrivate);
-    await expect(verifyToken(t, cfg)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    await expect(verifyToken(t, cfg)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: 'The token keys cannot be fetched; try again.' });
   });
 });

@@ -303,6 +303,8 @@ describe('POST /api/admin/grant-coin', () => {
     expect(first.body).toMatchObject({ kind: 'admin_grant_coin', onChain: false, burn: false, idempotent: false, sourceRef: 'admin-grant:grant-0001', amount: 500, purpose: 'grant', note: 'Outage compensation', balance: 500 });
     const replay = await post(admin, '/api/admin/grant-coin', { ...body, studioId: undefined, accountId: a.accountId }, await adminAuth());
     expect(replay.body).toEqual({ ...first.body, idempotent: true });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
     const changed = await post(admin, '/api/admin/grant-coin', { ...body, reason: 'Something else' }, await adminAuth());
     expect(changed.status).toBe(422);
     expect((await post(admin, '/api/admin/grant-coin', { ...body, reason: undefined, idempotencyKey: 'grant-0002' }, await adminAuth())).status).toBe(400);
@@ -351,6 +353,7 @@ describe('GET /api/wallet/overview (spec 4.8, 5.3, 5.4)', () => {
     const grants = await get(wallet, '/api/wallet/overview?purpose=grant', auth);
     expect(grants.body.transactions.map((t) => [t.amount, t.purpose])).toEqual([[100, 'grant']]);
     expect((await get(wallet, '/api/wallet/overview?kind=admin_grant', auth)).body.transactions).toHaveLength(1);
+    expect((await get(wallet, '/api/wallet/overview?kind=verify_send', auth)).body.transactions).toHaveLength(6);
     expect((await get(wallet, '/api/wallet/overview?kind=verify_send&purpose=grant', auth)).body.transactions).toEqual([]);
 
     const otherFilter = await get(wallet, `/api/wallet/overview?purpose=verify&cursor=${p1.body.cursor}`, auth);
