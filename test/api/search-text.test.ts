@@ -33,6 +33,7 @@ describe('tokenize', () => {
     expect(tokenize('--é--')).toEqual(['e']);
     expect(tokenize('a.b,c')).toEqual(['a', 'b', 'c']);
     expect(tokenize('x²')).toEqual(['x2']);
+    expect(tokenize('𝒜rcane ℌoly-Widget™')).toEqual(['arcane', 'holy', 'widgettm']);
   });
 });
 

@@ -68,6 +68,13 @@ describe('foldForMatch', () => {
     expect(foldForMatch('Ǫ̃')).toBe('o');
   });
 
+  it('ends in lower case where a compatibility form opens into capitals (℡, ™, 𝒜, ℌ, ㎓)', () => {
+    expect(foldForMatch('℡')).toBe('tel');
+    expect(foldForMatch('Widget™')).toBe('widgettm');
+    expect(foldForMatch('𝒜rcane ℌoly ㎓')).toBe('arcane holy ghz');
+    expect(foldForMatch('𝒜rcane')).toBe(foldForMatch('ARCANE'));
+  });
+
   it('keeps white space and other punctuation as they are', () => {
     expect(foldForMatch('Iron  Sword, T2!')).toBe('iron  sword, t2!');
     expect(foldForMatch('Épée\t-  x')).toBe('epee\t-  x');
