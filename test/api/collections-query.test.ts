@@ -4,10 +4,10 @@
  * ranges), filters ANDed and compared folded, `q`, hidden artifacts, paging, and the response body, which
  * must be byte-identical to `JSON.stringify` of the response object.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { indexCollection } from '../../build/derive/collections.js';
-import { loadIndex, lookupItem, queryCollection, listParamSpec, LOOKUP_PARAM_SPEC, LIMIT_DEFAULT, LIMIT_MAX, type CollectionQuery } from '../../api/_lib/collections/index.js';
-import { parseQuery } from '../../api/_lib/http/params.js';
+import { loadIndex, lookupItem, queryCollection, LOOKUP_PARAM_SPEC, LIMIT_DEFAULT, LIMIT_MAX, type CollectionQuery } from '../../api/_lib/collections/index.js';
+import { parseQuery, type ParamSpec } from '../../api/_lib/http/params.js';
 import { COLLECTION_NAMES, type CollectionName } from '../../api/_lib/formats/collection-index.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 
@@ -102,6 +102,12 @@ describe('lookupItem', () => {
 });
 
 describe('list parameters (spec §4.2, §8)', () => {
+  let listParamSpec: (name: CollectionName) => Readonly<Record<string, ParamSpec>>;
+  beforeEach(async () => {
+    // Loaded afresh for each test, so that specs built wrongly when the module loads fail the tests.
+    vi.resetModules();
+    ({ listParamSpec } = await import('../../api/_lib/collections/params.js'));
+  });
   const parse = (name: CollectionName, query: string): Rec => parseQuery(new URLSearchParams(query), listParamSpec(name)).values;
   const refused = (name: CollectionName, query: string): string[] => {
     try {
