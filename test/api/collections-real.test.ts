@@ -96,6 +96,7 @@ function slug(name: string): string {
     .toLowerCase()
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
+    .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 }

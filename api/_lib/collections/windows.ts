@@ -16,7 +16,8 @@ import { EMPTY, has, intersect2, makeSet, sampleOf, type PosSet } from './positi
 
 /**
  * Maximal runs of letters and digits of a folded `q` as `[start0, end0, start1, end1, …]`. Printable
- * ASCII is classified by character code; anything else by the Unicode classes of `termSpans`.
+ * ASCII is classified by character code (folded text holds no capitals); anything else by the Unicode
+ * classes of `termSpans`.
  */
 function runsOf(fq: string): number[] {
   const out: number[] = [];
@@ -28,7 +29,7 @@ function runsOf(fq: string): number[] {
       for (const r of termSpans(fq)) out.push(r.start, r.end);
       return out;
     }
-    const term = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a);
+    const term = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
     if (term) {
       if (start < 0) start = i;
     } else if (start >= 0) {

@@ -39,11 +39,17 @@ export function foldAccentsAndCase(text: string): string {
  * Comparison form of `text`: lower case, accents and compatibility forms folded, special letters
  * spelled out (ß → ss, æ → ae, þ → th, …), apostrophes removed (`Engineer's` → `engineers`).
  * White space and other punctuation are kept. Pure printable ASCII takes a fast path with the same result.
+ * Lower case comes last as well: some compatibility forms open into capitals (`™` → `TM`, `𝒜` → `A`).
  */
 export function foldForMatch(text: string): string {
   const lower = PRINTABLE_ASCII_RE.test(text)
     ? text.toLowerCase()
-    : text.toLowerCase().normalize('NFKD').replace(MARKS_RE, '').replace(SPECIAL_RE, (c) => SPECIAL_LETTERS[c] ?? c);
+    : text
+        .toLowerCase()
+        .normalize('NFKD')
+        .replace(MARKS_RE, '')
+        .toLowerCase()
+        .replace(SPECIAL_RE, (c) => SPECIAL_LETTERS[c] ?? c);
   return lower.replace(APOSTROPHES_RE, '');
 }
 
