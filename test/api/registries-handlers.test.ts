@@ -94,7 +94,7 @@ function files(overrides: Readonly<Record<string, unknown>> = {}): Record<string
       keyPrefix: 'game-assets/icons/',
       urlPrefix: CDN,
       count: 4,
-      paths: Object.fromEntries(ICONS.flatMap((i): [unknown, unknown][] => [[i.key, i.iconUuid], [i.path, i.iconUuid]])),
+      paths: Object.fromEntries(ICONS.flatMap((i): [string, unknown][] => [[String(i.key), i.iconUuid], [String(i.path), i.iconUuid]])),
     },
     [ICON_CATEGORY_INDEX_FILE]: {
       version: '1',
