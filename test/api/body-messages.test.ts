@@ -1,8 +1,8 @@
 /**
  * What the refusals of the JSON body reader (api/_lib/http/body.ts; docs/architecture.md, "Request
  * bodies") tell a client in their detail text: the byte cap of a 413, the media type to send after a
- * 415, a readable message for a field of the wrong type, and every bad field of a 400 INVALID_BODY named
- * on its own in the detail.
+ * 415, an empty body told apart from malformed JSON, a readable message for a field of the wrong type,
+ * and every bad field of a 400 INVALID_BODY named on its own in the detail.
  */
 import { describe, expect, it } from 'vitest';
 import { readJsonBody } from '../../api/_lib/http/body.js';
@@ -44,6 +44,16 @@ describe('refusal details', () => {
     const byName = Object.fromEntries(e.errors.map((x) => [x.name, x.message]));
     expect(byName['/amount']).toBe('Must be integer.');
     expect(byName['/note']).toBe('Must be string.');
+  });
+
+  it('tells an empty body from malformed JSON', async () => {
+    const empty = await refusal(post(''));
+    expect(empty.code).toBe('INVALID_BODY');
+    expect(empty.message).toMatch(/required/);
+    expect(empty.errors).toEqual([{ name: '', message: 'The body is empty.' }]);
+    const blank = await refusal(post(' '));
+    expect(blank.code).toBe('INVALID_BODY');
+    expect(blank.errors[0]?.message).toMatch(/line 1, column 2/);
   });
 
   it('names each bad field of the body on its own in the detail', async () => {
