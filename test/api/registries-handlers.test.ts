@@ -22,6 +22,7 @@ import {
   iconShardFile,
 } from '../../api/_lib/formats/registries.js';
 import { buildTermIndex } from '../../api/_lib/formats/term-index.js';
+import { normalizeIconPath } from '../../api/_lib/registries/icons.js';
 import { dropOutput, serveOutput } from '../helpers/registry-output.js';
 
 interface Json {
@@ -234,6 +235,18 @@ describe('icons', () => {
     expect((await ok(`/api/v1/icons/by-path?path=${encodeURIComponent('a%20b.png')}`)).iconUuid).toBe('ICON-0001-0000-0000');
   });
 
+  it('ignores a CDN base of the path index that is not a string', async () => {
+    await serve({ [ICON_PATH_INDEX_FILE]: { version: '1', keyPrefix: 'p/', urlPrefix: 7, count: 1, paths: { '7x.png': 'ICON-0001-0000-0000' } } });
+    expect((await ok('/api/v1/icons/by-path?path=7x.png')).iconUuid).toBe('ICON-0001-0000-0000');
+  });
+
+  it('normalises a path on its own: blanks trimmed, CDN base and leading slashes dropped', () => {
+    expect(normalizeIconPath('  a/b.png ', '')).toBe('a/b.png');
+    expect(normalizeIconPath(' https://cdn.test/x%20y.png', 'https://cdn.test/')).toBe('x y.png');
+    expect(normalizeIconPath('///a.png', 'https://cdn.test/')).toBe('a.png');
+    expect(normalizeIconPath('a%20b.png', 'https://cdn.test/')).toBe('a%20b.png');
+  });
+
   it('counts all 16 categories, zero for those the index lacks, and totals them', async () => {
     await serve();
     const b = await ok<{ total: number; categories: { category: string; count: number }[] }>('/api/v1/icons/categories');
@@ -303,6 +316,9 @@ describe('asset search', () => {
     expect(await ids2('?search=a1')).toEqual(['A1']);
     expect(await ids2('?search=bow%20ranged%20weapons')).toEqual(['A2']);
     expect(await ids2('?search=bow%20dragon')).toEqual([]);
+    // a word must lie within one field, never across two
+    expect(await ids2('?search=a1epee')).toEqual([]);
+    expect(await ids2('?search=bowweapons')).toEqual([]);
     expect(await ids2('?search=%20')).toEqual(['A1', 'A2', 'A3', 'A4']);
   });
 
@@ -402,6 +418,16 @@ describe('caching', () => {
 });
 
 describe('registry files without their list', () => {
+  it('answers 503 for a sprite or character list that is not a list, even an empty text', async () => {
+    for (const [file, path, key] of [
+      [SPRITE_REGISTRY_FILE, '/api/v1/sprites', 'sprites'],
+      [CHARACTER_REGISTRY_FILE, '/api/v1/characters', 'characters'],
+    ] as const) {
+      await serve({ [file]: { version: '1', total: 0, categories: [], [key]: '' } });
+      expect((await call(path)).status, file).toBe(503);
+    }
+  });
+
   it('answers 503 for each', async () => {
     const broken: [string, string][] = [
       [ICON_REGISTRY_FILE, '/api/v1/icons'],
