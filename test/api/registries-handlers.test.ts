@@ -444,6 +444,7 @@ describe('registry files without their list', () => {
       const r = await call(path);
       expect(r.status, file).toBe(503);
       expect(r.body.code, file).toBe('UPSTREAM_UNAVAILABLE');
+      expect(r.body.detail, file).toMatch(/rebuild the catalog/);
     }
   });
 });
