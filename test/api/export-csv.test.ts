@@ -76,7 +76,10 @@ describe('filters', () => {
   const ids = (rs: unknown[]): unknown[] => rs.map((r) => (r as { id: unknown }).id);
 
   it('matches a tier given as a number or as a string of digits with blanks', () => {
-    const records = [{ id: 1, tier: 3 }, { id: 2, tier: ' 3 ' }, { id: 3, tier: '3a' }, { id: 4, tier: '03' }, { id: 5 }, { id: 6, tier: '' }];
+    const records = [
+      { id: 1, tier: 3 }, { id: 2, tier: ' 3 ' }, { id: 3, tier: '3a' }, { id: 4, tier: '03' }, { id: 5 }, { id: 6, tier: '' },
+      { id: 7, tier: 'a3' }, { id: 8, tier: [3] }, { id: 9, tier: '3 3' }, { id: 10, tier: null },
+    ];
     expect(ids(filterRecords(records, { tier: 3 }))).toEqual([1, 2, 4]);
   });
 
