@@ -50,6 +50,23 @@ describe('buildSearchIndex', () => {
     expect(file.docs.type).toEqual([0, 0, 0, 0, 1, 0, 0]);
   });
 
+  it('compares name lengths with the spaces between words counted', () => {
+    const file = buildSearchIndex([rec('weapons', 'A', 'Ab Cd'), rec('weapons', 'B', 'Abcd')]);
+    expect(file.docs.name).toEqual(['Abcd', 'Ab Cd']);
+  });
+
+  it('stores the first id whole, whatever letter it starts with', () => {
+    for (const id of ['Stryker-1', 'S', 'ITEM-1']) {
+      const file = buildSearchIndex([rec('weapons', id, 'x')]);
+      expect(file.ids, id).toEqual({ order: [0], shared: [0], suffix: [id] });
+    }
+  });
+
+  it('shares a whole previous id when the next one ends in the same lone surrogate', () => {
+    const file = buildSearchIndex([rec('weapons', 'a😀', 'b'), rec('weapons', 'a\uD83D', 'c')]);
+    expect(file.ids).toEqual({ order: [0, 1], shared: [0, 2], suffix: ['a😀', ''] });
+  });
+
   it('keeps a dictionary of distinct terms sorted by code units and the terms of every name in order', () => {
     const file = buildSearchIndex([rec('weapons', 'W1', 'Blade of Blade'), rec('skills', 'S1', 'Zap')]);
     expect(file.terms).toEqual(['blade', 'of', 'zap']);
@@ -170,6 +187,7 @@ describe('validateSearchIndex', () => {
     for (const col of ['order', 'shared', 'suffix'] as const) {
       expect(refusal((f) => ((f.ids as Loose)[col] = {})), col).toContain('ids.order, ids.shared or ids.suffix is not a list of every record');
       expect(refusal((f) => void f.ids[col].pop()), col).toContain('is not a list of every record');
+      expect(refusal((f) => ((f.ids as Loose)[col] = 'xyz')), col).toContain('is not a list of every record');
     }
     expect(refusal((f) => (f.ids.order[0] = f.ids.order[1]))).toContain('ids.order is not a permutation of the records');
     expect(refusal((f) => (f.ids.order[0] = 3))).toContain('ids.order is not a permutation');
