@@ -5,7 +5,7 @@
  * retired systems catalog.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { GET, POST } from '../../api/catalog.js';
+import type * as Catalog from '../../api/catalog.js';
 import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, exportFile } from '../../api/_lib/formats/index.js';
 import { buildSearchIndex } from '../../api/_lib/formats/search-index.js';
 import { dropOutput, serveOutput } from '../helpers/registry-output.js';
@@ -32,7 +32,9 @@ afterEach(async () => {
   dir = undefined;
 });
 
-const get = (path: string): Promise<Response> => GET(new Request(`http://t${path}`));
+/** The entry is loaded on first use, so an entry that fails to load fails the tests instead of the file's loading. */
+const entry = (): Promise<typeof Catalog> => import('../../api/catalog.js');
+const get = async (path: string): Promise<Response> => (await entry()).GET(new Request(`http://t${path}`));
 const detail = async (res: Response): Promise<string> => ((await res.json()) as { detail: string }).detail;
 
 describe('parameter bounds', () => {
@@ -121,7 +123,7 @@ describe('404 details', () => {
 
   it('says the systems catalog is retired and what replaces it, for every method', async () => {
     await serve();
-    for (const res of [await get('/api/v1/systems-catalog.json'), await POST(new Request('http://t/api/v1/systems-catalog.json', { method: 'POST' }))]) {
+    for (const res of [await get('/api/v1/systems-catalog.json'), await (await entry()).POST(new Request('http://t/api/v1/systems-catalog.json', { method: 'POST' }))]) {
       expect(res.status).toBe(404);
       const text = await detail(res);
       expect(text).toContain('retired');
