@@ -62,6 +62,8 @@ describe('parameter bounds', () => {
 describe('export files of the wrong shape', () => {
   it.each([
     ['no object', null],
+    ['a string', '"weapons"'],
+    ['a number', '5'],
     ['columns missing', { type: 'weapons', records: [] }],
     ['a column that is not a string', { type: 'weapons', columns: ['uuid', 3], records: [] }],
     ['records missing', { type: 'weapons', columns: ['uuid'] }],
