@@ -79,6 +79,7 @@ describe('filters', () => {
     const records = [
       { id: 1, tier: 3 }, { id: 2, tier: ' 3 ' }, { id: 3, tier: '3a' }, { id: 4, tier: '03' }, { id: 5 }, { id: 6, tier: '' },
       { id: 7, tier: 'a3' }, { id: 8, tier: [3] }, { id: 9, tier: '3 3' }, { id: 10, tier: null },
+      { id: 11, tier: '0x3' }, { id: 12, tier: '3e0' }, { id: 13, tier: '+3' }, { id: 14, tier: '3.0' },
     ];
     expect(ids(filterRecords(records, { tier: 3 }))).toEqual([1, 2, 4]);
   });
