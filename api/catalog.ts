@@ -52,11 +52,8 @@ const EXPORT_PARAMS = {
 /** Check the shape of an export file (`ExportFile`) read from the catalog. @throws Error when it is not one (a 503). */
 function parseExportFile(raw: unknown): ExportFile {
   const o = raw as Partial<ExportFile> | null;
-  if (
-    typeof o !== 'object' || o === null ||
-    !Array.isArray(o.columns) || !o.columns.every((c) => typeof c === 'string') ||
-    !Array.isArray(o.records)
-  ) {
+  // a value that is not an object has no `columns` list either
+  if (!Array.isArray(o?.columns) || !o.columns.every((c) => typeof c === 'string') || !Array.isArray(o.records)) {
     throw new Error('export file must be { type, columns: string[], records: [] }');
   }
   return o as ExportFile;

@@ -50,7 +50,7 @@ export async function listAssets(filters: AssetFilters, page: number, limit: num
     (a, i) =>
       (filters.type === undefined || a.type === filters.type) &&
       (category === undefined || a.category.toLowerCase() === category) &&
-      words.every((w) => (haystacks[i] ?? '').includes(w)),
+      words.every((w) => haystacks[i]!.includes(w)),
   );
   return {
     ...paginate(matched, page, limit),

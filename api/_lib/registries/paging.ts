@@ -23,7 +23,7 @@ export interface Page<T> {
  */
 export function paginate<T>(all: readonly T[], page: number, limit: number): Page<T> {
   const start = (page - 1) * limit;
-  const items = start < all.length ? all.slice(start, start + limit) : [];
+  const items = all.slice(start, start + limit);
   return { total: all.length, page, limit, count: items.length, items };
 }
 

@@ -1,0 +1,122 @@
+/**
+ * The route table's own lookup of a public path (docs/architecture.md, "Routing"; api/_lib/routing/table.ts),
+ * which the entry helper uses for every request: case-insensitive matching, an optional trailing slash, keys
+ * of one segment or many, percent-decoding of the key, literal dots, and the rewrites and names derived from
+ * the table. Paths are those of spec §4.2-§4.6.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type * as Table from '../../api/_lib/routing/table.js';
+
+/** The table is loaded on first use, so a table that fails to load fails the tests instead of the file's loading. */
+let loaded: typeof Table | undefined;
+let loadError: unknown;
+beforeAll(async () => {
+  try {
+    loaded = await import('../../api/_lib/routing/table.js');
+  } catch (e) {
+    loadError = e;
+  }
+});
+const tbl = (): typeof Table => {
+  if (!loaded) throw loadError instanceof Error ? loadError : new Error('the route table did not load');
+  return loaded;
+};
+const matchPath: typeof Table.matchPath = (p) => tbl().matchPath(p);
+const at = (path: string): { entry?: string; name?: string; key?: string | undefined } | undefined => {
+  const m = matchPath(path);
+  return m && { entry: m.route.entry, name: m.route.name, key: m.key };
+};
+
+describe('matchPath', () => {
+  it('matches a literal path, with or without one trailing slash, in any case', () => {
+    expect(at('/api/search')).toEqual({ entry: 'catalog', name: 'search', key: undefined });
+    expect(at('/api/search/')).toEqual({ entry: 'catalog', name: 'search', key: undefined });
+    expect(at('/API/V1/Icons/Categories')).toEqual({ entry: 'registries', name: 'icons-categories', key: undefined });
+  });
+
+  it('takes a {key} of exactly one segment, percent-decoded', () => {
+    expect(at('/v1/relics/Fire%20Ring')).toEqual({ entry: 'collections', name: 'relics-item', key: 'Fire Ring' });
+    expect(at('/v1/relics/fire-ring/')).toEqual({ entry: 'collections', name: 'relics-item', key: 'fire-ring' });
+    expect(at('/v1/relics/a%2Fb')).toEqual({ entry: 'collections', name: 'relics-item', key: 'a/b' });
+    expect(at('/v1/relics/a/b')).toEqual({ entry: 'catalog', name: 'not-found', key: 'relics/a/b' });
+  });
+
+  it('gives no key for a key that is not valid percent-encoding', () => {
+    expect(at('/v1/relics/%E0%A4%A')).toEqual({ entry: 'collections', name: 'relics-item', key: undefined });
+    expect(at('/api/%zz')).toEqual({ entry: 'catalog', name: 'not-found', key: undefined });
+  });
+
+  it('prefers literal paths over keys of the same prefix', () => {
+    expect(at('/api/v1/icons/search')?.name).toBe('icons-search');
+    expect(at('/api/v1/icons/by-path')?.name).toBe('icons-by-path');
+    expect(at('/api/v1/icons/ICON-1')).toEqual({ entry: 'registries', name: 'icon', key: 'ICON-1' });
+  });
+
+  it('reads dots in a path literally', () => {
+    expect(at('/api/v1/systems-catalog.json')?.name).toBe('retired');
+    expect(at('/api/v1/systems-catalogXjson')).toEqual({ entry: 'catalog', name: 'not-found', key: 'v1/systems-catalogXjson' });
+  });
+
+  it('sends every other path under /api and /v1 to the not-found route, with or without a rest', () => {
+    expect(at('/api')).toEqual({ entry: 'catalog', name: 'not-found', key: undefined });
+    expect(at('/v1/')).toEqual({ entry: 'catalog', name: 'not-found', key: undefined });
+    expect(at('/api/storage/list')).toEqual({ entry: 'catalog', name: 'not-found', key: 'storage/list' });
+  });
+
+  it('matches whole paths only', () => {
+    expect(matchPath('/apis')).toBeUndefined();
+    expect(matchPath('/x/api/search')).toBeUndefined();
+    expect(matchPath('/')).toBeUndefined();
+    expect(matchPath('')).toBeUndefined();
+    expect(at('/api/searchx')?.name).toBe('not-found');
+  });
+});
+
+describe('the table', () => {
+  it('declares methods, entries and a route for each spec path', () => {
+    expect(tbl().METHODS).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+    expect(tbl().ENTRIES).toEqual(['catalog', 'collections', 'registries']);
+    expect(tbl().routesOf('catalog').map((r) => r.name)).toEqual(['search', 'stats', 'export', 'retired', 'not-found', 'not-found']);
+    expect(tbl().routesOf('collections').map((r) => r.path)).toEqual([
+      '/v1/relics', '/v1/relics/{key}', '/v1/enchants', '/v1/enchants/{key}',
+      '/v1/infusions', '/v1/infusions/{key}', '/v1/artifacts', '/v1/artifacts/{key}',
+    ]);
+    expect(tbl().routesOf('registries')).toHaveLength(16);
+  });
+
+  it('accepts only GET on served routes and answers 404 to every method on gone ones', () => {
+    for (const r of tbl().ROUTES) {
+      if (r.gone) expect(r.methods, r.path).toEqual(tbl().METHODS);
+      else expect(r.methods, r.path).toEqual(['GET']);
+    }
+    expect(tbl().ROUTES.filter((r) => r.gone).map((r) => r.path)).toEqual(['/api/v1/systems-catalog.json', '/api/{key*}', '/v1/{key*}']);
+  });
+
+  it('knows which routes carry a key', () => {
+    expect(tbl().ROUTES.filter(tbl().hasKey).map((r) => r.name)).toEqual([
+      'relics-item', 'enchants-item', 'infusions-item', 'artifacts-item', 'sprite', 'character', 'icon', 'legacy-asset', 'not-found', 'not-found',
+    ]);
+  });
+});
+
+describe('Vercel rewrites', () => {
+  it('spells keys the Vercel way', () => {
+    expect(tbl().vercelSource('/v1/relics/{key}')).toBe('/v1/relics/:_key');
+    expect(tbl().vercelSource('/a/{key+}')).toBe('/a/:_key+');
+    expect(tbl().vercelSource('/api/{key*}')).toBe('/api/:_key*');
+    expect(tbl().vercelSource('/api/search')).toBe('/api/search');
+  });
+
+  it('rewrites each path once onto its entry with the route name and the key', () => {
+    const rewrites = tbl().vercelRewrites(() => true);
+    expect(rewrites).toContainEqual({ source: '/v1/relics/:_key', destination: '/api/collections?_route=relics-item&_key=:_key' });
+    expect(rewrites).toContainEqual({ source: '/api/search', destination: '/api/catalog?_route=search' });
+    expect(rewrites.filter((r) => r.source === '/api/:_key*')).toEqual([{ source: '/api/:_key*', destination: '/api/catalog?_route=not-found&_key=:_key' }]);
+    expect(new Set(rewrites.map((r) => r.source)).size).toBe(rewrites.length);
+  });
+
+  it('leaves out every route of a missing entry', () => {
+    expect(tbl().vercelRewrites(() => false)).toEqual([]);
+    expect(tbl().vercelRewrites((e) => e === 'collections').map((r) => r.destination.split('?')[0])).toEqual(Array(8).fill('/api/collections'));
+  });
+});
