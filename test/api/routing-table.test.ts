@@ -75,18 +75,28 @@ describe('matchPath', () => {
 describe('the table', () => {
   it('declares methods, entries and a route for each spec path', () => {
     expect(tbl().METHODS).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-    expect(tbl().ENTRIES).toEqual(['catalog', 'collections', 'registries']);
+    expect(tbl().ENTRIES).toEqual(['catalog', 'collections', 'registries', 'wallet', 'admin']);
     expect(tbl().routesOf('catalog').map((r) => r.name)).toEqual(['search', 'stats', 'export', 'retired', 'not-found', 'not-found']);
     expect(tbl().routesOf('collections').map((r) => r.path)).toEqual([
       '/v1/relics', '/v1/relics/{key}', '/v1/enchants', '/v1/enchants/{key}',
       '/v1/infusions', '/v1/infusions/{key}', '/v1/artifacts', '/v1/artifacts/{key}',
     ]);
     expect(tbl().routesOf('registries')).toHaveLength(16);
+    expect(tbl().routesOf('wallet').map((r) => [r.path, r.methods])).toEqual([
+      ['/api/wallet/verify-send-to-account', ['POST']],
+      ['/api/wallet/overview', ['GET']],
+    ]);
+    expect(tbl().routesOf('admin').map((r) => [r.path, r.methods])).toEqual([
+      ['/api/admin/accounts', ['POST']],
+      ['/api/admin/accounts/{key}', ['GET']],
+      ['/api/admin/grant-coin', ['POST']],
+    ]);
   });
 
-  it('accepts only GET on served routes and answers 404 to every method on gone ones', () => {
+  it('accepts only GET on catalog routes, POST only where the ledger takes a body, and answers 404 to every method on gone ones', () => {
     for (const r of tbl().ROUTES) {
       if (r.gone) expect(r.methods, r.path).toEqual(tbl().METHODS);
+      else if (['wallet', 'admin'].includes(r.entry) && !['overview', 'account'].includes(r.name)) expect(r.methods, r.path).toEqual(['POST']);
       else expect(r.methods, r.path).toEqual(['GET']);
     }
     expect(tbl().ROUTES.filter((r) => r.gone).map((r) => r.path)).toEqual(['/api/v1/systems-catalog.json', '/api/{key*}', '/v1/{key*}']);
@@ -94,7 +104,7 @@ describe('the table', () => {
 
   it('knows which routes carry a key', () => {
     expect(tbl().ROUTES.filter(tbl().hasKey).map((r) => r.name)).toEqual([
-      'relics-item', 'enchants-item', 'infusions-item', 'artifacts-item', 'sprite', 'character', 'icon', 'legacy-asset', 'not-found', 'not-found',
+      'relics-item', 'enchants-item', 'infusions-item', 'artifacts-item', 'sprite', 'character', 'icon', 'legacy-asset', 'account', 'not-found', 'not-found',
     ]);
   });
 });
