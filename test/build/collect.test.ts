@@ -107,6 +107,7 @@ describe('collect', () => {
     const lone = await one('"\u0001"');
     expect(lone.data).toBeUndefined();
     expect(lone.issues[0]).toMatchObject({ rule: 'json/syntax' });
+    expect(lone.issues[0]!.message).toMatch(/^JSON syntax error/);
   });
 });
 

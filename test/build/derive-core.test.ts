@@ -4,10 +4,16 @@
  * field, derived SKIL and SPRT ids, records without id or name left out), the emitted weapon skills
  * file with SKIL ids in the configured field, the master registry and canonical items manifest
  * (sorted ids, counts per kind and family, version), export files with their CSV columns, the stats
- * totals of every category, and the search index over every typed record.
+ * totals of every category, the search index over every typed record, and the table of the other
+ * derivers the build runs after these, in order, with their rules.
  */
 import { describe, expect, it } from 'vitest';
 import { collectTypedRecords, deriveCore } from '../../build/derive/core.js';
+import { DERIVERS } from '../../build/derive/index.js';
+import { ASSET_RULES, deriveAssets } from '../../build/derive/assets.js';
+import { collectionRules, deriveCollections } from '../../build/derive/collections.js';
+import { ICON_RULES, deriveIcons } from '../../build/derive/icons.js';
+import { SPRITE_RULES, deriveSprites } from '../../build/derive/sprites.js';
 import { buildSearchIndex } from '../../api/_lib/formats/search-index.js';
 import { deriveSpriteId } from '../../build/pipeline/ids.js';
 import type { Definition, LawResult } from '../../build/pipeline/law.js';
@@ -213,5 +219,16 @@ describe('deriveCore', () => {
     const s = empty.find((o) => o.path === 'api/v1/stats.json')!.body as { totals: Record<string, number> };
     expect(Object.values(s.totals).every((n) => n === 0)).toBe(true);
     expect(Object.keys(s.totals)).toHaveLength(17);
+  });
+});
+
+describe('deriver table', () => {
+  it('runs collections, icons, sprites and assets in that order, each with its rules', () => {
+    expect(DERIVERS.map((d) => [d.name, d.derive, d.rules])).toEqual([
+      ['collections', deriveCollections, collectionRules],
+      ['icons', deriveIcons, ICON_RULES],
+      ['sprites', deriveSprites, SPRITE_RULES],
+      ['assets', deriveAssets, ASSET_RULES],
+    ]);
   });
 });

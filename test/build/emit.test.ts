@@ -112,7 +112,7 @@ describe('swapInto', () => {
   it('replaces the previous output whole and removes it', async () => {
     const root = await tempRoot();
     await writeAll(join(root, 'dist'), [file('old.json', 'old')]);
-    await mkdir(join(root, `.dist.old-${process.pid}`));
+    await writeAll(join(root, `.dist.old-${process.pid}`), [file('leftover.json', 'x')]);
     await writeAll(join(root, 'stage'), [file('new.json', 'new')]);
     await swapInto(join(root, 'stage'), join(root, 'dist'));
     expect(await tree(join(root, 'dist'))).toEqual({ 'new.json': 'new' });

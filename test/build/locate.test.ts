@@ -91,6 +91,9 @@ describe('Locator.locate (JSON pointers)', () => {
     expect(l.locate('/1/1')).toEqual({ line: 3, column: 7 });
     expect(l.locate('/0/length')).toEqual({ line: 2, column: 3 });
     expect(l.locate('/1/1x')).toEqual({ line: 3, column: 3 });
+    expect(l.locate('/1/x1')).toEqual({ line: 3, column: 3 });
+    const long = new Locator(`[${Array.from({ length: 12 }, (_, i) => `\n${i}`).join(',')}\n]`);
+    expect(long.locate('/10')).toEqual({ line: 12, column: 1 });
   });
 
   it('answers line 1 column 1 for text that does not parse', () => {

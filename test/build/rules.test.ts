@@ -106,6 +106,7 @@ describe('RuleBook', () => {
         override(['x.json'], { 'schema/type': 'off' }),
         override(['a/**/z.json'], { 'schema/enum': 'off' }),
         override(['(p)+[q].json'], { 'schema/const': 'off' }),
+        override(['{a}|^$\\.json'], { 'schema/format': 'off' }),
       ],
     });
     const sev = (rule: string, file: string): Severity => b.severity(rule, file, false);
@@ -125,6 +126,9 @@ describe('RuleBook', () => {
     expect(sev('schema/enum', 'a/bz.json')).toBe('error');
     expect(sev('schema/const', '(p)+[q].json')).toBe('off');
     expect(sev('schema/const', 'pp[q].json')).toBe('error');
+    expect(sev('schema/format', '{a}|^$\\.json')).toBe('off');
+    expect(sev('schema/format', 'a')).toBe('error');
+    expect(sev('schema/format', '{a}|^$\\xjson')).toBe('error');
   });
 
   it('caps a legacy file at warn, leaving warn and off as they are', () => {
@@ -146,8 +150,9 @@ describe('RuleBook', () => {
     }
     expect(message).toContain('json/sintax');
     expect(message).toContain('bogus/*');
+    expect(message).toContain('json/sintax, bogus/*.');
     expect(message.split('json/sintax').length).toBe(2);
-    expect(message).toContain('json/syntax');
+    expect(message).toContain('json/syntax, json/duplicate-key, json/encoding');
     expect(message).toContain('registry/stale-entry');
     // an area needs a known rule in it; a name without the `/*` is not an area
     expect(make({ rules: { 'schema/type*': 'off' } })).toThrow(/schema\/type\*/);

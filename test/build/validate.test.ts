@@ -80,6 +80,8 @@ describe('catalogSchemaId', () => {
     expect(catalogSchemaId('sub/dir/enemies.json')).toBe('https://schemas.game-data.dev/catalog/enemies.schema.json');
     expect(catalogSchemaId('a.json.json')).toBe('https://schemas.game-data.dev/catalog/a.json.schema.json');
     expect(catalogSchemaId('json.txt')).toBe('https://schemas.game-data.dev/catalog/json.txt.schema.json');
+    expect(catalogSchemaId('a.json.x.json')).toBe('https://schemas.game-data.dev/catalog/a.json.x.schema.json');
+    expect(catalogSchemaId('a-json')).toBe('https://schemas.game-data.dev/catalog/a-json.schema.json');
   });
 });
 
