@@ -52,6 +52,15 @@ describe('progress and stats', () => {
     expect(r.stats.seconds).toBeGreaterThan(0);
   });
 
+  it('reports its own wall time in seconds', async () => {
+    const { src, out } = await catalog({ 'master-items.json': ITEMS });
+    const t0 = performance.now();
+    const r = await buildCatalog({ src, out, reportFile: false });
+    const elapsed = (performance.now() - t0) / 1000;
+    expect(r.stats.seconds).toBeGreaterThan(0);
+    expect(r.stats.seconds).toBeLessThanOrEqual(elapsed);
+  });
+
   it('counts a record once whether it is a definition, a search record or both', async () => {
     const { src, out } = await catalog({
       'master-items.json': ITEMS,
@@ -183,5 +192,17 @@ describe('outputs', () => {
     await writeFile(join(root, 'blocker'), 'x');
     await expect(buildCatalog({ src, out: join(root, 'blocker', 'dist'), reportFile: false })).rejects.toMatchObject({ code: 'ENOTDIR' });
     expect((await readdir(root)).sort()).toEqual(['blocker', 'src']);
+  });
+
+  it('removes the staging folder when a file cannot be written, keeping the previous output', async () => {
+    const { root, src, out } = await catalog({ 'master-items.json': ITEMS });
+    const first = await buildCatalog({ src, out, reportFile: false });
+    expect(first.ok).toBe(true);
+    // a source folder named like a derived file: the derived file cannot be written over it
+    await mkdir(join(src, 'icon-registry.json'));
+    await writeFile(join(src, 'icon-registry.json', 'a.json'), '{}');
+    await expect(buildCatalog({ src, out, reportFile: false })).rejects.toMatchObject({ code: 'EISDIR' });
+    expect((await readdir(root)).sort()).toEqual(['dist', 'src']);
+    expect(JSON.parse(await readFile(join(out, 'api/v1/game-data-manifest.json'), 'utf8'))).toMatchObject({ buildId: first.buildId });
   });
 });
