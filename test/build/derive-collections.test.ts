@@ -19,7 +19,7 @@ function index(name: CollectionName, items: unknown[]): { problems: CollectionPr
   return { problems, built: built! };
 }
 
-const postings = (built: ReturnType<typeof index>['built'], kind: 'terms' | 'fragments'): Record<string, number[]> => {
+const postings = (built: ReturnType<typeof index>['built'], kind: 'terms' | 'fragments'): Record<string, readonly number[]> => {
   const list = kind === 'terms' ? built.index.terms : built.index.fragments;
   const post = kind === 'terms' ? built.index.postings : built.index.fragmentPostings;
   return Object.fromEntries(list.map((t, i) => [t, post[i]!]));

@@ -17,7 +17,7 @@ import { SPRITE_RULES, deriveSprites } from '../../build/derive/sprites.js';
 import { buildSearchIndex } from '../../api/_lib/formats/search-index.js';
 import { deriveSpriteId } from '../../build/pipeline/ids.js';
 import type { Definition, LawResult } from '../../build/pipeline/law.js';
-import type { CatalogConfig, SourceDoc } from '../../build/pipeline/types.js';
+import type { SourceDoc } from '../../build/pipeline/types.js';
 import { testConfig } from '../helpers/config.js';
 
 const docsOf = (files: Record<string, unknown>): Map<string, SourceDoc> =>
