@@ -41,14 +41,17 @@ describe('listJsonFiles', () => {
   it('lists every .json file below the folder, relative with / separators, sorted; nothing else', async () => {
     const src = await folder({
       'b.json': '{}',
+      'zz.json': '{}',
+      'm.json': '{}',
       'a.json': '{}',
+      'c-.json': '{}',
       'sub/deeper/c.json': '{}',
       'sub/A.json': '{}',
       'notes.txt': 'x',
       'x.json.bak': '{}',
     });
     await mkdir(join(src, 'dir.json'));
-    expect(await listJsonFiles(src)).toEqual(['a.json', 'b.json', 'sub/A.json', 'sub/deeper/c.json']);
+    expect(await listJsonFiles(src)).toEqual(['a.json', 'b.json', 'c-.json', 'm.json', 'sub/A.json', 'sub/deeper/c.json', 'zz.json']);
   });
 });
 
@@ -142,6 +145,20 @@ describe('duplicate keys', () => {
     expect(r.issues).toEqual([]);
     const dup = await one('{"q\\"": ":", "q\\"": 1}');
     expect(dup.issues.map((i) => i.pointer)).toEqual(['/q"']);
+  });
+
+  it('finds a repeat whatever the other keys look like (short, long, empty, spaced, in arrays)', async () => {
+    const cases: [string, string][] = [
+      ['{"k":1,"k":2,"long":3}', '/k'],
+      ['{"k" : 1, "k" : 2, "a": 3}', '/k'],
+      ['{"k":1,"k":2,"a" :3}', '/k'],
+      ['{"":1,"":2,"ab":3}', '/'],
+      ['[{"k":1,"k":2}]', '/0/k'],
+    ];
+    for (const [text, pointer] of cases) {
+      const r = await one(text);
+      expect(r.issues.map((i) => `${i.rule} ${i.pointer}`), text).toEqual([`json/duplicate-key ${pointer}`]);
+    }
   });
 
   it('reports the same way in each of several files read by one build', async () => {

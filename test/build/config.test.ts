@@ -96,7 +96,7 @@ describe('loadCatalogConfig: defaults and normalisation', () => {
       await configFile({
         ...MINIMAL,
         base_url: 'https://catalog.test/v//',
-        cdn_url: 'https://cdn.test/',
+        cdn_url: 'https://cdn.test//',
         namespaces: { skill: 'sk:', icon: 'ic:', sprite: 'sp:' },
         uuidField: 'brandUuid',
         retired: ['old.json'],

@@ -133,6 +133,14 @@ describe('swapInto', () => {
     expect(await readdir(root)).toEqual([]);
   });
 
+  it('reports why staging could not be moved in when there was no previous output', async () => {
+    const root = await tempRoot();
+    await writeAll(join(root, 'stage'), [file('a.json', '1')]);
+    // a folder cannot be moved into itself
+    await expect(swapInto(join(root, 'stage'), join(root, 'stage', 'dist'))).rejects.toMatchObject({ code: 'EINVAL' });
+    expect(await tree(join(root, 'stage'))).toEqual({ 'a.json': '1' });
+  });
+
   it('stops, leaving staging in place, when the previous output cannot be moved away', async () => {
     const root = await tempRoot();
     await writeFile(join(root, 'plain-file'), 'x');

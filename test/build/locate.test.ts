@@ -92,6 +92,10 @@ describe('Locator.locate (JSON pointers)', () => {
     expect(l.locate('/0/length')).toEqual({ line: 2, column: 3 });
     expect(l.locate('/1/1x')).toEqual({ line: 3, column: 3 });
     expect(l.locate('/1/x1')).toEqual({ line: 3, column: 3 });
+    // only plain digits name an array item, even where Number() would read more
+    expect(l.locate('/1/+1')).toEqual({ line: 3, column: 3 });
+    expect(l.locate('/1/1e0')).toEqual({ line: 3, column: 3 });
+    expect(l.locate('/1/')).toEqual({ line: 3, column: 3 });
     const long = new Locator(`[${Array.from({ length: 12 }, (_, i) => `\n${i}`).join(',')}\n]`);
     expect(long.locate('/10')).toEqual({ line: 12, column: 1 });
   });

@@ -104,6 +104,7 @@ describe('RuleBook', () => {
         override(['deep/**'], { 'json/encoding': 'off' }),
         override(['t?.json'], { 'json/duplicate-key': 'off' }),
         override(['x.json'], { 'schema/type': 'off' }),
+        override(['y1.json', 'y2.json'], { 'law/id-format': 'off' }),
         override(['a/**/z.json'], { 'schema/enum': 'off' }),
         override(['(p)+[q].json'], { 'schema/const': 'off' }),
         override(['{a}|^$\\.json'], { 'schema/format': 'off' }),
@@ -121,6 +122,9 @@ describe('RuleBook', () => {
     expect(sev('json/duplicate-key', 't/.json')).toBe('error');
     expect(sev('schema/type', 'x.json')).toBe('off');
     expect(sev('schema/type', 'xajson')).toBe('error');
+    expect(sev('law/id-format', 'y2.json')).toBe('off');
+    expect(sev('law/id-format', 'y1.json')).toBe('off');
+    expect(sev('law/id-format', 'y3.json')).toBe('error');
     expect(sev('schema/enum', 'a/z.json')).toBe('off');
     expect(sev('schema/enum', 'a/b/c/z.json')).toBe('off');
     expect(sev('schema/enum', 'a/bz.json')).toBe('error');
