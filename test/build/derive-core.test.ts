@@ -100,16 +100,16 @@ describe('deriveCore', () => {
     def('XITEM-1', 'odd'),
   ];
   const result = law(defs, [[ptr, 'SKIL-AAAA-BBBB-CCCC']], ['ICON-1', 'ICON-2', 'ICON-3']);
-  const records = collectTypedRecords(docs, config, result);
-  const out = deriveCore({ config, docs, law: result, records });
+  // derived inside each test (never while the suite is collected), so that every run sees the code under test
+  const typed = (): ReturnType<typeof collectTypedRecords> => collectTypedRecords(docs, config, result);
   const body = (path: string): Record<string, unknown> => {
-    const e = out.find((o) => o.path === path);
+    const e = deriveCore({ config, docs, law: result, records: typed() }).find((o) => o.path === path);
     expect(e, path).toBeDefined();
     return e!.body as Record<string, unknown>;
   };
 
   it('emits, in order, the skills file, registry, canonical items, exports, stats and search index', () => {
-    expect(out.map((o) => o.path)).toEqual([
+    expect(deriveCore({ config, docs, law: result, records: typed() }).map((o) => o.path)).toEqual([
       'api/v1/master-weaponSkills.json',
       'api/v1/master-registry.json',
       'api/v1/canonical-items-manifest.json',
@@ -121,7 +121,7 @@ describe('deriveCore', () => {
 
   it('writes the SKIL id into the configured field of each derived skill, pretty-printed, source untouched', () => {
     const brand = testConfig({ uuidField: 'brandUuid' });
-    const e = deriveCore({ config: brand, docs, law: result, records })[0]!;
+    const e = deriveCore({ config: brand, docs, law: result, records: typed() })[0]!;
     expect(e.raw).toBe(true);
     const text = e.body as string;
     expect(text.endsWith('}\n')).toBe(true);
@@ -132,13 +132,13 @@ describe('deriveCore', () => {
   });
 
   it('emits no skills file without derived ids or without a parsed source', () => {
-    expect(deriveCore({ config, docs, law: law(defs), records })[0]!.path).toBe('api/v1/master-registry.json');
+    expect(deriveCore({ config, docs, law: law(defs), records: typed() })[0]!.path).toBe('api/v1/master-registry.json');
     const unparsed = new Map(docs);
     unparsed.set('master-weaponSkills.json', { path: 'master-weaponSkills.json', text: '{', data: undefined });
-    expect(deriveCore({ config, docs: unparsed, law: result, records })[0]!.path).toBe('api/v1/master-registry.json');
+    expect(deriveCore({ config, docs: unparsed, law: result, records: typed() })[0]!.path).toBe('api/v1/master-registry.json');
     const none = new Map(docs);
     none.delete('master-weaponSkills.json');
-    expect(deriveCore({ config, docs: none, law: result, records })[0]!.path).toBe('api/v1/master-registry.json');
+    expect(deriveCore({ config, docs: none, law: result, records: typed() })[0]!.path).toBe('api/v1/master-registry.json');
   });
 
   it('registry: every definition by id (sorted), totals per kind, alsoIn sorted, package version', () => {
@@ -163,7 +163,7 @@ describe('deriveCore', () => {
   });
 
   it('falls back to version 4.0.0 when the config names no package version', () => {
-    const plain = deriveCore({ config: testConfig(), docs, law: result, records });
+    const plain = deriveCore({ config: testConfig(), docs, law: result, records: typed() });
     expect((plain[1]!.body as { version: string }).version).toBe('4.0.0');
     expect((plain[2]!.body as { version: string }).version).toBe('4.0.0');
   });

@@ -131,22 +131,27 @@ describe('source shape and key prefix', () => {
 
 describe('registered icons', () => {
   const config = testConfig({ uuidField: 'brandUuid', cdnUrl: 'https://cdn.test//', namespaces: { skill: 's:', icon: 'ns:', sprite: 'p:' }, versions: { iconRegistry: '2.0.0' } });
-  const r = run(
-    {
-      icons: [
-        { key: `${P}weapons/Fire Sword.png`, category: 'weapon', tags: ['Blade', 'fire'] },
-        { key: `${P}ui/.hidden`, category: 'ui', name: 'Hidden' },
-        { key: `${P}ui/plain`, category: 'ui' },
-        { key: `${P}ui/.dot`, category: 'ui' },
-        { key: `${P}a.b/c.d.png`, category: 'misc' },
-      ],
-    },
-    config,
-  );
-  const icons = r.body('icon-registry.json').icons as Record<string, unknown>[];
-  const byKey = Object.fromEntries(icons.map((i) => [i.key as string, i]));
+  // derived inside each test (never while the suite is collected), so that every run sees the code under test
+  const derived = (): { r: ReturnType<typeof run>; icons: Record<string, unknown>[]; byKey: Record<string, Record<string, unknown>> } => {
+    const r = run(
+      {
+        icons: [
+          { key: `${P}weapons/Fire Sword.png`, category: 'weapon', tags: ['Blade', 'fire'] },
+          { key: `${P}ui/.hidden`, category: 'ui', name: 'Hidden' },
+          { key: `${P}ui/plain`, category: 'ui' },
+          { key: `${P}ui/.dot`, category: 'ui' },
+          { key: `${P}a.b/c.d.png`, category: 'misc' },
+        ],
+      },
+      config,
+    );
+    const icons = r.body('icon-registry.json').icons as Record<string, unknown>[];
+    const byKey = Object.fromEntries(icons.map((i) => [i.key as string, i]));
+    return { r, icons, byKey };
+  };
 
   it('carry their id in the configured field, relative path, CDN URL, category, name and tags', () => {
+    const { byKey } = derived();
     const key = `${P}weapons/Fire Sword.png`;
     const id = deriveIconId('ns:', key);
     expect(byKey[key]).toEqual({
@@ -162,6 +167,7 @@ describe('registered icons', () => {
   });
 
   it('default the name to the file name without extension', () => {
+    const { byKey } = derived();
     expect(byKey[`${P}ui/.hidden`]!.name).toBe('Hidden');
     expect(byKey[`${P}ui/plain`]!.name).toBe('plain');
     expect(byKey[`${P}ui/.dot`]!.name).toBe('.dot');
@@ -169,6 +175,7 @@ describe('registered icons', () => {
   });
 
   it('are sorted by id; the registry carries version, id field, prefix and count', () => {
+    const { r, icons } = derived();
     const ids = icons.map((i) => i.iconUuid as string);
     expect(ids).toEqual([...ids].sort());
     expect(r.body('icon-registry.json')).toMatchObject({ version: '2.0.0', uuidField: 'brandUuid', keyPrefix: P, count: 5 });
@@ -176,6 +183,7 @@ describe('registered icons', () => {
   });
 
   it('are indexed by key and by relative path', () => {
+    const { r, byKey } = derived();
     const idx = r.body('icon-path-index.json');
     expect(idx).toMatchObject({ version: '2.0.0', keyPrefix: P, urlPrefix: 'https://cdn.test/', count: 10 });
     const paths = idx.paths as Record<string, string>;
@@ -185,6 +193,7 @@ describe('registered icons', () => {
   });
 
   it('are listed per category in spec order, with a shard per category', () => {
+    const { r, byKey } = derived();
     const cat = r.body('icon-category-index.json');
     expect(cat.version).toBe('2.0.0');
     expect(cat.total).toBe(5);
@@ -200,6 +209,7 @@ describe('registered icons', () => {
   });
 
   it('are searchable by name, tags, path without extension and category', () => {
+    const { r, byKey } = derived();
     const s = r.body('icon-search-index.json');
     expect(s.version).toBe('2.0.0');
     expect(s.count).toBe(5);
