@@ -52,6 +52,7 @@ const THING = {
     one: { oneOf: [{ type: 'string' }, { type: 'number' }] },
     all: { allOf: [{ type: 'string' }] },
     cond: { if: { type: 'string' }, then: { minLength: 3 } },
+    dots: { type: 'string', pattern: '^a..b$' },
     twice: { anyOf: [{ type: 'string' }, { type: 'string', minLength: 1 }] },
   },
 };
@@ -163,6 +164,9 @@ describe('validateDocs', () => {
     expect(problems({ name: 'ok', when: 'yesterday' }).map((i) => [i.rule, i.pointer])).toEqual([['schema/format', '/when']]);
     expect(problems({ name: 'ok', code: 'abc' }).map((i) => [i.rule, i.pointer])).toEqual([['schema/format', '/code']]);
     expect(problems({ name: 'ok', step: 3 }).map((i) => [i.rule, i.pointer])).toEqual([['schema/other', '/step']]);
+    const dots = problems({ name: 'ok', dots: 'zz' });
+    expect(dots.map((i) => [i.rule, i.pointer])).toEqual([['schema/format', '/dots']]);
+    expect(dots[0]!.message).toMatch(/^must match pattern "\^a\.\.b\$"\. \(schema /);
   });
 
   it('points an unexpected field at the field itself and names it', () => {
