@@ -14,6 +14,11 @@ function run(source: unknown): { issues: IssueInput[]; index: Record<string, unk
   const issues: IssueInput[] = [];
   const docs = new Map(source === undefined ? [] : [[ASSETS_SOURCE_FILE, { path: ASSETS_SOURCE_FILE, text: '', data: source }]]);
   const files = deriveAssets({ config: testConfig(), docs, report: (i) => issues.push(i) });
+  // every problem explains itself to the content author
+  for (const i of issues) {
+    expect(i.file).toBe(ASSETS_SOURCE_FILE);
+    expect(i.message.length, i.rule).toBeGreaterThan(20);
+  }
   expect(files.map((f) => f.path)).toEqual(['api/v1/asset-index.json', 'api/v1/asset-categories.json']);
   return { issues, index: files[0]!.body as Record<string, unknown>, categories: files[1]!.body as Record<string, unknown> };
 }
@@ -76,7 +81,7 @@ describe('listed assets', () => {
   });
 
   it('ignores a non-string version or base URL', () => {
-    const r = run(consistent([], { version: 3, baseUrl: null }));
+    const r = run(consistent([], { version: 3, baseUrl: 5 }));
     expect(r.index).toMatchObject({ version: null, baseUrl: null });
   });
 
@@ -131,6 +136,9 @@ describe('listed assets', () => {
     ]);
     expect(r.issues[5]!.message).toContain('/assets/0');
     expect(r.issues[4]!.message).toContain('"texture"');
+    expect(r.issues[4]!.message).toContain('icon, sprite, model, audio, video');
+    expect(r.issues[0]!.message).toContain('needs a non-blank string "id"');
+    expect(r.issues[3]!.message).toContain('needs a string "category"');
     expect((r.index.assets as { id: string }[]).map((x) => x.id)).toEqual(['blankcat', 'ok']);
   });
 
@@ -152,9 +160,13 @@ describe('listed assets', () => {
       'assets/field-type /assets/1/tags',
       'assets/field-type /assets/1/sizeBytes',
     ]);
-    expect(r.issues[0]!.message).toContain('is missing');
-    expect(r.issues[1]!.message).toContain('is not a URL string or null');
-    expect(r.issues[1]!.message).toContain('null is served');
+    const said = r.issues.map((i) => i.message);
+    expect(said[0]).toContain('is missing; "" is served');
+    expect(said[1]).toContain('is not a URL string or null; null is served');
+    expect(said[2]).toContain('is not an array of strings; [] is served');
+    expect(said[3]).toContain('is not a string; "" is served');
+    expect(said[4]).toContain('is not a whole number of bytes; null is served');
+    expect(said[5]).toContain('is not an object; {} is served');
     const [a, b, d] = r.index.assets as Record<string, unknown>[];
     expect(a).toMatchObject({ subcategory: '', previewUrl: null, tags: [], format: '', sizeBytes: null, metadata: {} });
     expect(b).toMatchObject({ tags: [], sizeBytes: null });
@@ -191,7 +203,12 @@ describe('declared totals', () => {
     expect(problems(run(consistent(list, { types: [] })).issues)).toEqual(['assets/source-shape /types']);
     const r = run(consistent(list, { types: { icon: 2.5, model: 2, sprite: 0, gif: 0 } }));
     expect(problems(r.issues)).toEqual(['assets/unknown-type /types/gif', 'assets/source-shape /types/icon', 'assets/count-mismatch /types/model']);
-    expect(r.issues[2]!.message).toContain('set it to 1');
+    expect(r.issues[2]!.message).toContain('types.model is 2 but 1');
+    expect(r.issues[0]!.message).toContain('(icon, sprite, model, audio, video)');
+    const none = run(consistent(list, { types: { icon: 2, model: 1, video: 1 } }));
+    expect(problems(none.issues)).toEqual(['assets/count-mismatch /types/video']);
+    expect(problems(run(consistent(list, { types: [] })).issues)).toEqual(['assets/source-shape /types']);
+    expect(run(consistent(list, { types: [] })).issues[0]!.message).toContain('{ icon, sprite, model, audio, video }');
     const absent = run(consistent(list, { types: { icon: 2 } }));
     expect(problems(absent.issues)).toEqual(['assets/count-mismatch /types']);
     expect(absent.issues[0]!.message).toContain('types.model is missing');

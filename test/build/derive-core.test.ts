@@ -46,13 +46,14 @@ const config = testConfig({ versions: { package: '7.1.0' } });
 describe('collectTypedRecords', () => {
   it('reads the play catalog before the design template and takes the first present id field', () => {
     const docs = docsOf({
-      'master-weapons.json': { items: [{ uuid: 'W-1', id: 'w1', name: 'Sword' }, { uuid: '', id: 'w2', name: 'Axe' }, { id: 'w3' }, { uuid: 'W-4', name: 7 }, { name: 'No id' }] },
+      'master-weapons.json': { items: [{ uuid: 'W-1', id: 'w1', name: 'Sword' }, { uuid: '', id: 'w2', name: 'Axe' }, { id: 'w3' }, { uuid: 'W-4', name: 7 }, { name: 'No id' }, { uuid: 7, id: 'w5', name: 'Numbered' }] },
       'weapons.json': { categories: { swords: { items: [{ id: 'design', name: 'Template' }] } } },
     });
     const recs = collectTypedRecords(docs, config, law());
     expect(recs.get('weapons')!.map((r) => [r.id, r.name, r.file, r.pointer])).toEqual([
       ['W-1', 'Sword', 'master-weapons.json', '/items/0'],
       ['w2', 'Axe', 'master-weapons.json', '/items/1'],
+      ['w5', 'Numbered', 'master-weapons.json', '/items/5'],
     ]);
     expect(recs.get('weapons')![0]!.record).toEqual({ uuid: 'W-1', id: 'w1', name: 'Sword' });
     expect(recs.get('weapons')![0]!.type).toBe('weapons');

@@ -18,6 +18,11 @@ function run(source: unknown, config: CatalogConfig = testConfig()): { files: re
   const issues: IssueInput[] = [];
   const docs = new Map(source === undefined ? [] : [[ICON_SOURCE_FILE, { path: ICON_SOURCE_FILE, text: JSON.stringify(source), data: source }]]);
   const files = deriveIcons({ config, docs, report: (i) => issues.push(i) });
+  // every problem explains itself to the content author
+  for (const i of issues) {
+    expect(i.file).toBe(ICON_SOURCE_FILE);
+    expect(i.message.length, i.rule).toBeGreaterThan(20);
+  }
   const body = (path: string): Record<string, unknown> => files.find((f) => f.path === `api/v1/${path}`)!.body as Record<string, unknown>;
   return { files, issues, body };
 }
@@ -83,6 +88,8 @@ describe('refused keys', () => {
         { key: 5, category: 7, name: '', tags: 'x' },
         { key: `${P}t.png`, category: 'ui', tags: ['ok', 1, 'fine', null] },
         { key: `${P}n.png`, category: 'ui', name: 3 },
+        { key: `${P}b.png`, category: 'ui', name: '  ' },
+        { key: `${P}x.png`, category: 'ui', tags: 'x' },
         { key: `${P}good.png`, category: 'ui', tags: [] },
       ],
     });
@@ -96,8 +103,10 @@ describe('refused keys', () => {
       'icons/source-shape /icons/3/tags/1',
       'icons/source-shape /icons/3/tags/3',
       'icons/source-shape /icons/4/name',
+      'icons/source-shape /icons/5/name',
+      'icons/source-shape /icons/6/tags',
     ]);
-    expect(r.issues[4]!.message).toContain('ui');
+    expect(r.issues[4]!.message).toContain('misc, race, ability');
     expect(keysOf(r)).toEqual([`${P}good.png`]);
   });
 });
@@ -170,6 +179,7 @@ describe('registered icons', () => {
     const { byKey } = derived();
     expect(byKey[`${P}ui/.hidden`]!.name).toBe('Hidden');
     expect(byKey[`${P}ui/plain`]!.name).toBe('plain');
+    expect(byKey[`${P}ui/plain`]!.tags).toEqual([]);
     expect(byKey[`${P}ui/.dot`]!.name).toBe('.dot');
     expect(byKey[`${P}a.b/c.d.png`]!.name).toBe('c.d');
   });
@@ -217,6 +227,8 @@ describe('registered icons', () => {
     const idsOf = (term: string): string[] => (terms[term] ?? []).map((i) => (s.ids as string[])[i]!);
     const sword = byKey[`${P}weapons/Fire Sword.png`]!.iconUuid;
     for (const term of ['fire', 'sword', 'blade', 'weapons', 'weapon']) expect(idsOf(term), term).toContain(sword);
+    const swordAt = (s.ids as string[]).indexOf(sword);
+    expect(Object.keys(terms).filter((t) => terms[t]!.includes(swordAt))).toEqual(['blade', 'fire', 'sword', 'weapon', 'weapons']);
     expect(terms.png).toBeUndefined();
     expect(idsOf('d')).toEqual([byKey[`${P}a.b/c.d.png`]!.iconUuid]);
     expect(idsOf('ui')).toHaveLength(3);
