@@ -227,7 +227,7 @@ describe('registered icons', () => {
     const idsOf = (term: string): string[] => (terms[term] ?? []).map((i) => (s.ids as string[])[i]!);
     const sword = byKey[`${P}weapons/Fire Sword.png`]!.iconUuid;
     for (const term of ['fire', 'sword', 'blade', 'weapons', 'weapon']) expect(idsOf(term), term).toContain(sword);
-    const swordAt = (s.ids as string[]).indexOf(sword);
+    const swordAt = (s.ids as string[]).indexOf(sword as string);
     expect(Object.keys(terms).filter((t) => terms[t]!.includes(swordAt))).toEqual(['blade', 'fire', 'sword', 'weapon', 'weapons']);
     expect(terms.png).toBeUndefined();
     expect(idsOf('d')).toEqual([byKey[`${P}a.b/c.d.png`]!.iconUuid]);
