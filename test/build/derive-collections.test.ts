@@ -131,7 +131,9 @@ describe('lookup keys and item files', () => {
   });
 
   it('an own slug replaces the name slug; a blank one does not', () => {
-    expect(index('artifacts', [{ uuid: 'A-1', slug: ' Own ', name: 'Named' }]).built.index.keys).toEqual({ 'a-1': 0, own: 0 });
+    const own = index('artifacts', [{ uuid: 'A-1', slug: ' Own ', name: 'Named' }]).built;
+    expect(own.index.keys).toEqual({ 'a-1': 0, own: 0 });
+    expect(own.itemFiles.map((f) => f.path)).toEqual(['api/v1/artifacts/A-1.json', 'api/v1/artifacts/Own.json']);
     expect(index('artifacts', [{ uuid: 'A-1', slug: ' ', name: 'Named' }]).built.index.keys).toEqual({ 'a-1': 0, named: 0 });
     expect(index('artifacts', [{ uuid: 'A-1', name: '!!!' }]).built.index.keys).toEqual({ 'a-1': 0 });
     expect(index('artifacts', [{ uuid: 'A-1', id: 'not-a-key' }]).built.index.keys).toEqual({ 'a-1': 0 });

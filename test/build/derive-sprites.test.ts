@@ -82,7 +82,7 @@ describe('sprites2d.json', () => {
   });
 
   it('refuses items without a name or path, repeats of a path, and reports a category that disagrees', () => {
-    const r = run({ sprites: sheet({ a: [item('A', '/s/a.png', { category: 'x' }), item(' ', '/s/n.png'), item('P', ''), item('Dup', '/s/a.png'), 'x', item('C', '/s/c.png', { category: 7 })] }) });
+    const r = run({ sprites: sheet({ a: [item('A', '/s/a.png', { category: 'x' }), item(' ', '/s/n.png'), item('P', ''), item('Dup', '/s/a.png'), 'x', item('C', '/s/c.png', { category: 7 }), item('N', 5 as unknown as string)] }) });
     expect(r.problems.map((p) => p.split(' ').slice(0, 1).concat(p.split(' ').slice(2)).join(' '))).toEqual([
       'sprites/category-mismatch /categories/a/items/0/category',
       'sprites/source-shape /categories/a/items/1/name',
@@ -90,6 +90,7 @@ describe('sprites2d.json', () => {
       'sprites/duplicate-path /categories/a/items/3/path',
       'sprites/source-shape /categories/a/items/4',
       'sprites/source-shape /categories/a/items/5/category',
+      'sprites/source-shape /categories/a/items/6/path',
     ]);
     expect(r.issues[3]!.message).toContain('/categories/a/items/0');
     expect(r.issues[0]!.message).toContain('"x"');
@@ -206,7 +207,7 @@ describe('characters', () => {
           ok('C', '/sprites/characters/c/', { category: 1 }),
           ok('D', ''),
           ok('E', '/sprites/characters/e/', { animations: [] }),
-          ok('F', '/sprites/characters/f/', { animations: { idle: '' } }),
+          ok('F', '/sprites/characters/f/', { animations: { idle: '', run: 4 } }),
           ok('G', '/sprites/characters/a/'),
           3,
           ok('H', '/chars/h/'),
@@ -222,6 +223,7 @@ describe('characters', () => {
       'sprites/source-shape /characters/3/basePath',
       'sprites/source-shape /characters/4/animations',
       'sprites/source-shape /characters/5/animations/idle',
+      'sprites/source-shape /characters/5/animations/run',
       'sprites/duplicate-character /characters/6/basePath',
       'sprites/source-shape /characters/7',
       'sprites/character-base-path /characters/8/basePath',
@@ -229,7 +231,7 @@ describe('characters', () => {
       'sprites/character-base-path /characters/10/basePath',
       'sprites/character-base-path /characters/11/basePath',
     ]);
-    expect(r.issues[5]!.message).toContain('/characters/0');
+    expect(r.issues[6]!.message).toContain('/characters/0');
     const names = r.body<{ characters: { name: string }[] }>('character-registry.json').characters.map((c) => c.name);
     expect(names).toEqual(['A', 'H', 'I', 'J', 'K']);
   });
