@@ -91,7 +91,7 @@ describe('filter values', () => {
       { id: 'g', element: ['fire', 'FIRE'] },
     ]);
     expect(built.index.filters.element).toEqual({ '3': [2], earth: [3], fire: [0, 1, 6], ice: [0], wind: [1] });
-    expect(problems.map((p) => p.pointer)).toEqual(['/relics/3/element', '/relics/4/element', '/relics/5/element']);
+    expect(problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual(['collections/filter-value /relics/3/element', 'collections/filter-value /relics/4/element', 'collections/filter-value /relics/5/element']);
     expect(problems[0]!.message).toContain('element');
   });
 
@@ -135,6 +135,8 @@ describe('lookup keys and item files', () => {
     expect(own.index.keys).toEqual({ 'a-1': 0, own: 0 });
     expect(own.itemFiles.map((f) => f.path)).toEqual(['api/v1/artifacts/A-1.json', 'api/v1/artifacts/Own.json']);
     expect(index('artifacts', [{ uuid: 'A-1', slug: ' ', name: 'Named' }]).built.index.keys).toEqual({ 'a-1': 0, named: 0 });
+    const twice = index('artifacts', [{ uuid: 'A-1', slug: 'same' }, { uuid: 'A-2', slug: 'Same' }]);
+    expect(twice.problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual(['collections/duplicate-key /artifacts/1/slug']);
     expect(index('artifacts', [{ uuid: 'A-1', name: '!!!' }]).built.index.keys).toEqual({ 'a-1': 0 });
     expect(index('artifacts', [{ uuid: 'A-1', id: 'not-a-key' }]).built.index.keys).toEqual({ 'a-1': 0 });
   });
