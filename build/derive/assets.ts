@@ -145,7 +145,8 @@ export const deriveAssets: Deriver = (ctx: DeriveContext): readonly Emitted[] =>
     const c = combos.get(k);
     combos.set(k, { type: a.type, category: a.category, count: (c?.count ?? 0) + 1 });
   }
-  const categories = [...combos.values()].sort((x, y) => typeRank(x.type) - typeRank(y.type) || cmp(x.category, y.category));
+  // `kept` is sorted by type, then category, so the combinations are already in that order
+  const categories = [...combos.values()];
 
   const index: AssetIndexFile = { version, baseUrl, total: kept.length, assets: kept };
   const body: AssetCategoriesBody = { total: kept.length, types, categories };

@@ -111,7 +111,10 @@ function filterValues(filter: FilterDef, raw: unknown, pointer: string, problems
     }
     return false;
   };
-  const ok = Array.isArray(raw) ? raw.every((v) => v === null || take(v)) : take(raw);
+  let ok = true;
+  // every element is read, so that the words after one that is not a word stay selectable
+  if (Array.isArray(raw)) for (const v of raw) ok = (v === null || take(v)) && ok;
+  else ok = take(raw);
   if (!ok) {
     problems.push({
       rule: 'collections/filter-value',

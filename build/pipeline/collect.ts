@@ -32,7 +32,8 @@ export async function listJsonFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading byte-order mark in the text, so that it can be reported (rule json/encoding)
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Read and parse every catalog file.

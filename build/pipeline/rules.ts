@@ -45,9 +45,12 @@ function globToRegExp(glob: string): RegExp {
     const c = glob[i]!;
     if (c === '*') {
       if (glob[i + 1] === '*') {
-        re += '.*';
         i++;
-        if (glob[i + 1] === '/') i++;
+        // `**/` is zero or more whole folders; a trailing `**` is anything below
+        if (glob[i + 1] === '/') {
+          re += '(?:.*/)?';
+          i++;
+        } else re += '.*';
       } else re += '[^/]*';
     } else if (c === '?') re += '[^/]';
     else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');

@@ -77,7 +77,7 @@ function describe(e: ErrorObject): { pointer: string; message: string } {
     case 'additionalProperties':
       return { pointer: `${e.instancePath}/${String(p.additionalProperty)}`, message: `Unexpected field "${String(p.additionalProperty)}".` };
     default:
-      return { pointer: e.instancePath, message: `${e.message ?? 'is invalid'}${e.keyword === 'type' ? '' : ''}.`.replace(/\.\.$/, '.') };
+      return { pointer: e.instancePath, message: `${e.message ?? 'is invalid'}.`.replace(/\.\.$/, '.') };
   }
 }
 

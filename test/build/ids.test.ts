@@ -72,3 +72,45 @@ describe('timestamp family format (spec 2.6)', () => {
     }
   });
 });
+
+describe('id patterns refuse near misses (spec 2.6)', () => {
+  it('SKIL and ICON: family, four upper-case hex digits per group, anchored both ends', async () => {
+    const { GROUPED_ID_RE: re, TIMESTAMP_ID_RE } = await import('../../build/pipeline/ids.js');
+    for (const good of ['SKIL-0A1B-2C3D-4E5F', 'ICON-FFFF-0000-9999']) expect(re.test(good), good).toBe(true);
+    for (const bad of [
+      'SPRT-0A1B-2C3D-4E5F',
+      'SKIL-0a1b-2c3d-4e5f',
+      'SKIL-0A1-2C3D-4E5F',
+      'SKIL-0A1B-2C3D-4E5',
+      'SKIL-0A1B-2C3D-4E5G',
+      'SKIL-0A1B-2C3D-4E5F0',
+      'xSKIL-0A1B-2C3D-4E5F',
+      'SKIL-0A1B-2C3D-4E5F ',
+      'ICON-0A1B-2C3D',
+    ]) {
+      expect(re.test(bad), bad).toBe(false);
+    }
+    // anchored at the start too
+    expect(TIMESTAMP_ID_RE.test('xITEM-20260422050330-000322-0583BA27')).toBe(false);
+    expect(TIMESTAMP_ID_RE.test('ITEM-20260422050330-000322-0583BA270')).toBe(false);
+    expect(TIMESTAMP_ID_RE.test('ITEM-20260422050330-00032G-0583BA27')).toBe(false);
+    expect(TIMESTAMP_ID_RE.test('ITEM-2026042205033x-000322-0583BA27')).toBe(false);
+    expect(TIMESTAMP_ID_RE.test('item-20260422050330-000322-0583BA27')).toBe(false);
+  });
+
+  it('SPRT: eight and six upper-case hex digits, anchored both ends', () => {
+    expect(SPRITE_ID_RE.test('SPRT-0123ABCD-EF4567')).toBe(true);
+    for (const bad of ['xSPRT-0123ABCD-EF4567', 'SPRT-0123ABCD-EF45678', 'SPRT-0123ABCG-EF4567', 'SPRT-0123ABCD-EF456G', 'SPRT-0123ABC-EF4567']) {
+      expect(SPRITE_ID_RE.test(bad), bad).toBe(false);
+    }
+  });
+
+  it('derived ids are the upper-case SHA-1 digits of namespace + input, grouped', () => {
+    // SHA-1("abc") = A9993E364706816ABA3E25717850C26C9CD0D89D
+    expect(deriveSkillId('a', 'bc')).toBe('SKIL-A999-3E36-4706');
+    expect(deriveIconId('ab', 'c')).toBe('ICON-A999-3E36-4706');
+    expect(deriveSpriteId('', 'abc')).toBe('SPRT-A9993E36-470681');
+    // inputs are hashed as UTF-8: SHA-1 of the bytes C3 A9 ("é")
+    expect(deriveSpriteId('', 'é')).toBe('SPRT-BF15BE71-7AC1B0');
+  });
+});
