@@ -8,20 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { loadServiceConfig } from '../../api/_lib/config.js';
 import { bearerToken, requireAdmin, requireLogin } from '../../api/_lib/auth/guard.js';
 import { mintToken } from '../../api/_lib/auth/tokens.js';
-import { ServiceError } from '../../api/_lib/errors.js';
+import type { ServiceError } from '../../api/_lib/errors.js';
+import { refusal } from '../helpers/ledger-ops.js';
 
 const config = loadServiceConfig({ JWT_SECRET: 'guard-secret-0123456789-abcdefghijklmn', ADMIN_PASSWORD: 'guard-password-0123456789' });
 const req = (headers: Record<string, string>) => new Request('http://t/x', { headers });
 
-async function refusal(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ServiceError) return e;
-    throw e;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('bearerToken', () => {
   it('reads the token after the Bearer scheme in any case, with spaces or tabs around it', () => {

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../api/_lib/errors.js';
+import { refusal } from '../helpers/ledger-ops.js';
 import { openSqliteLedger } from '../../api/_lib/ledger/sqlite.js';
 import { replayOutcome } from '../../api/_lib/ledger/outcome.js';
 import { CROCKFORD, MINTED_STUDIO_ID, STUDIO_ID, UUID, mintStudioId } from '../../api/_lib/ledger/ids.js';
@@ -24,15 +25,6 @@ import type { Account, LedgerStore, NewAccount, Transfer } from '../../api/_lib/
 
 const clock = () => new Date('2026-11-23T12:00:00.000Z');
 
-async function refusal(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ServiceError) return e;
-    throw e;
-  }
-  throw new Error('expected a refusal');
-}
 
 async function storeWithAccount(): Promise<{ store: LedgerStore; account: Account }> {
   const store = await openSqliteLedger({ file: ':memory:' });
