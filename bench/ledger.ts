@@ -100,14 +100,21 @@ async function commandCalls(url: string): Promise<number> {
   return scripts + calls('hgetall') + calls('llen') + calls('lrange') + calls('smembers') + Math.max(0, calls('hget') - scripts);
 }
 
-/** `redis-benchmark` requests per second of EVALSHA of a same-size script. */
-async function redisFloor(url: string, port: number): Promise<number> {
-  const body = "return 1\n";
-  const script = body + '-- ' + 'x'.repeat(Math.max(0, Buffer.byteLength(CREDIT_SCRIPT) - body.length - 4)) + '\n';
+/** The floor script: `return 1`, padded with a comment to the credit script's byte size. */
+const FLOOR_SCRIPT = 'return 1\n-- ' + 'x'.repeat(Math.max(0, Buffer.byteLength(CREDIT_SCRIPT) - 13)) + '\n';
+
+/** Load {@link FLOOR_SCRIPT} into the server's script cache; its sha. */
+async function loadFloorScript(url: string): Promise<string> {
   const r = await connectRespRequester(url);
-  const sha = String((await r.request<string>({ body: ['script', 'load', script] })).result);
+  const sha = String((await r.request<string>({ body: ['script', 'load', FLOOR_SCRIPT] })).result);
   await r.close();
-  if (sha !== createHash('sha1').update(script).digest('hex')) throw new Error('script load failed');
+  if (sha !== createHash('sha1').update(FLOOR_SCRIPT).digest('hex')) throw new Error('script load failed');
+  return sha;
+}
+
+/** `redis-benchmark` requests per second of EVALSHA of {@link FLOOR_SCRIPT}. */
+async function redisFloor(url: string, port: number): Promise<number> {
+  const sha = await loadFloorScript(url);
   const out = execFileSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-n', String(CREDITS * 4), '-c', String(CONCURRENCY), '-q', 'EVALSHA', sha, '0'], { encoding: 'utf8' });
   const m = /([\d.]+) requests per second/.exec(out);
   if (!m) throw new Error(`redis-benchmark printed: ${out}`);
@@ -121,9 +128,8 @@ async function redisFloor(url: string, port: number): Promise<number> {
  */
 async function nodeClientRate(url: string): Promise<number> {
   const { Redis } = await import('@upstash/redis');
+  const sha = await loadFloorScript(url);
   const r = await connectRespRequester(url);
-  const script = 'return 1\n-- ' + 'x'.repeat(Math.max(0, Buffer.byteLength(CREDIT_SCRIPT) - 12)) + '\n';
-  const sha = String((await r.request<string>({ body: ['script', 'load', script] })).result);
   const redis = new Redis(r);
   let next = 0;
   const started = performance.now();
