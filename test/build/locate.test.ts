@@ -90,6 +90,8 @@ describe('Locator.locate (JSON pointers)', () => {
     const l = new Locator('[\n  "x",\n  [1, 2]\n]');
     expect(l.locate('/1/1')).toEqual({ line: 3, column: 7 });
     expect(l.locate('/0/length')).toEqual({ line: 2, column: 3 });
+    expect(l.locate('/0/0')).toEqual({ line: 2, column: 3 });
+    expect(l.locate('/1/0/0')).toEqual({ line: 3, column: 4 });
     expect(l.locate('/1/1x')).toEqual({ line: 3, column: 3 });
     expect(l.locate('/1/x1')).toEqual({ line: 3, column: 3 });
     // only plain digits name an array item, even where Number() would read more

@@ -15,11 +15,12 @@ export function byCodeUnits<T>(key: (value: T) => string): (a: T, b: T) => numbe
 }
 
 /**
- * First index `i` in `[lo, hi)` with `sorted[i] >= key` (code units), or `hi` when there is none.
- * @param sorted strings in ascending code-unit order (at least within `[lo, hi)`).
+ * First index `i` in `[lo, hi)` with `sorted[i] >= key`, or `hi` when there is none. Strings compare by
+ * code units, numbers by value.
+ * @param sorted values in ascending order (at least within `[lo, hi)`).
  * @param lo first index searched, default 0; @param hi end of the range, default `sorted.length`.
  */
-export function lowerBound(sorted: readonly string[], key: string, lo = 0, hi = sorted.length): number {
+export function lowerBound<T extends string | number>(sorted: readonly T[], key: T, lo = 0, hi = sorted.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (sorted[mid]! < key) lo = mid + 1;
