@@ -123,7 +123,7 @@ function filterValues(filter: FilterDef, raw: unknown, pointer: string, problems
     });
   }
   const distinct = [...new Set(parts)];
-  if (filter.kind === 'enum' && filter.values) {
+  if (filter.kind === 'enum') {
     const allowed = new Set(filter.values.map(foldKey));
     const outside = distinct.filter((v) => !allowed.has(v));
     if (outside.length > 0) {

@@ -176,6 +176,16 @@ describe('enumerations and strings', () => {
   });
 });
 
+describe('a spec with an unknown kind', () => {
+  it('is a defect of the spec: a TypeError that names the parameter, not a client error', () => {
+    const spec = { when: { kind: 'date' } } as unknown as Record<string, ParamSpec>;
+    expect(() => parse('when=today', spec)).toThrow(TypeError);
+    expect(() => parse('when=today', spec)).toThrow(/"when".*"date"/);
+    // absent, the parameter is not read
+    expect(parse('', spec).values).toEqual({ when: undefined });
+  });
+});
+
 describe('canonical query', () => {
   it('lists effective values sorted by name, defaults included, absent ones left out, values encoded', () => {
     expect(parse('tier=3&q=fire%20%26%20ice', SPEC).canonical).toBe('limit=50&q=fire%20%26%20ice&tier=3&type=all');

@@ -22,7 +22,7 @@ function listSpec(name: CollectionName): Readonly<Record<string, ParamSpec>> {
   const spec: Record<string, ParamSpec> = { q: { kind: 'string', maxLength: 200 } };
   for (const f of def.filters) {
     if (f.kind === 'tier') spec[f.param] = { kind: 'int', min: 1, max: 8 };
-    else if (f.kind === 'enum') spec[f.param] = { kind: 'enum', values: f.values ?? [] };
+    else if (f.kind === 'enum') spec[f.param] = { kind: 'enum', values: f.values };
     else spec[f.param] = { kind: 'string', maxLength: 100 };
   }
   if (def.hideUndiscovered) spec.discovered = { kind: 'enum', values: ['all'] };
@@ -31,13 +31,15 @@ function listSpec(name: CollectionName): Readonly<Record<string, ParamSpec>> {
   return Object.freeze(spec);
 }
 
-const LIST_SPECS: Readonly<Record<CollectionName, Readonly<Record<string, ParamSpec>>>> = Object.freeze(
-  Object.fromEntries(COLLECTION_NAMES.map((n) => [n, listSpec(n)])) as Record<CollectionName, Readonly<Record<string, ParamSpec>>>,
-);
+/** Every collection's list spec, built on first use (once per process) and frozen. */
+let listSpecs: Readonly<Record<CollectionName, Readonly<Record<string, ParamSpec>>>> | undefined;
 
-/** Parameter spec of `GET /v1/{name}` (see module docstring). */
+/** Parameter spec of `GET /v1/{name}` (see module docstring); the same frozen object on every call. */
 export function listParamSpec(name: CollectionName): Readonly<Record<string, ParamSpec>> {
-  return LIST_SPECS[name];
+  listSpecs ??= Object.freeze(
+    Object.fromEntries(COLLECTION_NAMES.map((n) => [n, listSpec(n)])) as Record<CollectionName, Readonly<Record<string, ParamSpec>>>,
+  );
+  return listSpecs[name];
 }
 
 /** Parameter spec of `GET /v1/{name}/{key}`: none. */

@@ -54,8 +54,8 @@ export function queryCollection(index: LoadedCollection, query: CollectionQuery)
   for (const f of index.def.filters) {
     const v = query[f.param];
     if (v === undefined) continue;
-    const key = f.kind === 'tier' ? String(v) : foldKey(String(v));
-    sets.push(index.filters.get(f.param)?.get(key) ?? EMPTY);
+    // tier values are integers, whose decimal text folds to itself
+    sets.push(index.filters.get(f.param)?.get(foldKey(String(v))) ?? EMPTY);
   }
   if (index.visible && query.discovered === undefined) sets.push(index.visible);
   if (query.q !== undefined) {
@@ -65,7 +65,7 @@ export function queryCollection(index: LoadedCollection, query: CollectionQuery)
   const result = intersect(sets, index.n);
   const total = result === undefined ? index.n : result.size;
   const { limit, offset } = query;
-  const positions = offset >= total ? [] : page(result, index.n, offset, limit);
+  const positions = page(result, index.n, offset, limit);
   let items = '';
   for (let i = 0; i < positions.length; i++) items += (i === 0 ? '' : ',') + index.items[positions[i]!]!;
   const body = `${index.bodyPrefix}${total},"count":${positions.length},"limit":${limit},"offset":${offset},"items":[${items}]}`;

@@ -35,16 +35,18 @@ export type CollectionName = (typeof COLLECTION_NAMES)[number];
 /** Kind of a filter: an enumerated word, a free word, or the integer tier 1-8 (spec 4.2, 8). */
 export type FilterKind = 'enum' | 'string' | 'tier';
 
-/** One filter of a collection (spec 4.2): query parameter, the top-level record field it reads, its kind. */
-export interface FilterDef {
+/** What every filter names: its query parameter and the top-level record field it reads. */
+interface FilterBase {
   /** Query parameter name, e.g. `artifactType`. */
   readonly param: string;
   /** Record field read, top level, e.g. `artifactType`. */
   readonly field: string;
-  readonly kind: FilterKind;
-  /** Allowed values of an `enum` filter, in their declared spelling. */
-  readonly values?: readonly string[];
 }
+
+/** One filter of a collection (spec 4.2): an `enum` filter lists its allowed values, in their declared spelling. */
+export type FilterDef =
+  | (FilterBase & { readonly kind: 'enum'; readonly values: readonly string[] })
+  | (FilterBase & { readonly kind: Exclude<FilterKind, 'enum'> });
 
 /** Kind of a lookup key (spec 4.2 single-item lookups). */
 export type KeyKind = 'uuid' | 'id' | 'slug';

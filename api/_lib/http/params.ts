@@ -61,6 +61,8 @@ const INT_RE = /^-?\d+$/;
 /**
  * Parse and validate `params` against `spec`, collecting every problem.
  * @throws ServiceError `INVALID_QUERY` with one {@link FieldProblem} per bad, repeated, missing or unknown parameter.
+ * @throws TypeError when a given parameter's spec has a kind other than `int`, `enum` or `string` (a defect
+ *   of the spec, not of the request).
  */
 export function parseQuery<T extends Record<string, ParamSpec>>(params: URLSearchParams, spec: T): ParseResult<T> {
   const problems: FieldProblem[] = [];
@@ -109,10 +111,12 @@ export function parseQuery<T extends Record<string, ParamSpec>>(params: URLSearc
       const hit = s.values.find((v) => v.toLowerCase() === lower);
       if (hit === undefined) problems.push({ name, message: `"${name}" must be one of: ${s.values.join(', ')}.`, value: raw });
       else out[name] = hit;
-    } else {
+    } else if (s.kind === 'string') {
       const max = s.maxLength ?? 200;
       if (raw.length > max) problems.push({ name, message: `"${name}" must be at most ${max} characters.`, value: raw.slice(0, 40) + '…' });
       else out[name] = raw;
+    } else {
+      throw new TypeError(`Parameter "${name}" has the unknown kind ${JSON.stringify((s as { kind: unknown }).kind)} in its spec.`);
     }
   }
   if (problems.length > 0) {
