@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildSearchIndex, loadSearchIndex, MAX_QUERY_TERMS, type SearchEngine, type SearchRecord } from '../../api/_lib/search/index.js';
+import { GENERATIONS } from '../../api/_lib/search/engine.js';
 import { SEARCH_TYPES } from '../../api/_lib/formats/index.js';
 
 function engineOf(records: readonly SearchRecord[]): SearchEngine {
@@ -298,5 +299,25 @@ describe('the name as typed', () => {
     const engine = engineOf([rec('Izmir Blade', 'a'), rec('İzmir Blade', 'b')]);
     expect(names(engine, 'İzmir Blade')).toEqual(['İzmir Blade', 'Izmir Blade']);
     expect(names(engine, 'Izmir Blade')).toEqual(['Izmir Blade', 'İzmir Blade']);
+  });
+});
+
+describe('scratch reuse across many queries', () => {
+  const records = [rec('Iron Axe'), rec('Axe Blade'), rec('Very Old Blad'), rec('Iron Sword'), rec('Swords')];
+  const fresh = (q: string) => engineOf(records).search(q, { type: 'all', limit: 10 });
+  const ask = (engine: SearchEngine, q: string) => engine.search(q, { type: 'all', limit: 10 });
+
+  it('answers as a fresh engine does after the stamps wrap around, however the earlier cycles used them', () => {
+    const engine = engineOf(records);
+    // generation 1 of the first cycle marks the axe documents and the term "axe"
+    expect(ask(engine, 'axe')).toEqual(fresh('axe'));
+    for (let i = 1; i < GENERATIONS; i++) ask(engine, 'sword');
+    // generation 1 again: a document marked in the last cycle is not "already seen" in this one
+    expect(ask(engine, 'axe').results.map((r) => r.name)).toEqual(['Axe Blade', 'Iron Axe']);
+    for (let i = 1; i < GENERATIONS; i++) ask(engine, 'sword');
+    // and the term "axe" marked then does not lend "Axe Blade" an exact match for "blad"
+    expect(ask(engine, 'blad').results.map((r) => r.name)).toEqual(['Very Old Blad', 'Axe Blade']);
+    expect(fresh('blad').results.map((r) => r.name)).toEqual(['Very Old Blad', 'Axe Blade']);
+    for (let i = 0; i < 2 * GENERATIONS; i++) expect(ask(engine, ['iron', 'swrd', 'axe blade'][i % 3]!)).toEqual(fresh(['iron', 'swrd', 'axe blade'][i % 3]!));
   });
 });

@@ -29,7 +29,8 @@
  * query term with the fewest postings drives the candidate set and the other terms are checked on
  * each candidate's few forward-index terms, and the top `limit` are kept in a bounded heap keyed by
  * (tier, rank), so no full sort happens. Scratch buffers are reused across queries (generation
- * stamps instead of clearing).
+ * stamps instead of clearing; the stamps are bytes, so the buffers are cleared once every
+ * {@link GENERATIONS} queries).
  */
 import { SEARCH_TYPES, type SearchRecord, type SearchType, type ValidIndex } from '../formats/search-index.js';
 import { lowerBound, prefixEnd } from '../util/sorted.js';
@@ -44,6 +45,9 @@ const KIND_EXACT = 0;
 const KIND_PREFIX = 1;
 const KIND_FUZZY = 2;
 const NO_MATCH = 3;
+
+/** Queries between two clearings of the scratch stamps: a stamp is one byte, generations run 1-255. */
+export const GENERATIONS = 255;
 
 /** Options of one search: the type filter and the number of results wanted (clamped to ≥ 0). */
 export interface SearchOptions {
@@ -154,16 +158,16 @@ export function createEngine(ix: ValidIndex): SearchEngine {
 
   // scratch, reused by every query
   let gen = 0;
-  const docStamp = new Uint32Array(n);
-  const termStamp: Uint32Array[] = [];
+  const docStamp = new Uint8Array(n);
+  const termStamp: Uint8Array[] = [];
   const termKind: Uint8Array[] = [];
   for (let j = 0; j < MAX_QUERY_TERMS; j++) {
-    termStamp.push(new Uint32Array(d));
+    termStamp.push(new Uint8Array(d));
     termKind.push(new Uint8Array(d));
   }
 
   const nextGen = (): number => {
-    if (gen >= 0xfffffffe) {
+    if (gen === GENERATIONS) {
       gen = 0;
       docStamp.fill(0);
       for (const s of termStamp) s.fill(0);
@@ -172,11 +176,12 @@ export function createEngine(ix: ValidIndex): SearchEngine {
   };
 
   const prepareTerm = (j: number, text: string, g: number): QueryTerm => {
-    const stamp = termStamp[j] as Uint32Array;
+    const stamp = termStamp[j] as Uint8Array;
     const kind = termKind[j] as Uint8Array;
     const lo = lowerBound(terms, text);
     const hi = prefixEnd(terms, text, lo);
-    const qt: QueryTerm = { text, exact: lo < hi && terms[lo] === text ? lo : -1, lo, hi, matched: [], cost: 0 };
+    // terms[lo] is the first term ≥ text: the equal one if there is one (past the end it is undefined)
+    const qt: QueryTerm = { text, exact: terms[lo] === text ? lo : -1, lo, hi, matched: [], cost: 0 };
     for (let t = lo; t < hi; t++) {
       stamp[t] = g;
       kind[t] = t === qt.exact ? KIND_EXACT : KIND_PREFIX;
@@ -248,62 +253,52 @@ export function createEngine(ix: ValidIndex): SearchEngine {
     }
     const nq = prepared.length;
     const last = prepared[nq - 1] as QueryTerm;
-    if ((prepared[driver] as QueryTerm).cost > 0) {
-      for (const t of (prepared[driver] as QueryTerm).matched) {
-        for (let k = postOff[t] as number, kEnd = postOff[t + 1] as number; k < kEnd; k++) {
-          const doc = post[k] as number;
-          if (docStamp[doc] === g) continue;
-          docStamp[doc] = g;
-          if (typeFilter >= 0 && docType[doc] !== typeFilter) continue;
-          const off = tokOff[doc] as number;
-          const end = tokOff[doc + 1] as number;
-          let worst = KIND_EXACT;
-          for (let j = 0; j < nq; j++) {
-            const stamp = termStamp[j] as Uint32Array;
-            const kind = termKind[j] as Uint8Array;
-            let best = NO_MATCH;
-            for (let p = off; p < end; p++) {
-              const tt = tok[p] as number;
-              if (stamp[tt] === g && (kind[tt] as number) < best) {
-                best = kind[tt] as number;
-                if (best === KIND_EXACT) break;
-              }
-            }
-            if (best === NO_MATCH) {
-              worst = NO_MATCH;
+    for (const t of (prepared[driver] as QueryTerm).matched) {
+      for (let k = postOff[t] as number, kEnd = postOff[t + 1] as number; k < kEnd; k++) {
+        const doc = post[k] as number;
+        if (docStamp[doc] === g) continue;
+        docStamp[doc] = g;
+        if (typeFilter >= 0 && docType[doc] !== typeFilter) continue;
+        const off = tokOff[doc] as number;
+        const end = tokOff[doc + 1] as number;
+        // the weakest of the query terms' best matches on this name (NO_MATCH ranks weakest)
+        let worst = KIND_EXACT;
+        for (let j = 0; j < nq; j++) {
+          const stamp = termStamp[j] as Uint8Array;
+          const kind = termKind[j] as Uint8Array;
+          let best = NO_MATCH;
+          for (let p = off; p < end; p++) {
+            const tt = tok[p] as number;
+            if (stamp[tt] === g) best = Math.min(best, kind[tt] as number);
+          }
+          worst = Math.max(worst, best);
+        }
+        if (worst === NO_MATCH) continue;
+        // internal tiers: 0 exact as typed, 1 exact by terms, then the documented tiers 1-5 as 2-6
+        let tier = worst === KIND_EXACT ? 4 : worst === KIND_PREFIX ? 5 : 6;
+        if (end - off >= nq) {
+          let phrase = true;
+          for (let j = 0; j < nq - 1; j++) {
+            if (tok[off + j] !== (prepared[j] as QueryTerm).exact) {
+              phrase = false;
               break;
             }
-            if (best > worst) worst = best;
           }
-          if (worst === NO_MATCH) continue;
-          // internal tiers: 0 exact as typed, 1 exact by terms, then the documented tiers 1-5 as 2-6
-          let tier = worst === KIND_EXACT ? 4 : worst === KIND_PREFIX ? 5 : 6;
-          if (end - off >= nq) {
-            let phrase = true;
-            for (let j = 0; j < nq - 1; j++) {
-              if (tok[off + j] !== (prepared[j] as QueryTerm).exact) {
-                phrase = false;
-                break;
-              }
-            }
-            if (phrase) {
-              const lt = tok[off + nq - 1] as number;
-              if (lt === last.exact) tier = end - off === nq ? (asTyped(docName[doc] as string) ? 0 : 1) : 2;
-              else if (lt >= last.lo && lt < last.hi) tier = 3;
-            }
+          if (phrase) {
+            const lt = tok[off + nq - 1] as number;
+            if (lt === last.exact) tier = end - off === nq ? (asTyped(docName[doc] as string) ? 0 : 1) : 2;
+            else if (lt >= last.lo && lt < last.hi) tier = 3;
           }
-          total++;
-          heap.offer(tier * n + doc);
         }
+        total++;
+        heap.offer(tier * n + doc);
       }
     }
 
-    const keys = heap.sorted();
-    const results: SearchRecord[] = new Array<SearchRecord>(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const doc = (keys[i] as number) % n;
-      results[i] = { type: types[docType[doc] as number] as SearchType, id: docId[doc] as string, name: docName[doc] as string };
-    }
+    const results = heap.sorted().map((key): SearchRecord => {
+      const doc = key % n;
+      return { type: types[docType[doc] as number] as SearchType, id: docId[doc] as string, name: docName[doc] as string };
+    });
     return { totalResults: total, results };
   };
 
@@ -345,7 +340,8 @@ class TopK {
     h[i] = key;
   }
 
+  /** The keys kept, ascending; the heap is spent (call once). */
   sorted(): number[] {
-    return this.heap.slice().sort((a, b) => a - b);
+    return this.heap.sort((a, b) => a - b);
   }
 }

@@ -14,8 +14,9 @@
 
 import { foldForMatch, isPrintableAscii } from '../text/fold.js';
 
-const ASCII_SEPARATORS = /[^a-z0-9]+/;
-const SEPARATORS = /[^\p{L}\p{N}]+/u;
+// one separator character per split: the empty parts between neighbours are dropped with the rest
+const ASCII_SEPARATORS = /[^a-z0-9]/;
+const SEPARATORS = /[^\p{L}\p{N}]/u;
 
 /**
  * Cut `text` into normalised search terms (see the module rules). Never throws; returns `[]` when
