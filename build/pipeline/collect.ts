@@ -118,8 +118,9 @@ function reportDuplicateKeys(path: string, text: string, report: Reporter): void
       top.key = name;
     },
     onLiteralValue: () => {
+      // the next array item's index (an object frame counts too and never reads it); none for a top-level scalar
       const top = frames[frames.length - 1];
-      if (top?.kind === 'a') top.index++;
+      if (top) top.index++;
     },
   });
 }

@@ -161,6 +161,14 @@ describe('duplicate keys', () => {
     }
   });
 
+  it('reads a file that holds a single scalar, which has no keys to repeat', async () => {
+    for (const text of ['42', '"text"', 'null', 'true']) {
+      const r = await one(text);
+      expect(r.data, text).toEqual(JSON.parse(text));
+      expect(r.issues, text).toEqual([]);
+    }
+  });
+
   it('reports the same way in each of several files read by one build', async () => {
     const src = await folder({ 'a.json': '{"k": 1, "k": 2}', 'b.json': '{"m": {"k": 1}, "k": 2, "k": 3}' });
     const issues: IssueInput[] = [];
