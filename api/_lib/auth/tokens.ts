@@ -15,7 +15,7 @@
  * refused wherever a login is needed, whatever its role says).
  */
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
+import { createSecretKey, hash, type KeyObject } from 'node:crypto';
 import { onConfigChange, type JwtConfig, type Secret } from '../config.js';
 import { ServiceError } from '../errors.js';
 
@@ -50,11 +50,12 @@ export function unauthorized(message: string, error?: 'invalid_token' | 'invalid
   return new ServiceError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': wwwAuthenticate(error) } });
 }
 
-let jwks: { url: string; set: ReturnType<typeof createRemoteJWKSet> } | undefined;
-let hmacKey: { secret: Secret; key: KeyObject } | undefined;
+/** The process's remote key sets by URL (one while the configuration stands). */
+const remoteKeySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+/** HS256 keys by the configuration's secret. */
+const secretKeys = new WeakMap<Secret, KeyObject>();
 onConfigChange(() => {
-  jwks = undefined;
-  hmacKey = undefined;
+  remoteKeySets.clear();
   verified.clear();
 });
 
@@ -68,18 +69,25 @@ export const VERIFIED_CACHE_SIZE = 10_000;
  * token has not expired (`exp` plus the clock tolerance, checked on every use); a token that failed is
  * never remembered. Cleared when the configuration changes.
  */
-const verified = new Map<string, { readonly config: JwtConfig; readonly principal: Principal }>();
+const verified = new Map<string, { readonly config: JwtConfig; readonly principal: Principal; readonly validUntilMs: number }>();
 
 /** The HS256 key of a secret, imported once per process (an import per request costs more than the check). */
 function secretKey(secret: Secret): KeyObject {
-  if (hmacKey?.secret !== secret) hmacKey = { secret, key: createSecretKey(Buffer.from(secret.reveal(), 'utf8')) };
-  return hmacKey.key;
+  return secretKeys.get(secret) ?? remember(secretKeys, secret, createSecretKey(Buffer.from(secret.reveal())));
 }
 
-/** The process's remote key set for `url`, created on first use. */
+/**
+ * The process's remote key set for `url`, created on first use: fetches time out after 3 s (a stalled key
+ * server answers 503 well within a function's time limit) and an unknown `kid` refetches at most every 30 s.
+ */
 function remoteKeys(url: string): ReturnType<typeof createRemoteJWKSet> {
-  if (jwks?.url !== url) jwks = { url, set: createRemoteJWKSet(new URL(url), { timeoutDuration: 3000, cooldownDuration: 30_000 }) };
-  return jwks.set;
+  return remoteKeySets.get(url) ?? remember(remoteKeySets, url, createRemoteJWKSet(new URL(url), { timeoutDuration: 3000, cooldownDuration: 30_000 }));
+}
+
+/** Store `value` under `key` and return it. */
+function remember<K extends object | string, V>(cache: { set(key: K, value: V): unknown }, key: K, value: V): V {
+  cache.set(key, value);
+  return value;
 }
 
 /**
@@ -90,12 +98,13 @@ function remoteKeys(url: string): ReturnType<typeof createRemoteJWKSet> {
  *   cannot be fetched; UNAUTHORIZED when no key source is configured.
  */
 export async function verifyToken(token: string, config: JwtConfig): Promise<Principal> {
-  const digest = createHash('sha256').update(token).digest('base64url');
+  const digest = hash('sha256', token);
   const hit = verified.get(digest);
-  if (hit && hit.config === config && Date.now() / 1000 < hit.principal.expiresAt + config.clockToleranceS) return hit.principal;
+  if (hit && hit.config === config && Date.now() < hit.validUntilMs) return hit.principal;
   const principal = await verifyUncached(token, config);
   if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-  verified.set(digest, { config, principal });
+  // jose refuses from the second `exp + tolerance` on; so does the cache
+  verified.set(digest, { config, principal, validUntilMs: (principal.expiresAt + config.clockToleranceS) * 1000 });
   return principal;
 }
 
@@ -126,7 +135,7 @@ async function verifyUncached(token: string, config: JwtConfig): Promise<Princip
     throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The token keys cannot be fetched; try again.', { cause: e });
   }
   const role = payload.role;
-  if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
+  if (!(ROLES as readonly unknown[]).includes(role)) {
     throw unauthorized(`The token's role is not one of ${ROLES.join(', ')}.`, 'invalid_token');
   }
   return { subject: String(payload.sub), role: role as Role, guest: payload.guest === true, expiresAt: Number(payload.exp) };

@@ -7,11 +7,12 @@
  */
 import type { Account, Posting, Transfer, TransferKind } from './types.js';
 
-/** A stored value as text (`''` for null or missing). */
+/**
+ * A stored value as text: `''` for null or missing, otherwise `String(v)`. Stores hand back strings,
+ * numbers and bigints only (Redis text, SQLite integers), whose `String` is their decimal text.
+ */
 export function text(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v;
-  return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+  return v === null || v === undefined ? '' : String(v);
 }
 
 /** An account from a record with the members of {@link Account}. */
