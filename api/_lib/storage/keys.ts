@@ -1,0 +1,64 @@
+/**
+ * The one key validator of binary storage (spec 4.7), shared by both adapters, the upload routes, the
+ * archive reader and presigned uploads, so that a key means the same object everywhere and no key can
+ * leave its folder.
+ *
+ * A key is refused when it:
+ * - is empty, or longer than {@link MAX_KEY_BYTES} bytes of UTF-8;
+ * - is not well-formed UTF-16 (a lone surrogate has no UTF-8 form);
+ * - starts with `/`, contains `\`, `//`, or ends with `/` (every segment is a non-empty name);
+ * - has a `.` or `..` segment (a local file system would fold `a/./b` into `a/b` and `a/../b` out of `a`);
+ * - has a segment longer than {@link MAX_SEGMENT_BYTES} bytes (a file name limit of common file systems,
+ *   applied to both adapters so that they accept the same keys);
+ * - contains a control character (U+0000-U+001F, U+007F-U+009F);
+ * - is, as a whole, one of the storage route names ({@link RESERVED_KEYS}): `DELETE /api/storage/list`
+ *   names the listing route, so such an object could never be deleted through the API.
+ *
+ * Spaces and any other printable Unicode are allowed; URLs percent-encode them ({@link encodeKeyPath}).
+ */
+
+/** Longest key, in bytes of UTF-8 (S3's limit). */
+export const MAX_KEY_BYTES = 1024;
+/** Longest segment between two `/`, in bytes of UTF-8. */
+export const MAX_SEGMENT_BYTES = 255;
+/** Whole keys that name storage routes. */
+export const RESERVED_KEYS: readonly string[] = Object.freeze(['list', 'upload', 'upload-multi', 'upload-zip', 'presign']);
+
+// C0 controls, DEL and C1 controls
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+// in a `u` regex a surrogate pair is one code point, so only a lone surrogate is in category Cs
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Why `key` is not a storage key, in one sentence for a problem's `errors[]`, or `undefined` when it is one.
+ * Pure; never throws.
+ */
+export function keyProblem(key: string): string | undefined {
+  if (key === '') return 'The key is empty.';
+  if (LONE_SURROGATE.test(key)) return 'The key holds a lone UTF-16 surrogate, which has no UTF-8 form.';
+  if (Buffer.byteLength(key, 'utf8') > MAX_KEY_BYTES) return `The key is longer than ${MAX_KEY_BYTES} bytes of UTF-8.`;
+  if (CONTROL.test(key)) return 'The key holds a control character.';
+  if (key.includes('\\')) return 'The key holds a backslash; separate folders with "/".';
+  if (key.startsWith('/')) return 'The key starts with "/"; keys are relative.';
+  for (const segment of key.split('/')) {
+    if (segment === '') return 'The key has an empty folder name ("//" or a trailing "/").';
+    if (segment === '.' || segment === '..') return `The key has a "${segment}" segment.`;
+    if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) return `A folder or file name in the key is longer than ${MAX_SEGMENT_BYTES} bytes of UTF-8.`;
+  }
+  if (RESERVED_KEYS.includes(key)) return `"${key}" names a storage route; put the object in a folder.`;
+  return undefined;
+}
+
+/**
+ * The key of a file named `name` in `folder` (`folder/name`, or `name` without a folder). Leading and
+ * trailing `/` of the folder are dropped, so `"era1/"` and `"era1"` name the same folder.
+ */
+export function joinKey(folder: string | undefined, name: string): string {
+  const f = (folder ?? '').replace(/^\/+|\/+$/g, '');
+  return f === '' ? name : `${f}/${name}`;
+}
+
+/** A key as a URL path: each segment percent-encoded, the `/` between them kept. */
+export function encodeKeyPath(key: string): string {
+  return key.split('/').map(encodeURIComponent).join('/');
+}
