@@ -9,10 +9,9 @@
  * previous output untouched; a successful build replaces it atomically. Two builds of the same input
  * are byte-identical (no clocks, sorted file lists, deterministic serialisation).
  */
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { writeFile, mkdir, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { DEFAULT_RETIRED_FILES, publishedFile } from '../../api/_lib/formats/layout.js';
+import { publishedFile } from '../../api/_lib/formats/layout.js';
 import { compareCodeUnits } from '../../api/_lib/util/sorted.js';
 import { DERIVERS } from '../derive/index.js';
 import { collectTypedRecords, deriveCore } from '../derive/core.js';
@@ -98,14 +97,15 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   const configPath = resolve(options.config ?? join(src, CONFIG_FILE));
   const config = await loadCatalogConfig(configPath);
   const rules = new RuleBook([...CORE_RULES, ...DERIVERS.flatMap((d) => d.rules)], config);
-  const retired = new Set(config.retired ?? DEFAULT_RETIRED_FILES);
+  const retired = new Set(config.retired);
 
   const raw: IssueInput[] = [];
   const report = (i: IssueInput): void => void raw.push(i);
 
   progress('collect');
   const configRel = relative(src, configPath).split(sep).join('/');
-  const docs = await collect({ src, skip: new Set(isAbsolute(configRel) || configRel.startsWith('..') ? [] : [configRel]) }, report);
+  // a config outside the source folder has a relative path no listed file has ('../…', or absolute on another drive)
+  const docs = await collect({ src, skip: new Set([configRel]) }, report);
   files = docs.size;
   const kinds = new Map<string, FileKind>();
   for (const p of docs.keys()) kinds.set(p, fileKind(p, retired));
@@ -159,7 +159,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
 
   progress('emit');
   const outputs = new Map<string, OutputFile>();
-  for (const [p, d] of live) outputs.set(publishedFile(p), { path: publishedFile(p), bytes: Buffer.from(d.text, 'utf8') });
+  for (const [p, d] of live) outputs.set(publishedFile(p), { path: publishedFile(p), bytes: Buffer.from(d.text) });
   for (const e of derived) outputs.set(e.path, serialise(e));
   const table = fileTable([...outputs.values()]);
   const all = [...outputs.values(), serialise(deriveManifest({ config, table, kinds, retired }))];
@@ -182,14 +182,11 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
 function resolveIssues(raw: readonly IssueInput[], docs: ReadonlyMap<string, SourceDoc>, kinds: ReadonlyMap<string, FileKind>, rules: RuleBook): Issue[] {
   const locators = new Map<string, Locator>();
   const out: Issue[] = raw.map((i) => {
-    let loc = locators.get(i.file);
-    if (!loc) {
-      loc = new Locator(docs.get(i.file)?.text ?? '');
-      locators.set(i.file, loc);
-    }
+    // one locator per file (a file's tree is parsed once); a problem outside the documents is located at 1:1
+    const loc = locators.get(i.file) ?? new Locator(docs.get(i.file)?.text ?? '');
+    locators.set(i.file, loc);
     const pos = i.offset !== undefined ? loc.at(i.offset) : loc.locate(i.pointer);
-    const kind = kinds.get(i.file) ?? 'data';
-    return { ...i, severity: rules.severity(i.rule, i.file, isLegacyKind(kind)), line: pos.line, column: pos.column };
+    return { ...i, severity: rules.severity(i.rule, i.file, isLegacyKind(kinds.get(i.file))), line: pos.line, column: pos.column };
   });
   return out.sort((a, b) => compareCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column || compareCodeUnits(a.rule, b.rule));
 }

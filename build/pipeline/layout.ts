@@ -77,7 +77,7 @@ export function reportFileKinds(kinds: ReadonlyMap<string, FileKind>, report: Re
 }
 
 /** True for kinds whose problems are capped at `warn` (spec 9.3 design/legacy and archived files). */
-export function isLegacyKind(kind: FileKind): boolean {
+export function isLegacyKind(kind: FileKind | undefined): boolean {
   return kind === 'design' || kind === 'archived';
 }
 

@@ -52,6 +52,18 @@ describe('progress and stats', () => {
     expect(r.stats.seconds).toBeGreaterThan(0);
   });
 
+  it('builds the static site page into the output when asked, as its own stage after emit', async () => {
+    const { src, out } = await catalog({ 'master-items.json': ITEMS });
+    const events: string[] = [];
+    const r = await buildCatalog({ src, out, reportFile: false, site: true, onProgress: (e) => events.push(e.stage) });
+    expect(r.ok).toBe(true);
+    expect(events.slice(-3)).toEqual(['emit', 'site', 'done']);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toMatch(/<html/i);
+    const plain = await catalog({ 'master-items.json': ITEMS });
+    await buildCatalog({ src: plain.src, out: plain.out, reportFile: false });
+    await expect(readFile(join(plain.out, 'index.html'), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+  }, 120_000);
+
   it('reports its own wall time in seconds', async () => {
     const { src, out } = await catalog({ 'master-items.json': ITEMS });
     const t0 = performance.now();
@@ -68,6 +80,12 @@ describe('progress and stats', () => {
     });
     const r = await buildCatalog({ src, out, reportFile: false });
     expect(r.stats.records).toBe(3);
+    // two definitions are two records
+    const two = await catalog({
+      'master-items.json': { ...ITEMS, items: [...ITEMS.items, { uuid: ts('ITEM', 2), name: 'Axe', category: 'axes', type: 'weapon', tier: 1 }] },
+      'enemies.json': { enemies: [{ id: 'wolf', name: 'Wolf' }] },
+    });
+    expect((await buildCatalog({ src: two.src, out: two.out, reportFile: false })).stats.records).toBe(3);
   });
 
   it('counts errors, warnings and off problems apart', async () => {
