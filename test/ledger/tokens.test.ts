@@ -225,16 +225,12 @@ describe('with a remote JWKS on 127.0.0.1', () => {
     try {
       const t = await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).sign(rsaPrivate);
       // the cause is kept for the server log (the client sees the message only)
-      await expect(verifyToken(t, loadServiceConfig({ JWT_JWKS_URL: await open(bogus) }).jwt)).rejects.toMatchObject({
-        code: 'UPSTREAM_UNAVAILABLE',
-        message: 'The token keys cannot be fetched; try again.',
-        cause: expect.objectContaining({ code: 'ERR_JWKS_INVALID' }),
-      });
-      await expect(verifyToken(t, loadServiceConfig({ JWT_JWKS_URL: await open(silent) }).jwt)).rejects.toMatchObject({
-        code: 'UPSTREAM_UNAVAILABLE',
-        message: 'The token keys cannot be fetched; try again.',
-        cause: expect.objectContaining({ code: 'ERR_JWKS_TIMEOUT' }),
-      });
+      const failure = (url: string) => verifyToken(t, loadServiceConfig({ JWT_JWKS_URL: url }).jwt).then(() => undefined, (e: unknown) => e as ServiceError);
+      for (const [srv, cause] of [[bogus, 'ERR_JWKS_INVALID'], [silent, 'ERR_JWKS_TIMEOUT']] as const) {
+        const e = await failure(await open(srv));
+        expect(e).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: 'The token keys cannot be fetched; try again.' });
+        expect((e?.cause as { code?: string } | undefined)?.code).toBe(cause);
+      }
     } finally {
       silent.closeAllConnections();
       await new Promise((r) => bogus.close(r));
@@ -245,6 +241,8 @@ describe('with a remote JWKS on 127.0.0.1', () => {
   it('answers 503 when the key set cannot be fetched', async () => {
     const cfg = loadServiceConfig({ JWT_JWKS_URL: 'http://127.0.0.1:1/jwks.json' }).jwt;
     const t = await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).sign(rsaPrivate);
-    await expect(verifyToken(t, cfg)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: 'The token keys cannot be fetched; try again.', cause: expect.any(Error) });
+    const e = await verifyToken(t, cfg).then(() => undefined, (x: unknown) => x as ServiceError);
+    expect(e).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: 'The token keys cannot be fetched; try again.' });
+    expect(e?.cause).toBeInstanceOf(Error);
   });
 });

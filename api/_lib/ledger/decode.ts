@@ -7,12 +7,14 @@
  */
 import type { Account, Posting, Transfer, TransferKind } from './types.js';
 
-/**
- * A stored value as text: `''` for null or missing, otherwise `String(v)`. Stores hand back strings,
- * numbers and bigints only (Redis text, SQLite integers), whose `String` is their decimal text.
- */
+/** A value as a store hands it back: Redis text, SQLite text or integers, or nothing. */
+export type StoredValue = string | number | bigint | null | undefined;
+
+/** A stored value ({@link StoredValue}) as text: `''` for null or missing, otherwise `String(v)` (a number's decimal text). */
 export function text(v: unknown): string {
-  return v === null || v === undefined ? '' : String(v);
+  if (v === null || v === undefined) return '';
+  const stored = v as NonNullable<StoredValue>;
+  return String(stored);
 }
 
 /** An account from a record with the members of {@link Account}. */
