@@ -67,7 +67,9 @@ import { getTransformedRoutes, type Route } from '@vercel/routing-utils';
 import { createResolver, type Resolution } from './resolve.js';
 import { localEnvironment } from './local-env.js';
 import { ServiceError, corsHeaders, toProblemResponse } from '../api/_lib/http/index.js';
-import { ConfigError, loadServiceConfig, processEnvironment, useServiceConfig, PROJECT_ROOT, type Environment } from '../api/_lib/config.js';
+import { ConfigError, getServiceConfig, loadServiceConfig, processEnvironment, useServiceConfig, PROJECT_ROOT, type Environment } from '../api/_lib/config.js';
+import { keyProblem } from '../api/_lib/storage/keys.js';
+import { storage } from '../api/_lib/storage/store.js';
 import { MANIFEST_FILE } from '../api/_lib/formats/index.js';
 import { CATALOG_ARGS } from '../build/cli.js';
 
@@ -227,6 +229,8 @@ export async function createLocalHandler(options: LocalServerOptions): Promise<(
   return async (request: Request): Promise<Response> => {
     try {
       const url = new URL(request.url);
+      const stored = await serveLocalObject(request, url);
+      if (stored) return stored;
       const r = await resolveRoute(request.method, url.pathname, url.search);
       switch (r.kind) {
         case 'static':
@@ -243,6 +247,33 @@ export async function createLocalHandler(options: LocalServerOptions): Promise<(
       return toProblemResponse(error, request);
     }
   };
+}
+
+/**
+ * The `local` storage's objects under its public URL's path (`STORAGE_PUBLIC_URL`, default
+ * `http://localhost:3000/storage`), for `GET`/`HEAD`: the bytes with their stored content type, ETag and
+ * length, `X-Content-Type-Options: nosniff`; 404 problem+json for a missing object. Undefined when the path
+ * is not under that URL's path or the storage is not `local` (spec 4.7, 4.9: the stand-in for `{cdn_url}`).
+ */
+async function serveLocalObject(request: Request, url: URL): Promise<Response | undefined> {
+  const config = getServiceConfig().storage;
+  if (config.driver !== 'local' || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
+  const base = new URL(config.publicUrl).pathname.replace(/\/+$/, '') + '/';
+  if (!url.pathname.startsWith(base)) return undefined;
+  let key: string;
+  try {
+    key = decodeURIComponent(url.pathname.slice(base.length));
+  } catch {
+    return toProblemResponse(new ServiceError('NOT_FOUND', 'No object has this key.'), request);
+  }
+  const hit = keyProblem(key) === undefined ? await (await storage()).get(key) : undefined;
+  if (!hit) return toProblemResponse(new ServiceError('NOT_FOUND', 'No object has this key.'), request);
+  const headers = { 'Content-Type': hit.object.contentType, 'Content-Length': String(hit.object.size), ETag: hit.object.etag, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
+  if (request.method === 'HEAD') {
+    (hit.body as Readable).destroy();
+    return new Response(null, { status: 200, headers });
+  }
+  return new Response(Readable.toWeb(hit.body as Readable) as ReadableStream, { status: 200, headers });
 }
 
 /** A running local server. */

@@ -23,6 +23,7 @@
  * | `JWT_CLOCK_TOLERANCE_S` | `5` | seconds of clock skew accepted on `exp`/`nbf`, 0-300 |
  * | `ADMIN_PASSWORD` | - | value of the `X-Admin-Password` header for admin routes (spec 5.3); at least 16 characters; unset disables the header |
  * | `WALLET_VERIFY_SEND_MAX` | `1000` | largest verify-send amount in integer coin units (spec 4.8, 8), 1 to 1,000,000,000 |
+ * | `STORAGE_MAX_FILE_BYTES` | `104857600` (100 MiB) | largest file one upload (or one archive, or one archive entry) may hold, 1 byte to 5 GiB; larger is 413 |
  * | `PORT` | `3000` | port of the local server (`npm start`) |
  * | `VERCEL` | - | set to `1` by Vercel: embedded drivers are refused, drivers have no default |
  *
@@ -125,6 +126,8 @@ export interface ServiceConfig {
   readonly adminPassword: Secret | undefined;
   /** Largest verify-send amount, integer coin units (spec 4.8, 8). */
   readonly walletVerifySendMax: number;
+  /** Largest uploaded file, bytes (spec 4.7). */
+  readonly storageMaxFileBytes: number;
   /** Port of the local server. */
   readonly port: number;
 }
@@ -291,6 +294,7 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     jwt,
     adminPassword: admin === undefined ? undefined : new Secret(admin),
     walletVerifySendMax: r.int('WALLET_VERIFY_SEND_MAX', 1000, 1, 1_000_000_000, 'integer coin units'),
+    storageMaxFileBytes: r.int('STORAGE_MAX_FILE_BYTES', 100 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024, 'bytes'),
     port: r.int('PORT', 3000, 0, 65535, 'TCP port'),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);

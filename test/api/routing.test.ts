@@ -189,11 +189,18 @@ const CASES: Case[] = [
   ['POST', '/api/admin/accounts', 'admin', 'accounts', null],
   ['GET', '/api/admin/accounts/STUDIO_7QF3K2M9X4D1H8TB', 'admin', 'account', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['POST', '/api/admin/grant-coin', 'admin', 'grant-coin', null],
-  // everything else under the API, storage included until its entry exists: a problem+json 404
+  // 4.7 storage: the named routes, and keys with folders, spaces and non-ASCII characters
+  ['POST', '/api/storage/upload', 'storage', 'upload', null],
+  ['POST', '/api/storage/upload-multi', 'storage', 'upload-multi', null],
+  ['POST', '/api/storage/upload-zip', 'storage', 'upload-zip', null],
+  ['POST', '/api/storage/presign', 'storage', 'presign', null],
+  ['GET', '/api/storage/list', 'storage', 'list', null],
+  ['DELETE', '/api/storage/era1/models/anvil.glb', 'storage', 'object', 'era1/models/anvil.glb'],
+  ['DELETE', '/api/storage/era1/%C3%89p%C3%A9e%20de%20feu.png', 'storage', 'object', 'era1/Épée de feu.png'],
+  // everything else under the API: a problem+json 404
   ['GET', '/api/nope', 'catalog', 'not-found', 'nope'],
   ['GET', '/v1/unknown-collection', 'catalog', 'not-found', 'unknown-collection'],
   ['GET', '/api/v1/missing-file.json', 'catalog', 'not-found', 'v1/missing-file.json'],
-  ['POST', '/api/storage/upload', 'catalog', 'not-found', 'storage/upload'],
   ['POST', '/api/wallet/send', 'catalog', 'not-found', 'wallet/send'],
 ];
 

@@ -179,7 +179,17 @@ export async function readJsonBody<T>(request: Request, options: BodyOptions): P
   } catch {
     throw invalid('The body is not UTF-8 text.', [{ name: '', message: 'The body is not UTF-8 text.' }]);
   }
-  const value = parseJson(text);
+  return checkBody<T>(validate, parseJson(text));
+}
+
+/**
+ * Check a value already read (a parsed JSON body, or the text fields of a multipart form as an object)
+ * against a request schema.
+ * @param schema a schema name (`schemas/requests/<schema>.schema.json`) or its compiled validator.
+ * @throws ServiceError 400 INVALID_BODY with every bad field as a JSON pointer.
+ */
+export function checkBody<T>(schema: string | ValidateFunction, value: unknown): T {
+  const validate = typeof schema === 'string' ? requestValidator(schema) : schema;
   if (!validate(value)) {
     const problems = fieldProblems(validate.errors ?? []);
     throw invalid(`${problems.length} invalid field(s) in the body: ${problems.slice(0, 10).map((p) => p.name || '/').join(', ')}.`, problems);

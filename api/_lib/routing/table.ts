@@ -25,7 +25,7 @@ export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type Method = (typeof METHODS)[number];
 
 /** Function entry files, by name: `api/<name>.ts`, reachable as `/api/<name>` (Vercel skips `api/_lib`). */
-export const ENTRIES = ['catalog', 'collections', 'registries', 'wallet', 'admin'] as const;
+export const ENTRIES = ['catalog', 'collections', 'registries', 'wallet', 'admin', 'storage'] as const;
 /** One function entry name. */
 export type EntryName = (typeof ENTRIES)[number];
 
@@ -92,6 +92,13 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/admin/accounts', entry: 'admin', name: 'accounts', methods: ['POST'] },
   { path: '/api/admin/accounts/{key}', entry: 'admin', name: 'account', methods: GET },
   { path: '/api/admin/grant-coin', entry: 'admin', name: 'grant-coin', methods: ['POST'] },
+  // §4.7 storage (admin only, spec 5.6 shows none): the named routes before the key route
+  { path: '/api/storage/upload', entry: 'storage', name: 'upload', methods: ['POST'] },
+  { path: '/api/storage/upload-multi', entry: 'storage', name: 'upload-multi', methods: ['POST'] },
+  { path: '/api/storage/upload-zip', entry: 'storage', name: 'upload-zip', methods: ['POST'] },
+  { path: '/api/storage/presign', entry: 'storage', name: 'presign', methods: ['POST'] },
+  { path: '/api/storage/list', entry: 'storage', name: 'list', methods: GET },
+  { path: '/api/storage/{key+}', entry: 'storage', name: 'object', methods: ['DELETE'] },
   // Anything else under the API answers a problem+json 404 (after static files and entry files).
   { path: '/api/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true },
   { path: '/v1/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true },

@@ -132,7 +132,13 @@ export function s3StorageAdapter(config: Extract<StorageConfig, { driver: 's3' }
     },
 
     async presignPut(key: string, contentType: string, size: number, expiresS: number): Promise<string> {
-      return call(() => getSignedUrl(client, new PutObjectCommand({ Bucket, Key: key, ContentType: contentType, ContentLength: size }), { expiresIn: expiresS }));
+      // Content-Type and Content-Length are signed headers, so the storage refuses any other type or size
+      return call(() =>
+        getSignedUrl(client, new PutObjectCommand({ Bucket, Key: key, ContentType: contentType, ContentLength: size }), {
+          expiresIn: expiresS,
+          signableHeaders: new Set(['content-type', 'content-length']),
+        }),
+      );
     },
 
     close(): void {

@@ -1,0 +1,110 @@
+/**
+ * What the storage routes do with received files (spec 4.7, 4.9): name each file's key, check the key
+ * (`keys.ts`) and the bytes (`content-types.ts`), store what passes, and say per file what happened.
+ *
+ * Per file, in the order received:
+ * - `stored`: `{ name, status, key, url, size, contentType, etag, sha256 }`;
+ * - `refused`: `{ name, status, key?, code, reason }`, `code` one of `INVALID_KEY`, `DUPLICATE_KEY` (a
+ *   second file with the same key in one request), `UNKNOWN_TYPE`, `TYPE_NOT_ALLOWED`, `EXTENSION_MISMATCH`.
+ * A file refused does not stop the others. When the storage fails while storing (503), the objects this
+ * request had stored are deleted again before the error is answered, so a failed request leaves no part
+ * of itself behind (an object it replaced is not brought back).
+ */
+import { ServiceError } from '../errors.js';
+import { checkContent } from './content-types.js';
+import { joinKey, keyProblem } from './keys.js';
+import type { StagedFile, StorageAdapter } from './types.js';
+
+/** A file ready to be stored: its name (an archive entry's path) and staged bytes. */
+export interface IncomingFile {
+  readonly name: string;
+  readonly staged: StagedFile;
+}
+
+/** A stored file's answer (`POST /api/storage/upload` answers this without `name` and `status`). */
+export interface StoredResult {
+  readonly name: string;
+  readonly status: 'stored';
+  readonly key: string;
+  readonly url: string;
+  readonly size: number;
+  readonly contentType: string;
+  readonly etag: string;
+  readonly sha256: string;
+}
+
+/** A refused file's answer. */
+export interface RefusedResult {
+  readonly name: string;
+  readonly status: 'refused';
+  readonly key?: string;
+  readonly code: 'INVALID_KEY' | 'DUPLICATE_KEY' | 'UNKNOWN_TYPE' | 'TYPE_NOT_ALLOWED' | 'EXTENSION_MISMATCH';
+  readonly reason: string;
+}
+
+/** One file's answer. */
+export type FileResult = StoredResult | RefusedResult;
+
+/**
+ * The folder a form names, trimmed of `/` at both ends ('' for none).
+ * @throws ServiceError INVALID_BODY when the folder is not a valid key prefix.
+ */
+export function checkFolder(folder: string | undefined): string {
+  const f = (folder ?? '').trim().replace(/^\/+|\/+$/g, '');
+  if (f === '') return '';
+  const problem = keyProblem(`${f}/x`);
+  if (problem) throw new ServiceError('INVALID_BODY', `The folder cannot prefix a key: ${problem}`, { errors: [{ name: 'folder', message: problem, value: f.slice(0, 200) }] });
+  return f;
+}
+
+/**
+ * Check and store `files` under `folder`.
+ * @returns one result per file, in order.
+ * @throws ServiceError UPSTREAM_UNAVAILABLE when the storage fails (after deleting what this call stored).
+ */
+export async function storeFiles(adapter: StorageAdapter, files: readonly IncomingFile[], folder: string): Promise<FileResult[]> {
+  const results: FileResult[] = [];
+  const accepted: { index: number; key: string; file: IncomingFile; contentType: string }[] = [];
+  const keys = new Set<string>();
+  for (const file of files) {
+    const key = joinKey(folder, file.name);
+    const problem = keyProblem(key);
+    if (problem) {
+      results.push({ name: file.name, status: 'refused', code: 'INVALID_KEY', reason: problem });
+      continue;
+    }
+    if (keys.has(key)) {
+      results.push({ name: file.name, status: 'refused', key, code: 'DUPLICATE_KEY', reason: 'Another file of this request has the same key; only the first is stored.' });
+      continue;
+    }
+    const check = await checkContent(file.staged.path, file.name);
+    if (!check.ok) {
+      results.push({ name: file.name, status: 'refused', key, code: check.code, reason: check.reason });
+      continue;
+    }
+    keys.add(key);
+    accepted.push({ index: results.length, key, file, contentType: check.contentType });
+    results.push({ name: file.name, status: 'refused', key, code: 'INVALID_KEY', reason: 'not stored yet' });
+  }
+  const stored: string[] = [];
+  try {
+    for (const a of accepted) {
+      const object = await adapter.put(a.key, a.file.staged, a.contentType);
+      stored.push(a.key);
+      results[a.index] = {
+        name: a.file.name,
+        status: 'stored',
+        key: a.key,
+        url: adapter.publicUrl(a.key),
+        size: object.size,
+        contentType: object.contentType,
+        etag: object.etag,
+        sha256: a.file.staged.sha256,
+      };
+    }
+  } catch (e) {
+    await Promise.allSettled(stored.map((key) => adapter.delete(key)));
+    throw e;
+  }
+  return results;
+}

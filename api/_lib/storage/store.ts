@@ -1,0 +1,47 @@
+/**
+ * The process's storage adapter, built once from the configuration (docs/architecture.md,
+ * "Configuration"): `STORAGE_DRIVER=local` (files under `DATA_DIR/storage`) or `s3` (`S3_*`). The S3 client
+ * is loaded only when chosen. A new configuration (`useServiceConfig`) builds the next adapter on first use.
+ */
+import { getServiceConfig, onConfigChange, type StorageConfig } from '../config.js';
+import { ServiceError } from '../errors.js';
+import { localStorageAdapter } from './local.js';
+import type { S3StorageAdapter } from './s3.js';
+import type { StorageAdapter } from './types.js';
+
+let current: Promise<StorageAdapter> | undefined;
+onConfigChange(() => {
+  const old = current;
+  current = undefined;
+  void old?.then((a) => (a as Partial<S3StorageAdapter>).close?.()).catch(() => undefined);
+});
+
+/**
+ * Open the adapter a storage configuration names.
+ * @throws ServiceError UPSTREAM_UNAVAILABLE when no storage is configured (the reason goes to the server log).
+ */
+export async function openStorage(config: StorageConfig): Promise<StorageAdapter> {
+  switch (config.driver) {
+    case 'local':
+      return localStorageAdapter(config.dir, config.publicUrl.replace(/\/+$/, ''));
+    case 's3': {
+      const { s3StorageAdapter } = await import('./s3.js');
+      return s3StorageAdapter(config);
+    }
+    default:
+      console.error('[config]', config.reason);
+      throw new ServiceError('UPSTREAM_UNAVAILABLE', 'Binary storage is not available on this deployment.');
+  }
+}
+
+/** The process-wide adapter (built on first use). @throws ServiceError UPSTREAM_UNAVAILABLE */
+export function storage(): Promise<StorageAdapter> {
+  if (!current) {
+    const p = openStorage(getServiceConfig().storage);
+    current = p;
+    p.catch(() => {
+      if (current === p) current = undefined;
+    });
+  }
+  return current;
+}
