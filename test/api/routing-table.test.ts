@@ -60,7 +60,7 @@ describe('matchPath', () => {
   it('sends every other path under /api and /v1 to the not-found route, with or without a rest', () => {
     expect(at('/api')).toEqual({ entry: 'catalog', name: 'not-found', key: undefined });
     expect(at('/v1/')).toEqual({ entry: 'catalog', name: 'not-found', key: undefined });
-    expect(at('/api/storage/list')).toEqual({ entry: 'catalog', name: 'not-found', key: 'storage/list' });
+    expect(at('/api/island/state')).toEqual({ entry: 'catalog', name: 'not-found', key: 'island/state' });
   });
 
   it('matches whole paths only', () => {
@@ -75,7 +75,7 @@ describe('matchPath', () => {
 describe('the table', () => {
   it('declares methods, entries and a route for each spec path', () => {
     expect(tbl().METHODS).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-    expect(tbl().ENTRIES).toEqual(['catalog', 'collections', 'registries', 'wallet', 'admin']);
+    expect(tbl().ENTRIES).toEqual(['catalog', 'collections', 'registries', 'wallet', 'admin', 'storage']);
     expect(tbl().routesOf('catalog').map((r) => r.name)).toEqual(['search', 'stats', 'export', 'retired', 'not-found', 'not-found']);
     expect(tbl().routesOf('collections').map((r) => r.path)).toEqual([
       '/v1/relics', '/v1/relics/{key}', '/v1/enchants', '/v1/enchants/{key}',
@@ -91,11 +91,20 @@ describe('the table', () => {
       ['/api/admin/accounts/{key}', ['GET']],
       ['/api/admin/grant-coin', ['POST']],
     ]);
+    expect(tbl().routesOf('storage').map((r) => [r.path, r.methods])).toEqual([
+      ['/api/storage/upload', ['POST']],
+      ['/api/storage/upload-multi', ['POST']],
+      ['/api/storage/upload-zip', ['POST']],
+      ['/api/storage/presign', ['POST']],
+      ['/api/storage/list', ['GET']],
+      ['/api/storage/{key+}', ['DELETE']],
+    ]);
   });
 
-  it('accepts only GET on catalog routes, POST only where the ledger takes a body, and answers 404 to every method on gone ones', () => {
+  it('accepts only GET on catalog routes, POST only where the ledger and storage take a body, DELETE on stored objects, and answers 404 to every method on gone ones', () => {
     for (const r of tbl().ROUTES) {
       if (r.gone) expect(r.methods, r.path).toEqual(tbl().METHODS);
+      else if (r.entry === 'storage') expect(r.methods, r.path).toEqual(r.name === 'list' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
       else if (['wallet', 'admin'].includes(r.entry) && !['overview', 'account'].includes(r.name)) expect(r.methods, r.path).toEqual(['POST']);
       else expect(r.methods, r.path).toEqual(['GET']);
     }
@@ -104,7 +113,7 @@ describe('the table', () => {
 
   it('knows which routes carry a key', () => {
     expect(tbl().ROUTES.filter(tbl().hasKey).map((r) => r.name)).toEqual([
-      'relics-item', 'enchants-item', 'infusions-item', 'artifacts-item', 'sprite', 'character', 'icon', 'legacy-asset', 'account', 'not-found', 'not-found',
+      'relics-item', 'enchants-item', 'infusions-item', 'artifacts-item', 'sprite', 'character', 'icon', 'legacy-asset', 'account', 'object', 'not-found', 'not-found',
     ]);
   });
 });
