@@ -13,7 +13,7 @@
  * | `REDIS_URL` | - | with `STORE_DRIVER=redis`, instead of the two above: `redis://host:port[/db]` of a `redis-server` reached over RESP (local runs and tests; may carry a password, held as a secret) |
  * | `DATA_DIR` | `.data` | folder of the embedded stores (SQLite file, local storage); relative to the project root |
  * | `STORAGE_DRIVER` | `local` off Vercel, unset on Vercel | binary storage (spec 4.7): `local` (files under `DATA_DIR/storage`) or `s3` |
- * | `STORAGE_PUBLIC_URL` | `http://localhost:3000/storage` | public URL prefix of objects stored by the `local` driver |
+ * | `STORAGE_PUBLIC_URL` | `http://localhost:${PORT}/storage` | public URL prefix of objects stored by the `local` driver (the local server serves them there) |
  * | `S3_ENDPOINT`, `S3_BUCKET`, `S3_ACCESS_KEY_ID`, `S3_SECRET_ACCESS_KEY`, `S3_PUBLIC_URL` | - | required with `STORAGE_DRIVER=s3` (spec 4.7) |
  * | `S3_REGION` | `us-east-1` | with `STORAGE_DRIVER=s3` |
  * | `JWT_ISSUER` | `game-data-service` | `iss` of the tokens we issue and accept (spec 5.2) |
@@ -241,6 +241,8 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     store = { driver: 'none', reason: 'No ledger store is configured: set STORE_DRIVER=redis with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN.' };
   }
 
+  const port = r.int('PORT', 3000, 0, 65535, 'TCP port');
+
   // Binary storage.
   const storageDriver = r.oneOf('STORAGE_DRIVER', ['local', 's3'] as const) ?? (onVercel ? undefined : 'local');
   let storage: StorageConfig;
@@ -257,7 +259,7 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     if (onVercel) {
       r.problem('STORAGE_DRIVER', 'local writes files and Vercel functions can write only to /tmp; set STORAGE_DRIVER=s3 with S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION and S3_PUBLIC_URL.');
     }
-    const publicUrl = r.url('STORAGE_PUBLIC_URL', r.get('STORAGE_PUBLIC_URL') ?? 'http://localhost:3000/storage') ?? '';
+    const publicUrl = r.url('STORAGE_PUBLIC_URL', r.get('STORAGE_PUBLIC_URL') ?? `http://localhost:${port}/storage`) ?? '';
     storage = { driver: 'local', dir: resolve(dataDir, 'storage'), publicUrl };
   } else {
     storage = { driver: 'none', reason: 'No binary storage is configured: set STORAGE_DRIVER=s3 with S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION and S3_PUBLIC_URL.' };
@@ -295,7 +297,7 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     adminPassword: admin === undefined ? undefined : new Secret(admin),
     walletVerifySendMax: r.int('WALLET_VERIFY_SEND_MAX', 1000, 1, 1_000_000_000, 'integer coin units'),
     storageMaxFileBytes: r.int('STORAGE_MAX_FILE_BYTES', 100 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024, 'bytes'),
-    port: r.int('PORT', 3000, 0, 65535, 'TCP port'),
+    port,
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return deepFreeze(config);
