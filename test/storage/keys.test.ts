@@ -1,0 +1,107 @@
+/**
+ * The storage key validator (`api/_lib/storage/keys.ts`, spec 4.7): one table of keys each adapter must
+ * accept or refuse alike, with the reason each refusal gives; folder joining; URL paths of keys.
+ */
+import { describe, expect, it } from 'vitest';
+import { encodeKeyPath, joinKey, keyProblem, MAX_KEY_BYTES, MAX_SEGMENT_BYTES, RESERVED_KEYS } from '../../api/_lib/storage/keys.js';
+import { contentTypeOfKey, extensionOf, judgeContent } from '../../api/_lib/storage/content-types.js';
+
+describe('keyProblem', () => {
+  it('accepts keys with folders, spaces, dots inside names and any printable Unicode', () => {
+    for (const key of ['a.png', 'era1/models/anvil.glb', 'a b/c  d.png', 'É/北/剣.png', 'a..b/c', '.hidden', 'a/.b/c', 'x/list', 'list.png', 'UPLOAD', '😀/🎮.png', 'a/…/b']) {
+      expect(keyProblem(key), key).toBeUndefined();
+    }
+  });
+
+  it('refuses each broken rule with its own reason', () => {
+    const cases: [string, RegExp][] = [
+      ['', /empty/],
+      ['/a.png', /starts with "\/"/],
+      ['a\\b.png', /backslash/],
+      ['a//b.png', /empty folder name/],
+      ['a/', /empty folder name/],
+      ['..', /"\.\." segment/],
+      ['../a.png', /"\.\." segment/],
+      ['a/../b.png', /"\.\." segment/],
+      ['a/..', /"\.\." segment/],
+      ['./a.png', /"\." segment/],
+      ['a/./b', /"\." segment/],
+      ['a\u0000b', /control character/],
+      ['a\u001fb', /control character/],
+      ['a\u007fb', /control character/],
+      ['a\u0085b', /control character/],
+      ['a\u009fb', /control character/],
+      ['a\ud800b', /lone UTF-16 surrogate/],
+      ['a\udc00', /lone UTF-16 surrogate/],
+      ['list', /names a storage route/],
+      ['presign', /names a storage route/],
+    ];
+    for (const [key, reason] of cases) expect(keyProblem(key), JSON.stringify(key)).toMatch(reason);
+    for (const name of RESERVED_KEYS) expect(keyProblem(name), name).toMatch(/storage route/);
+    // control characters just outside the refused ranges are fine
+    expect(keyProblem('a\u0020b')).toBeUndefined();
+    expect(keyProblem('a\u00a0b')).toBeUndefined();
+  });
+
+  it('counts bytes of UTF-8, not characters: 1,024 for the key and 255 for a segment', () => {
+    const seg = (n: number) => 'x'.repeat(n);
+    const key = (n: number) => Array.from({ length: Math.ceil(n / 201) }, (_, i) => seg(Math.min(200, n - i * 201))).join('/').slice(0, n);
+    expect(key(MAX_KEY_BYTES)).toHaveLength(MAX_KEY_BYTES);
+    expect(keyProblem(key(MAX_KEY_BYTES))).toBeUndefined();
+    expect(keyProblem(key(MAX_KEY_BYTES) + 'x')).toMatch(/longer than 1024 bytes/);
+    expect(keyProblem('é'.repeat(512))).toMatch(/longer than 1024 bytes|longer than 255 bytes/);
+    expect(keyProblem('é/'.repeat(341) + 'x')).toBeUndefined(); // 341 × 3 + 1 = 1,024 bytes
+    expect(keyProblem('é/'.repeat(341) + 'xy')).toMatch(/longer than 1024 bytes/);
+    expect(keyProblem(seg(MAX_SEGMENT_BYTES))).toBeUndefined();
+    expect(keyProblem(seg(MAX_SEGMENT_BYTES + 1))).toMatch(/longer than 255 bytes/);
+    expect(keyProblem(`a/${'é'.repeat(127)}x`)).toBeUndefined(); // 255 bytes
+    expect(keyProblem(`a/${'é'.repeat(128)}`)).toMatch(/longer than 255 bytes/); // 256 bytes, 128 characters
+  });
+});
+
+describe('joinKey and encodeKeyPath', () => {
+  it('joins a folder and a name, ignoring the folder\'s outer slashes', () => {
+    expect(joinKey('era1', 'a.png')).toBe('era1/a.png');
+    expect(joinKey('/era1/icons/', 'a.png')).toBe('era1/icons/a.png');
+    expect(joinKey('//', 'a.png')).toBe('a.png');
+    expect(joinKey(undefined, 'a.png')).toBe('a.png');
+    expect(joinKey('', 'a.png')).toBe('a.png');
+  });
+
+  it('percent-encodes each segment and keeps the slashes', () => {
+    expect(encodeKeyPath('era1/Épée de feu.png')).toBe('era1/%C3%89p%C3%A9e%20de%20feu.png');
+    expect(encodeKeyPath('a?b#c/d%e.png')).toBe('a%3Fb%23c/d%25e.png');
+  });
+});
+
+describe('content types', () => {
+  it('reads the extension of the last segment, lower-cased', () => {
+    expect(extensionOf('a/b.PNG')).toBe('png');
+    expect(extensionOf('a.b/c')).toBe('');
+    expect(extensionOf('.png')).toBe('');
+    expect(extensionOf('a/.png')).toBe('');
+    expect(extensionOf('x.tar.gz')).toBe('gz');
+    expect(extensionOf('noext')).toBe('');
+  });
+
+  it('judges a detected type against the allow-list and the name', () => {
+    expect(judgeContent({ ext: 'png' }, 'a.png')).toEqual({ ok: true, kind: 'image', contentType: 'image/png' });
+    expect(judgeContent({ ext: 'jpg' }, 'a.JPEG')).toEqual({ ok: true, kind: 'image', contentType: 'image/jpeg' });
+    expect(judgeContent({ ext: 'glb' }, 'm.glb')).toEqual({ ok: true, kind: 'model', contentType: 'model/gltf-binary' });
+    expect(judgeContent({ ext: 'opus' }, 's.ogg')).toEqual({ ok: true, kind: 'audio', contentType: 'audio/ogg' });
+    expect(judgeContent({ ext: 'webm' }, 'v.webm')).toEqual({ ok: true, kind: 'video', contentType: 'video/webm' });
+    expect(judgeContent(undefined, 'a.png')).toMatchObject({ ok: false, code: 'UNKNOWN_TYPE' });
+    expect(judgeContent({ ext: 'zip' }, 'a.zip')).toMatchObject({ ok: false, code: 'TYPE_NOT_ALLOWED', reason: expect.stringContaining('ZIP') as string });
+    expect(judgeContent({ ext: 'png' }, 'a.jpg')).toMatchObject({ ok: false, code: 'EXTENSION_MISMATCH', reason: expect.stringContaining('.png') as string });
+    expect(judgeContent({ ext: 'png' }, 'noext')).toMatchObject({ ok: false, code: 'EXTENSION_MISMATCH', reason: expect.stringContaining('(no extension)') as string });
+  });
+
+  it('names the type a key\'s extension stands for', () => {
+    expect(contentTypeOfKey('a/b.png')).toBe('image/png');
+    expect(contentTypeOfKey('a/b.jpeg')).toBe('image/jpeg');
+    expect(contentTypeOfKey('a/b.ogg')).toBe('audio/ogg');
+    expect(contentTypeOfKey('a/b.m4a')).toBe('audio/mp4');
+    expect(contentTypeOfKey('a/b.html')).toBe('application/octet-stream');
+    expect(contentTypeOfKey('a/b')).toBe('application/octet-stream');
+  });
+});
