@@ -7,9 +7,10 @@
  * - `gen-100k` a generated catalog of 100,000 records (`bench/generate.ts`, seeded).
  * Then the output of `bench/collections.ts` `run()`, when that module exists, the export benchmark of
  * `bench/export.ts` over the build outputs, and the ledger benchmark of `bench/ledger.ts` (a real
- * `redis-server` and the SQLite store; `--only=ledger` runs it alone).
+ * `redis-server` and the SQLite store; `--only=ledger` runs it alone), and the storage upload benchmark of
+ * `bench/storage.ts` (`--only=storage`).
  *
- * Flags: `--only=sample,real,gen-100k,ledger` (subset), `--seed=N` (queries and generator), `--queries=N`
+ * Flags: `--only=sample,real,gen-100k,ledger,storage` (subset), `--seed=N` (queries and generator), `--queries=N`
  * (default 1000), `--no-build` (search only).
  * Build outputs and index files go to `.tmp/bench/<catalog>/`.
  */
@@ -160,6 +161,15 @@ async function main(): Promise<void> {
       out.push(await mod.run(), '');
     } catch (e) {
       out.push('## Ledger', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
+    }
+  }
+  if (!only || only.includes('storage')) {
+    log('storage');
+    try {
+      const mod = await import('./storage.js');
+      out.push(await mod.run(), '');
+    } catch (e) {
+      out.push('## Storage', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
     }
   }
   out.push(`_Total benchmark time: ${fmt((performance.now() - started) / 1000, 0)} s._`);
