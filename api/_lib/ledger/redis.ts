@@ -103,18 +103,24 @@ export type RedisLedgerTarget =
  * @param options.retryDelaysMs waits between attempts (default {@link RETRY_DELAYS_MS}).
  */
 export function openRedisLedger(target: RedisLedgerTarget, options: { retryDelaysMs?: readonly number[] } = {}): LedgerStore {
-  const redis =
-    'requester' in target
-      ? new RequesterRedis(target.requester)
-      : new Redis({
-          url: target.url,
-          token: target.token,
-          retry: false,
-          enableAutoPipelining: false,
-          automaticDeserialization: false,
-          enableTelemetry: false,
-        });
-  return new RedisLedger(redis, options.retryDelaysMs ?? RETRY_DELAYS_MS, 'requester' in target ? target.close : undefined);
+  return new RedisLedger(redisClientOf(target), options.retryDelaysMs ?? RETRY_DELAYS_MS, 'requester' in target ? target.close : undefined);
+}
+
+/**
+ * A client for `target` with the ledger's settings (no client retries, no auto-pipelining, replies left
+ * as text), for every store that lives in the ledger's Redis (the asset index too).
+ */
+export function redisClientOf(target: RedisLedgerTarget): Redis {
+  return 'requester' in target
+    ? new RequesterRedis(target.requester)
+    : new Redis({
+        url: target.url,
+        token: target.token,
+        retry: false,
+        enableAutoPipelining: false,
+        automaticDeserialization: false,
+        enableTelemetry: false,
+      });
 }
 
 /** Most accounts {@link RedisLedger} keeps resolved in memory. */

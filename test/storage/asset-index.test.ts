@@ -1,0 +1,80 @@
+/**
+ * The asset index contract (`api/_lib/asset-index/types.ts`, spec 4.9), run against both stores the ledger
+ * uses: SQLite on a temporary file and a real `redis-server` on 127.0.0.1. A batch registers atomically and
+ * says per entry whether it was new; registering a key again replaces its entry; a missing key reads as
+ * nothing; listings page a prefix in UTF-8 byte order with no gap and no duplicate, starting after a key.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRedisAssetIndex } from '../../api/_lib/asset-index/redis.js';
+import { openSqliteAssetIndex } from '../../api/_lib/asset-index/sqlite.js';
+import type { AssetEntry, AssetIndexStore } from '../../api/_lib/asset-index/types.js';
+import { connectRespRequester } from '../../api/_lib/ledger/resp-requester.js';
+import { compareKeys } from '../../api/_lib/storage/local.js';
+import { startRedis, type TestRedis } from '../helpers/redis.js';
+
+const entry = (key: string, purpose: AssetEntry['purpose'] = 'play', size = 10): AssetEntry => ({
+  key,
+  purpose,
+  contentType: 'model/gltf-binary',
+  size,
+  etag: `"${size}"`,
+  registeredAt: '2026-11-23T10:00:00.000Z',
+});
+
+describe.each(['sqlite', 'redis'] as const)('asset index contract: %s', (driver) => {
+  let index: AssetIndexStore;
+  let dir: string;
+  let redis: TestRedis | undefined;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'asset-index-'));
+    if (driver === 'sqlite') index = await openSqliteAssetIndex(join(dir, 'ledger.sqlite'));
+    else {
+      redis = await startRedis();
+      const requester = await connectRespRequester(redis.url);
+      index = openRedisAssetIndex({ requester, close: () => requester.close() });
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await index?.close();
+    await redis?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('registers a batch, says which entries were new, and replaces an entry registered again', async () => {
+    expect(await index.register([entry('era1/a.glb'), entry('era1/b.glb', 'isolate')])).toEqual(['created', 'created']);
+    expect(await index.register([entry('era1/c.glb'), entry('era1/a.glb', 'author', 99)])).toEqual(['created', 'updated']);
+    expect(await index.get('era1/a.glb')).toEqual(entry('era1/a.glb', 'author', 99));
+    expect(await index.get('era1/b.glb')).toEqual(entry('era1/b.glb', 'isolate'));
+    expect(await index.get('era1/missing.glb')).toBeUndefined();
+  });
+
+  it('pages a prefix in byte order, from the start or after a key, with no gap and no duplicate', async () => {
+    const keys = Array.from({ length: 250 }, (_, i) => (i % 9 === 0 ? `pg/é${i}.glb` : i % 4 === 0 ? `pg/Z ${i}.glb` : `pg/${String(i).padStart(3, '0')}.glb`));
+    for (let i = 0; i < keys.length; i += 100) await index.register(keys.slice(i, i + 100).map((k) => entry(k)));
+    await index.register([entry('pf.glb'), entry('ph/x.glb'), entry('pg')]);
+    const seen: string[] = [];
+    let after: string | undefined;
+    const more: boolean[] = [];
+    for (;;) {
+      const page = await index.list({ prefix: 'pg/', startAfter: after, limit: 100 });
+      seen.push(...page.items.map((x) => x.key));
+      more.push(page.hasMore);
+      if (!page.hasMore) break;
+      after = page.items.at(-1)!.key;
+    }
+    expect(more).toEqual([true, true, false]);
+    expect(seen).toEqual([...keys].sort(compareKeys));
+    // after a key before the prefix, the listing starts at the prefix; after one past it, nothing
+    expect((await index.list({ prefix: 'pg/', startAfter: 'a', limit: 1 })).items.map((x) => x.key)).toEqual([seen[0]]);
+    expect((await index.list({ prefix: 'pg/', startAfter: 'pz', limit: 5 })).items).toEqual([]);
+    expect((await index.list({ prefix: 'pg/', startAfter: seen.at(-2), limit: 5 })).items.map((x) => x.key)).toEqual([seen.at(-1)]);
+    const all = await index.list({ prefix: '', startAfter: undefined, limit: 1000 });
+    expect(all.items.map((x) => x.key)).toEqual([...all.items.map((x) => x.key)].sort(compareKeys));
+    expect(all.items.map((x) => x.key)).toEqual(expect.arrayContaining(['pf.glb', 'ph/x.glb', 'pg', 'era1/a.glb']));
+    expect(all.hasMore).toBe(false);
+  });
+});
