@@ -54,24 +54,24 @@ export function openRedisAssetIndex(target: RedisLedgerTarget): AssetIndexStore 
     driver: 'redis',
     async register(entries) {
       const args = entries.flatMap((e) => [e.key, JSON.stringify(e)]);
-      const out = await call(() => redis.eval(REGISTER, [ASSET_KEYS.entries, ASSET_KEYS.keys], args) as Promise<unknown[]>);
+      const out = await call(() => redis.eval<string[], unknown[]>(REGISTER, [ASSET_KEYS.entries, ASSET_KEYS.keys], args));
       return out.map((x) => (Number(x) === 1 ? 'updated' : 'created'));
     },
     async get(key) {
-      const v = await call(() => redis.hget(ASSET_KEYS.entries, key) as Promise<unknown>);
+      const v = await call(() => redis.hget<unknown>(ASSET_KEYS.entries, key));
       return typeof v === 'string' ? (JSON.parse(v) as AssetEntry) : undefined;
     },
     async list({ prefix, startAfter, limit }) {
       // start at whichever is later in byte order: the prefix itself or just after the last key seen
       const fromAfter = startAfter !== undefined && Buffer.compare(Buffer.from(startAfter), Buffer.from(prefix)) >= 0;
       const start = fromAfter ? `(${startAfter}` : `[${prefix}`;
-      const flat = await call(() => redis.eval(LIST, [ASSET_KEYS.entries, ASSET_KEYS.keys], [start, String(limit + 1)]) as Promise<unknown[]>);
+      const flat = await call(() => redis.eval<string[], unknown[]>(LIST, [ASSET_KEYS.entries, ASSET_KEYS.keys], [start, String(limit + 1)]));
       const items: AssetEntry[] = [];
       for (let i = 0; i < flat.length; i += 2) {
-        const key = String(flat[i]);
+        const key = flat[i] as string;
         // keys with the prefix are contiguous in byte order: the first one without it ends the run
         if (!key.startsWith(prefix)) break;
-        items.push(JSON.parse(String(flat[i + 1])) as AssetEntry);
+        items.push(JSON.parse(flat[i + 1] as string) as AssetEntry);
       }
       return { items: items.slice(0, limit), hasMore: items.length > limit };
     },

@@ -26,13 +26,14 @@ function unavailable(cause: unknown): ServiceError {
   return new ServiceError('UPSTREAM_UNAVAILABLE', 'The asset index cannot be reached; try again.', { cause });
 }
 
+// every column but size is TEXT NOT NULL, so the row holds strings there
 const entryOf = (r: Row): AssetEntry => ({
-  key: String(r.key),
-  purpose: String(r.purpose) as AssetPurpose,
-  contentType: String(r.content_type),
+  key: r.key as string,
+  purpose: r.purpose as AssetPurpose,
+  contentType: r.content_type as string,
   size: Number(r.size),
-  etag: String(r.etag),
-  registeredAt: String(r.registered_at),
+  etag: r.etag as string,
+  registeredAt: r.registered_at as string,
 });
 
 /**
