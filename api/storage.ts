@@ -21,6 +21,11 @@
  *   (the last key it listed, so a page never repeats or skips a key however objects change between calls).
  * - `POST /api/storage/presign` (JSON `{ key, contentType, size }`): on the `s3` storage, a presigned PUT
  *   valid {@link PRESIGN_EXPIRES_S} seconds for exactly that type and size; 409 on the `local` storage.
+ * - `POST /api/storage/register` (JSON `{ entries: [{ key, purpose }] }`, 1 to 100, distinct keys; spec 4.9):
+ *   register stored binaries in the metadata index (`api/_lib/asset-index/`) with what the storage reports
+ *   for each (type, size, ETag), in one atomic write. 200 `{ registered, refused, results }`; a key with
+ *   no object in storage is refused (`NOT_STORED`) and the rest are registered.
+ * - `GET /api/storage/index?prefix=&cursor=&limit=`: the index in key order, `{ items, cursor, hasMore }`.
  *
  * Limits: multipart as `api/_lib/storage/multipart.ts` (`STORAGE_MAX_FILE_BYTES` a file, default 100 MiB,
  * 413 beyond), archives as `zip.ts` (the same cap on each entry). Every refusal is problem+json 4xx and stores nothing; storage failures are 503.
@@ -33,6 +38,8 @@ import { contentTypeOfKey, ACCEPTED } from './_lib/storage/content-types.js';
 import { keyProblem } from './_lib/storage/keys.js';
 import { DEFAULT_LIMITS, receiveMultipart } from './_lib/storage/multipart.js';
 import type { S3StorageAdapter } from './_lib/storage/s3.js';
+import { assetIndex } from './_lib/asset-index/store.js';
+import type { AssetEntry, AssetPurpose } from './_lib/asset-index/types.js';
 import { checkFolder, storeFiles, type FileResult } from './_lib/storage/service.js';
 import { openStaging, type StagingArea } from './_lib/storage/staging.js';
 import { storage } from './_lib/storage/store.js';
@@ -77,6 +84,19 @@ function decodeCursor(cursor: string): string {
     throw new ServiceError('INVALID_QUERY', 'The cursor is not a cursor of this listing; start again without one.', { errors: [{ name: 'cursor', message: 'Not a cursor of this API.' }] });
   }
   return key;
+}
+
+/** The listing parameters and cursor of a page request (`list` and `index` alike). */
+function pageRequest(url: URL) {
+  const parsed = parseQuery(url.searchParams, LIST_SPEC);
+  const { prefix = '', cursor, limit } = parsed.values;
+  return { prefix, limit, startAfter: cursor === undefined ? undefined : decodeCursor(cursor), clamp: clampHeaders(parsed.clamped, 'limit') };
+}
+
+/** A page answer: the items, the cursor after the last one when more follow, `no-store`. */
+function pageAnswer<T extends { key: string }>(items: readonly T[], hasMore: boolean, clamp: Record<string, string>): Response {
+  const last = items.at(-1);
+  return plainJson({ items, cursor: hasMore && last ? encodeCursor(last.key) : null, hasMore }, 200, { 'Cache-Control': 'no-store', ...clamp });
 }
 
 /** The method exports (see the file header). */
@@ -129,16 +149,45 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('sto
   list: {
     GET: async ({ request, url }) => {
       await requireAdmin(request, getServiceConfig());
-      const parsed = parseQuery(url.searchParams, LIST_SPEC);
-      const { prefix = '', cursor, limit } = parsed.values;
-      const startAfter = cursor === undefined ? undefined : decodeCursor(cursor);
+      const { prefix, startAfter, limit, clamp } = pageRequest(url);
       const page = await (await storage()).list({ prefix, startAfter, limit });
-      const last = page.items.at(-1);
-      return plainJson(
-        { items: page.items, cursor: page.hasMore && last ? encodeCursor(last.key) : null, hasMore: page.hasMore },
-        200,
-        { 'Cache-Control': 'no-store', ...clampHeaders(parsed.clamped, 'limit') },
-      );
+      return pageAnswer(page.items, page.hasMore, clamp);
+    },
+  },
+  register: {
+    POST: async ({ request }) => {
+      await requireAdmin(request, getServiceConfig());
+      const body = await readJsonBody<{ entries: { key: string; purpose: AssetPurpose }[] }>(request, { schema: 'storage-register' });
+      const dup = body.entries.map((e) => e.key).find((k, i, all) => all.indexOf(k) !== i);
+      if (dup !== undefined) throw new ServiceError('INVALID_BODY', 'A key is listed twice in the batch; list each key once.', { errors: [{ name: '/entries', message: 'Duplicate key.', value: dup.slice(0, 200) }] });
+      const adapter = await storage();
+      const now = new Date().toISOString();
+      const results: Record<string, unknown>[] = [];
+      const accepted: { index: number; entry: AssetEntry }[] = [];
+      for (const e of body.entries) {
+        const problem = keyProblem(e.key);
+        const object = problem ? undefined : await adapter.head(e.key);
+        if (problem || !object) {
+          results.push({ key: e.key, status: 'refused', code: problem ? 'INVALID_KEY' : 'NOT_STORED', reason: problem ?? 'No object is stored under this key; upload it first.' });
+          continue;
+        }
+        const entry: AssetEntry = { key: e.key, purpose: e.purpose, contentType: object.contentType, size: object.size, etag: object.etag, registeredAt: now };
+        accepted.push({ index: results.length, entry });
+        results.push({ ...entry });
+      }
+      if (accepted.length > 0) {
+        const statuses = await (await assetIndex()).register(accepted.map((a) => a.entry));
+        accepted.forEach((a, i) => (results[a.index] = { ...a.entry, status: statuses[i] }));
+      }
+      return plainJson({ registered: accepted.length, refused: results.length - accepted.length, results });
+    },
+  },
+  index: {
+    GET: async ({ request, url }) => {
+      await requireAdmin(request, getServiceConfig());
+      const { prefix, startAfter, limit, clamp } = pageRequest(url);
+      const page = await (await assetIndex()).list({ prefix, startAfter, limit });
+      return pageAnswer(page.items, page.hasMore, clamp);
     },
   },
   object: {

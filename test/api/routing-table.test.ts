@@ -97,6 +97,8 @@ describe('the table', () => {
       ['/api/storage/upload-zip', ['POST']],
       ['/api/storage/presign', ['POST']],
       ['/api/storage/list', ['GET']],
+      ['/api/storage/register', ['POST']],
+      ['/api/storage/index', ['GET']],
       ['/api/storage/{key+}', ['DELETE']],
     ]);
   });
@@ -104,7 +106,7 @@ describe('the table', () => {
   it('accepts only GET on catalog routes, POST only where the ledger and storage take a body, DELETE on stored objects, and answers 404 to every method on gone ones', () => {
     for (const r of tbl().ROUTES) {
       if (r.gone) expect(r.methods, r.path).toEqual(tbl().METHODS);
-      else if (r.entry === 'storage') expect(r.methods, r.path).toEqual(r.name === 'list' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
+      else if (r.entry === 'storage') expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
       else if (['wallet', 'admin'].includes(r.entry) && !['overview', 'account'].includes(r.name)) expect(r.methods, r.path).toEqual(['POST']);
       else expect(r.methods, r.path).toEqual(['GET']);
     }

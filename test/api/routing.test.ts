@@ -195,6 +195,8 @@ const CASES: Case[] = [
   ['POST', '/api/storage/upload-zip', 'storage', 'upload-zip', null],
   ['POST', '/api/storage/presign', 'storage', 'presign', null],
   ['GET', '/api/storage/list', 'storage', 'list', null],
+  ['POST', '/api/storage/register', 'storage', 'register', null],
+  ['GET', '/api/storage/index', 'storage', 'index', null],
   ['DELETE', '/api/storage/era1/models/anvil.glb', 'storage', 'object', 'era1/models/anvil.glb'],
   ['DELETE', '/api/storage/era1/%C3%89p%C3%A9e%20de%20feu.png', 'storage', 'object', 'era1/Épée de feu.png'],
   // everything else under the API: a problem+json 404

@@ -41,7 +41,7 @@ beforeEach(() => {
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true }));
-for (const name of ['storage-upload', 'storage-upload-multi', 'storage-upload-zip', 'storage-list', 'storage-presign']) {
+for (const name of ['storage-upload', 'storage-upload-multi', 'storage-upload-zip', 'storage-list', 'storage-presign', 'storage-register', 'storage-index']) {
   ajv.addSchema(JSON.parse(readFileSync(join(PROJECT_ROOT, 'schemas', 'responses', `${name}.schema.json`), 'utf8')) as object, name);
 }
 
@@ -300,5 +300,43 @@ describe('POST /api/storage/presign on the local storage', () => {
     expect((await call('POST', '/api/storage/presign', json({ key: 'big/movie.mp4', contentType: 'text/html', size: 1 }))).status).toBe(415);
     expect((await call('POST', '/api/storage/presign', json({ key: 'big/page.html', contentType: 'text/html', size: 1 }))).status).toBe(415);
     expect((await call('POST', '/api/storage/presign', json({ key: 'big/movie.mp4', contentType: 'video/mp4', size: 0 }))).status).toBe(400);
+  });
+});
+
+describe('POST /api/storage/register and GET /api/storage/index', () => {
+  const json = (b: unknown) => ({ body: JSON.stringify(b), headers: { 'Content-Type': 'application/json' } });
+
+  it('registers stored binaries with what the storage reports, refuses keys with no object, and pages the index', async () => {
+    await call('POST', '/api/storage/upload-multi', { body: form([['anvil.glb', glb(300)], ['anvil.png', png()]], { folder: 'reg' }, 'files') });
+    const r = await call('POST', '/api/storage/register', json({ entries: [{ key: 'reg/anvil.glb', purpose: 'play' }, { key: 'reg/ghost.glb', purpose: 'play' }, { key: 'reg/anvil.png', purpose: 'author' }, { key: '../x.glb', purpose: 'play' }] }), 'storage-register');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ registered: 2, refused: 2 });
+    expect(r.body.results!.map((x) => [x.key, x.status, x.code ?? null])).toEqual([
+      ['reg/anvil.glb', 'created', null],
+      ['reg/ghost.glb', 'refused', 'NOT_STORED'],
+      ['reg/anvil.png', 'created', null],
+      ['../x.glb', 'refused', 'INVALID_KEY'],
+    ]);
+    expect(r.body.results![0]).toMatchObject({ contentType: 'model/gltf-binary', size: 300, purpose: 'play' });
+    const again = await call('POST', '/api/storage/register', json({ entries: [{ key: 'reg/anvil.glb', purpose: 'isolate' }] }), 'storage-register');
+    expect(again.body.results![0]).toMatchObject({ status: 'updated', purpose: 'isolate' });
+
+    const page1 = await call('GET', '/api/storage/index?prefix=reg/&limit=1', {}, 'storage-index');
+    expect(page1.body.items!.map((i) => i.key)).toEqual(['reg/anvil.glb']);
+    expect(page1.body.hasMore).toBe(true);
+    const page2 = await call('GET', `/api/storage/index?prefix=reg/&limit=1&cursor=${page1.body.cursor as string}`, {}, 'storage-index');
+    expect(page2.body).toMatchObject({ items: [{ key: 'reg/anvil.png', purpose: 'author' }], cursor: null, hasMore: false });
+  });
+
+  it('refuses a batch over 100, an empty one, a repeated key and an unknown purpose, registering nothing', async () => {
+    const many = Array.from({ length: 101 }, (_, i) => ({ key: `reg2/${i}.glb`, purpose: 'play' }));
+    for (const body of [{ entries: many }, { entries: [] }, { entries: [{ key: 'reg2/a.glb', purpose: 'play' }, { key: 'reg2/a.glb', purpose: 'author' }] }, { entries: [{ key: 'reg2/a.glb', purpose: 'sell' }] }]) {
+      const r = await call('POST', '/api/storage/register', json(body));
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe('INVALID_BODY');
+    }
+    expect((await call('GET', '/api/storage/index?prefix=reg2/')).body.items).toEqual([]);
+    const anon = await entry.GET(new Request('http://localhost/api/storage/index'));
+    expect(anon.status).toBe(401);
   });
 });

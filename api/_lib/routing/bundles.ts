@@ -58,5 +58,5 @@ export const ENTRY_PROJECT_FILES: Readonly<Record<EntryName, readonly string[]>>
   registries: [],
   wallet: ['schemas/requests/verify-send-to-account.schema.json'],
   admin: ['schemas/requests/create-account.schema.json', 'schemas/requests/grant-coin.schema.json'],
-  storage: ['schemas/requests/storage-upload.schema.json', 'schemas/requests/storage-upload-zip.schema.json', 'schemas/requests/storage-presign.schema.json'],
+  storage: ['schemas/requests/storage-upload.schema.json', 'schemas/requests/storage-upload-zip.schema.json', 'schemas/requests/storage-presign.schema.json', 'schemas/requests/storage-register.schema.json'],
 });

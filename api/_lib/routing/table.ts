@@ -98,6 +98,9 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/storage/upload-zip', entry: 'storage', name: 'upload-zip', methods: ['POST'] },
   { path: '/api/storage/presign', entry: 'storage', name: 'presign', methods: ['POST'] },
   { path: '/api/storage/list', entry: 'storage', name: 'list', methods: GET },
+  // §4.9 the metadata index of stored binaries
+  { path: '/api/storage/register', entry: 'storage', name: 'register', methods: ['POST'] },
+  { path: '/api/storage/index', entry: 'storage', name: 'index', methods: GET },
   { path: '/api/storage/{key+}', entry: 'storage', name: 'object', methods: ['DELETE'] },
   // Anything else under the API answers a problem+json 404 (after static files and entry files).
   { path: '/api/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true },

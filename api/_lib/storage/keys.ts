@@ -22,7 +22,7 @@ export const MAX_KEY_BYTES = 1024;
 /** Longest segment between two `/`, in bytes of UTF-8. */
 export const MAX_SEGMENT_BYTES = 255;
 /** Whole keys that name storage routes. */
-export const RESERVED_KEYS: readonly string[] = Object.freeze(['list', 'upload', 'upload-multi', 'upload-zip', 'presign']);
+export const RESERVED_KEYS: readonly string[] = Object.freeze(['list', 'upload', 'upload-multi', 'upload-zip', 'presign', 'register', 'index']);
 
 // C0 controls, DEL and C1 controls
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
