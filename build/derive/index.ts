@@ -6,6 +6,7 @@ import type { Deriver, RuleDef } from '../pipeline/types.js';
 import { ASSET_RULES, deriveAssets } from './assets.js';
 import { collectionRules, deriveCollections } from './collections.js';
 import { deriveIcons, ICON_RULES } from './icons.js';
+import { deriveModelRefs, MODEL_REF_RULES } from './model-refs.js';
 import { deriveSprites, SPRITE_RULES } from './sprites.js';
 
 /** A named deriver and its rules. */
@@ -15,10 +16,11 @@ export interface DeriverEntry {
   readonly rules: readonly RuleDef[];
 }
 
-/** Derivers run by every build (collections, icons, sprites, assets). */
+/** Derivers run by every build (collections, icons, sprites, assets, model references). */
 export const DERIVERS: readonly DeriverEntry[] = [
   { name: 'collections', derive: deriveCollections, rules: collectionRules },
   { name: 'icons', derive: deriveIcons, rules: ICON_RULES },
   { name: 'sprites', derive: deriveSprites, rules: SPRITE_RULES },
   { name: 'assets', derive: deriveAssets, rules: ASSET_RULES },
+  { name: 'model-refs', derive: deriveModelRefs, rules: MODEL_REF_RULES },
 ];

@@ -5,6 +5,7 @@
  * `schemas/build/catalog-config.schema.json`.
  */
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -45,7 +46,28 @@ export async function loadCatalogConfig(file: string): Promise<CatalogConfig> {
   if (!validate(raw)) {
     throw new CatalogConfigError(file, (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`));
   }
-  return normaliseConfig(raw as RawConfig);
+  const config = normaliseConfig(raw as RawConfig);
+  const indexPath = (raw as RawConfig).assetIndex;
+  return indexPath === undefined ? config : Object.freeze({ ...config, assetIndex: await loadAssetIndex(file, resolve(dirname(file), indexPath)) });
+}
+
+/**
+ * Read an exported asset index (`{ "version": 1, "entries": [{ "key": … }, …] }`, written by
+ * `npm run assets -- export`).
+ * @throws CatalogConfigError naming the config file when the index cannot be read or has another shape.
+ */
+async function loadAssetIndex(configFile: string, file: string): Promise<{ file: string; keys: ReadonlySet<string> }> {
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new CatalogConfigError(configFile, [`/assetIndex: ${file} cannot be read as JSON (${(e as Error).message.slice(0, 200)}); export it with npm run assets -- export --out <file>.`]);
+  }
+  const entries = (data as { version?: unknown; entries?: unknown } | null)?.entries;
+  if ((data as { version?: unknown } | null)?.version !== 1 || !Array.isArray(entries) || !entries.every((e) => typeof (e as { key?: unknown } | null)?.key === 'string')) {
+    throw new CatalogConfigError(configFile, [`/assetIndex: ${file} is not an exported asset index ({ "version": 1, "entries": [{ "key": … }] }).`]);
+  }
+  return Object.freeze({ file, keys: new Set((entries as { key: string }[]).map((e) => e.key)) });
 }
 
 interface RawConfig {
@@ -58,6 +80,7 @@ interface RawConfig {
   rules?: Record<string, Severity>;
   overrides?: { files: string[]; rules: Record<string, Severity> }[];
   versions?: Record<string, string>;
+  assetIndex?: string;
 }
 
 /** Apply defaults and freeze. `retired` defaults to `['systems-catalog.json']`. */

@@ -81,6 +81,8 @@ export interface CatalogConfig {
   readonly retired?: readonly string[];
   /** Version labels (spec 9.2). */
   readonly versions: Readonly<Record<string, string>>;
+  /** The exported asset index `modelRef` keys are checked against (spec 4.9), when the config names one. */
+  readonly assetIndex?: { readonly file: string; readonly keys: ReadonlySet<string> };
 }
 
 /** Everything a pure derive function may read, and where it reports problems. */

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { collectTypedRecords, deriveCore } from '../../build/derive/core.js';
 import { DERIVERS } from '../../build/derive/index.js';
 import { ASSET_RULES, deriveAssets } from '../../build/derive/assets.js';
+import { deriveModelRefs, MODEL_REF_RULES } from '../../build/derive/model-refs.js';
 import { collectionRules, deriveCollections } from '../../build/derive/collections.js';
 import { ICON_RULES, deriveIcons } from '../../build/derive/icons.js';
 import { SPRITE_RULES, deriveSprites } from '../../build/derive/sprites.js';
@@ -224,12 +225,13 @@ describe('deriveCore', () => {
 });
 
 describe('deriver table', () => {
-  it('runs collections, icons, sprites and assets in that order, each with its rules', () => {
+  it('runs collections, icons, sprites, assets and model references in that order, each with its rules', () => {
     expect(DERIVERS.map((d) => [d.name, d.derive, d.rules])).toEqual([
       ['collections', deriveCollections, collectionRules],
       ['icons', deriveIcons, ICON_RULES],
       ['sprites', deriveSprites, SPRITE_RULES],
       ['assets', deriveAssets, ASSET_RULES],
+      ['model-refs', deriveModelRefs, MODEL_REF_RULES],
     ]);
   });
 });
