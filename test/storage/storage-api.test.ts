@@ -157,6 +157,26 @@ describe('POST /api/storage/upload', () => {
     expect(await keysUnder('cut/')).toEqual([]);
   });
 
+  it('answers a malformed multipart body with 400, never a 5xx', async () => {
+    const raw = (body: string, type = 'multipart/form-data; boundary=zz') =>
+      entry.POST(new Request('http://localhost/api/storage/upload', { method: 'POST', headers: { ...admin, 'Content-Type': type }, body }));
+    const cases: [string, string?][] = [
+      ['garbage without any boundary'],
+      ['--zz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n\x89PNG'],
+      ['--zz\r\nno headers end here'],
+      ['--zz--\r\n'],
+      ['', 'multipart/form-data; boundary=zz'],
+      ['--zz\r\n', 'multipart/form-data'],
+    ];
+    for (const [body, type] of cases) {
+      const res = await raw(body, type);
+      expect(res.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+    }
+    expect(await keysUnder('')).not.toContainEqual('a.png');
+  });
+
   it('admits admins only, before reading the body', async () => {
     const anon = new Request('http://localhost/api/storage/upload', { method: 'POST', body: form([['a.png', png()]], { folder: 'anon' }) });
     expect((await entry.POST(anon)).status).toBe(401);
