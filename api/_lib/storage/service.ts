@@ -63,7 +63,8 @@ export function checkFolder(folder: string | undefined): string {
  * @throws ServiceError UPSTREAM_UNAVAILABLE when the storage fails (after deleting what this call stored).
  */
 export async function storeFiles(adapter: StorageAdapter, files: readonly IncomingFile[], folder: string): Promise<FileResult[]> {
-  const results: FileResult[] = [];
+  // a slot per file: refusals are filled at once, accepted files once stored
+  const results: (FileResult | undefined)[] = [];
   const accepted: { index: number; key: string; file: IncomingFile; contentType: string }[] = [];
   const keys = new Set<string>();
   for (const file of files) {
@@ -84,7 +85,7 @@ export async function storeFiles(adapter: StorageAdapter, files: readonly Incomi
     }
     keys.add(key);
     accepted.push({ index: results.length, key, file, contentType: check.contentType });
-    results.push({ name: file.name, status: 'refused', key, code: 'INVALID_KEY', reason: 'not stored yet' });
+    results.push(undefined);
   }
   const stored: string[] = [];
   try {
@@ -106,5 +107,6 @@ export async function storeFiles(adapter: StorageAdapter, files: readonly Incomi
     await Promise.allSettled(stored.map((key) => adapter.delete(key)));
     throw e;
   }
-  return results;
+  // every accepted file was stored (a failure threw above), so every slot is filled
+  return results as FileResult[];
 }
