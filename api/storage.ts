@@ -33,7 +33,7 @@
 import { getServiceConfig } from './_lib/config.js';
 import { requireAdmin } from './_lib/auth/guard.js';
 import { checkBody, readJsonBody } from './_lib/http/body.js';
-import { clampHeaders, defineEntry, parseQuery, plainJson, ServiceError } from './_lib/http/index.js';
+import { clampHeaders, defineEntry, parseQuery, plainJson, ServiceError, type RouteContext } from './_lib/http/index.js';
 import { contentTypeOfKey, ACCEPTED } from './_lib/storage/content-types.js';
 import { keyProblem } from './_lib/storage/keys.js';
 import { DEFAULT_LIMITS, receiveMultipart } from './_lib/storage/multipart.js';
@@ -86,18 +86,29 @@ function decodeCursor(cursor: string): string {
   return key;
 }
 
-/** The listing parameters and cursor of a page request (`list` and `index` alike). */
-function pageRequest(url: URL) {
-  const parsed = parseQuery(url.searchParams, LIST_SPEC);
-  const { prefix = '', cursor, limit } = parsed.values;
-  return { prefix, limit, startAfter: cursor === undefined ? undefined : decodeCursor(cursor), clamp: clampHeaders(parsed.clamped, 'limit') };
+/** Something that lists pages of keyed items after a key: the storage, the asset index. */
+interface Paged {
+  list(options: { prefix: string; startAfter: string | undefined; limit: number }): Promise<{ readonly items: readonly { readonly key: string }[]; readonly hasMore: boolean }>;
 }
 
-/** A page answer: the items, the cursor after the last one when more follow, `no-store`. */
-function pageAnswer<T extends { key: string }>(items: readonly T[], hasMore: boolean, clamp: Record<string, string>): Response {
-  const last = items.at(-1);
-  return plainJson({ items, cursor: hasMore && last ? encodeCursor(last.key) : null, hasMore }, 200, { 'Cache-Control': 'no-store', ...clamp });
-}
+/**
+ * The `GET` handler of a listing (`list`, `index`): admin check, `prefix`/`cursor`/`limit`, then `{ items,
+ * cursor, hasMore }` with the cursor after the last item when more follow, `no-store`.
+ */
+const pagedListing =
+  (source: () => Promise<Paged>) =>
+  async ({ request, url }: RouteContext): Promise<Response> => {
+    await requireAdmin(request, getServiceConfig());
+    const parsed = parseQuery(url.searchParams, LIST_SPEC);
+    const { prefix = '', cursor, limit } = parsed.values;
+    const startAfter = cursor === undefined ? undefined : decodeCursor(cursor);
+    const page = await (await source()).list({ prefix, startAfter, limit });
+    const last = page.items.at(-1);
+    return plainJson({ items: page.items, cursor: page.hasMore && last ? encodeCursor(last.key) : null, hasMore: page.hasMore }, 200, {
+      'Cache-Control': 'no-store',
+      ...clampHeaders(parsed.clamped, 'limit'),
+    });
+  };
 
 /** The method exports (see the file header). */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('storage', {
@@ -146,14 +157,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('sto
       });
     },
   },
-  list: {
-    GET: async ({ request, url }) => {
-      await requireAdmin(request, getServiceConfig());
-      const { prefix, startAfter, limit, clamp } = pageRequest(url);
-      const page = await (await storage()).list({ prefix, startAfter, limit });
-      return pageAnswer(page.items, page.hasMore, clamp);
-    },
-  },
+  list: { GET: pagedListing(storage) },
   register: {
     POST: async ({ request }) => {
       await requireAdmin(request, getServiceConfig());
@@ -182,14 +186,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('sto
       return plainJson({ registered: accepted.length, refused: results.length - accepted.length, results });
     },
   },
-  index: {
-    GET: async ({ request, url }) => {
-      await requireAdmin(request, getServiceConfig());
-      const { prefix, startAfter, limit, clamp } = pageRequest(url);
-      const page = await (await assetIndex()).list({ prefix, startAfter, limit });
-      return pageAnswer(page.items, page.hasMore, clamp);
-    },
-  },
+  index: { GET: pagedListing(assetIndex) },
   object: {
     DELETE: async ({ request, key = '' }) => {
       await requireAdmin(request, getServiceConfig());

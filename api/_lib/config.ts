@@ -342,6 +342,32 @@ export function onConfigChange(listener: () => void): void {
   listeners.add(listener);
 }
 
+/**
+ * A service built once per process from the configuration in force (docs/architecture.md,
+ * "Configuration"): the first call opens it with `open(getServiceConfig())`; a failed open is forgotten,
+ * so the next call tries again; a new configuration ({@link useServiceConfig}) closes the service with
+ * `close` (errors ignored) and the next call opens another.
+ * @returns the getter; it rejects as `open` does.
+ */
+export function oncePerConfiguration<T>(open: (config: ServiceConfig) => Promise<T>, close: (service: T) => unknown): () => Promise<T> {
+  let built: Promise<T> | undefined;
+  onConfigChange(() => {
+    const old = built;
+    built = undefined;
+    void old?.then(close).catch(() => undefined);
+  });
+  return () => {
+    if (!built) {
+      const p = open(getServiceConfig());
+      built = p;
+      p.catch(() => {
+        if (built === p) built = undefined;
+      });
+    }
+    return built;
+  };
+}
+
 /** The process environment, for tools that add overrides before {@link loadServiceConfig} (local server, CLIs). */
 export function processEnvironment(): Environment {
   return process.env;

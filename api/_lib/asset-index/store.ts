@@ -3,16 +3,10 @@
  * same SQLite file or the same Redis database, its own connection. A new configuration builds the next
  * one on first use.
  */
-import { getServiceConfig, onConfigChange, type StoreConfig } from '../config.js';
+import { oncePerConfiguration, type StoreConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
+import { redisTargetOf } from '../ledger/store.js';
 import type { AssetIndexStore } from './types.js';
-
-let current: Promise<AssetIndexStore> | undefined;
-onConfigChange(() => {
-  const old = current;
-  current = undefined;
-  void old?.then((s) => s.close()).catch(() => undefined);
-});
 
 /**
  * Open the index a store configuration names.
@@ -26,15 +20,7 @@ export async function openAssetIndex(config: StoreConfig): Promise<AssetIndexSto
     }
     case 'redis': {
       const { openRedisAssetIndex } = await import('./redis.js');
-      if (config.protocol === 'rest') return openRedisAssetIndex({ url: config.url, token: config.token.reveal() });
-      const { connectRespRequester } = await import('../ledger/resp-requester.js');
-      let requester;
-      try {
-        requester = await connectRespRequester(config.url.reveal());
-      } catch (e) {
-        throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The asset index cannot be reached; try again.', { cause: e });
-      }
-      return openRedisAssetIndex({ requester, close: () => requester.close() });
+      return openRedisAssetIndex(await redisTargetOf(config, 'asset index'));
     }
     default:
       console.error('[config]', config.reason);
@@ -43,13 +29,4 @@ export async function openAssetIndex(config: StoreConfig): Promise<AssetIndexSto
 }
 
 /** The process-wide index (built on first use). @throws ServiceError UPSTREAM_UNAVAILABLE */
-export function assetIndex(): Promise<AssetIndexStore> {
-  if (!current) {
-    const p = openAssetIndex(getServiceConfig().store);
-    current = p;
-    p.catch(() => {
-      if (current === p) current = undefined;
-    });
-  }
-  return current;
-}
+export const assetIndex: () => Promise<AssetIndexStore> = oncePerConfiguration((config) => openAssetIndex(config.store), (index) => index.close());

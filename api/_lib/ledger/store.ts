@@ -4,17 +4,26 @@
  * (`UPSTASH_REDIS_REST_URL`, `UPSTASH_REDIS_REST_TOKEN`) or to a `redis-server` over RESP (`REDIS_URL`).
  * A new configuration (`useServiceConfig`) closes the store and builds the next one on first use.
  */
-import { getServiceConfig, onConfigChange, type StoreConfig } from '../config.js';
+import { oncePerConfiguration, type StoreConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
-import { openRedisLedger } from './redis.js';
+import { openRedisLedger, type RedisLedgerTarget } from './redis.js';
 import type { LedgerStore } from './types.js';
 
-let current: Promise<LedgerStore> | undefined;
-onConfigChange(() => {
-  const old = current;
-  current = undefined;
-  void old?.then((s) => s.close()).catch(() => undefined);
-});
+/**
+ * Where a `redis` store configuration points: the Upstash REST endpoint, or a RESP connection to a
+ * `redis-server` (opened here; ioredis is loaded only then, so functions on Upstash never bundle it).
+ * @throws ServiceError UPSTREAM_UNAVAILABLE when the RESP connection cannot be made (`what` names the store).
+ */
+export async function redisTargetOf(config: Extract<StoreConfig, { driver: 'redis' }>, what: string): Promise<RedisLedgerTarget> {
+  if (config.protocol === 'rest') return { url: config.url, token: config.token.reveal() };
+  const { connectRespRequester } = await import('./resp-requester.js');
+  try {
+    const requester = await connectRespRequester(config.url.reveal());
+    return { requester, close: () => requester.close() };
+  } catch (e) {
+    throw new ServiceError('UPSTREAM_UNAVAILABLE', `The ${what} cannot be reached; try again.`, { cause: e });
+  }
+}
 
 /**
  * Open the store a configuration names.
@@ -27,18 +36,8 @@ export async function openLedgerStore(config: StoreConfig): Promise<LedgerStore>
       const { openSqliteLedger } = await import('./sqlite.js');
       return openSqliteLedger({ file: config.file });
     }
-    case 'redis': {
-      if (config.protocol === 'rest') return openRedisLedger({ url: config.url, token: config.token.reveal() });
-      // RESP is for local runs and tests: load ioredis only then, so functions on Upstash never bundle it.
-      const { connectRespRequester } = await import('./resp-requester.js');
-      let requester;
-      try {
-        requester = await connectRespRequester(config.url.reveal());
-      } catch (e) {
-        throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The ledger store cannot be reached; try again.', { cause: e });
-      }
-      return openRedisLedger({ requester, close: () => requester.close() });
-    }
+    case 'redis':
+      return openRedisLedger(await redisTargetOf(config, 'ledger store'));
     default:
       // the reason names the variables to set: for the operator's log, not for the client
       console.error('[config]', config.reason);
@@ -47,13 +46,4 @@ export async function openLedgerStore(config: StoreConfig): Promise<LedgerStore>
 }
 
 /** The process-wide store (built on first use). @throws ServiceError UPSTREAM_UNAVAILABLE */
-export function ledgerStore(): Promise<LedgerStore> {
-  if (!current) {
-    const p = openLedgerStore(getServiceConfig().store);
-    current = p;
-    p.catch(() => {
-      if (current === p) current = undefined;
-    });
-  }
-  return current;
-}
+export const ledgerStore: () => Promise<LedgerStore> = oncePerConfiguration((config) => openLedgerStore(config.store), (store) => store.close());

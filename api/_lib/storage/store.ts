@@ -3,18 +3,11 @@
  * "Configuration"): `STORAGE_DRIVER=local` (files under `DATA_DIR/storage`) or `s3` (`S3_*`). The S3 client
  * is loaded only when chosen. A new configuration (`useServiceConfig`) builds the next adapter on first use.
  */
-import { getServiceConfig, onConfigChange, type StorageConfig } from '../config.js';
+import { oncePerConfiguration, type StorageConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { localStorageAdapter } from './local.js';
 import type { S3StorageAdapter } from './s3.js';
 import type { StorageAdapter } from './types.js';
-
-let current: Promise<StorageAdapter> | undefined;
-onConfigChange(() => {
-  const old = current;
-  current = undefined;
-  void old?.then((a) => (a as Partial<S3StorageAdapter>).close?.()).catch(() => undefined);
-});
 
 /**
  * Open the adapter a storage configuration names.
@@ -35,13 +28,7 @@ export async function openStorage(config: StorageConfig): Promise<StorageAdapter
 }
 
 /** The process-wide adapter (built on first use). @throws ServiceError UPSTREAM_UNAVAILABLE */
-export function storage(): Promise<StorageAdapter> {
-  if (!current) {
-    const p = openStorage(getServiceConfig().storage);
-    current = p;
-    p.catch(() => {
-      if (current === p) current = undefined;
-    });
-  }
-  return current;
-}
+export const storage: () => Promise<StorageAdapter> = oncePerConfiguration(
+  (config) => openStorage(config.storage),
+  (adapter) => (adapter as Partial<S3StorageAdapter>).close?.(),
+);
