@@ -310,3 +310,36 @@ describe('the configuration in force', () => {
     expect(processEnvironment()).toBe(process.env);
   });
 });
+
+describe('services built once per configuration', () => {
+  it('opens on first use, shares the one open, retries after a failed open, and closes it when the configuration changes', async () => {
+    const { oncePerConfiguration, useServiceConfig } = await import('../../api/_lib/config.js');
+    const opened: string[] = [];
+    const closed: string[] = [];
+    let fail = true;
+    const service = oncePerConfiguration(
+      (config) => {
+        opened.push(config.catalogDir);
+        if (fail) return Promise.reject(new Error('down'));
+        return Promise.resolve({ dir: config.catalogDir });
+      },
+      (s) => void closed.push(s.dir),
+    );
+    try {
+      useServiceConfig(loadServiceConfig({ CATALOG_DIR: '/tmp/a' }));
+      await expect(service()).rejects.toThrow('down');
+      fail = false;
+      const first = service();
+      expect(service()).toBe(first);
+      expect(await first).toEqual({ dir: '/tmp/a' });
+      expect(opened).toEqual(['/tmp/a', '/tmp/a']);
+      useServiceConfig(loadServiceConfig({ CATALOG_DIR: '/tmp/b' }));
+      await new Promise((r) => setTimeout(r, 0));
+      expect(closed).toEqual(['/tmp/a']);
+      expect(await service()).toEqual({ dir: '/tmp/b' });
+      expect(opened).toEqual(['/tmp/a', '/tmp/a', '/tmp/b']);
+    } finally {
+      useServiceConfig(undefined);
+    }
+  });
+});
