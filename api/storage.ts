@@ -36,7 +36,7 @@ import { checkBody, readJsonBody } from './_lib/http/body.js';
 import { clampHeaders, defineEntry, parseQuery, plainJson, ServiceError, type RouteContext } from './_lib/http/index.js';
 import { contentTypeOfKey, ACCEPTED } from './_lib/storage/content-types.js';
 import { keyProblem } from './_lib/storage/keys.js';
-import { DEFAULT_LIMITS, receiveMultipart } from './_lib/storage/multipart.js';
+import { FORM_LIMITS, receiveMultipart } from './_lib/storage/multipart.js';
 import type { S3StorageAdapter } from './_lib/storage/s3.js';
 import { assetIndex } from './_lib/asset-index/store.js';
 import type { AssetEntry, AssetPurpose } from './_lib/asset-index/types.js';
@@ -57,7 +57,7 @@ const LIST_SPEC = {
 } as const;
 
 /** Multipart limits of a route taking at most `maxFiles` files, each at most `STORAGE_MAX_FILE_BYTES`. */
-const limitsOf = (maxFiles: number) => ({ ...DEFAULT_LIMITS, maxFiles, maxFileBytes: getServiceConfig().storageMaxFileBytes });
+const limitsOf = (maxFiles: number) => ({ ...FORM_LIMITS, maxFiles, maxFileBytes: getServiceConfig().storageMaxFileBytes });
 
 /** Run `work` with a staging area that is removed afterwards, whatever happens. */
 async function withStaging<T>(work: (staging: StagingArea) => Promise<T>): Promise<T> {

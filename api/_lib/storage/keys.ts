@@ -36,14 +36,14 @@ const LONE_SURROGATE = /\p{Cs}/u;
 export function keyProblem(key: string): string | undefined {
   if (key === '') return 'The key is empty.';
   if (LONE_SURROGATE.test(key)) return 'The key holds a lone UTF-16 surrogate, which has no UTF-8 form.';
-  if (Buffer.byteLength(key, 'utf8') > MAX_KEY_BYTES) return `The key is longer than ${MAX_KEY_BYTES} bytes of UTF-8.`;
+  if (Buffer.byteLength(key) > MAX_KEY_BYTES) return `The key is longer than ${MAX_KEY_BYTES} bytes of UTF-8.`;
   if (CONTROL.test(key)) return 'The key holds a control character.';
   if (key.includes('\\')) return 'The key holds a backslash; separate folders with "/".';
   if (key.startsWith('/')) return 'The key starts with "/"; keys are relative.';
   for (const segment of key.split('/')) {
     if (segment === '') return 'The key has an empty folder name ("//" or a trailing "/").';
     if (segment === '.' || segment === '..') return `The key has a "${segment}" segment.`;
-    if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) return `A folder or file name in the key is longer than ${MAX_SEGMENT_BYTES} bytes of UTF-8.`;
+    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `A folder or file name in the key is longer than ${MAX_SEGMENT_BYTES} bytes of UTF-8.`;
   }
   if (RESERVED_KEYS.includes(key)) return `"${key}" names a storage route; put the object in a folder.`;
   return undefined;

@@ -3,12 +3,12 @@
  * streamed into the request's staging area (`staging.ts`), never buffered whole, and every limit answers
  * 413 instead of truncating silently:
  *
- * | limit | default | answer |
+ * | limit | value | answer |
  * |---|---|---|
- * | bytes of one file | {@link DEFAULT_LIMITS}.maxFileBytes (100 MiB) | 413 PAYLOAD_TOO_LARGE naming the file |
+ * | bytes of one file | per route (`STORAGE_MAX_FILE_BYTES`, default 100 MiB) | 413 PAYLOAD_TOO_LARGE naming the file |
  * | files in one request | per route (1, 50) | 413 |
- * | non-file fields | 10 | 413 |
- * | bytes of one field value | 1,024 | 413 |
+ * | non-file fields | {@link FORM_LIMITS}: 10 | 413 |
+ * | bytes of one field value | {@link FORM_LIMITS}: 1,024 | 413 |
  *
  * Other refusals: a body that is not `multipart/form-data` with a boundary is 415; a file in a field the
  * route does not read, a file without a name, or a malformed body is 400. When the client goes away mid-
@@ -34,8 +34,8 @@ export interface MultipartLimits {
   readonly maxFieldBytes: number;
 }
 
-/** Defaults of {@link MultipartLimits} (routes set `maxFiles`). */
-export const DEFAULT_LIMITS: MultipartLimits = Object.freeze({ maxFileBytes: 100 * 1024 * 1024, maxFiles: 1, maxFields: 10, maxFieldBytes: 1024 });
+/** The field limits every upload route uses (routes set the file limits). */
+export const FORM_LIMITS = Object.freeze({ maxFields: 10, maxFieldBytes: 1024 });
 
 /** One received file: its form field, the file name the client gave (its last path segment), its staged bytes. */
 export interface ReceivedFile {
@@ -57,9 +57,9 @@ export interface Received {
  */
 export async function receiveMultipart(request: Request, staging: StagingArea, fileFields: readonly string[], limits: MultipartLimits): Promise<Received> {
   const contentType = request.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data\s*;.*boundary=/i.test(contentType)) {
-    throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data (a form with a boundary).');
-  }
+  const notMultipart = (cause?: unknown) => new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data (a form with a boundary).', { cause });
+  // busboy also reads url-encoded forms, which carry no files
+  if (!contentType.toLowerCase().startsWith('multipart/form-data')) throw notMultipart();
   if (!request.body) throw new ServiceError('INVALID_BODY', 'The request has no body; send the file in a multipart form.');
   let bb: busboy.Busboy;
   try {
@@ -72,13 +72,13 @@ export async function receiveMultipart(request: Request, staging: StagingArea, f
         fileSize: limits.maxFileBytes + 1,
         files: limits.maxFiles,
         fields: limits.maxFields,
-        fieldSize: limits.maxFieldBytes,
-        parts: limits.maxFiles + limits.maxFields,
-        fieldNameSize: 100,
+        // as for files: one byte more, so that a value of exactly the limit is whole and one more is refused
+        fieldSize: limits.maxFieldBytes + 1,
       },
     });
   } catch (e) {
-    throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'The multipart content type cannot be read; send multipart/form-data with a boundary.', { cause: e });
+    // no boundary
+    throw notMultipart(e);
   }
   const source = Readable.fromWeb(request.body as unknown as NodeWebReadableStream<Uint8Array>);
   const slots: (ReceivedFile | undefined)[] = [];
@@ -122,13 +122,11 @@ export async function receiveMultipart(request: Request, staging: StagingArea, f
       );
     });
     bb.on('field', (name, value, info) => {
-      if (info.valueTruncated) fail(new ServiceError('PAYLOAD_TOO_LARGE', `The field "${name}" is longer than ${limits.maxFieldBytes} bytes.`));
-      else if (info.nameTruncated) fail(new ServiceError('INVALID_BODY', 'A field name is longer than 100 bytes.'));
+      if (info.valueTruncated) fail(new ServiceError('PAYLOAD_TOO_LARGE', `The field "${name.slice(0, 100)}" is longer than ${limits.maxFieldBytes} bytes.`));
       else fields[name] = value;
     });
     bb.on('filesLimit', () => fail(new ServiceError('PAYLOAD_TOO_LARGE', `The request holds more than ${limits.maxFiles} file${limits.maxFiles === 1 ? '' : 's'}; nothing was stored.`)));
     bb.on('fieldsLimit', () => fail(new ServiceError('PAYLOAD_TOO_LARGE', `The request holds more than ${limits.maxFields} fields; nothing was stored.`)));
-    bb.on('partsLimit', () => fail(new ServiceError('PAYLOAD_TOO_LARGE', `The request holds more than ${limits.maxFiles + limits.maxFields} parts; nothing was stored.`)));
     bb.on('error', (e: unknown) => fail(new ServiceError('INVALID_BODY', 'The multipart body is malformed; nothing was stored.', { cause: e })));
     bb.on('close', () => {
       Promise.all(pending).then(() => {

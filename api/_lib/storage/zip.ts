@@ -12,6 +12,7 @@
  * archives). Skipped and counted, never stored: directory entries, anything under `__MACOSX/`, and
  * dot-files (any segment starting with `.`, such as `.DS_Store`).
  */
+import { open } from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
 import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
@@ -38,8 +39,28 @@ export interface ArchiveContents {
   readonly skipped: { readonly directories: number; readonly macos: number; readonly dotfiles: number };
 }
 
-/** Archive formats an entry may not be (file-type's names). */
-const ARCHIVES = new Set(['zip', 'tar', 'rar', 'gz', 'bz2', '7z', 'xz', 'zst', 'lz4', 'lz', 'lzh', 'cab', 'ar', 'rpm', 'deb', 'cpio', 'arj', 'ace', 'jar', 'apk', 'xpi', 'crx', 'epub', 'asar', 'dmg', 'tar.gz']);
+/**
+ * Archive formats an entry may not be, by file-type's name, besides every zip-based one (`zip`, `jar`,
+ * `apk`, `epub`, `docx`, …), which is recognised by its own signature (`PK` + 03 04, 05 06 or 07 08).
+ */
+const ARCHIVES = new Set(['gz', 'bz2', 'xz', 'zst', '7z', 'rar', 'lz4', 'cab', 'ar', 'deb', 'crx', 'tar']);
+
+/** True when the file at `path` is an archive (see {@link ARCHIVES}). */
+async function isArchive(path: string): Promise<string | undefined> {
+  const type = await fileTypeFromFile(path);
+  if (type && ARCHIVES.has(type.ext)) return type.ext;
+  const head = Buffer.alloc(4);
+  const fd = await open(path, 'r');
+  try {
+    await fd.read(head, 0, 4, 0);
+  } finally {
+    await fd.close();
+  }
+  return head.readUInt16BE(0) === 0x504b && [0x0304, 0x0506, 0x0708].includes(head.readUInt16BE(2)) ? 'zip' : undefined;
+}
+
+/** How a refusal names an entry: its path, cut to 200 characters. */
+const entryLabel = (name: string) => `The entry "${name.slice(0, 200)}"`;
 
 const refuse = (message: string, cause?: unknown) => new ServiceError('INVALID_BODY', `${message} Nothing was stored.`, { errors: [{ name: 'file', message }], cause });
 
@@ -51,7 +72,8 @@ function isSymlink(entry: Entry): boolean {
 /** Open the archive at `path` for lazy reading. */
 function openZip(path: string): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true, decodeStrings: true }, (err, zip) => {
+    // yauzl's defaults stay on: entry sizes checked against their headers, names decoded
+    yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: true }, (err, zip) => {
       if (err) reject(refuse('The file is not a readable zip archive.', err));
       else resolve(zip);
     });
@@ -76,7 +98,7 @@ function entriesOf(zip: ZipFile, maxEntries: number): Promise<Entry[]> {
 function openEntry(zip: ZipFile, entry: Entry): Promise<Readable> {
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (err, stream) => {
-      if (err) reject(refuse(`The entry "${entry.fileName.slice(0, 200)}" cannot be read (${err.message.slice(0, 200)}).`, err));
+      if (err) reject(refuse(`${entryLabel(entry.fileName)} cannot be read (${err.message.slice(0, 200)}).`, err));
       else resolve(stream);
     });
   });
@@ -95,16 +117,16 @@ export async function readArchive(path: string, staging: StagingArea, limits: Zi
     let total = 0;
     for (const entry of entries) {
       const name = entry.fileName;
-      if (isSymlink(entry)) throw refuse(`The entry "${name.slice(0, 200)}" is a symbolic link; archives may not hold links.`);
-      if (entry.isEncrypted()) throw refuse(`The entry "${name.slice(0, 200)}" is encrypted.`);
+      if (isSymlink(entry)) throw refuse(`${entryLabel(name)} is a symbolic link; archives may not hold links.`);
+      if (entry.isEncrypted()) throw refuse(`${entryLabel(name)} is encrypted.`);
       if (name.endsWith('/')) skipped.directories++;
       else if (name.startsWith('__MACOSX/')) skipped.macos++;
       else if (name.split('/').some((s) => s.startsWith('.'))) skipped.dotfiles++;
       else {
-        if (entry.uncompressedSize > limits.maxEntryBytes) throw refuse(`The entry "${name.slice(0, 200)}" holds ${entry.uncompressedSize} bytes; at most ${limits.maxEntryBytes} are taken.`);
-        if (entry.uncompressedSize > limits.maxRatio * Math.max(1, entry.compressedSize)) {
-          throw refuse(`The entry "${name.slice(0, 200)}" would grow ${Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize))} times when decompressed; at most ${limits.maxRatio} times is taken.`);
-        }
+        if (entry.uncompressedSize > limits.maxEntryBytes) throw refuse(`${entryLabel(name)} holds ${entry.uncompressedSize} bytes; at most ${limits.maxEntryBytes} are taken.`);
+        // an empty entry may be stored in 0 bytes: its ratio is taken as 0
+        const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
+        if (ratio > limits.maxRatio) throw refuse(`${entryLabel(name)} would grow ${Math.round(ratio)} times when decompressed; at most ${limits.maxRatio} times is taken.`);
         total += entry.uncompressedSize;
         if (total > limits.maxTotalBytes) throw refuse(`The archive holds more than ${limits.maxTotalBytes} bytes uncompressed.`);
         kept.push(entry);
@@ -113,11 +135,11 @@ export async function readArchive(path: string, staging: StagingArea, limits: Zi
     const files: IncomingFile[] = [];
     for (const entry of kept) {
       const stream = await openEntry(zip, entry);
-      const staged = await staging.stage(stream, entry.uncompressedSize, `The entry "${entry.fileName.slice(0, 200)}"`).catch((e: unknown) => {
-        throw e instanceof ServiceError ? e : refuse(`The entry "${entry.fileName.slice(0, 200)}" cannot be decompressed.`, e);
+      const staged = await staging.stage(stream, entry.uncompressedSize, entryLabel(entry.fileName)).catch((e: unknown) => {
+        throw e instanceof ServiceError ? e : refuse(`${entryLabel(entry.fileName)} cannot be decompressed.`, e);
       });
-      const type = await fileTypeFromFile(staged.path);
-      if (type && ARCHIVES.has(type.ext)) throw refuse(`The entry "${entry.fileName.slice(0, 200)}" is itself an archive (${type.ext}); archives may not hold archives.`);
+      const nested = await isArchive(staged.path);
+      if (nested) throw refuse(`${entryLabel(entry.fileName)} is itself an archive (${nested}); archives may not hold archives.`);
       files.push({ name: entry.fileName, staged });
     }
     return { files, skipped };
