@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createClient } from '@libsql/client';
 import { loadServiceConfig, useServiceConfig } from '../api/_lib/config.js';
-import { mintToken } from '../api/_lib/auth/tokens.js';
+import { mintToken, verifiedTokenCache } from '../api/_lib/auth/tokens.js';
 import { CREDIT_SCRIPT } from '../api/_lib/ledger/redis-scripts.js';
 import { connectRespRequester } from '../api/_lib/ledger/resp-requester.js';
 import { startRedis } from '../test/helpers/redis.js';
@@ -42,6 +42,8 @@ interface Run {
   readonly p99: number;
   /** Server commands per credit over the timed requests, when `calls` was given. */
   readonly perCredit: number | undefined;
+  /** Share of the timed requests whose token the verified-token cache answered. */
+  readonly tokenHits: number;
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
@@ -66,6 +68,7 @@ async function handlerRun(env: Record<string, string>, tag: string, calls?: () =
   const latencies: number[] = [];
   let next = 0;
   const callsBefore = await calls?.();
+  const cacheBefore = verifiedTokenCache();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -81,9 +84,10 @@ async function handlerRun(env: Record<string, string>, tag: string, calls?: () =
   );
   const seconds = (performance.now() - started) / 1000;
   const perCredit = calls && callsBefore !== undefined ? ((await calls()) - callsBefore) / CREDITS : undefined;
+  const tokenHits = (verifiedTokenCache().hits - cacheBefore.hits) / CREDITS;
   useServiceConfig(undefined);
   latencies.sort((a, b) => a - b);
-  return { rate: CREDITS / seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), perCredit };
+  return { rate: CREDITS / seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), perCredit, tokenHits };
 }
 
 /**
@@ -159,14 +163,14 @@ async function sqliteFloor(dir: string): Promise<number> {
 /** Run both benchmarks; markdown. */
 export async function run(): Promise<string> {
   const lines = ['## Ledger', '', `${f(CREDITS)} verify-send requests through the wallet entry's handler, ${CONCURRENCY} in flight, 20 accounts; floors on the same server or file. Target: at least 50 % of each floor.`, ''];
-  lines.push('| store | credits/s | p50 ms | p99 ms | floor | floor rate/s | share of floor | commands per credit |', '|---|---|---|---|---|---|---|---|');
+  lines.push('| store | credits/s | p50 ms | p99 ms | floor | floor rate/s | share of floor | commands per credit | token cache hits |', '|---|---|---|---|---|---|---|---|---|');
   const redis = await startRedis();
   try {
     const r = await handlerRun({ STORE_DRIVER: 'redis', REDIS_URL: redis.url }, 'redis', () => commandCalls(redis.url));
     const floor = await redisFloor(redis.url, redis.port);
     const client = await nodeClientRate(redis.url);
-    lines.push(`| redis (RESP requester) | ${f(r.rate)} | ${f(r.p50, 2)} | ${f(r.p99, 2)} | redis-benchmark EVALSHA, same script size | ${f(floor)} | ${f((100 * r.rate) / floor)} % | ${f(r.perCredit ?? NaN, 2)} |`);
-    lines.push(`| (diagnostic) the same EVALSHA from Node through the client alone | ${f(client)} | | | redis-benchmark | ${f(floor)} | ${f((100 * client) / floor)} % | 1 |`);
+    lines.push(`| redis (RESP requester) | ${f(r.rate)} | ${f(r.p50, 2)} | ${f(r.p99, 2)} | redis-benchmark EVALSHA, same script size | ${f(floor)} | ${f((100 * r.rate) / floor)} % | ${f(r.perCredit ?? NaN, 2)} | ${f(100 * r.tokenHits)} % |`);
+    lines.push(`| (diagnostic) the same EVALSHA from Node through the client alone | ${f(client)} | | | redis-benchmark | ${f(floor)} | ${f((100 * client) / floor)} % | 1 | — |`);
   } finally {
     await redis.destroy();
   }
@@ -174,7 +178,7 @@ export async function run(): Promise<string> {
   try {
     const s = await handlerRun({ STORE_DRIVER: 'sqlite', DATA_DIR: dir }, 'sqlite');
     const floor = await sqliteFloor(dir);
-    lines.push(`| sqlite (@libsql/client) | ${f(s.rate)} | ${f(s.p50, 2)} | ${f(s.p99, 2)} | bare INSERT, one transaction each | ${f(floor)} | ${f((100 * s.rate) / floor)} % | — |`);
+    lines.push(`| sqlite (@libsql/client) | ${f(s.rate)} | ${f(s.p50, 2)} | ${f(s.p99, 2)} | bare INSERT, one transaction each | ${f(floor)} | ${f((100 * s.rate) / floor)} % | — | ${f(100 * s.tokenHits)} % |`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

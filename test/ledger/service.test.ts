@@ -6,6 +6,7 @@
  * vanished, and the overview cursor (bound to the account and every filter, well-formed, paging past
  * seq 9).
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../api/_lib/errors.js';
 import { refusal } from '../helpers/ledger-ops.js';
@@ -63,6 +64,10 @@ describe('verify-send and grant', () => {
     const reused = await refusal(verifySend(store, { studioId: account.studioId, amount: 4, purpose: 'test', idempotencyKey: 'key-00000002' }, 10, clock));
     expect(reused.message).toBe('The idempotency key was used before with another account, amount or purpose; nothing was credited. Use a new key for a new credit.');
     await grantCoin(store, { studioId: account.studioId, amount: 5, reason: 'r1', idempotencyKey: 'grant-0000001' }, clock);
+    // the stored purpose binds the reason (`grant:` and 16 hex digits of its SHA-256); answers show `grant`
+    const [stored] = (await store.postings(account.accountId, { limit: 1, filter: {} })).postings;
+    expect(stored!.purpose).toMatch(/^grant:[0-9a-f]{16}$/);
+    expect(stored!.purpose).toBe(`grant:${createHash('sha256').update('r1').digest('hex').slice(0, 16)}`);
     const g = await refusal(grantCoin(store, { studioId: account.studioId, amount: 5, reason: 'r2', idempotencyKey: 'grant-0000001' }, clock));
     expect(g.message).toBe('The idempotency key was used before with another account, amount or reason; nothing was credited. Use a new key for a new credit.');
   });
@@ -149,8 +154,20 @@ describe('createAccount', () => {
     const chosen = colliding(1);
     expect((await refusal(createAccount(chosen.store, { displayName: 'C', username: 'cee' }, clock))).code).toBe('CONFLICT');
     expect(chosen.attempts).toHaveLength(1);
-    const other = { driver: 'x', createAccount: () => Promise.reject(new ServiceError('UPSTREAM_UNAVAILABLE', 'down')) } as unknown as LedgerStore;
-    expect((await refusal(createAccount(other, { displayName: 'C' }, clock))).code).toBe('UPSTREAM_UNAVAILABLE');
+    // any other failure is answered at once, never retried: another code, or a CONFLICT that is no ServiceError
+    for (const failure of [new ServiceError('UPSTREAM_UNAVAILABLE', 'down'), new ServiceError('IDEMPOTENCY_KEY_REUSED', 'reused'), Object.assign(new Error('odd'), { code: 'CONFLICT' })]) {
+      let calls = 0;
+      const other = {
+        driver: 'x',
+        createAccount: () => {
+          calls++;
+          return Promise.reject(failure);
+        },
+      } as unknown as LedgerStore;
+      const e = await createAccount(other, { displayName: 'C' }, clock).then(() => undefined, (x: unknown) => x);
+      expect(e).toBe(failure);
+      expect(calls, failure.message).toBe(1);
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
-import { mintToken, verifyToken } from '../../api/_lib/auth/tokens.js';
+import { mintToken, VERIFIED_CACHE_SIZE, verifiedTokenCache, verifyToken } from '../../api/_lib/auth/tokens.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 import * as wallet from '../../api/wallet.js';
 import * as admin from '../../api/admin.js';
@@ -138,9 +138,39 @@ describe('with an HS256 secret', () => {
     await expect(verifyToken(bad, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
+  it('answers a token verified before from the cache, counts hits and misses, stays bounded, and empties on a new configuration', async () => {
+    const cfg = loadServiceConfig({ JWT_SECRET: SECRET }).jwt;
+    useServiceConfig(loadServiceConfig({ JWT_SECRET: SECRET }));
+    expect(verifiedTokenCache().size).toBe(0);
+    const t = await mintToken(cfg, { subject: 'STUDIO_CACHE', role: 'player' });
+    const before = verifiedTokenCache();
+    await verifyToken(t, cfg);
+    await verifyToken(t, cfg);
+    await verifyToken(t, cfg);
+    const after = verifiedTokenCache();
+    expect([after.size, after.misses - before.misses, after.hits - before.hits]).toEqual([1, 1, 2]);
+    // a refused token is a miss and is not remembered
+    await expect(verifyToken(t + 'x', cfg)).rejects.toBeInstanceOf(ServiceError);
+    expect(verifiedTokenCache().size).toBe(1);
+    // at most VERIFIED_CACHE_SIZE tokens: the oldest goes first
+    const tokens = await Promise.all(Array.from({ length: VERIFIED_CACHE_SIZE }, (_, i) => mintToken(cfg, { subject: `STUDIO_C${i}`, role: 'player' })));
+    for (const x of tokens) await verifyToken(x, cfg);
+    expect(verifiedTokenCache().size).toBe(VERIFIED_CACHE_SIZE);
+    const misses = verifiedTokenCache().misses;
+    await verifyToken(tokens.at(-1)!, cfg);
+    await verifyToken(t, cfg); // the first one was evicted
+    expect(verifiedTokenCache().misses - misses).toBe(1);
+    useServiceConfig(undefined);
+    expect(verifiedTokenCache().size).toBe(0);
+  }, 60_000);
+
   it('refuses every token when no key source is configured', async () => {
     const t = await hs(good());
-    await expect(verifyToken(t, loadServiceConfig({}).jwt)).rejects.toMatchObject({ code: 'UNAUTHORIZED', message: 'Tokens are not accepted: the service has no JWT_SECRET or JWT_JWKS_URL.' });
+    await expect(verifyToken(t, loadServiceConfig({}).jwt)).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'Tokens are not accepted: the service has no JWT_SECRET or JWT_JWKS_URL.',
+      headers: { 'WWW-Authenticate': 'Bearer realm="game-api", error="invalid_token"' },
+    });
   });
 
   it('says why a token was refused, by jose\'s code or the role, never echoing the token', async () => {

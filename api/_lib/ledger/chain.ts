@@ -15,7 +15,7 @@ import type { Posting } from './types.js';
 /** Fields of a posting that its hash covers, in hash order. */
 export type ChainFields = Omit<Posting, 'hash'>;
 
-const field = (value: string): string => `${Buffer.byteLength(value, 'utf8')}:${value}`;
+const field = (value: string): string => `${Buffer.byteLength(value)}:${value}`;
 
 /**
  * The canonical string of a posting (see the module header). Integers are written in plain decimal.
@@ -43,5 +43,5 @@ export function canonicalPosting(p: ChainFields): string {
 
 /** Hash of a posting: lower-case hex SHA-1 of {@link canonicalPosting}. */
 export function postingHash(p: ChainFields): string {
-  return createHash('sha1').update(canonicalPosting(p), 'utf8').digest('hex');
+  return createHash('sha1').update(canonicalPosting(p)).digest('hex');
 }

@@ -179,7 +179,7 @@ export async function grantCoin(store: LedgerStore, body: GrantCoinBody, clock: 
 
 /** Short stable fingerprint of a text (hex SHA-256, 16 characters). */
 function fingerprint(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 /**
@@ -252,7 +252,7 @@ function binding(accountId: string, filter: PostingFilter): string {
 
 /** Encode a cursor (base64url of `v1.<seq>.<binding>`). */
 export function encodeCursor(accountId: string, filter: PostingFilter, beforeSeq: number): string {
-  return Buffer.from(`v1.${beforeSeq}.${binding(accountId, filter)}`, 'utf8').toString('base64url');
+  return Buffer.from(`v1.${beforeSeq}.${binding(accountId, filter)}`).toString('base64url');
 }
 
 /**
