@@ -14,7 +14,8 @@
  * - `POST /api/storage/upload-zip`: one archive in field `file` plus field `folder` (required). 200
  *   `{ folder, stored, refused, skipped: { directories, macos, dotfiles }, results }`; an unsafe archive is
  *   400 and stores nothing (`api/_lib/storage/zip.ts`).
- * - `DELETE /api/storage/{key}` (the key may contain `/`): 204 whether or not the object existed.
+ * - `DELETE /api/storage/{key}` (the key may contain `/`): 204 whether or not the object existed; the key
+ *   is unregistered from the metadata index too (a 503 there leaves the object deleted: send the DELETE again).
  * - `GET /api/storage/list?prefix=&cursor=&limit=`: `{ items: [{ key, size, contentType, lastModified,
  *   etag }], cursor, hasMore }`, key order (UTF-8 bytes), `limit` 1-1000 (default 100; above 1000 lowered,
  *   with `X-Limit-Requested`/`X-Limit-Applied`); `cursor` is the opaque text of the previous page's answer
@@ -193,6 +194,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('sto
       const problem = keyProblem(key);
       if (problem) throw new ServiceError('INVALID_QUERY', `The path names no storage key: ${problem}`, { errors: [{ name: 'key', message: problem }] });
       await (await storage()).delete(key);
+      // a deleted binary is registered no more (a deployment without a store has no index)
+      if (getServiceConfig().store.driver !== 'none') await (await assetIndex()).unregister(key);
       return new Response(null, { status: 204 });
     },
   },

@@ -1,8 +1,8 @@
 /**
  * The asset index contract (`api/_lib/asset-index/types.ts`, spec 4.9), run against both stores the ledger
  * uses: SQLite on a temporary file and a real `redis-server` on 127.0.0.1. A batch registers atomically and
- * says per entry whether it was new; registering a key again replaces its entry; a missing key reads as
- * nothing; listings page a prefix in UTF-8 byte order with no gap and no duplicate, starting after a key.
+ * says per entry whether it was new; registering a key again replaces its entry; unregistering is
+ * idempotent; a missing key reads as nothing; listings page a prefix in UTF-8 byte order with no gap and no duplicate, starting after a key.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +50,16 @@ describe.each(['sqlite', 'redis'] as const)('asset index contract: %s', (driver)
     expect(await index.get('era1/a.glb')).toEqual(entry('era1/a.glb', 'author', 99));
     expect(await index.get('era1/b.glb')).toEqual(entry('era1/b.glb', 'isolate'));
     expect(await index.get('era1/missing.glb')).toBeUndefined();
+  });
+
+  it('unregisters a key, the same whether or not it was registered, and lists it no more', async () => {
+    await index.register([entry('gone/a.glb'), entry('gone/b.glb')]);
+    await index.unregister('gone/a.glb');
+    await index.unregister('gone/a.glb');
+    await index.unregister('gone/never.glb');
+    expect(await index.get('gone/a.glb')).toBeUndefined();
+    expect((await index.list({ prefix: 'gone/', startAfter: undefined, limit: 10 })).items.map((x) => x.key)).toEqual(['gone/b.glb']);
+    expect(await index.register([entry('gone/a.glb')])).toEqual(['created']);
   });
 
   it('pages a prefix in byte order, from the start or after a key, with no gap and no duplicate', async () => {

@@ -346,6 +346,9 @@ describe('POST /api/storage/register and GET /api/storage/index', () => {
     expect(page1.body.hasMore).toBe(true);
     const page2 = await call('GET', `/api/storage/index?prefix=reg/&limit=1&cursor=${page1.body.cursor as string}`, {}, 'storage-index');
     expect(page2.body).toMatchObject({ items: [{ key: 'reg/anvil.png', purpose: 'author' }], cursor: null, hasMore: false });
+    // deleting a binary unregisters it
+    expect((await call('DELETE', '/api/storage/reg/anvil.png')).status).toBe(204);
+    expect((await call('GET', '/api/storage/index?prefix=reg/')).body.items!.map((i) => i.key)).toEqual(['reg/anvil.glb']);
   });
 
   it('refuses a batch over 100, an empty one, a repeated key and an unknown purpose, registering nothing', async () => {

@@ -2,8 +2,8 @@
  * The asset index on Redis (`STORE_DRIVER=redis`), in the ledger's database with the ledger's client
  * settings (`redisClientOf`): a hash `assets:{idx}:entries` (key → the entry as JSON) and a sorted set
  * `assets:{idx}:keys` (every key at score 0, so `ZRANGE … BYLEX` lists them in byte order: S3's order).
- * Both share the hash tag `{idx}`, so each script touches one slot. A registration is one script (atomic);
- * a listing is one script (the range and the entries read together).
+ * Both share the hash tag `{idx}`, so each script touches one slot. A registration, an unregistration and
+ * a listing are one script each (atomic; a listing reads the range and the entries together).
  */
 import { ServiceError } from '../errors.js';
 import { redisClientOf, type RedisLedgerTarget } from '../ledger/redis.js';
@@ -21,6 +21,13 @@ for i = 1, #ARGV, 2 do
   redis.call('ZADD', KEYS[2], 0, ARGV[i])
 end
 return out
+`;
+
+/** ARGV: the key to remove from both structures. */
+const UNREGISTER = `
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
 `;
 
 /** ARGV: lex start (`[prefix` or `(after`), count; returns key1, json1, key2, json2, … in key order. */
@@ -60,6 +67,9 @@ export function openRedisAssetIndex(target: RedisLedgerTarget): AssetIndexStore 
     async get(key) {
       const v = await call(() => redis.hget<unknown>(ASSET_KEYS.entries, key));
       return typeof v === 'string' ? (JSON.parse(v) as AssetEntry) : undefined;
+    },
+    async unregister(key) {
+      await call(() => redis.eval<string[], unknown>(UNREGISTER, [ASSET_KEYS.entries, ASSET_KEYS.keys], [key]));
     },
     async list({ prefix, startAfter, limit }) {
       // start at whichever is later in byte order: the prefix itself or just after the last key seen

@@ -85,6 +85,13 @@ export async function openSqliteAssetIndex(file: string): Promise<AssetIndexStor
         throw unavailable(e);
       }
     },
+    async unregister(key) {
+      try {
+        await client.execute({ sql: 'DELETE FROM asset_index WHERE key = ?', args: [key] });
+      } catch (e) {
+        throw unavailable(e);
+      }
+    },
     async list({ prefix, startAfter, limit }): Promise<AssetPage> {
       try {
         const rows = (

@@ -45,6 +45,8 @@ export interface AssetIndexStore {
   register(entries: readonly AssetEntry[]): Promise<('created' | 'updated')[]>;
   /** The entry of `key`, or undefined. */
   get(key: string): Promise<AssetEntry | undefined>;
+  /** Remove the entry of `key` (the object was deleted); resolves the same whether or not there was one. */
+  unregister(key: string): Promise<void>;
   /** Entries whose key starts with `prefix`, after `startAfter` (exclusive), at most `limit` (1-1000). */
   list(options: { readonly prefix: string; readonly startAfter: string | undefined; readonly limit: number }): Promise<AssetPage>;
   close(): Promise<void>;
