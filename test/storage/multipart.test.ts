@@ -114,6 +114,9 @@ describe('receiveMultipart: limits answer 413, never a truncation', () => {
     const long = await refusal(request(body([{ field: 'folder', value: '01234567890' }])));
     expect(long.code).toBe('PAYLOAD_TOO_LARGE');
     expect(long.message).toBe('The field "folder" is longer than 10 bytes.');
+    // the field's name is echoed cut to 100 characters
+    const named = await refusal(request(body([{ field: 'n'.repeat(150), value: '01234567890' }])));
+    expect(named.message).toBe(`The field "${'n'.repeat(100)}" is longer than 10 bytes.`);
   });
 });
 
@@ -124,6 +127,9 @@ describe('receiveMultipart: other refusals', () => {
       expect(err.code, type).toBe('UNSUPPORTED_MEDIA_TYPE');
       expect(err.message, type).toBe('Send the upload as multipart/form-data (a form with a boundary).');
     }
+    // without a boundary, the parser's own complaint is kept as the cause (for the server log)
+    const noBoundary = await refusal(request('a=1', 'multipart/form-data'));
+    expect((noBoundary.cause as Error).message).toMatch(/Boundary not found/);
   });
 
   it('no body at all is a 400', async () => {
@@ -147,6 +153,7 @@ describe('receiveMultipart: other refusals', () => {
     const cut = (body([{ field: 'file', filename: 'a.png', data: 'x'.repeat(50) }]) as Buffer).subarray(0, 120);
     const err = await refusal(request(cut));
     expect(err).toMatchObject({ code: 'INVALID_BODY', message: 'The multipart body is malformed; nothing was stored.' });
+    expect((err.cause as Error).message).toMatch(/Unexpected end of form/);
     const gone = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new Uint8Array((body([{ field: 'file', filename: 'a.png', data: 'x'.repeat(50) }]) as Buffer).subarray(0, 120)));
@@ -155,5 +162,6 @@ describe('receiveMultipart: other refusals', () => {
     });
     const e2 = await refusal(request(gone));
     expect(e2).toMatchObject({ code: 'INVALID_BODY', message: 'The request body ended before it was complete; nothing was stored.' });
+    expect((e2.cause as Error).message).toBe('reset');
   });
 });

@@ -43,6 +43,7 @@ describe('storeFiles', () => {
       ['m.glb', 'stored', 'ok/m.glb'],
     ]);
     expect(results[0]).toMatchObject({ url: 'http://cdn.test/s/ok/a.png', contentType: 'image/png', sha256: files[0]!.staged.sha256 });
+    expect(results[3]).toEqual({ name: 'a.png', status: 'refused', key: 'ok/a.png', code: 'DUPLICATE_KEY', reason: 'Another file of this request has the same key; only the first is stored.' });
     expect(await keys('ok/')).toEqual(['ok/a.png', 'ok/m.glb']);
   });
 
@@ -67,7 +68,17 @@ describe('checkFolder', () => {
     expect(checkFolder('  ')).toBe('');
     expect(checkFolder('/era1/models/')).toBe('era1/models');
     expect(checkFolder(' era1 ')).toBe('era1');
+    expect(checkFolder('//era1/x//')).toBe('era1/x');
     for (const bad of ['a/../b', 'a//b', 'a\\b', '..']) expect(() => checkFolder(bad), bad).toThrow(ServiceError);
     expect(() => checkFolder('a/./b')).toThrow(/folder cannot prefix a key/);
+    const e = (() => {
+      try {
+        checkFolder('a/../b');
+      } catch (x) {
+        return x as ServiceError;
+      }
+      return undefined;
+    })();
+    expect(e).toMatchObject({ code: 'INVALID_BODY', message: 'The folder cannot prefix a key: The key has a ".." segment.', errors: [{ name: 'folder', message: 'The key has a ".." segment.', value: 'a/../b' }] });
   });
 });

@@ -81,25 +81,23 @@ export async function receiveMultipart(request: Request, staging: StagingArea, f
     throw notMultipart(e);
   }
   const source = Readable.fromWeb(request.body as unknown as NodeWebReadableStream<Uint8Array>);
-  const slots: (ReceivedFile | undefined)[] = [];
   const fields: Record<string, string> = {};
-  const pending: Promise<void>[] = [];
+  // one staging write per file, in the order the parts came
+  const pending: Promise<ReceivedFile>[] = [];
 
   const done = new Promise<void>((resolve, reject) => {
-    let failed = false;
-    const fail = (e: unknown) => {
-      if (failed) return;
-      failed = true;
+    // the first failure wins: the promise settles once, and stopping the read twice changes nothing
+    const fail = (e: Error) => {
       source.unpipe(bb);
       source.destroy();
       // ends the file part being read, so that its staging write settles
       bb.destroy(new Error('multipart read abandoned'));
-      reject(e instanceof Error ? e : new ServiceError('INVALID_BODY', 'The multipart body cannot be read; nothing was stored.', { cause: e }));
+      reject(e);
     };
     bb.on('file', (field, stream, info) => {
       // a part's stream errors when the read is abandoned; the staging write (or nobody) is waiting on it
       stream.on('error', () => undefined);
-      const name = (info.filename ?? '').split(/[\\/]/).pop() ?? '';
+      const name = (info.filename ?? '').split(/[\\/]/).pop()!;
       if (!fileFields.includes(field)) {
         stream.resume();
         fail(new ServiceError('INVALID_BODY', `A file came in field "${field}"; this route reads files from ${fileFields.map((f) => `"${f}"`).join(', ')}.`, { errors: [{ name: field, message: 'Unexpected file field.' }] }));
@@ -110,16 +108,12 @@ export async function receiveMultipart(request: Request, staging: StagingArea, f
         fail(new ServiceError('INVALID_BODY', 'A file came without a file name; give every file its name.', { errors: [{ name: field, message: 'The file has no name.' }] }));
         return;
       }
-      const slot = slots.push(undefined) - 1;
-      pending.push(
-        staging.stage(stream, limits.maxFileBytes, `"${name}"`).then(
-          (staged) => void (slots[slot] = { field, name, staged }),
-          (e: unknown) => {
-            stream.resume();
-            fail(e);
-          },
-        ),
-      );
+      const write = staging.stage(stream, limits.maxFileBytes, `"${name}"`).then((staged) => ({ field, name, staged }));
+      write.catch((e: unknown) => {
+        stream.resume();
+        fail(e as Error);
+      });
+      pending.push(write);
     });
     bb.on('field', (name, value, info) => {
       if (info.valueTruncated) fail(new ServiceError('PAYLOAD_TOO_LARGE', `The field "${name.slice(0, 100)}" is longer than ${limits.maxFieldBytes} bytes.`));
@@ -127,23 +121,18 @@ export async function receiveMultipart(request: Request, staging: StagingArea, f
     });
     bb.on('filesLimit', () => fail(new ServiceError('PAYLOAD_TOO_LARGE', `The request holds more than ${limits.maxFiles} file${limits.maxFiles === 1 ? '' : 's'}; nothing was stored.`)));
     bb.on('fieldsLimit', () => fail(new ServiceError('PAYLOAD_TOO_LARGE', `The request holds more than ${limits.maxFields} fields; nothing was stored.`)));
-    bb.on('error', (e: unknown) => fail(new ServiceError('INVALID_BODY', 'The multipart body is malformed; nothing was stored.', { cause: e })));
-    bb.on('close', () => {
-      Promise.all(pending).then(() => {
-        if (!failed) resolve();
-      }, fail);
-    });
+    bb.on('error', (e: Error) => fail(new ServiceError('INVALID_BODY', 'The multipart body is malformed; nothing was stored.', { cause: e })));
+    bb.on('close', resolve);
     source.on('error', (e) => fail(new ServiceError('INVALID_BODY', 'The request body ended before it was complete; nothing was stored.', { cause: e })));
     source.pipe(bb);
   });
   try {
     await done;
+    return { files: await Promise.all(pending), fields };
   } finally {
     // every staging write has settled before the caller disposes of the area
     await Promise.allSettled(pending);
   }
-  // files in the order their parts came (staging may finish out of order)
-  return { files: slots.filter((f): f is ReceivedFile => f !== undefined), fields };
 }
 
 export { fileTooLarge };

@@ -87,11 +87,9 @@ export async function storeFiles(adapter: StorageAdapter, files: readonly Incomi
     accepted.push({ index: results.length, key, file, contentType: check.contentType });
     results.push(undefined);
   }
-  const stored: string[] = [];
   try {
     for (const a of accepted) {
       const object = await adapter.put(a.key, a.file.staged, a.contentType);
-      stored.push(a.key);
       results[a.index] = {
         name: a.file.name,
         status: 'stored',
@@ -104,7 +102,8 @@ export async function storeFiles(adapter: StorageAdapter, files: readonly Incomi
       };
     }
   } catch (e) {
-    await Promise.allSettled(stored.map((key) => adapter.delete(key)));
+    // what this call stored so far: the accepted files whose slot is filled
+    await Promise.allSettled(accepted.filter((a) => results[a.index]).map((a) => adapter.delete(a.key)));
     throw e;
   }
   // every accepted file was stored (a failure threw above), so every slot is filled
