@@ -116,6 +116,12 @@ describe('readArchive: what it refuses, whole', () => {
     const ratio = Number(/grow (\d+) times/.exec(err.message)![1]);
     expect(ratio).toBeGreaterThan(10);
     expect(ratio).toBeLessThan(2000);
+    // exactly the ratio passes that check (the sizes below are declared: 1,000 bytes from 100, ratio 10)
+    const exact = await zip([{ name: 'r.bin', data: Buffer.alloc(1000) }]);
+    const cd = exact.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    exact.writeUInt32LE(100, cd + 20);
+    const past = await refusal(exact);
+    expect(past.message).not.toMatch(/would grow/);
     // the default limits refuse 20 MB of zeros the same way
     const bomb = await refusal(zip([{ name: 'bomb.png', data: Buffer.alloc(20 * 1024 * 1024) }]), ZIP_LIMITS);
     expect(bomb.message).toMatch(/"bomb\.png" would grow \d{3,} times.*at most 100 times/);
