@@ -39,9 +39,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('adm
     },
   },
   account: {
-    GET: async ({ request, key = '' }) => {
+    // the route's path has a `{key}`, so a key is always there
+    GET: async ({ request, key }) => {
       await requireAdmin(request, getServiceConfig());
-      const selector = STUDIO_ID.test(key) ? { studioId: key } : UUID.test(key) ? { accountId: key } : undefined;
+      const selector = STUDIO_ID.test(key!) ? { studioId: key! } : UUID.test(key!) ? { accountId: key! } : undefined;
       if (!selector) throw new ServiceError('NOT_FOUND', 'Name the account by its studioId (STUDIO_*) or accountId (uuid).');
       const account = await (await ledgerStore()).findAccount(selector);
       if (!account) throw new ServiceError('NOT_FOUND', 'No account has this id.');
