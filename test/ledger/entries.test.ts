@@ -25,7 +25,7 @@ type Entry = Record<string, (r: Request) => Promise<Response>>;
 const load = async (name: 'wallet' | 'admin'): Promise<Entry> => {
   const config = await import('../../api/_lib/config.js');
   config.useServiceConfig(loadServiceConfig({ JWT_SECRET: SECRET, ADMIN_PASSWORD: PASSWORD, STORE_DRIVER: 'sqlite', DATA_DIR: dataDir }));
-  return (name === 'wallet' ? await import('../../api/wallet.js') : await import('../../api/admin.js')) as unknown as Entry;
+  return name === 'wallet' ? await import('../../api/wallet.js') : await import('../../api/admin.js');
 };
 
 describe('entries, loaded afresh', () => {
