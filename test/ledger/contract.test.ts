@@ -219,6 +219,41 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
     });
   });
 
+  it('settles a burst of concurrent writes each as if alone: credits, replays of one key, a conflict, a missing account, an overflow and account creations', async () => {
+    const s = await fresh();
+    const a = newAccount();
+    const b = newAccount();
+    await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+    const nearMax = newAccount();
+    await s.createAccount({ account: nearMax, clientKey: undefined, fingerprint: 'f' });
+    // the issuer's balance is now -(MAX - 300): a credit of 301 overflows it in any order, 217 + 50 never
+    await s.credit(creditOf(nearMax, { amount: Number.MAX_SAFE_INTEGER - 300 }));
+    const shared = creditOf(a, { amount: 7, sourceRef: 'verify-send:burst-shared-key' });
+    const outcomes = await Promise.allSettled([
+      ...Array.from({ length: 20 }, (_, i) => s.credit(creditOf(a, { amount: i + 1 }))),
+      ...Array.from({ length: 5 }, () => s.credit({ ...shared, entryId: mintUuid() })),
+      s.credit({ ...shared, entryId: mintUuid(), amount: 8 }),
+      s.credit(creditOf(newAccount())),
+      s.credit(creditOf(nearMax, { amount: 301 })),
+      s.credit(creditOf(nearMax, { amount: 50 })),
+      s.createAccount({ account: b, clientKey: 'burst-account-key', fingerprint: 'f' }),
+      s.createAccount({ account: { ...newAccount(), username: a.username }, clientKey: undefined, fingerprint: 'f' }),
+    ]);
+    const status = (o: PromiseSettledResult<unknown>) =>
+      o.status === 'fulfilled' ? ((o.value as { status?: string }).status ?? 'created') : o.reason instanceof ServiceError ? o.reason.code : String(o.reason);
+    const seen = outcomes.map(status);
+    expect(seen.slice(0, 20)).toEqual(Array(20).fill('applied'));
+    expect(seen.slice(20, 25).sort()).toEqual(['applied', 'replayed', 'replayed', 'replayed', 'replayed']);
+    expect(seen.slice(25)).toEqual(['conflict', 'no-account', 'CONFLICT', 'applied', 'created', 'CONFLICT']);
+    expect(await s.balance(a.accountId)).toBe(210 + 7);
+    expect(await s.balance(nearMax.accountId)).toBe(Number.MAX_SAFE_INTEGER - 250);
+    expect(await s.balance(ISSUER_ACCOUNT_ID)).toBe(-(Number.MAX_SAFE_INTEGER - 250) - 217);
+    expect(await s.findAccount({ accountId: b.accountId })).toEqual(b);
+    expect((await s.postings(a.accountId, { limit: 200, filter: {} })).postings).toHaveLength(21);
+    await expectSound(s);
+    await s.close();
+  });
+
   it('keeps accounts, balances and chains across a restart', async () => {
     const s = await fresh();
     const a = newAccount();

@@ -1,0 +1,100 @@
+/**
+ * What the SQLite ledger adapter does beyond the shared contract (docs/architecture.md, "Ledger"): group
+ * commit. A write that fails after it wrote is refused alone while the rest of its group commits (the
+ * group runs again without it); a group whose transaction cannot begin (another process holds the write lock) refuses every
+ * write with UPSTREAM_UNAVAILABLE and leaves nothing; the store recovers once the lock is free.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient } from '@libsql/client';
+import { ServiceError } from '../../api/_lib/errors.js';
+import { mintStudioId, mintUuid } from '../../api/_lib/ledger/ids.js';
+import { openSqliteLedger } from '../../api/_lib/ledger/sqlite.js';
+import type { Account, CreditRequest } from '../../api/_lib/ledger/types.js';
+import { expectSound } from '../helpers/ledger.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ledger-sqlite-only-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const account = (): Account => ({
+  accountId: mintUuid(),
+  studioId: mintStudioId(),
+  displayName: 'Ada',
+  userId: mintUuid(),
+  username: `user-${mintUuid().slice(0, 8)}`,
+  createdAt: '2026-11-23T10:00:00.000Z',
+});
+const credit = (a: Account, over: Partial<CreditRequest> = {}): CreditRequest => ({
+  entryId: mintUuid(),
+  sourceRef: `verify-send:key-${mintUuid()}`,
+  kind: 'verify_send',
+  accountId: a.accountId,
+  amount: 10,
+  purpose: 'verify',
+  note: '',
+  at: '2026-11-23T10:00:01.000Z',
+  ...over,
+});
+const reason = (o: PromiseSettledResult<unknown>) => (o.status === 'rejected' && o.reason instanceof ServiceError ? o.reason.code : o.status);
+
+describe('SQLite ledger: group commit', () => {
+  it('refuses a write that fails after writing and commits the rest of its group without it', async () => {
+    const store = await openSqliteLedger({ file: join(dir, 'savepoint.sqlite') });
+    const a = account();
+    await store.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+    const clash = mintUuid();
+    // the second credit inserts its postings, then its transfer breaks the entry id's uniqueness
+    const outcomes = await Promise.allSettled([
+      store.credit(credit(a, { amount: 1 })),
+      store.credit(credit(a, { amount: 2, entryId: clash })),
+      store.credit(credit(a, { amount: 4, entryId: clash })),
+      store.credit(credit(a, { amount: 8 })),
+    ]);
+    expect(outcomes.map(reason)).toEqual(['fulfilled', 'fulfilled', 'UPSTREAM_UNAVAILABLE', 'fulfilled']);
+    expect(await store.balance(a.accountId)).toBe(11);
+    expect((await store.postings(a.accountId, { limit: 10, filter: {} })).postings.map((p) => p.amount)).toEqual([8, 2, 1]);
+    await expectSound(store);
+    await store.close();
+  });
+
+  it('refuses every write of a group whose transaction cannot begin, writes nothing, and recovers', async () => {
+    const file = join(dir, 'locked.sqlite');
+    const store = await openSqliteLedger({ file, busyTimeoutMs: 50 });
+    const a = account();
+    await store.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+    const other = createClient({ url: pathToFileURL(file).href });
+    const lock = await other.transaction('write');
+    const outcomes = await Promise.allSettled([store.credit(credit(a)), store.credit(credit(a)), store.createAccount({ account: account(), clientKey: undefined, fingerprint: 'f' })]);
+    expect(outcomes.map(reason)).toEqual(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
+    await lock.rollback();
+    lock.close();
+    other.close();
+    expect(await store.balance(a.accountId)).toBe(0);
+    expect((await store.snapshot()).transfers).toEqual([]);
+    expect((await store.credit(credit(a, { amount: 3 }))).status).toBe('applied');
+    expect(await store.balance(a.accountId)).toBe(3);
+    await expectSound(store);
+    await store.close();
+  });
+
+  it('answers a write only after its group is committed: a second connection sees it at once', async () => {
+    const file = join(dir, 'durable.sqlite');
+    const store = await openSqliteLedger({ file });
+    const a = account();
+    await store.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+    const reader = createClient({ url: pathToFileURL(file).href, intMode: 'number' });
+    const seen = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const out = await store.credit(credit(a, { amount: i + 1 }));
+        const ref = out.status === 'applied' ? out.transfer.sourceRef : '';
+        return (await reader.execute({ sql: 'SELECT count(*) AS n FROM transfers WHERE source_ref = ?', args: [ref] })).rows[0]!.n;
+      }),
+    );
+    expect(seen).toEqual(Array(10).fill(1));
+    reader.close();
+    await store.close();
+  });
+});
