@@ -14,7 +14,7 @@ import type { CollectionName } from '../api/_lib/formats/index.js';
 import { parseQuery } from '../api/_lib/http/index.js';
 import { listParamSpec, loadIndex, queryCollection, type CollectionQuery, type LoadedCollection } from '../api/_lib/collections/index.js';
 import { indexCollection } from '../build/derive/collections.js';
-import { createRng } from './prng.js';
+import { createRng } from '../api/_lib/util/prng.js';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const REAL = resolve(REPO, '../shared/fixtures/objectstore/api/v1');

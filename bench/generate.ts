@@ -11,7 +11,7 @@
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createRng, type Rng } from './prng.js';
+import { createRng, type Rng } from '../api/_lib/util/prng.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 /** Default output folder of the generated catalog. */

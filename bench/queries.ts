@@ -7,7 +7,7 @@
  * - `two-terms`: two words of a name, the second cut to a 2-4 character prefix when longer.
  */
 import type { SearchRecord } from '../api/_lib/search/index.js';
-import { createRng, type Rng } from './prng.js';
+import { createRng, type Rng } from '../api/_lib/util/prng.js';
 
 /** Kind of benchmark query. */
 export type QueryKind = 'exact' | 'prefix' | 'typo' | 'two-terms';

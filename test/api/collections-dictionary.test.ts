@@ -5,7 +5,7 @@
  * hand-made and seeded dictionaries, every answer compared with a plain scan of the strings.
  */
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../bench/prng.js';
+import { createRng } from '../../api/_lib/util/prng.js';
 import { entriesContaining, FRAGMENT_RE, gapsOf, groupsOf, makeDictionary, unionContaining, unionOf, type Dictionary } from '../../api/_lib/collections/dictionary.js';
 import { EMPTY, has, makeSet, type PosSet } from '../../api/_lib/collections/positions.js';
 import { compareCodeUnits } from '../../api/_lib/util/sorted.js';

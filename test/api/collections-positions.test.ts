@@ -6,7 +6,7 @@
  * set: a bitset of ceil(n/32) words once a set holds at least n/32 positions, lists for cheap probes.
  */
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../bench/prng.js';
+import { createRng } from '../../api/_lib/util/prng.js';
 import { EMPTY, has, intersect, intersect2, makeSet, page, sampleOf, unionSets, type PosSet } from '../../api/_lib/collections/positions.js';
 
 /** Every position of `set` below `n`, ascending, read through `has` (the only way a query reads a set). */

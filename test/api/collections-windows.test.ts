@@ -7,7 +7,7 @@
  * without sampling, and a large one is narrowed first by the window a sample says keeps the fewest.
  */
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../bench/prng.js';
+import { createRng } from '../../api/_lib/util/prng.js';
 import { indexCollection } from '../../build/derive/collections.js';
 import { loadIndex, type LoadedCollection } from '../../api/_lib/collections/load.js';
 import { qSet } from '../../api/_lib/collections/windows.js';

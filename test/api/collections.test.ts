@@ -2,7 +2,7 @@
 // catalogs: the build stage derives the index and static item files into a temp output folder, then the
 // function is called with `new Request`. Expectations come from the inline records.
 import { testConfig } from '../helpers/config.js';
-import { createRng } from '../../bench/prng.js';
+import { createRng } from '../../api/_lib/util/prng.js';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

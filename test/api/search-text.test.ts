@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isOneEditApart, textKey, tokenize } from '../../api/_lib/search/text.js';
-import { createRng } from '../../bench/prng.js';
+import { createRng } from '../../api/_lib/util/prng.js';
 
 /** Optimal string alignment distance (restricted Damerau-Levenshtein), by the textbook table. */
 function osa(a: string, b: string): number {

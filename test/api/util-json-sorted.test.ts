@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapePointer, isRecord, jsonPointer, pointerSegments, sortKeys } from '../../api/_lib/util/json.js';
 import { byCodeUnits, compareCodeUnits, lowerBound, prefixEnd } from '../../api/_lib/util/sorted.js';
-import { createRng } from '../../bench/prng.js';
+import { createRng } from '../../api/_lib/util/prng.js';
 
 describe('isRecord', () => {
   it('is true for objects only: not null, arrays or primitives', () => {

@@ -12,7 +12,7 @@
  * Request schemas are JSON Schema 2020-12 files `schemas/requests/<name>.schema.json`, compiled once per
  * process with Ajv (`allErrors`). They set `additionalProperties: false`, so unknown fields are refused.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -32,20 +32,39 @@ export interface BodyOptions {
   readonly schema: string;
   /** Byte cap; default {@link DEFAULT_BODY_LIMIT_BYTES}. */
   readonly maxBytes?: number;
+  /**
+   * Rules the schema cannot word well (e.g. "this field is account-scoped"), run on the parsed value:
+   * their problems are reported with the schema's, all at once, and replace the schema's problem at the
+   * same pointer.
+   */
+  readonly precheck?: (value: unknown) => readonly FieldProblem[];
 }
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 let ajv: Ajv2020 | undefined;
 const validators = new Map<string, ValidateFunction>();
 
-/** The compiled validator of a request schema, loaded from `schemas/requests/` once per process. */
+/** `$id` prefix of the request schemas (a schema may `$ref` another by its file name). */
+export const REQUEST_SCHEMA_ID = 'https://schemas.game-data.dev/requests/';
+
+/**
+ * The compiled validator of a request schema. On first use every file of `schemas/requests/` is added
+ * to one Ajv instance (so a schema may `$ref` another's `$defs`); each is compiled on its first use.
+ * @throws Error for a name that is not a schema file's (a defect of the caller, not of the request).
+ */
 export function requestValidator(name: string): ValidateFunction {
   let v = validators.get(name);
   if (!v) {
     if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`Bad request schema name "${name}"`);
-    ajv ??= addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }));
-    const schema = JSON.parse(readFileSync(join(REQUEST_SCHEMAS_DIR, `${name}.schema.json`), 'utf8')) as object;
-    v = ajv.compile(schema);
+    if (!ajv) {
+      ajv = addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }));
+      for (const file of readdirSync(REQUEST_SCHEMAS_DIR).filter((f) => f.endsWith('.schema.json')).sort()) {
+        ajv.addSchema(JSON.parse(readFileSync(join(REQUEST_SCHEMAS_DIR, file), 'utf8')) as object);
+      }
+    }
+    const found = ajv.getSchema(`${REQUEST_SCHEMA_ID}${name}.schema.json`);
+    if (!found) throw new Error(`No request schema "${name}"`);
+    v = found;
     validators.set(name, v);
   }
   return v;
@@ -179,19 +198,22 @@ export async function readJsonBody<T>(request: Request, options: BodyOptions): P
   } catch {
     throw invalid('The body is not UTF-8 text.', [{ name: '', message: 'The body is not UTF-8 text.' }]);
   }
-  return checkBody<T>(validate, parseJson(text));
+  return checkBody<T>(validate, parseJson(text), options.precheck);
 }
 
 /**
  * Check a value already read (a parsed JSON body, or the text fields of a multipart form as an object)
  * against a request schema.
  * @param schema a schema name (`schemas/requests/<schema>.schema.json`) or its compiled validator.
+ * @param precheck see {@link BodyOptions.precheck}.
  * @throws ServiceError 400 INVALID_BODY with every bad field as a JSON pointer.
  */
-export function checkBody<T>(schema: string | ValidateFunction, value: unknown): T {
+export function checkBody<T>(schema: string | ValidateFunction, value: unknown, precheck?: (value: unknown) => readonly FieldProblem[]): T {
   const validate = typeof schema === 'string' ? requestValidator(schema) : schema;
-  if (!validate(value)) {
-    const problems = fieldProblems(validate.errors ?? []);
+  const early = precheck?.(value) ?? [];
+  if (!validate(value) || early.length > 0) {
+    const named = new Set(early.map((p) => p.name));
+    const problems = [...early, ...fieldProblems(validate.errors ?? []).filter((p) => !named.has(p.name))];
     throw invalid(`${problems.length} invalid field(s) in the body: ${problems.slice(0, 10).map((p) => p.name || '/').join(', ')}.`, problems);
   }
   return value as T;

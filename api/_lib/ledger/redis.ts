@@ -54,11 +54,14 @@ export const KEYS = Object.freeze({
   postings: (id: string) => `${P}{a:${id}}:postings`,
 });
 
-interface Script {
+/** A Lua script with its sha1 (the EVALSHA name). */
+export interface RedisScript {
   readonly source: string;
   readonly sha: string;
 }
-const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') });
+/** A {@link RedisScript} of `source`. */
+export const redisScript = (source: string): RedisScript => ({ source, sha: createHash('sha1').update(source).digest('hex') });
+const script = redisScript;
 const CREDIT = script(CREDIT_SCRIPT);
 const CREATE = script(CREATE_ACCOUNT_SCRIPT);
 
@@ -135,37 +138,22 @@ class RedisLedger implements LedgerStore {
    */
   readonly #accounts = new Map<string, Account>();
 
+  private readonly commands: RetryingCommands;
+
   constructor(
     private readonly redis: Redis,
-    private readonly delays: readonly number[],
+    delays: readonly number[],
     private readonly onClose: (() => Promise<void>) | undefined,
-  ) {}
-
-  /** Run a command that is safe to repeat, retrying transport failures; a reply error from Redis is thrown at once. */
-  async #call<T>(what: string, run: () => Promise<T>): Promise<T> {
-    let last: unknown;
-    for (let attempt = 0; attempt <= this.delays.length; attempt++) {
-      if (attempt > 0) await sleep(this.delays[attempt - 1]!);
-      try {
-        return await run();
-      } catch (e) {
-        last = e;
-        if (isReplyError(e) && !/NOSCRIPT/.test(String((e as Error).message))) break;
-      }
-    }
-    throw new ServiceError('UPSTREAM_UNAVAILABLE', `The ledger store cannot be reached (${what}); try again with the same idempotency key.`, { cause: last });
+  ) {
+    this.commands = new RetryingCommands(redis, delays, 'The ledger store cannot be reached', '; try again with the same idempotency key.');
   }
 
-  /** EVALSHA with the EVAL fallback on NOSCRIPT. */
-  async #script(sc: Script, keys: string[], args: string[]): Promise<unknown[]> {
-    return this.#call('script', async () => {
-      try {
-        return await this.redis.evalsha<string[], unknown[]>(sc.sha, keys, args);
-      } catch (e) {
-        if (!/NOSCRIPT/.test(String((e as Error).message))) throw e;
-        return await this.redis.eval<string[], unknown[]>(sc.source, keys, args);
-      }
-    });
+  #call<T>(what: string, run: () => Promise<T>): Promise<T> {
+    return this.commands.call(what, run);
+  }
+
+  #script(sc: RedisScript, keys: string[], args: string[]): Promise<unknown[]> {
+    return this.commands.script(sc, keys, args);
   }
 
   async createAccount(input: NewAccount): Promise<CreatedAccount> {
@@ -275,6 +263,51 @@ class RedisLedger implements LedgerStore {
 
   async close(): Promise<void> {
     await this.onClose?.();
+  }
+}
+
+/**
+ * Commands that are safe to repeat, sent with retries of transport failures (a reply error from Redis is
+ * thrown at once) and scripts by EVALSHA with the EVAL fallback on `NOSCRIPT`: the retry policy of every
+ * store in the ledger's Redis (module header).
+ */
+export class RetryingCommands {
+  /**
+   * @param delays waits between attempts, ms (attempts = delays + 1).
+   * @param unavailableText,retryHint the 503's message is `${unavailableText} (${what})${retryHint}`.
+   */
+  constructor(
+    private readonly redis: Redis,
+    private readonly delays: readonly number[],
+    private readonly unavailableText: string,
+    private readonly retryHint: string,
+  ) {}
+
+  /** Run `run`, retrying transport failures. @throws ServiceError UPSTREAM_UNAVAILABLE after the last attempt, or at once for a reply error */
+  async call<T>(what: string, run: () => Promise<T>): Promise<T> {
+    let last: unknown;
+    for (let attempt = 0; attempt <= this.delays.length; attempt++) {
+      if (attempt > 0) await sleep(this.delays[attempt - 1]!);
+      try {
+        return await run();
+      } catch (e) {
+        last = e;
+        if (isReplyError(e) && !/NOSCRIPT/.test(String((e as Error).message))) break;
+      }
+    }
+    throw new ServiceError('UPSTREAM_UNAVAILABLE', `${this.unavailableText} (${what})${this.retryHint}`, { cause: last });
+  }
+
+  /** EVALSHA of `sc`, EVAL when the server does not know it; retried like {@link call}. */
+  script(sc: RedisScript, keys: string[], args: string[]): Promise<unknown[]> {
+    return this.call('script', async () => {
+      try {
+        return await this.redis.evalsha<string[], unknown[]>(sc.sha, keys, args);
+      } catch (e) {
+        if (!/NOSCRIPT/.test(String((e as Error).message))) throw e;
+        return await this.redis.eval<string[], unknown[]>(sc.source, keys, args);
+      }
+    });
   }
 }
 

@@ -215,7 +215,7 @@ class SqliteLedger implements LedgerStore {
       if (tx && !tx.closed) await tx.rollback().catch(() => undefined);
       // a statement that failed on a busy or broken file can stay open on its connection and make every
       // later statement there fail ("SQL statements in progress"): start over on new connections
-      await this.client.reconnect();
+      this.client.reconnect();
       for (const write of group) write.reject(unavailable(e));
     } finally {
       tx?.close();

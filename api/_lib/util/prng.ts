@@ -1,4 +1,4 @@
-/** Seeded pseudo-random numbers for the benchmarks and generated test data (mulberry32): same seed, same sequence. */
+/** Seeded pseudo-random numbers (mulberry32): same seed, same sequence. Used by the island generator (spec 2.9), the benchmarks and generated test data. */
 export interface Rng {
   /** Uniform float in [0, 1). */
   readonly next: () => number;

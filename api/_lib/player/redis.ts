@@ -1,0 +1,224 @@
+/**
+ * Player state on Redis (`STORE_DRIVER=redis`), in the ledger's database with the ledger's client
+ * settings and retry policy (`redisClientOf`, `RetryingCommands`; docs/architecture.md, "Player state").
+ * Every write is one Lua script that makes its checks before its first change and is safe to run twice
+ * (an island save finds its own write id, a progress save its idempotency key, a creation its character
+ * id or client key). No script re-encodes JSON (Lua's cjson turns `[]` into `{}`): documents are stored
+ * as the text the service wrote.
+ *
+ * Keys: one account's keys share the ledger's hash tag `{a:<accountId>}` (one hash slot):
+ * - `player:{a:<id>}:island` hash: `state` (JSON), `revision`, `updatedAt`, `lastWrite`;
+ * - `player:{a:<id>}:chars` hash: `<characterId>:body` (the fixed fields as JSON), `:progress` (JSON),
+ *   `:rev`, `:updated`, `:era`;
+ * - `player:{a:<id>}:order` list of character ids, oldest first;
+ * - `player:{a:<id>}:era-count` hash: era → characters;
+ * - `player:{a:<id>}:char-keys` hash: client key → `<fingerprint>\n<characterId>`;
+ * - `player:{a:<id>}:progress-keys` hash: `<characterId> <key>` → `<fingerprint>\n<character JSON>`;
+ * - `player:{a:<id>}:recipes` hash: recipe id → time learned.
+ */
+import { ServiceError } from '../errors.js';
+import { redisClientOf, redisScript, RetryingCommands, RETRY_DELAYS_MS, type RedisLedgerTarget } from '../ledger/redis.js';
+import type { IslandState } from '../island/generate.js';
+import type { Character, PlayerStore, Progress } from './types.js';
+import { characterBody } from './types.js';
+
+/** Keys of one account (see the module header). */
+export const PLAYER_KEYS = Object.freeze({
+  island: (a: string) => `player:{a:${a}}:island`,
+  chars: (a: string) => `player:{a:${a}}:chars`,
+  order: (a: string) => `player:{a:${a}}:order`,
+  eraCount: (a: string) => `player:{a:${a}}:era-count`,
+  charKeys: (a: string) => `player:{a:${a}}:char-keys`,
+  progressKeys: (a: string) => `player:{a:${a}}:progress-keys`,
+  recipes: (a: string) => `player:{a:${a}}:recipes`,
+});
+
+/** KEYS: island. ARGV: state, revision, updatedAt. Creates when absent; answers the stored fields. */
+const ISLAND_INIT = redisScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('HSET', KEYS[1], 'state', ARGV[1], 'revision', ARGV[2], 'updatedAt', ARGV[3], 'lastWrite', '')
+end
+return redis.call('HMGET', KEYS[1], 'state', 'revision', 'updatedAt')
+`);
+
+/** KEYS: island. ARGV: writeId, expected revision, state, at. */
+const ISLAND_SAVE = redisScript(`
+local cur = redis.call('HMGET', KEYS[1], 'revision', 'lastWrite', 'state', 'updatedAt')
+if not cur[1] then return {'missing'} end
+if cur[2] == ARGV[1] then return {'again', cur[3], cur[1], cur[4]} end
+if tonumber(cur[1]) ~= tonumber(ARGV[2]) then return {'stale', cur[1]} end
+redis.call('HSET', KEYS[1], 'state', ARGV[3], 'revision', tostring(tonumber(cur[1]) + 1), 'updatedAt', ARGV[4], 'lastWrite', ARGV[1])
+return {'saved'}
+`);
+
+/**
+ * KEYS: chars, order, char-keys, era-count. ARGV: client key ('' for none), fingerprint, id, era, body,
+ * progress, revision, updated, slots.
+ */
+const CHARACTER_CREATE = redisScript(`
+if ARGV[1] ~= '' then
+  local k = redis.call('HGET', KEYS[3], ARGV[1])
+  if k then
+    local sep = string.find(k, '\\n', 1, true)
+    if string.sub(k, 1, sep - 1) ~= ARGV[2] then return {'key-reused'} end
+    return {'existing', string.sub(k, sep + 1)}
+  end
+end
+if redis.call('HEXISTS', KEYS[1], ARGV[3] .. ':body') == 1 then return {'existing', ARGV[3]} end
+local used = tonumber(redis.call('HGET', KEYS[4], ARGV[4]) or '0')
+if used >= tonumber(ARGV[9]) then return {'full'} end
+redis.call('HSET', KEYS[1], ARGV[3] .. ':body', ARGV[5], ARGV[3] .. ':progress', ARGV[6], ARGV[3] .. ':rev', ARGV[7], ARGV[3] .. ':updated', ARGV[8], ARGV[3] .. ':era', ARGV[4])
+redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('HINCRBY', KEYS[4], ARGV[4], 1)
+if ARGV[1] ~= '' then redis.call('HSET', KEYS[3], ARGV[1], ARGV[2] .. '\\n' .. ARGV[3]) end
+return {'created'}
+`);
+
+/** KEYS: chars, progress-keys. ARGV: character id, key, fingerprint, expected revision, progress, at, result JSON. */
+const PROGRESS_SAVE = redisScript(`
+local rev = redis.call('HGET', KEYS[1], ARGV[1] .. ':rev')
+if not rev then return {'missing'} end
+local field = ARGV[1] .. ' ' .. ARGV[2]
+local k = redis.call('HGET', KEYS[2], field)
+if k then
+  local sep = string.find(k, '\\n', 1, true)
+  if string.sub(k, 1, sep - 1) ~= ARGV[3] then return {'key-reused'} end
+  return {'replayed', string.sub(k, sep + 1)}
+end
+if tonumber(rev) ~= tonumber(ARGV[4]) then return {'stale', rev} end
+redis.call('HSET', KEYS[1], ARGV[1] .. ':progress', ARGV[5], ARGV[1] .. ':rev', tostring(tonumber(rev) + 1), ARGV[1] .. ':updated', ARGV[6])
+redis.call('HSET', KEYS[2], field, ARGV[3] .. '\\n' .. ARGV[7])
+return {'saved'}
+`);
+
+/** KEYS: recipes. ARGV: recipe id, time. */
+const RECIPE_LEARN = redisScript(`
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then return {'learned', ARGV[2]} end
+return {'known', redis.call('HGET', KEYS[1], ARGV[1])}
+`);
+
+const str = (v: unknown): string => String(v);
+
+
+/**
+ * The player store over the ledger's Redis `target`.
+ * @param options.retryDelaysMs waits between attempts (default the ledger's `RETRY_DELAYS_MS`).
+ */
+export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retryDelaysMs?: readonly number[] } = {}): PlayerStore {
+  const redis = redisClientOf(target);
+  const commands = new RetryingCommands(redis, options.retryDelaysMs ?? RETRY_DELAYS_MS, 'The player store cannot be reached', '; try again.');
+  const K = PLAYER_KEYS;
+  /**
+   * Fields of a hash by position (`HMGET`; with the ledger's client settings replies stay raw, so the
+   * client answers a list, nil for a missing field).
+   */
+  const fieldsOf = async (key: string, fields: string[]): Promise<unknown[]> =>
+    (await commands.call('read', () => redis.hmget(key, ...fields))) as unknown as unknown[];
+  /** Characters by id, each from its four fields, in the order given (ids without a body are left out). */
+  const charactersOf = async (accountId: string, ids: string[]): Promise<Character[]> => {
+    if (ids.length === 0) return [];
+    const values = await fieldsOf(K.chars(accountId), ids.flatMap((id) => [`${id}:body`, `${id}:progress`, `${id}:rev`, `${id}:updated`]));
+    const out: Character[] = [];
+    ids.forEach((_, i) => {
+      const [body, progress, rev, updated] = values.slice(i * 4, i * 4 + 4);
+      if (body === null || body === undefined) return;
+      out.push({
+        ...(JSON.parse(str(body)) as Omit<Character, 'progress' | 'progressRevision' | 'updatedAt'>),
+        progress: JSON.parse(str(progress)) as Progress,
+        progressRevision: Number(rev),
+        updatedAt: str(updated),
+      });
+    });
+    return out;
+  };
+
+  return {
+    driver: 'redis',
+    async island(accountId, initial) {
+      const [found, rev, at] = await fieldsOf(K.island(accountId), ['state', 'revision', 'updatedAt']);
+      if (found !== null && found !== undefined) return { state: JSON.parse(str(found)) as IslandState, revision: Number(rev), updatedAt: str(at) };
+      const doc = initial();
+      const [state, revision, updatedAt] = await commands.script(ISLAND_INIT, [K.island(accountId)], [JSON.stringify(doc.state), String(doc.revision), doc.updatedAt]);
+      return { state: JSON.parse(str(state)) as IslandState, revision: Number(revision), updatedAt: str(updatedAt) };
+    },
+    async saveIsland(accountId, save) {
+      const out = await commands.script(ISLAND_SAVE, [K.island(accountId)], [save.writeId, String(save.expectedRevision), JSON.stringify(save.state), save.at]);
+      switch (out[0]) {
+        case 'saved':
+          return { status: 'saved', doc: { state: save.state, revision: save.expectedRevision + 1, updatedAt: save.at } };
+        case 'again':
+          return { status: 'saved', doc: { state: JSON.parse(str(out[1])) as IslandState, revision: Number(out[2]), updatedAt: str(out[3]) } };
+        case 'stale':
+          return { status: 'stale', revision: Number(out[1]) };
+        default:
+          return { status: 'missing' };
+      }
+    },
+    async createCharacter(input) {
+      const c = input.character;
+      const a = c.accountId;
+      const out = await commands.script(
+        CHARACTER_CREATE,
+        [K.chars(a), K.order(a), K.charKeys(a), K.eraCount(a)],
+        [input.clientKey ?? '', input.fingerprint, c.id, c.era, characterBody(c), JSON.stringify(c.progress), String(c.progressRevision), c.updatedAt, String(input.slotsPerEra)],
+      );
+      switch (out[0]) {
+        case 'created':
+          return { status: 'created', character: c };
+        case 'existing': {
+          const [found] = await charactersOf(a, [str(out[1])]);
+          if (!found) throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The character of this idempotency key cannot be read; try again.');
+          return { status: 'existing', character: found };
+        }
+        case 'full':
+          return { status: 'full', slotsPerEra: input.slotsPerEra };
+        default:
+          return { status: 'key-reused' };
+      }
+    },
+    async characters(accountId, era) {
+      const ids = (await commands.call('read', () => redis.lrange(K.order(accountId), 0, -1))).map(str);
+      if (ids.length === 0) return [];
+      const eras = await fieldsOf(K.chars(accountId), ids.map((id) => `${id}:era`));
+      return charactersOf(accountId, ids.filter((_, i) => eras[i] === era));
+    },
+    async character(accountId, characterId) {
+      return (await charactersOf(accountId, [characterId]))[0];
+    },
+    async saveProgress(accountId, characterId, save) {
+      const current = await this.character(accountId, characterId);
+      if (!current) return { status: 'missing' };
+      const next: Character = { ...current, progress: save.progress, progressRevision: save.expectedRevision + 1, updatedAt: save.at };
+      const out = await commands.script(
+        PROGRESS_SAVE,
+        [K.chars(accountId), K.progressKeys(accountId)],
+        [characterId, save.idempotencyKey, save.fingerprint, String(save.expectedRevision), JSON.stringify(save.progress), save.at, JSON.stringify(next)],
+      );
+      switch (out[0]) {
+        case 'saved':
+          return { status: 'saved', character: next };
+        case 'replayed':
+          return { status: 'replayed', character: JSON.parse(str(out[1])) as Character };
+        case 'stale':
+          return { status: 'stale', revision: Number(out[1]) };
+        case 'key-reused':
+          return { status: 'key-reused' };
+        default:
+          return { status: 'missing' };
+      }
+    },
+    async learnRecipe(accountId, recipeId, at) {
+      const out = await commands.script(RECIPE_LEARN, [K.recipes(accountId)], [recipeId, at]);
+      return { learned: out[0] === 'learned', recipe: { recipeId, learnedAt: str(out[1]) } };
+    },
+    async recipes(accountId) {
+      const all = (await commands.call('read', () => redis.hgetall<Record<string, unknown>>(K.recipes(accountId)))) ?? {};
+      return Object.entries(all)
+        .map(([recipeId, at]) => ({ recipeId, learnedAt: str(at) }))
+        .sort((x, y) => (x.learnedAt < y.learnedAt ? -1 : x.learnedAt > y.learnedAt ? 1 : x.recipeId < y.recipeId ? -1 : x.recipeId > y.recipeId ? 1 : 0));
+    },
+    close() {
+      return 'requester' in target && target.close ? target.close() : Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,327 @@
+/**
+ * The game API's player-state operations (spec 1.8, 2.6, 2.8, 2.9, 4.8), between the entry files
+ * (`api/island.ts`, `api/characters.ts`, `api/account.ts`) and the stores: who the caller is, the
+ * revision rules (strong `ETag`, `If-Match` required), merge patches, catalog checks, and the answers.
+ *
+ * Concurrency (RFC 9110 13.1.1, RFC 6585 3): a state change names the revision it was made from in
+ * `If-Match`: no header is 428 PRECONDITION_REQUIRED; `*` is refused the same way (it would let a client
+ * overwrite what it never read); a stale revision is 412 PRECONDITION_FAILED, with the current `ETag`.
+ * ETags are strong: `"<revision>"`; a weak validator (`W/"3"`) never matches.
+ */
+import { createHash } from 'node:crypto';
+import { requireLogin } from '../auth/guard.js';
+import { readCatalogJson } from '../catalog/store.js';
+import { getServiceConfig } from '../config.js';
+import { ledgerStore } from '../ledger/store.js';
+import { playerStore } from './store.js';
+import { ServiceError, type FieldProblem } from '../errors.js';
+import { CROCKFORD, mintUuid } from '../ledger/ids.js';
+import type { Account, LedgerStore } from '../ledger/types.js';
+import { checkBody } from '../http/body.js';
+import { exportFromRts, initialIsland, islandSeedOf, type IslandState, type RtsExportInput } from '../island/generate.js';
+import { SIZE_FOUNDATIONS, foundationOfBiome } from '../island/spec.js';
+import { mergePatch, type Json } from '../util/merge-patch.js';
+import { ERAS, type Character, type Era, type IslandDoc, type LearnedRecipe, type PlayerStore, type Progress } from './types.js';
+
+/** Most characters of one era per account (POST /api/characters answers 409 beyond it). */
+export const CHARACTER_SLOTS_PER_ERA = 4;
+
+/** Account-scoped fields of 2.8: refused on a character. */
+export const ACCOUNT_SCOPED_FIELDS = ['bag', 'resources', 'inventory', 'learned_recipes', 'wallet', 'soft_balance', 'home_island', 'camps_owner', 'ledger'] as const;
+
+/** The progress of a new character: every character-scoped field empty. */
+export const EMPTY_PROGRESS: Progress = Object.freeze({ attributes: {}, profession_levels: {}, equipment_on_body: {}, weapon_mastery: {}, skill_loadouts: [] });
+
+/** The clock; tests pass their own. */
+export type Clock = () => Date;
+const systemClock: Clock = () => new Date();
+
+/** The strong ETag of a revision. */
+export const revisionTag = (revision: number): string => `"${revision}"`;
+
+/**
+ * The revisions an `If-Match` header names (RFC 9110 13.1.1: a list of entity tags).
+ * @throws ServiceError PRECONDITION_REQUIRED (428) when the header is absent, empty or `*`.
+ */
+export function ifMatchRevisions(header: string | null): number[] {
+  const value = header?.trim() ?? '';
+  if (value === '' || value === '*') {
+    throw new ServiceError('PRECONDITION_REQUIRED', 'Send If-Match with the ETag of the state you read (GET it first); "*" is not accepted here, so no change overwrites what its sender never saw.');
+  }
+  const out: number[] = [];
+  for (const part of value.split(',')) {
+    const m = /^"(\d{1,15})"$/.exec(part.trim());
+    if (m) out.push(Number(m[1]));
+  }
+  return out;
+}
+
+function stale(current: number): ServiceError {
+  return new ServiceError('PRECONDITION_FAILED', `The state changed since it was read (now revision ${current}); GET it again and re-apply the change.`, { headers: { ETag: revisionTag(current) } });
+}
+
+/**
+ * The caller's account: the token's subject (a studio id).
+ * @throws ServiceError NOT_FOUND when no account has this studio id.
+ */
+export async function callerAccount(ledger: LedgerStore, studioId: string): Promise<Account> {
+  const account = await ledger.findAccount({ studioId });
+  if (!account) throw new ServiceError('NOT_FOUND', 'No account belongs to this token.');
+  return account;
+}
+
+/**
+ * Admit the caller of a player-state route and find its account and the player store: a valid, non-guest
+ * token (spec 5.4), checked before the body is read.
+ * @throws ServiceError 401 (with `WWW-Authenticate`), 404 (no account has the token's studio id), 503
+ */
+export async function playerCaller(request: Request): Promise<{ account: Account; store: PlayerStore }> {
+  const principal = await requireLogin(request, getServiceConfig());
+  const account = await callerAccount(await ledgerStore(), principal.subject);
+  return { account, store: await playerStore() };
+}
+
+// ---------------------------------------------------------------- island (2.9)
+
+/** The account's island, created on first read from its deterministic seed (revision 1). */
+export function readIsland(store: PlayerStore, account: Account, clock: Clock = systemClock): Promise<IslandDoc> {
+  return store.island(account.accountId, () => ({ state: initialIsland(islandSeedOf(account.accountId)), revision: 1, updatedAt: clock().toISOString() }));
+}
+
+/** Save `state` over the revision `If-Match` names. @throws ServiceError 412, 428, 404 (no island), 503 */
+async function saveIsland(store: PlayerStore, account: Account, ifMatch: string | null, next: (current: IslandState) => IslandState, clock: Clock): Promise<IslandDoc> {
+  const revisions = ifMatchRevisions(ifMatch);
+  const current = await readIsland(store, account, clock);
+  if (!revisions.includes(current.revision)) throw stale(current.revision);
+  const state = next(current.state);
+  const out = await store.saveIsland(account.accountId, { expectedRevision: current.revision, state, writeId: mintUuid(), at: clock().toISOString() });
+  if (out.status === 'saved') return out.doc;
+  if (out.status === 'stale') throw stale(out.revision);
+  throw new ServiceError('NOT_FOUND', 'This account has no island.');
+}
+
+/**
+ * Apply a JSON merge patch (RFC 7396) to the island state; the result must match the state schema.
+ * @throws ServiceError 400 INVALID_BODY naming every bad field of the merged state, 412, 428, 503
+ */
+export function patchIsland(store: PlayerStore, account: Account, ifMatch: string | null, patch: Record<string, Json>, clock: Clock = systemClock): Promise<IslandDoc> {
+  return saveIsland(store, account, ifMatch, (current) => checkBody<IslandState>('island-state', mergePatch(current as unknown as Json, patch)), clock);
+}
+
+/**
+ * Derive and store the RTS export (spec 2.9): `rtsExport`, `rtsHeightmap`, `rtsNatureScatter`.
+ * @throws ServiceError 400 when a sent height is outside the biome's foundation's elevation range, 412, 428, 503
+ */
+export function exportIsland(store: PlayerStore, account: Account, ifMatch: string | null, input: RtsExportInput, clock: Clock = systemClock): Promise<IslandDoc> {
+  if (input.heightmap) {
+    const foundation = SIZE_FOUNDATIONS.find((f) => f.id === foundationOfBiome(input.biome))!;
+    const problems: FieldProblem[] = [];
+    input.heightmap.forEach((h, i) => {
+      if (h < foundation.minElevationM || h > foundation.maxElevationM) problems.push({ name: `/heightmap/${i}`, message: `Height ${h} m is outside ${foundation.id}'s range ${foundation.minElevationM} to ${foundation.maxElevationM} m.` });
+    });
+    if (problems.length > 0) throw new ServiceError('INVALID_BODY', `${problems.length} height(s) outside the foundation's elevation range.`, { errors: problems.slice(0, 100) });
+  }
+  const derived = exportFromRts(input);
+  return saveIsland(store, account, ifMatch, (current) => ({ ...current, ...derived, stats: { ...current.stats, exports: (current.stats.exports ?? 0) + 1 } }), clock);
+}
+
+// ---------------------------------------------------------------- characters (2.6, 2.8)
+
+/** `characters.studio_code` of a character id: `STDG-` and eight Crockford base32 digits of its SHA-1. */
+export function studioCodeOf(characterId: string): string {
+  const bytes = createHash('sha1').update(`character:${characterId}`).digest();
+  let bits = 0n;
+  for (let i = 0; i < 5; i++) bits = (bits << 8n) | BigInt(bytes[i]!);
+  let code = '';
+  for (let i = 0; i < 8; i++) {
+    code = CROCKFORD[Number(bits & 31n)]! + code;
+    bits >>= 5n;
+  }
+  return `STDG-${code.slice(0, 4)}-${code.slice(4)}`;
+}
+
+/** The era of `?era=`. @throws ServiceError INVALID_QUERY for a missing or unknown era (never a default) */
+export function eraOf(value: string | null): Era {
+  if (value === null || value === '') throw new ServiceError('INVALID_QUERY', 'Name the era: ?era=warlords, voxel, nexus or armada.', { errors: [{ name: 'era', message: 'Required: one of warlords, voxel, nexus, armada.' }] });
+  if (!(ERAS as readonly string[]).includes(value)) {
+    throw new ServiceError('INVALID_QUERY', `Unknown era "${value.slice(0, 40)}"; use warlords, voxel, nexus or armada.`, { errors: [{ name: 'era', message: 'Must be one of: warlords, voxel, nexus, armada.' }] });
+  }
+  return value as Era;
+}
+
+const UUID_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The character id of a path key: an RFC 4122 uuid (lower-cased).
+ * @throws ServiceError BAD_REQUEST for an `STDG-*` display stamp (never a key, spec 2.6) or anything else
+ */
+export function characterIdOf(key: string | undefined): string {
+  const k = key ?? '';
+  if (/^STDG-/i.test(k)) {
+    throw new ServiceError('BAD_REQUEST', `"${k.slice(0, 40)}" is a character display stamp (characters.studio_code), which is never a key; use the character's id (characters.id, a uuid).`);
+  }
+  if (!UUID_KEY.test(k)) throw new ServiceError('BAD_REQUEST', 'A character is named by its id (characters.id), an RFC 4122 uuid.');
+  return k.toLowerCase();
+}
+
+interface WorldDefinitions {
+  readonly classes: ReadonlySet<string>;
+  readonly races: ReadonlySet<string>;
+  /** faction id → its race ids. */
+  readonly factions: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+const ids = (raw: unknown, member: string): { id: string; races?: string[] }[] => {
+  const list = (raw as Record<string, unknown> | null)?.[member];
+  if (!Array.isArray(list)) throw new Error(`${member} is not a list`);
+  return list as { id: string; races?: string[] }[];
+};
+
+/** The world definitions of the published catalog (classes, races, factions), read once per process. */
+async function worldDefinitions(): Promise<WorldDefinitions> {
+  const [classes, races, factions] = await Promise.all([
+    readCatalogJson('api/v1/classes.json', (raw) => new Set(ids(raw, 'classes').map((c) => c.id))),
+    readCatalogJson('api/v1/races.json', (raw) => new Set(ids(raw, 'races').map((r) => r.id))),
+    readCatalogJson('api/v1/factions.json', (raw) => new Map(ids(raw, 'factions').map((f) => [f.id, new Set(f.races ?? [])] as const))),
+  ]);
+  return { classes, races, factions };
+}
+
+/** Body of POST /api/characters (schema `character-create`). */
+export interface CreateCharacterBody {
+  readonly era: Era;
+  readonly name: string;
+  readonly classId: string;
+  readonly raceId: string;
+  readonly factionId: string;
+  readonly idempotencyKey?: string;
+}
+
+const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
+
+/**
+ * Create a character for the account (spec 2.6, 2.8).
+ * @returns the character and whether it was created now (false for a replay of the idempotency key).
+ * @throws ServiceError 400 INVALID_BODY (every id the catalog does not define, a race outside its faction),
+ *   409 CONFLICT (every slot of the era taken), 422 IDEMPOTENCY_KEY_REUSED, 503 (catalog or store)
+ */
+export async function createCharacter(store: PlayerStore, account: Account, body: CreateCharacterBody, clock: Clock = systemClock): Promise<{ character: Character; created: boolean }> {
+  const world = await worldDefinitions();
+  const problems: FieldProblem[] = [];
+  if (!world.classes.has(body.classId)) problems.push({ name: '/classId', message: `No class "${body.classId}" in the catalog (classes.json).` });
+  if (!world.races.has(body.raceId)) problems.push({ name: '/raceId', message: `No race "${body.raceId}" in the catalog (races.json).` });
+  const factionRaces = world.factions.get(body.factionId);
+  if (!factionRaces) problems.push({ name: '/factionId', message: `No faction "${body.factionId}" in the catalog (factions.json).` });
+  else if (world.races.has(body.raceId) && !factionRaces.has(body.raceId)) problems.push({ name: '/raceId', message: `Race "${body.raceId}" does not belong to faction "${body.factionId}".` });
+  if (problems.length > 0) throw new ServiceError('INVALID_BODY', `${problems.length} invalid field(s) in the body: ${problems.map((p) => p.name).join(', ')}.`, { errors: problems });
+  const at = clock().toISOString();
+  const id = mintUuid();
+  const character: Character = {
+    id,
+    studioCode: studioCodeOf(id),
+    accountId: account.accountId,
+    era: body.era,
+    name: body.name,
+    classId: body.classId,
+    raceId: body.raceId,
+    factionId: body.factionId,
+    createdAt: at,
+    progress: EMPTY_PROGRESS,
+    progressRevision: 1,
+    updatedAt: at,
+  };
+  const { idempotencyKey: clientKey, ...request } = body;
+  const out = await store.createCharacter({ character, slotsPerEra: CHARACTER_SLOTS_PER_ERA, clientKey, fingerprint: fingerprint(request) });
+  switch (out.status) {
+    case 'created':
+      return { character: out.character, created: true };
+    case 'existing':
+      return { character: out.character, created: false };
+    case 'full':
+      throw new ServiceError('CONFLICT', `Every character slot of the ${body.era} era is taken (${out.slotsPerEra} per era).`);
+    default:
+      throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key already created a character from another request; use a new key.');
+  }
+}
+
+/** A character as the API answers it (the list and the creation). */
+export function characterView(c: Character) {
+  return { id: c.id, studioCode: c.studioCode, era: c.era, name: c.name, classId: c.classId, raceId: c.raceId, factionId: c.factionId, createdAt: c.createdAt, progress_revision: c.progressRevision };
+}
+
+/** The character-scoped fields of 2.8 with `progress_revision` (GET /api/characters/{id}/progress). */
+export function progressView(c: Character) {
+  return { characterId: c.id, game_era: c.era, ...c.progress, progress_revision: c.progressRevision, updatedAt: c.updatedAt };
+}
+
+/** One of the caller's characters. @throws ServiceError NOT_FOUND (also for another account's: no existence leak) */
+export async function ownCharacter(store: PlayerStore, account: Account, characterId: string): Promise<Character> {
+  const c = await store.character(account.accountId, characterId);
+  if (!c) throw new ServiceError('NOT_FOUND', 'You have no character with this id.');
+  return c;
+}
+
+/** Problems of a progress patch that names account-scoped fields (spec 2.8). */
+export function accountScopedProblems(body: unknown): FieldProblem[] {
+  const progress = (body as { progress?: unknown } | null)?.progress;
+  if (typeof progress !== 'object' || progress === null || Array.isArray(progress)) return [];
+  return Object.keys(progress)
+    .filter((k) => (ACCOUNT_SCOPED_FIELDS as readonly string[]).includes(k))
+    .map((k) => ({ name: `/progress/${k}`, message: `"${k}" is account-scoped (spec 2.8): it belongs to the account, never to a character.` }));
+}
+
+/** Body of PATCH /api/characters/{id}/progress (schema `character-progress-patch`). */
+export interface ProgressPatchBody {
+  readonly idempotencyKey: string;
+  readonly progress: Record<string, Json>;
+}
+
+/**
+ * Apply a merge patch to a character's progress over the revision `If-Match` names, once per key.
+ * A member set to null empties the field.
+ * @returns the character after the save and whether this request replayed an earlier one.
+ * @throws ServiceError 404, 412 (with the current ETag), 428, 422 IDEMPOTENCY_KEY_REUSED, 503
+ */
+export async function patchProgress(store: PlayerStore, account: Account, characterId: string, ifMatch: string | null, body: ProgressPatchBody, clock: Clock = systemClock): Promise<{ character: Character; replayed: boolean }> {
+  const revisions = ifMatchRevisions(ifMatch);
+  const current = await ownCharacter(store, account, characterId);
+  const merged = mergePatch(current.progress as unknown as Json, body.progress) as unknown as Partial<Progress>;
+  const progress: Progress = { ...EMPTY_PROGRESS, ...merged };
+  // the key is bound to the request as sent: the patch and the revision it names
+  const expected = revisions.includes(current.progressRevision) ? current.progressRevision : (revisions[0] ?? -1);
+  const out = await store.saveProgress(account.accountId, characterId, { expectedRevision: expected, progress, idempotencyKey: body.idempotencyKey, fingerprint: fingerprint([body.progress, revisions]), at: clock().toISOString() });
+  switch (out.status) {
+    case 'saved':
+      return { character: out.character, replayed: false };
+    case 'replayed':
+      return { character: out.character, replayed: true };
+    case 'stale':
+      throw stale(out.revision);
+    case 'key-reused':
+      throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for another change; use a new key.');
+    default:
+      throw new ServiceError('NOT_FOUND', 'You have no character with this id.');
+  }
+}
+
+// ---------------------------------------------------------------- recipes (4.8)
+
+/** Recipe ids of the published catalog's master-recipes.json, read once per process. */
+function catalogRecipeIds(): Promise<ReadonlySet<string>> {
+  return readCatalogJson('api/v1/master-recipes.json', (raw) => {
+    const list = (raw as { recipes?: unknown } | null)?.recipes;
+    if (!Array.isArray(list)) throw new Error('recipes is not a list');
+    return new Set((list as { uuid?: unknown }[]).map((r) => r.uuid).filter((u): u is string => typeof u === 'string'));
+  });
+}
+
+/**
+ * Learn a recipe of the catalog; learning it again changes nothing.
+ * @throws ServiceError 400 INVALID_BODY when the catalog has no such recipe, 503
+ */
+export async function learnRecipe(store: PlayerStore, account: Account, recipeId: string, clock: Clock = systemClock): Promise<{ learned: boolean; recipe: LearnedRecipe }> {
+  if (!(await catalogRecipeIds()).has(recipeId)) {
+    throw new ServiceError('INVALID_BODY', `No recipe ${recipeId.slice(0, 80)} in the catalog.`, { errors: [{ name: '/recipeId', message: 'Not a recipe of the published catalog (master-recipes.json).' }] });
+  }
+  return store.learnRecipe(account.accountId, recipeId, clock().toISOString());
+}

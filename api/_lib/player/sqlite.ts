@@ -1,0 +1,217 @@
+/**
+ * Player state on SQLite (`STORE_DRIVER=sqlite`, the embedded default): tables in the ledger's database
+ * file (`DATA_DIR/ledger.sqlite`) through their own `@libsql/client` connection (docs/architecture.md,
+ * "Player state"). Every write is one `BEGIN IMMEDIATE` transaction that reads what it checks, then
+ * writes; within a process writes run one at a time, across processes SQLite's write lock and a 5 s busy
+ * timeout order them.
+ *
+ * Tables: `islands` (account → state JSON, revision, last write id), `characters` (one row each, progress
+ * JSON and revision), `character_keys` (client key → character and fingerprint), `progress_keys`
+ * ((character, key) → fingerprint and the character JSON that save left, kept forever),
+ * `learned_recipes` ((account, recipe) → time).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createClient, type Client, type InValue, type Row, type Transaction } from '@libsql/client';
+import { ServiceError } from '../errors.js';
+import type { IslandState } from '../island/generate.js';
+import type { Character, Era, IslandDoc, PlayerStore, Progress } from './types.js';
+import { characterBody } from './types.js';
+
+const SCHEMA = `
+PRAGMA journal_mode = WAL;
+CREATE TABLE IF NOT EXISTS islands (
+  account_id TEXT PRIMARY KEY,
+  state TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  updated_at TEXT NOT NULL,
+  last_write TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS characters (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  era TEXT NOT NULL,
+  body TEXT NOT NULL,
+  progress TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  updated_at TEXT NOT NULL,
+  ordinal INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS characters_by_era ON characters (account_id, era, ordinal);
+CREATE TABLE IF NOT EXISTS character_keys (
+  account_id TEXT NOT NULL,
+  client_key TEXT NOT NULL,
+  character_id TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  PRIMARY KEY (account_id, client_key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS progress_keys (
+  character_id TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  result TEXT NOT NULL,
+  PRIMARY KEY (character_id, idempotency_key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS learned_recipes (
+  account_id TEXT NOT NULL,
+  recipe_id TEXT NOT NULL,
+  learned_at TEXT NOT NULL,
+  PRIMARY KEY (account_id, recipe_id)
+) WITHOUT ROWID;
+`;
+
+function unavailable(cause: unknown): ServiceError {
+  return new ServiceError('UPSTREAM_UNAVAILABLE', 'The player store cannot be reached; try again.', { cause });
+}
+
+const text = (v: unknown): string => v as string;
+
+/** A character from its row: the fixed fields in `body`, progress and revision in their own columns. */
+function characterOf(r: Row): Character {
+  return { ...(JSON.parse(text(r.body)) as Omit<Character, 'progress' | 'progressRevision' | 'updatedAt'>), progress: JSON.parse(text(r.progress)) as Progress, progressRevision: Number(r.revision), updatedAt: text(r.updated_at) };
+}
+
+function islandOf(r: Row): IslandDoc {
+  return { state: JSON.parse(text(r.state)) as IslandState, revision: Number(r.revision), updatedAt: text(r.updated_at) };
+}
+
+
+/**
+ * Open (creating the tables when missing) the player store in the database file `file` (or `:memory:`).
+ * @throws ServiceError UPSTREAM_UNAVAILABLE when the file cannot be opened or migrated.
+ */
+export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> {
+  let url = ':memory:';
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true });
+    url = pathToFileURL(file).href;
+  }
+  const client: Client = createClient({ url, intMode: 'number', timeout: 5000 });
+  try {
+    await client.executeMultiple(SCHEMA);
+  } catch (e) {
+    client.close();
+    throw unavailable(e);
+  }
+  let queue: Promise<unknown> = Promise.resolve();
+  /** One write transaction, one at a time in this process; ServiceErrors pass, anything else is a 503. */
+  const write = <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => {
+    const run = async (): Promise<T> => {
+      let tx: Transaction | undefined;
+      try {
+        tx = await client.transaction('write');
+        const out = await work(tx);
+        await tx.commit();
+        return out;
+      } catch (e) {
+        if (tx && !tx.closed) await tx.rollback().catch(() => undefined);
+        throw e instanceof ServiceError ? e : unavailable(e);
+      } finally {
+        tx?.close();
+      }
+    };
+    const p = queue.then(run, run);
+    queue = p.catch(() => undefined);
+    return p;
+  };
+  const read = async (sql: string, args: InValue[]): Promise<Row[]> => {
+    try {
+      return (await client.execute({ sql, args })).rows;
+    } catch (e) {
+      throw unavailable(e);
+    }
+  };
+  const one = async (tx: Transaction, sql: string, args: InValue[]) => (await tx.execute({ sql, args })).rows[0];
+
+  return {
+    driver: 'sqlite',
+    async island(accountId, initial) {
+      const found = (await read('SELECT * FROM islands WHERE account_id = ?', [accountId]))[0];
+      if (found) return islandOf(found);
+      return write(async (tx) => {
+        const again = await one(tx, 'SELECT * FROM islands WHERE account_id = ?', [accountId]);
+        if (again) return islandOf(again);
+        const doc = initial();
+        await tx.execute({ sql: 'INSERT INTO islands (account_id, state, revision, updated_at, last_write) VALUES (?, ?, ?, ?, ?)', args: [accountId, JSON.stringify(doc.state), doc.revision, doc.updatedAt, ''] });
+        return doc;
+      });
+    },
+    saveIsland(accountId, save) {
+      return write(async (tx) => {
+        const row = await one(tx, 'SELECT * FROM islands WHERE account_id = ?', [accountId]);
+        if (!row) return { status: 'missing' } as const;
+        if (text(row.last_write) === save.writeId) return { status: 'saved', doc: islandOf(row) } as const;
+        if (Number(row.revision) !== save.expectedRevision) return { status: 'stale', revision: Number(row.revision) } as const;
+        const doc: IslandDoc = { state: save.state, revision: save.expectedRevision + 1, updatedAt: save.at };
+        await tx.execute({ sql: 'UPDATE islands SET state = ?, revision = ?, updated_at = ?, last_write = ? WHERE account_id = ?', args: [JSON.stringify(doc.state), doc.revision, doc.updatedAt, save.writeId, accountId] });
+        return { status: 'saved', doc } as const;
+      });
+    },
+    createCharacter(input) {
+      const c = input.character;
+      return write(async (tx) => {
+        if (input.clientKey !== undefined) {
+          const k = await one(tx, 'SELECT character_id, fingerprint FROM character_keys WHERE account_id = ? AND client_key = ?', [c.accountId, input.clientKey]);
+          if (k) {
+            if (text(k.fingerprint) !== input.fingerprint) return { status: 'key-reused' } as const;
+            const row = await one(tx, 'SELECT * FROM characters WHERE id = ?', [text(k.character_id)]);
+            return { status: 'existing', character: characterOf(row!) } as const;
+          }
+        }
+        const same = await one(tx, 'SELECT * FROM characters WHERE id = ?', [c.id]);
+        if (same) return { status: 'existing', character: characterOf(same) } as const;
+        const used = Number((await one(tx, 'SELECT count(*) AS n FROM characters WHERE account_id = ? AND era = ?', [c.accountId, c.era]))!.n);
+        if (used >= input.slotsPerEra) return { status: 'full', slotsPerEra: input.slotsPerEra } as const;
+        const ordinal = Number((await one(tx, 'SELECT count(*) AS n FROM characters WHERE account_id = ?', [c.accountId]))!.n) + 1;
+        await tx.execute({
+          sql: 'INSERT INTO characters (id, account_id, era, body, progress, revision, updated_at, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          args: [c.id, c.accountId, c.era, characterBody(c), JSON.stringify(c.progress), c.progressRevision, c.updatedAt, ordinal],
+        });
+        if (input.clientKey !== undefined) {
+          await tx.execute({ sql: 'INSERT INTO character_keys (account_id, client_key, character_id, fingerprint) VALUES (?, ?, ?, ?)', args: [c.accountId, input.clientKey, c.id, input.fingerprint] });
+        }
+        return { status: 'created', character: c } as const;
+      });
+    },
+    async characters(accountId: string, era: Era) {
+      return (await read('SELECT * FROM characters WHERE account_id = ? AND era = ? ORDER BY ordinal', [accountId, era])).map(characterOf);
+    },
+    async character(accountId, characterId) {
+      const row = (await read('SELECT * FROM characters WHERE id = ? AND account_id = ?', [characterId, accountId]))[0];
+      return row ? characterOf(row) : undefined;
+    },
+    saveProgress(accountId, characterId, save) {
+      return write(async (tx) => {
+        const row = await one(tx, 'SELECT * FROM characters WHERE id = ? AND account_id = ?', [characterId, accountId]);
+        if (!row) return { status: 'missing' } as const;
+        const k = await one(tx, 'SELECT fingerprint, result FROM progress_keys WHERE character_id = ? AND idempotency_key = ?', [characterId, save.idempotencyKey]);
+        if (k) {
+          if (text(k.fingerprint) !== save.fingerprint) return { status: 'key-reused' } as const;
+          return { status: 'replayed', character: JSON.parse(text(k.result)) as Character } as const;
+        }
+        if (Number(row.revision) !== save.expectedRevision) return { status: 'stale', revision: Number(row.revision) } as const;
+        const character: Character = { ...characterOf(row), progress: save.progress, progressRevision: save.expectedRevision + 1, updatedAt: save.at };
+        await tx.execute({ sql: 'UPDATE characters SET progress = ?, revision = ?, updated_at = ? WHERE id = ?', args: [JSON.stringify(save.progress), character.progressRevision, save.at, characterId] });
+        await tx.execute({ sql: 'INSERT INTO progress_keys (character_id, idempotency_key, fingerprint, result) VALUES (?, ?, ?, ?)', args: [characterId, save.idempotencyKey, save.fingerprint, JSON.stringify(character)] });
+        return { status: 'saved', character } as const;
+      });
+    },
+    learnRecipe(accountId, recipeId, at) {
+      return write(async (tx) => {
+        const row = await one(tx, 'SELECT learned_at FROM learned_recipes WHERE account_id = ? AND recipe_id = ?', [accountId, recipeId]);
+        if (row) return { learned: false, recipe: { recipeId, learnedAt: text(row.learned_at) } };
+        await tx.execute({ sql: 'INSERT INTO learned_recipes (account_id, recipe_id, learned_at) VALUES (?, ?, ?)', args: [accountId, recipeId, at] });
+        return { learned: true, recipe: { recipeId, learnedAt: at } };
+      });
+    },
+    async recipes(accountId) {
+      const rows = await read('SELECT recipe_id, learned_at FROM learned_recipes WHERE account_id = ? ORDER BY learned_at, recipe_id', [accountId]);
+      return rows.map((r) => ({ recipeId: text(r.recipe_id), learnedAt: text(r.learned_at) }));
+    },
+    async close() {
+      await queue.catch(() => undefined);
+      client.close();
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * Player state (spec 1.7, 1.8, 2.6, 2.8, 2.9, 4.8): the home island, characters with their progress, and
+ * learned recipes, behind one store interface that both adapters implement (`sqlite.ts`, `redis.ts`;
+ * docs/architecture.md, "Player state"). The game API owns this state; nothing else writes it.
+ *
+ * Every write is safe to repeat (a retry after a lost answer never applies twice): an island save and a
+ * progress save carry a write id or idempotency key that the store keeps with the result, a character is
+ * created under an id minted before the call (and an optional client key), and learning a recipe twice
+ * changes nothing. Every write makes its checks before its first change.
+ *
+ * Units: times are ISO 8601 UTC strings with milliseconds; revisions count from 1 and grow by 1 per change.
+ */
+import type { IslandState } from '../island/generate.js';
+
+/** The eras of 2.8 (characters belong to one). */
+export const ERAS = ['warlords', 'voxel', 'nexus', 'armada'] as const;
+/** One era. */
+export type Era = (typeof ERAS)[number];
+
+/** A stored island: its state, revision (the ETag) and last change. */
+export interface IslandDoc {
+  readonly state: IslandState;
+  readonly revision: number;
+  readonly updatedAt: string;
+}
+
+/** Input of {@link PlayerStore.saveIsland}. */
+export interface IslandSave {
+  /** The revision the caller read (`If-Match`). */
+  readonly expectedRevision: number;
+  readonly state: IslandState;
+  /** Minted once per request: a second run of the same save answers `saved` with the same document. */
+  readonly writeId: string;
+  readonly at: string;
+}
+
+/** Result of {@link PlayerStore.saveIsland}. */
+export type IslandSaveOutcome =
+  | { readonly status: 'saved'; readonly doc: IslandDoc }
+  /** The stored revision is not the expected one; nothing changed. */
+  | { readonly status: 'stale'; readonly revision: number }
+  /** The account has no island yet; nothing changed. */
+  | { readonly status: 'missing' };
+
+/** Character-scoped progress (spec 2.8), with the spec's field names. */
+export interface Progress {
+  readonly attributes: Readonly<Record<string, number>>;
+  readonly profession_levels: Readonly<Record<string, number>>;
+  readonly equipment_on_body: Readonly<Record<string, string | null>>;
+  readonly weapon_mastery: Readonly<Record<string, number>>;
+  readonly skill_loadouts: readonly { readonly name: string; readonly skills: readonly string[] }[];
+}
+
+/** A character (spec 2.6, 2.8). */
+export interface Character {
+  /** `characters.id`, RFC 4122 uuid: the only handoff key. */
+  readonly id: string;
+  /** `characters.studio_code`, `STDG-XXXX-XXXX`: display and support only, never a key. */
+  readonly studioCode: string;
+  /** The owning account's `accounts.id`. */
+  readonly accountId: string;
+  /** `game_era`. */
+  readonly era: Era;
+  readonly name: string;
+  readonly classId: string;
+  readonly raceId: string;
+  readonly factionId: string;
+  readonly createdAt: string;
+  readonly progress: Progress;
+  /** `progress_revision`: 1 at creation, +1 per saved progress change. */
+  readonly progressRevision: number;
+  readonly updatedAt: string;
+}
+
+/** Input of {@link PlayerStore.createCharacter}. */
+export interface NewCharacter {
+  readonly character: Character;
+  /** Most characters of one era per account. */
+  readonly slotsPerEra: number;
+  /** Client idempotency key of the creation, with the request's fingerprint, or undefined. */
+  readonly clientKey: string | undefined;
+  readonly fingerprint: string;
+}
+
+/** Result of {@link PlayerStore.createCharacter}. */
+export type CreateCharacterOutcome =
+  | { readonly status: 'created'; readonly character: Character }
+  /** The client key (or the minted id) had already created this character: the original. */
+  | { readonly status: 'existing'; readonly character: Character }
+  /** Every slot of the era is taken; nothing changed. */
+  | { readonly status: 'full'; readonly slotsPerEra: number }
+  /** The client key created a character from another request; nothing changed. */
+  | { readonly status: 'key-reused' };
+
+/** Input of {@link PlayerStore.saveProgress}. */
+export interface ProgressSave {
+  readonly expectedRevision: number;
+  readonly progress: Progress;
+  /** Kept with the result forever: a second request with it answers the first one's result. */
+  readonly idempotencyKey: string;
+  /** Fingerprint of the request (the patch and the expected revision) bound to the key. */
+  readonly fingerprint: string;
+  readonly at: string;
+}
+
+/** Result of {@link PlayerStore.saveProgress}. */
+export type ProgressSaveOutcome =
+  | { readonly status: 'saved'; readonly character: Character }
+  /** The key was used before with the same request: the character as that save left it. */
+  | { readonly status: 'replayed'; readonly character: Character }
+  | { readonly status: 'stale'; readonly revision: number }
+  | { readonly status: 'missing' }
+  | { readonly status: 'key-reused' };
+
+/** A learned recipe. */
+export interface LearnedRecipe {
+  readonly recipeId: string;
+  readonly learnedAt: string;
+}
+
+/** The player state store (see the module header). Every method may throw ServiceError UPSTREAM_UNAVAILABLE (503). */
+export interface PlayerStore {
+  readonly driver: 'sqlite' | 'redis';
+  /** The account's island, created from `initial` (revision 1) when it has none; atomic. */
+  island(accountId: string, initial: () => IslandDoc): Promise<IslandDoc>;
+  /** Replace the island's state when its revision is `expectedRevision` (+1); atomic, retry-safe. */
+  saveIsland(accountId: string, save: IslandSave): Promise<IslandSaveOutcome>;
+  /** Create a character within its era's slots; atomic, retry-safe. */
+  createCharacter(input: NewCharacter): Promise<CreateCharacterOutcome>;
+  /** The account's characters of an era, oldest first. */
+  characters(accountId: string, era: Era): Promise<Character[]>;
+  /** One character of the account; undefined when it has no such character (another account's included). */
+  character(accountId: string, characterId: string): Promise<Character | undefined>;
+  /** Save a character's progress when its revision is `expectedRevision` (+1); atomic, once per key. */
+  saveProgress(accountId: string, characterId: string, save: ProgressSave): Promise<ProgressSaveOutcome>;
+  /** Learn a recipe; the first time wins (`learned` false and the first time when known). */
+  learnRecipe(accountId: string, recipeId: string, at: string): Promise<{ readonly learned: boolean; readonly recipe: LearnedRecipe }>;
+  /** The account's learned recipes, by time learned then id. */
+  recipes(accountId: string): Promise<LearnedRecipe[]>;
+  close(): Promise<void>;
+}
+
+/** The fixed fields of a character (all but progress, revision and last change) as JSON: what adapters store once. */
+export function characterBody(c: Character): string {
+  return JSON.stringify({ id: c.id, studioCode: c.studioCode, accountId: c.accountId, era: c.era, name: c.name, classId: c.classId, raceId: c.raceId, factionId: c.factionId, createdAt: c.createdAt });
+}

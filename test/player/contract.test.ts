@@ -1,0 +1,199 @@
+/**
+ * The player store contract (spec 1.8, 2.6, 2.8, 2.9, 4.8; docs/architecture.md, "Player state"), run
+ * against both adapters: SQLite in a temporary file and Redis over a real redis-server. The island is
+ * created once (also under concurrent first reads) and saved only over the revision it was read at; a
+ * save run twice (a retry after a lost answer) applies once; characters stay within their era's slots
+ * under concurrency, replay their client key and refuse its reuse; progress saves once per key with the
+ * result kept; recipes are learned once; everything survives a restart.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintUuid } from '../../api/_lib/ledger/ids.js';
+import { initialIsland } from '../../api/_lib/island/generate.js';
+import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
+import type { Character, Era, IslandDoc, PlayerStore } from '../../api/_lib/player/types.js';
+import { redisPlayerHarness, sqlitePlayerHarness, type PlayerHarness } from '../helpers/player.js';
+
+const harnesses: PlayerHarness[] = [sqlitePlayerHarness(), redisPlayerHarness()];
+
+const doc = (seed: number, revision = 1): IslandDoc => ({ state: initialIsland(seed), revision, updatedAt: '2026-11-23T10:00:00.000Z' });
+
+function character(accountId: string, over: Partial<Character> = {}): Character {
+  const id = mintUuid();
+  return {
+    id,
+    studioCode: studioCodeOf(id),
+    accountId,
+    era: 'warlords',
+    name: 'Ada',
+    classId: 'warrior',
+    raceId: 'human',
+    factionId: 'crusade',
+    createdAt: '2026-11-23T10:00:00.000Z',
+    progress: EMPTY_PROGRESS,
+    progressRevision: 1,
+    updatedAt: '2026-11-23T10:00:00.000Z',
+    ...over,
+  };
+}
+
+describe.each(harnesses)('player store contract: $name', (h) => {
+  beforeAll(() => h.setup(), 30_000);
+  afterAll(() => h.teardown());
+  let s: PlayerStore;
+  const fresh = async () => (s = await h.fresh());
+
+  describe('island', () => {
+    it('creates the island once, even under concurrent first reads, and answers it after', async () => {
+      await fresh();
+      const a = mintUuid();
+      let built = 0;
+      const init = (seed: number) => () => {
+        built++;
+        return doc(seed);
+      };
+      const first = await Promise.all(Array.from({ length: 10 }, (_, i) => s.island(a, init(i + 1))));
+      const seeds = new Set(first.map((d) => d.state.seed));
+      expect(seeds.size).toBe(1);
+      expect(first.every((d) => d.revision === 1)).toBe(true);
+      expect(await s.island(a, init(999))).toEqual(first[0]);
+      expect(built).toBeGreaterThanOrEqual(1);
+      // another account has its own
+      expect((await s.island(mintUuid(), init(7))).state.seed).toBe(7);
+      await s.close();
+    });
+
+    it('saves over the expected revision only; a save run twice applies once; a missing island is missing', async () => {
+      await fresh();
+      const a = mintUuid();
+      const d = await s.island(a, () => doc(5));
+      const next = { ...d.state, stats: { nodes: 1 } };
+      const save = { expectedRevision: 1, state: next, writeId: mintUuid(), at: '2026-11-23T11:00:00.000Z' };
+      const saved = await s.saveIsland(a, save);
+      expect(saved).toEqual({ status: 'saved', doc: { state: next, revision: 2, updatedAt: '2026-11-23T11:00:00.000Z' } });
+      // the same write again (a retry after a lost answer): the same document, no third revision
+      expect(await s.saveIsland(a, save)).toEqual(saved);
+      // another write from the stale revision
+      expect(await s.saveIsland(a, { ...save, writeId: mintUuid() })).toEqual({ status: 'stale', revision: 2 });
+      expect(await s.island(a, () => doc(6))).toEqual({ state: next, revision: 2, updatedAt: '2026-11-23T11:00:00.000Z' });
+      expect(await s.saveIsland(mintUuid(), save)).toEqual({ status: 'missing' });
+      await s.close();
+    });
+
+    it('lets exactly one of two concurrent saves from the same revision through', async () => {
+      await fresh();
+      const a = mintUuid();
+      const d = await s.island(a, () => doc(9));
+      const outs = await Promise.all(
+        [1, 2].map((n) => s.saveIsland(a, { expectedRevision: d.revision, state: { ...d.state, stats: { n } }, writeId: mintUuid(), at: '2026-11-23T11:00:00.000Z' })),
+      );
+      expect(outs.map((o) => o.status).sort()).toEqual(['saved', 'stale']);
+      await s.close();
+    });
+  });
+
+  describe('characters', () => {
+    it('creates within the era slots (also under concurrency), lists oldest first per era, and hides other accounts', async () => {
+      await fresh();
+      const a = mintUuid();
+      const outs = await Promise.all(Array.from({ length: 7 }, (_, i) => s.createCharacter({ character: character(a, { name: `Hero ${i}` }), slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' })));
+      expect(outs.filter((o) => o.status === 'created')).toHaveLength(4);
+      expect(outs.filter((o) => o.status === 'full')).toEqual(Array(3).fill({ status: 'full', slotsPerEra: 4 }));
+      const voxel = character(a, { era: 'voxel' });
+      expect(await s.createCharacter({ character: voxel, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' })).toEqual({ status: 'created', character: voxel });
+      const listed = await s.characters(a, 'warlords');
+      const created = outs.flatMap((o) => (o.status === 'created' ? [o.character] : []));
+      expect(listed).toEqual(created);
+      expect(await s.characters(a, 'voxel')).toEqual([voxel]);
+      expect(await s.characters(a, 'nexus' as Era)).toEqual([]);
+      expect(await s.character(a, voxel.id)).toEqual(voxel);
+      expect(await s.character(mintUuid(), voxel.id)).toBeUndefined();
+      expect(await s.characters(mintUuid(), 'voxel')).toEqual([]);
+      await s.close();
+    });
+
+    it('answers the first character for a client key and for a repeated id; refuses the key with another request', async () => {
+      await fresh();
+      const a = mintUuid();
+      const c = character(a);
+      const first = await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: 'create-key-1', fingerprint: 'f1' });
+      expect(first).toEqual({ status: 'created', character: c });
+      expect(await s.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'create-key-1', fingerprint: 'f1' })).toEqual({ status: 'existing', character: c });
+      expect(await s.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'create-key-1', fingerprint: 'f2' })).toEqual({ status: 'key-reused' });
+      expect(await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' })).toEqual({ status: 'existing', character: c });
+      // the same key of another account is another key
+      const b = character(mintUuid());
+      expect((await s.createCharacter({ character: b, slotsPerEra: 4, clientKey: 'create-key-1', fingerprint: 'f2' })).status).toBe('created');
+      expect(await s.characters(a, 'warlords')).toEqual([c]);
+      await s.close();
+    });
+
+    it('saves progress over the expected revision once per key, keeps the result for a replay, refuses a reused key', async () => {
+      await fresh();
+      const a = mintUuid();
+      const c = character(a);
+      await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' });
+      const progress = { ...EMPTY_PROGRESS, attributes: { STR: 5 }, skill_loadouts: [] };
+      const save = { expectedRevision: 1, progress, idempotencyKey: 'progress-key-1', fingerprint: 'p1', at: '2026-11-23T12:00:00.000Z' };
+      const saved = await s.saveProgress(a, c.id, save);
+      const after = { ...c, progress, progressRevision: 2, updatedAt: '2026-11-23T12:00:00.000Z' };
+      expect(saved).toEqual({ status: 'saved', character: after });
+      expect(await s.character(a, c.id)).toEqual(after);
+      // a later change, then the first key again: the first result, not the later state
+      await s.saveProgress(a, c.id, { ...save, expectedRevision: 2, progress: { ...progress, attributes: { STR: 6 } }, idempotencyKey: 'progress-key-2', fingerprint: 'p2' });
+      expect(await s.saveProgress(a, c.id, save)).toEqual({ status: 'replayed', character: after });
+      expect(await s.saveProgress(a, c.id, { ...save, fingerprint: 'other' })).toEqual({ status: 'key-reused' });
+      expect(await s.saveProgress(a, c.id, { ...save, idempotencyKey: 'progress-key-3', fingerprint: 'p3' })).toEqual({ status: 'stale', revision: 3 });
+      expect(await s.saveProgress(mintUuid(), c.id, save)).toEqual({ status: 'missing' });
+      expect(await s.saveProgress(a, mintUuid(), save)).toEqual({ status: 'missing' });
+      expect((await s.character(a, c.id))!.progressRevision).toBe(3);
+      await s.close();
+    });
+
+    it('lets exactly one of two concurrent progress saves from the same revision through', async () => {
+      await fresh();
+      const a = mintUuid();
+      const c = character(a);
+      await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' });
+      const outs = await Promise.all(
+        [1, 2].map((n) => s.saveProgress(a, c.id, { expectedRevision: 1, progress: { ...EMPTY_PROGRESS, attributes: { STR: n } }, idempotencyKey: `race-key-${n}`, fingerprint: `p${n}`, at: '2026-11-23T12:00:00.000Z' })),
+      );
+      expect(outs.map((o) => o.status).sort()).toEqual(['saved', 'stale']);
+      await s.close();
+    });
+  });
+
+  describe('recipes', () => {
+    it('learns a recipe once, keeps the first time, and lists by time then id per account', async () => {
+      await fresh();
+      const a = mintUuid();
+      expect(await s.learnRecipe(a, 'RECP-B', '2026-11-23T10:00:00.000Z')).toEqual({ learned: true, recipe: { recipeId: 'RECP-B', learnedAt: '2026-11-23T10:00:00.000Z' } });
+      expect(await s.learnRecipe(a, 'RECP-B', '2026-11-23T11:00:00.000Z')).toEqual({ learned: false, recipe: { recipeId: 'RECP-B', learnedAt: '2026-11-23T10:00:00.000Z' } });
+      await s.learnRecipe(a, 'RECP-A', '2026-11-23T10:00:00.000Z');
+      await s.learnRecipe(a, 'RECP-0', '2026-11-23T09:00:00.000Z');
+      const twice = await Promise.all([s.learnRecipe(a, 'RECP-C', '2026-11-23T12:00:00.000Z'), s.learnRecipe(a, 'RECP-C', '2026-11-23T12:00:01.000Z')]);
+      expect(twice.map((t) => t.learned).sort()).toEqual([false, true]);
+      expect((await s.recipes(a)).map((r) => r.recipeId)).toEqual(['RECP-0', 'RECP-A', 'RECP-B', 'RECP-C']);
+      expect(await s.recipes(mintUuid())).toEqual([]);
+      await s.close();
+    });
+  });
+
+  it('keeps islands, characters, progress keys and recipes across a restart', async () => {
+    await fresh();
+    const a = mintUuid();
+    const d = await s.island(a, () => doc(11));
+    const c = character(a);
+    await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: 'restart-key', fingerprint: 'f' });
+    const save = { expectedRevision: 1, progress: { ...EMPTY_PROGRESS, weapon_mastery: { SWORD: 3 } }, idempotencyKey: 'restart-progress', fingerprint: 'p', at: '2026-11-23T12:00:00.000Z' };
+    await s.saveProgress(a, c.id, save);
+    await s.learnRecipe(a, 'RECP-X', '2026-11-23T10:00:00.000Z');
+    await s.close();
+    const again = await h.reopen();
+    expect(await again.island(a, () => doc(12))).toEqual(d);
+    expect((await again.character(a, c.id))!.progress.weapon_mastery).toEqual({ SWORD: 3 });
+    expect((await again.saveProgress(a, c.id, save)).status).toBe('replayed');
+    expect((await again.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'restart-key', fingerprint: 'f' })).status).toBe('existing');
+    expect(await again.recipes(a)).toEqual([{ recipeId: 'RECP-X', learnedAt: '2026-11-23T10:00:00.000Z' }]);
+    await again.close();
+  });
+});
