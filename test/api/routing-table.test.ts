@@ -60,7 +60,8 @@ describe('matchPath', () => {
   it('sends every other path under /api and /v1 to the not-found route, with or without a rest', () => {
     expect(at('/api')).toEqual({ entry: 'catalog', name: 'not-found', key: undefined });
     expect(at('/v1/')).toEqual({ entry: 'catalog', name: 'not-found', key: undefined });
-    expect(at('/api/island/state')).toEqual({ entry: 'catalog', name: 'not-found', key: 'island/state' });
+    expect(at('/api/island/states')).toEqual({ entry: 'catalog', name: 'not-found', key: 'island/states' });
+    expect(at('/api/characters/x/progress/more')).toEqual({ entry: 'catalog', name: 'not-found', key: 'characters/x/progress/more' });
   });
 
   it('matches whole paths only', () => {
@@ -75,7 +76,7 @@ describe('matchPath', () => {
 describe('the table', () => {
   it('declares methods, entries and a route for each spec path', () => {
     expect(tbl().METHODS).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-    expect(tbl().ENTRIES).toEqual(['catalog', 'collections', 'registries', 'wallet', 'admin', 'storage']);
+    expect(tbl().ENTRIES).toEqual(['catalog', 'collections', 'registries', 'wallet', 'admin', 'storage', 'player']);
     expect(tbl().routesOf('catalog').map((r) => r.name)).toEqual(['search', 'stats', 'export', 'retired', 'not-found', 'not-found']);
     expect(tbl().routesOf('collections').map((r) => r.path)).toEqual([
       '/v1/relics', '/v1/relics/{key}', '/v1/enchants', '/v1/enchants/{key}',
@@ -101,13 +102,22 @@ describe('the table', () => {
       ['/api/storage/index', ['GET']],
       ['/api/storage/{key+}', ['DELETE']],
     ]);
+    expect(tbl().routesOf('player').map((r) => [r.path, r.methods])).toEqual([
+      ['/api/island/spec', ['GET']],
+      ['/api/island/state', ['GET', 'PATCH']],
+      ['/api/island/export-from-rts', ['POST']],
+      ['/api/characters', ['GET', 'POST']],
+      ['/api/characters/{key}/progress', ['GET', 'PATCH']],
+      ['/api/account/recipes', ['GET', 'POST']],
+    ]);
   });
 
-  it('accepts only GET on catalog routes, POST only where the ledger and storage take a body, DELETE on stored objects, and answers 404 to every method on gone ones', () => {
+  it('accepts only GET on catalog routes, POST only where the ledger, storage and player state take a body, DELETE on stored objects, and answers 404 to every method on gone ones', () => {
     for (const r of tbl().ROUTES) {
       if (r.gone) expect(r.methods, r.path).toEqual(tbl().METHODS);
       else if (r.entry === 'storage') expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
       else if (['wallet', 'admin'].includes(r.entry) && !['overview', 'account'].includes(r.name)) expect(r.methods, r.path).toEqual(['POST']);
+      else if (r.entry === 'player') expect(r.methods[0], r.path).toBe(r.name === 'export-from-rts' ? 'POST' : 'GET');
       else expect(r.methods, r.path).toEqual(['GET']);
     }
     expect(tbl().ROUTES.filter((r) => r.gone).map((r) => r.path)).toEqual(['/api/v1/systems-catalog.json', '/api/{key*}', '/v1/{key*}']);
@@ -115,7 +125,7 @@ describe('the table', () => {
 
   it('knows which routes carry a key', () => {
     expect(tbl().ROUTES.filter(tbl().hasKey).map((r) => r.name)).toEqual([
-      'relics-item', 'enchants-item', 'infusions-item', 'artifacts-item', 'sprite', 'character', 'icon', 'legacy-asset', 'account', 'object', 'not-found', 'not-found',
+      'relics-item', 'enchants-item', 'infusions-item', 'artifacts-item', 'sprite', 'character', 'icon', 'legacy-asset', 'account', 'object', 'progress', 'not-found', 'not-found',
     ]);
   });
 });

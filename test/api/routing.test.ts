@@ -81,7 +81,7 @@ describe('vercel.json', () => {
     expect(config.buildCommand).toBe('npm run build');
     expect(config.outputDirectory).toBe('dist');
     expect(Object.keys(config.functions).sort()).toEqual(ENTRIES.map((e) => `api/${e}.ts`).sort());
-    const sample = [...DIST_FILES, 'api/v1/collections/relics.json', 'api/v1/exports/armor.json', 'api/v1/icon-registry.json', 'api/v1/sprite-stats.json'].map((f) => `dist/${f}`);
+    const sample = [...DIST_FILES, 'api/v1/classes.json', 'api/v1/master-recipes.json', 'api/v1/collections/relics.json', 'api/v1/exports/armor.json', 'api/v1/icon-registry.json', 'api/v1/sprite-stats.json'].map((f) => `dist/${f}`);
     for (const entry of ENTRIES) {
       const settings = config.functions[`api/${entry}.ts`]!;
       const own = picomatch(ENTRY_CATALOG_FILES[entry].map((f) => `dist/${f}`));
@@ -189,6 +189,13 @@ const CASES: Case[] = [
   ['POST', '/api/admin/accounts', 'admin', 'accounts', null],
   ['GET', '/api/admin/accounts/STUDIO_7QF3K2M9X4D1H8TB', 'admin', 'account', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['POST', '/api/admin/grant-coin', 'admin', 'grant-coin', null],
+  // 2.9, 4.8 player state: island, characters (a key in the middle of the path), account recipes
+  ['GET', '/api/island/spec', 'player', 'spec', null],
+  ['PATCH', '/api/island/state', 'player', 'state', null],
+  ['POST', '/api/island/export-from-rts', 'player', 'export-from-rts', null],
+  ['POST', '/api/characters', 'player', 'characters', null],
+  ['PATCH', '/api/characters/2b6f0cc9-04b3-4c0f-8d1e-7f5e0c1a9b11/progress', 'player', 'progress', '2b6f0cc9-04b3-4c0f-8d1e-7f5e0c1a9b11'],
+  ['GET', '/api/account/recipes', 'player', 'recipes', null],
   // 4.7 storage: the named routes, and keys with folders, spaces and non-ASCII characters
   ['POST', '/api/storage/upload', 'storage', 'upload', null],
   ['POST', '/api/storage/upload-multi', 'storage', 'upload-multi', null],

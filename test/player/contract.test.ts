@@ -104,7 +104,7 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       const created = outs.flatMap((o) => (o.status === 'created' ? [o.character] : []));
       expect(listed).toEqual(created);
       expect(await s.characters(a, 'voxel')).toEqual([voxel]);
-      expect(await s.characters(a, 'nexus' as Era)).toEqual([]);
+      expect(await s.characters(a, 'nexus')).toEqual([]);
       expect(await s.character(a, voxel.id)).toEqual(voxel);
       expect(await s.character(mintUuid(), voxel.id)).toBeUndefined();
       expect(await s.characters(mintUuid(), 'voxel')).toEqual([]);

@@ -46,9 +46,7 @@ export const ENTRY_CATALOG_FILES: Readonly<Record<EntryName, readonly string[]>>
   wallet: [],
   admin: [],
   storage: [],
-  island: [],
-  characters: [`${API_V1_DIR}/{classes,races,factions}.json`],
-  account: [`${API_V1_DIR}/master-recipes.json`],
+  player: [`${API_V1_DIR}/{classes,races,factions,master-recipes}.json`],
 });
 
 /**
@@ -62,7 +60,5 @@ export const ENTRY_PROJECT_FILES: Readonly<Record<EntryName, readonly string[]>>
   wallet: ['schemas/requests/verify-send-to-account.schema.json'],
   admin: ['schemas/requests/create-account.schema.json', 'schemas/requests/grant-coin.schema.json'],
   storage: ['schemas/requests/storage-upload.schema.json', 'schemas/requests/storage-upload-zip.schema.json', 'schemas/requests/storage-presign.schema.json', 'schemas/requests/storage-register.schema.json'],
-  island: ['schemas/requests/island-state.schema.json', 'schemas/requests/island-state-patch.schema.json', 'schemas/requests/island-export-from-rts.schema.json'],
-  characters: ['schemas/requests/character-create.schema.json', 'schemas/requests/character-progress-patch.schema.json'],
-  account: ['schemas/requests/recipe-learn.schema.json'],
+  player: ['schemas/requests/{island,character,recipe}-*.schema.json'],
 });

@@ -25,7 +25,7 @@ export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type Method = (typeof METHODS)[number];
 
 /** Function entry files, by name: `api/<name>.ts`, reachable as `/api/<name>` (Vercel skips `api/_lib`). */
-export const ENTRIES = ['catalog', 'collections', 'registries', 'wallet', 'admin', 'storage', 'island', 'characters', 'account'] as const;
+export const ENTRIES = ['catalog', 'collections', 'registries', 'wallet', 'admin', 'storage', 'player'] as const;
 /** One function entry name. */
 export type EntryName = (typeof ENTRIES)[number];
 
@@ -103,14 +103,14 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/storage/index', entry: 'storage', name: 'index', methods: GET },
   { path: '/api/storage/{key+}', entry: 'storage', name: 'object', methods: ['DELETE'] },
   // §2.9, §4.8 home island: the spec is public; the state acts for the caller's account only
-  { path: '/api/island/spec', entry: 'island', name: 'spec', methods: GET },
-  { path: '/api/island/state', entry: 'island', name: 'state', methods: ['GET', 'PATCH'] },
-  { path: '/api/island/export-from-rts', entry: 'island', name: 'export-from-rts', methods: ['POST'] },
+  { path: '/api/island/spec', entry: 'player', name: 'spec', methods: GET },
+  { path: '/api/island/state', entry: 'player', name: 'state', methods: ['GET', 'PATCH'] },
+  { path: '/api/island/export-from-rts', entry: 'player', name: 'export-from-rts', methods: ['POST'] },
   // §2.6, §2.8, §4.8 characters of the caller's account (characters.id is the only key)
-  { path: '/api/characters', entry: 'characters', name: 'characters', methods: ['GET', 'POST'] },
-  { path: '/api/characters/{key}/progress', entry: 'characters', name: 'progress', methods: ['GET', 'PATCH'] },
+  { path: '/api/characters', entry: 'player', name: 'characters', methods: ['GET', 'POST'] },
+  { path: '/api/characters/{key}/progress', entry: 'player', name: 'progress', methods: ['GET', 'PATCH'] },
   // §4.8 account-scoped state
-  { path: '/api/account/recipes', entry: 'account', name: 'recipes', methods: ['GET', 'POST'] },
+  { path: '/api/account/recipes', entry: 'player', name: 'recipes', methods: ['GET', 'POST'] },
   // Anything else under the API answers a problem+json 404 (after static files and entry files).
   { path: '/api/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true },
   { path: '/v1/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true },

@@ -1,0 +1,148 @@
+/**
+ * Player state of the caller's account (spec 1.8, 2.6, 2.8, 2.9, 4.8, 5.4): the home island, characters
+ * and learned recipes, in one function entry (one cold start and one bundle for the game client's state
+ * calls; docs/architecture.md, "Functions"). Every route but the island spec needs the caller's token (not
+ * a guest); a token whose studio id has no account is 404. A refused request changes nothing.
+ *
+ * Home island (spec 2.9):
+ * - `GET /api/island/spec` (public): the island contract, spec 2.2.0 and contract 1.4.0, every value of
+ *   2.9 (`api/_lib/island/spec.ts`); cacheable (`Cache-Control: public, max-age=300`, strong `ETag`).
+ * - `GET /api/island/state`: `{ revision, updatedAt, state }` with `ETag: "<revision>"`; the first read
+ *   creates the island from the account's deterministic seed.
+ * - `PATCH /api/island/state` (`If-Match` required): a JSON merge patch (RFC 7396,
+ *   `application/merge-patch+json` or `application/json`, at most 1 MiB) of the state fields; the merged
+ *   state must match `schemas/requests/island-state.schema.json`. 200 with the new state and `ETag`.
+ * - `POST /api/island/export-from-rts` (`If-Match` required): `{ gridX, gridZ, seed, biome, heightmap? }`
+ *   derives `rtsExport`, `rtsHeightmap` and `rtsNatureScatter` from the seed (or the sent heights, within
+ *   the biome's foundation's elevation range) and stores them; 200 with the new state.
+ *
+ * Characters (spec 2.6, 2.8): `characters.id` (an RFC 4122 uuid) is the only key; an `STDG-*` display
+ * stamp given as a key is a 400 that says so; another account's character is a 404 like a missing one.
+ * - `GET /api/characters?era=warlords|voxel|nexus|armada`: `{ era, characters }`, oldest first; a missing
+ *   or unknown era is 400 (never a default).
+ * - `POST /api/characters`: `{ era, name, classId, raceId, factionId, idempotencyKey? }` (ids checked
+ *   against the published catalog's classes, races and factions, the race within its faction); at most
+ *   `CHARACTER_SLOTS_PER_ERA` (4) per era, then 409. 201 with `Location`; a replay of the key answers 200
+ *   with the same character and `Idempotent-Replayed: true`; the key with another request is 422.
+ * - `GET /api/characters/{id}/progress`: the character-scoped fields of 2.8 (`attributes`,
+ *   `profession_levels`, `equipment_on_body`, `weapon_mastery`, `skill_loadouts`, `game_era`) with
+ *   `progress_revision`, served as `ETag: "<progress_revision>"`.
+ * - `PATCH /api/characters/{id}/progress` (`If-Match` required): `{ idempotencyKey, progress }`, a JSON
+ *   merge patch of those fields; account-scoped fields (bag, wallet, resources, …) are refused. The same
+ *   key and request again answers the first result with `Idempotent-Replayed: true`; another change is 422.
+ *
+ * Learned recipes (spec 4.8):
+ * - `GET /api/account/recipes`: `{ recipes: [{ recipeId, learnedAt }] }`, by time learned then id.
+ * - `POST /api/account/recipes`: `{ recipeId }`, a `RECP-*` id of the published catalog's
+ *   `master-recipes.json`. 201 `{ learned: true, recipe }`; learning it again is 200 `{ learned: false,
+ *   recipe }` with the first time and changes nothing.
+ *
+ * Errors (problem+json): 400 BAD_REQUEST / INVALID_QUERY / INVALID_BODY (every bad field), 401
+ * UNAUTHORIZED with `WWW-Authenticate`, 404, 409 CONFLICT, 412 PRECONDITION_FAILED (with the current
+ * `ETag`), 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 428 PRECONDITION_REQUIRED (no `If-Match`, or `*`), 503.
+ */
+import { createHash } from 'node:crypto';
+import { readJsonBody } from './_lib/http/body.js';
+import { corsHeaders, defineEntry, notModified, plainJson, publicCacheHeaders } from './_lib/http/index.js';
+import { islandSpec } from './_lib/island/spec.js';
+import type { RtsExportInput } from './_lib/island/generate.js';
+import {
+  accountScopedProblems,
+  characterIdOf,
+  characterView,
+  createCharacter,
+  eraOf,
+  exportIsland,
+  learnRecipe,
+  ownCharacter,
+  patchIsland,
+  patchProgress,
+  playerCaller,
+  progressView,
+  readIsland,
+  revisionTag,
+  type CreateCharacterBody,
+  type ProgressPatchBody,
+} from './_lib/player/service.js';
+import type { IslandDoc } from './_lib/player/types.js';
+import type { Json } from './_lib/util/merge-patch.js';
+
+/** Byte cap of an island change: a full heightmap and scatter fit with room to spare. */
+export const ISLAND_BODY_LIMIT_BYTES = 1024 * 1024;
+
+const SPEC_BODY = JSON.stringify(islandSpec());
+const SPEC_ETAG = `"${createHash('sha1').update(SPEC_BODY).digest('hex').slice(0, 16)}"`;
+
+/** The island answer: the document with its strong ETag. */
+function stateResponse(doc: IslandDoc): Response {
+  return plainJson({ revision: doc.revision, updatedAt: doc.updatedAt, state: doc.state }, 200, { ETag: revisionTag(doc.revision) });
+}
+
+/** The method exports (see the file header). */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('player', {
+  spec: {
+    GET: ({ request }) => {
+      const headers = { ...corsHeaders(), ...publicCacheHeaders(), ETag: SPEC_ETAG };
+      if (notModified(request, SPEC_ETAG)) return new Response(null, { status: 304, headers });
+      return new Response(SPEC_BODY, { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' } });
+    },
+  },
+  state: {
+    GET: async ({ request }) => {
+      const { account, store } = await playerCaller(request);
+      return stateResponse(await readIsland(store, account));
+    },
+    PATCH: async ({ request }) => {
+      const { account, store } = await playerCaller(request);
+      const patch = await readJsonBody<Record<string, Json>>(request, { schema: 'island-state-patch', maxBytes: ISLAND_BODY_LIMIT_BYTES });
+      return stateResponse(await patchIsland(store, account, request.headers.get('if-match'), patch));
+    },
+  },
+  'export-from-rts': {
+    POST: async ({ request }) => {
+      const { account, store } = await playerCaller(request);
+      const body = await readJsonBody<RtsExportInput>(request, { schema: 'island-export-from-rts', maxBytes: ISLAND_BODY_LIMIT_BYTES });
+      return stateResponse(await exportIsland(store, account, request.headers.get('if-match'), body));
+    },
+  },
+  characters: {
+    GET: async ({ request, url }) => {
+      const { account, store } = await playerCaller(request);
+      const era = eraOf(url.searchParams.get('era'));
+      return plainJson({ era, characters: (await store.characters(account.accountId, era)).map(characterView) });
+    },
+    POST: async ({ request, url }) => {
+      const { account, store } = await playerCaller(request);
+      const body = await readJsonBody<CreateCharacterBody>(request, { schema: 'character-create' });
+      const { character, created } = await createCharacter(store, account, body);
+      const location = new URL(`/api/characters/${character.id}/progress`, url).pathname;
+      return plainJson({ character: characterView(character), created }, created ? 201 : 200, created ? { Location: location } : { 'Idempotent-Replayed': 'true' });
+    },
+  },
+  progress: {
+    GET: async ({ request, key }) => {
+      const { account, store } = await playerCaller(request);
+      const c = await ownCharacter(store, account, characterIdOf(key));
+      return plainJson(progressView(c), 200, { ETag: revisionTag(c.progressRevision) });
+    },
+    PATCH: async ({ request, key }) => {
+      const { account, store } = await playerCaller(request);
+      const id = characterIdOf(key);
+      const body = await readJsonBody<ProgressPatchBody>(request, { schema: 'character-progress-patch', precheck: accountScopedProblems });
+      const { character, replayed } = await patchProgress(store, account, id, request.headers.get('if-match'), body);
+      return plainJson(progressView(character), 200, { ETag: revisionTag(character.progressRevision), ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
+    },
+  },
+  recipes: {
+    GET: async ({ request }) => {
+      const { account, store } = await playerCaller(request);
+      return plainJson({ recipes: await store.recipes(account.accountId) });
+    },
+    POST: async ({ request }) => {
+      const { account, store } = await playerCaller(request);
+      const body = await readJsonBody<{ recipeId: string }>(request, { schema: 'recipe-learn' });
+      const out = await learnRecipe(store, account, body.recipeId);
+      return plainJson(out, out.learned ? 201 : 200);
+    },
+  },
+});
