@@ -58,7 +58,7 @@ async function playerStatuses(dir: string): Promise<Record<string, number>> {
   const accountId = mintUuid();
   await (await ledgerStore()).createAccount({ account: { accountId, studioId, displayName: 'B', userId: mintUuid(), username: `u-${accountId}`, createdAt: '2026-11-23T00:00:00.000Z' }, clientKey: undefined, fingerprint: 'f' });
   const auth = { Authorization: `Bearer ${await mintToken(getServiceConfig().jwt, { subject: studioId, role: 'player' })}`, 'Content-Type': 'application/json' };
-  const mod = (await import('../../api/player.ts')) as unknown as Record<string, (r: Request) => Promise<Response>>;
+  const mod = (await import('../../api/player.js')) as unknown as Record<string, (r: Request) => Promise<Response>>;
   const send = async (method: string, path: string, body?: unknown) => {
     const res = await mod[method]!(new Request(`http://t${path}`, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
     await res.body?.cancel();

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintUuid } from '../../api/_lib/ledger/ids.js';
 import { initialIsland } from '../../api/_lib/island/generate.js';
 import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
-import type { Character, Era, IslandDoc, PlayerStore } from '../../api/_lib/player/types.js';
+import type { Character, IslandDoc, PlayerStore } from '../../api/_lib/player/types.js';
 import { redisPlayerHarness, sqlitePlayerHarness, type PlayerHarness } from '../helpers/player.js';
 
 const harnesses: PlayerHarness[] = [sqlitePlayerHarness(), redisPlayerHarness()];
