@@ -37,6 +37,14 @@
  *   `master-recipes.json`. 201 `{ learned: true, recipe }`; learning it again is 200 `{ learned: false,
  *   recipe }` with the first time and changes nothing.
  *
+ * External login (spec 5.5):
+ * - `POST /api/auth/external` (no caller token): `{ token }`, the external platform's JWT, verified against
+ *   its JWKS. 200 `{ token, tokenType, expiresIn, created, link, account, characters }`: our token for the
+ *   identity's account (created on its first login; two simultaneous first logins get the same one).
+ * - `POST /api/auth/external-link` (the caller's token): `{ token }`; binds the identity to the caller's
+ *   account: 201 `{ linked: true, link }`, 200 when already bound to it, 409 when bound to another.
+ *   The platform's token is never stored or logged.
+ *
  * Errors (problem+json): 400 BAD_REQUEST / INVALID_QUERY / INVALID_BODY (every bad field), 401
  * UNAUTHORIZED with `WWW-Authenticate`, 404, 409 CONFLICT, 412 PRECONDITION_FAILED (with the current
  * `ETag`), 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 428 PRECONDITION_REQUIRED (no `If-Match`, or `*`), 503.
@@ -65,6 +73,10 @@ import {
   type ProgressPatchBody,
 } from './_lib/player/service.js';
 import type { IslandDoc } from './_lib/player/types.js';
+import { getServiceConfig } from './_lib/config.js';
+import { ledgerStore } from './_lib/ledger/store.js';
+import { externalLinkTo, externalLogin, type ExternalTokenBody } from './_lib/player/external-login.js';
+import { playerStore } from './_lib/player/store.js';
 import type { Json } from './_lib/util/merge-patch.js';
 
 /** Byte cap of an island change: a full heightmap and scatter fit with room to spare. */
@@ -143,6 +155,20 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
       const body = await readJsonBody<{ recipeId: string }>(request, { schema: 'recipe-learn' });
       const out = await learnRecipe(store, account, body.recipeId);
       return plainJson(out, out.learned ? 201 : 200);
+    },
+  },
+  external: {
+    POST: async ({ request }) => {
+      const body = await readJsonBody<ExternalTokenBody>(request, { schema: 'auth-external' });
+      return plainJson(await externalLogin(getServiceConfig(), await ledgerStore(), await playerStore(), body));
+    },
+  },
+  'external-link': {
+    POST: async ({ request }) => {
+      const { account, store } = await playerCaller(request);
+      const body = await readJsonBody<ExternalTokenBody>(request, { schema: 'auth-external' });
+      const out = await externalLinkTo(getServiceConfig(), store, account, body);
+      return plainJson(out, out.linked ? 201 : 200);
     },
   },
 });

@@ -6,6 +6,10 @@
  * CLI read the same file, so a token minted with `npm run token` is accepted by `npm start` on a fresh
  * machine without any configuration. The functions themselves never invent a secret: on Vercel the
  * variable must be set (README, "Configuration").
+ *
+ * Likewise, when no external platform is configured (`EXTERNAL_AUTH_JWKS_URL`) and we are not on Vercel,
+ * external login points at the local stand-in platform of `dev/external-platform.ts`, whose JWKS the
+ * local server serves (provider `local`).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +18,7 @@ import { loadServiceConfig, processEnvironment, type Environment } from '../api/
 import { ServiceError } from '../api/_lib/errors.js';
 import { openLedgerStore } from '../api/_lib/ledger/store.js';
 import type { LedgerStore } from '../api/_lib/ledger/types.js';
+import { PLATFORM_AUDIENCE, PLATFORM_ISSUER, PLATFORM_JWKS_PATH } from './external-platform.js';
 
 /** Name of the development secret file under `DATA_DIR`. */
 export const DEV_SECRET_FILE = 'dev-jwt-secret';
@@ -25,7 +30,17 @@ export const DEV_SECRET_FILE = 'dev-jwt-secret';
  */
 export function localEnvironment(env: Environment = processEnvironment()): Environment {
   const config = loadServiceConfig(env);
-  if (config.onVercel || config.jwt.keys.kind !== 'none') return env;
+  if (config.onVercel) return env;
+  const platform: Environment =
+    config.externalAuth.kind === 'none'
+      ? {
+          EXTERNAL_AUTH_JWKS_URL: `http://localhost:${config.port}${PLATFORM_JWKS_PATH}`,
+          EXTERNAL_AUTH_ISSUER: PLATFORM_ISSUER,
+          EXTERNAL_AUTH_AUDIENCE: PLATFORM_AUDIENCE,
+          EXTERNAL_AUTH_PROVIDER: env.EXTERNAL_AUTH_PROVIDER ?? 'local',
+        }
+      : {};
+  if (config.jwt.keys.kind !== 'none') return { ...env, ...platform };
   const file = join(config.dataDir, DEV_SECRET_FILE);
   let secret: string;
   try {
@@ -38,7 +53,7 @@ export function localEnvironment(env: Environment = processEnvironment()): Envir
     secret = randomBytes(48).toString('base64url');
     writeFileSync(file, secret + '\n', { mode: 0o600 });
   }
-  return { ...env, JWT_SECRET: secret };
+  return { ...env, ...platform, JWT_SECRET: secret };
 }
 
 /** Where a local CLI writes and which environment it reads (tests pass their own). */

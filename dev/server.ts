@@ -69,6 +69,7 @@ import { localEnvironment } from './local-env.js';
 import { ServiceError, corsHeaders, toProblemResponse } from '../api/_lib/http/index.js';
 import { ConfigError, getServiceConfig, loadServiceConfig, processEnvironment, useServiceConfig, PROJECT_ROOT, type Environment } from '../api/_lib/config.js';
 import { keyProblem } from '../api/_lib/storage/keys.js';
+import { PLATFORM_JWKS_PATH, platformJwks } from './external-platform.js';
 import { storage } from '../api/_lib/storage/store.js';
 import { MANIFEST_FILE } from '../api/_lib/formats/index.js';
 import { CATALOG_ARGS } from '../build/cli.js';
@@ -231,6 +232,9 @@ export async function createLocalHandler(options: LocalServerOptions): Promise<(
       const url = new URL(request.url);
       const stored = await serveLocalObject(request, url);
       if (stored) return stored;
+      if (url.pathname === PLATFORM_JWKS_PATH && request.method === 'GET') {
+        return new Response(JSON.stringify(await platformJwks(getServiceConfig().dataDir)), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
+      }
       const r = await resolveRoute(request.method, url.pathname, url.search);
       switch (r.kind) {
         case 'static':
@@ -581,7 +585,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   let server: RunningServer;
   try {
-    server = await startServer({ out, port: args.port });
+    // the local platform's JWKS URL names the port the server listens on
+    server = await startServer({ out, port: args.port, env: localEnvironment({ ...processEnvironment(), PORT: String(args.port) }) });
   } catch (e) {
     process.stderr.write(`Cannot start the server: ${(e as Error).message}\n`);
     return 2;
@@ -592,6 +597,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       `  ${server.url}/api/search?q=<name or id>         search (also /api/stats, /api/export?type=weapons)\n` +
       `  ${server.url}/api/v1/game-data-manifest.json   every published file\n` +
       `  ${server.url}/api/wallet/overview              wallet (token from npm run token; README, "Wallet")\n` +
+      `  ${server.url}/api/auth/external                external login (token from npm run platform-token; README, "Player state")\n` +
       'Press Ctrl+C to stop.\n',
   );
   const stop = (): void => {

@@ -21,6 +21,9 @@
  * | `JWT_SECRET` | - | HS256 shared secret, at least 32 bytes; exclusive with `JWT_JWKS_URL` |
  * | `JWT_JWKS_URL` | - | https URL of a remote JWKS (asymmetric keys; http only on 127.0.0.1/localhost); exclusive with `JWT_SECRET` |
  * | `JWT_CLOCK_TOLERANCE_S` | `5` | seconds of clock skew accepted on `exp`/`nbf`, 0-300 |
+ * | `EXTERNAL_AUTH_JWKS_URL` | - (the local stand-in off Vercel, see `dev/local-env.ts`) | JWKS of the external platform whose tokens `POST /api/auth/external` accepts (spec 5.5; https, http only on 127.0.0.1/localhost); unset disables external login (503) |
+ * | `EXTERNAL_AUTH_ISSUER`, `EXTERNAL_AUTH_AUDIENCE` | - | required with `EXTERNAL_AUTH_JWKS_URL`: the `iss` and `aud` the platform's tokens carry |
+ * | `EXTERNAL_AUTH_PROVIDER` | `platform` | name of the platform: the prefix of the usernames of accounts it creates (`<provider>:<external user id>`), 1-32 of a-z, 0-9, `_`, `-` |
  * | `ADMIN_PASSWORD` | - | value of the `X-Admin-Password` header for admin routes (spec 5.3); at least 16 characters; unset disables the header |
  * | `WALLET_VERIFY_SEND_MAX` | `1000` | largest verify-send amount in integer coin units (spec 4.8, 8), 1 to 1,000,000,000 |
  * | `STORAGE_MAX_FILE_BYTES` | `104857600` (100 MiB) | largest file one upload (or one archive, or one archive entry) may hold, 1 byte to 5 GiB; larger is 413 |
@@ -122,6 +125,8 @@ export interface ServiceConfig {
   readonly store: StoreConfig;
   readonly storage: StorageConfig;
   readonly jwt: JwtConfig;
+  /** The external platform whose identities may log in (spec 5.5). */
+  readonly externalAuth: ExternalAuthConfig;
   /** `X-Admin-Password` value (spec 5.3); undefined disables password admin access. */
   readonly adminPassword: Secret | undefined;
   /** Largest verify-send amount, integer coin units (spec 4.8, 8). */
@@ -131,6 +136,11 @@ export interface ServiceConfig {
   /** Port of the local server. */
   readonly port: number;
 }
+
+/** External login (spec 5.5): off, or an asymmetric-key JWT platform with its JWKS. */
+export type ExternalAuthConfig =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'jwks'; readonly provider: string; readonly url: string; readonly issuer: string; readonly audience: string };
 
 /** One configuration problem: the variable and what to set. Never carries the variable's value. */
 export interface ConfigProblem {
@@ -284,6 +294,16 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     clockToleranceS: r.int('JWT_CLOCK_TOLERANCE_S', 5, 0, 300, 'seconds of clock skew'),
   };
 
+  // External login.
+  const provider = r.get('EXTERNAL_AUTH_PROVIDER') ?? 'platform';
+  if (!/^[a-z0-9_-]{1,32}$/.test(provider)) r.problem('EXTERNAL_AUTH_PROVIDER', 'must be 1-32 of a-z, 0-9, _ and -.');
+  const externalUrl = r.url('EXTERNAL_AUTH_JWKS_URL', r.get('EXTERNAL_AUTH_JWKS_URL'), true);
+  let externalAuth: ExternalAuthConfig = { kind: 'none' };
+  if (r.get('EXTERNAL_AUTH_JWKS_URL') !== undefined) {
+    const why = 'with EXTERNAL_AUTH_JWKS_URL (the claim the external platform puts in its tokens)';
+    externalAuth = { kind: 'jwks', provider, url: externalUrl ?? '', issuer: r.required('EXTERNAL_AUTH_ISSUER', why), audience: r.required('EXTERNAL_AUTH_AUDIENCE', why) };
+  }
+
   const admin = r.get('ADMIN_PASSWORD');
   if (admin !== undefined && admin.length < 16) r.problem('ADMIN_PASSWORD', 'must be at least 16 characters (or unset, which disables the X-Admin-Password header).');
 
@@ -294,6 +314,7 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     store,
     storage,
     jwt,
+    externalAuth,
     adminPassword: admin === undefined ? undefined : new Secret(admin),
     walletVerifySendMax: r.int('WALLET_VERIFY_SEND_MAX', 1000, 1, 1_000_000_000, 'integer coin units'),
     storageMaxFileBytes: r.int('STORAGE_MAX_FILE_BYTES', 100 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024, 'bytes'),

@@ -108,6 +108,8 @@ describe('the table', () => {
       ['/api/island/export-from-rts', ['POST']],
       ['/api/characters', ['GET', 'POST']],
       ['/api/characters/{key}/progress', ['GET', 'PATCH']],
+      ['/api/auth/external', ['POST']],
+      ['/api/auth/external-link', ['POST']],
       ['/api/account/recipes', ['GET', 'POST']],
     ]);
   });
@@ -117,7 +119,7 @@ describe('the table', () => {
       if (r.gone) expect(r.methods, r.path).toEqual(tbl().METHODS);
       else if (r.entry === 'storage') expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
       else if (['wallet', 'admin'].includes(r.entry) && !['overview', 'account'].includes(r.name)) expect(r.methods, r.path).toEqual(['POST']);
-      else if (r.entry === 'player') expect(r.methods[0], r.path).toBe(r.name === 'export-from-rts' ? 'POST' : 'GET');
+      else if (r.entry === 'player') expect(r.methods[0], r.path).toBe(['export-from-rts', 'external', 'external-link'].includes(r.name) ? 'POST' : 'GET');
       else expect(r.methods, r.path).toEqual(['GET']);
     }
     expect(tbl().ROUTES.filter((r) => r.gone).map((r) => r.path)).toEqual(['/api/v1/systems-catalog.json', '/api/{key*}', '/v1/{key*}']);

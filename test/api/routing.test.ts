@@ -196,6 +196,8 @@ const CASES: Case[] = [
   ['POST', '/api/characters', 'player', 'characters', null],
   ['PATCH', '/api/characters/2b6f0cc9-04b3-4c0f-8d1e-7f5e0c1a9b11/progress', 'player', 'progress', '2b6f0cc9-04b3-4c0f-8d1e-7f5e0c1a9b11'],
   ['GET', '/api/account/recipes', 'player', 'recipes', null],
+  ['POST', '/api/auth/external', 'player', 'external', null],
+  ['POST', '/api/auth/external-link', 'player', 'external-link', null],
   // 4.7 storage: the named routes, and keys with folders, spaces and non-ASCII characters
   ['POST', '/api/storage/upload', 'storage', 'upload', null],
   ['POST', '/api/storage/upload-multi', 'storage', 'upload-multi', null],

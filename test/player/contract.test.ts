@@ -178,6 +178,25 @@ describe.each(harnesses)('player store contract: $name', (h) => {
     });
   });
 
+  describe('external links', () => {
+    it('binds an identity to the first account only (also when racing); the same account again is existing', async () => {
+      await fresh();
+      const link = (accountId: string, at = '2026-11-23T10:00:00.000Z') => ({ provider: 'platform', externalUserId: 'ext-42', username: 'Ada', accountId, linkedAt: at });
+      const a = mintUuid();
+      const b = mintUuid();
+      const outs = await Promise.all([s.linkExternal(link(a)), s.linkExternal(link(b))]);
+      expect(outs.map((o) => o.status).sort()).toEqual(['linked', 'taken']);
+      const winner = outs.find((o) => o.status === 'linked')!.link;
+      expect(outs.find((o) => o.status === 'taken')!.link).toEqual(winner);
+      expect(await s.linkExternal(link(winner.accountId, '2026-11-24T00:00:00.000Z'))).toEqual({ status: 'existing', link: winner });
+      expect(await s.externalLink('platform', 'ext-42')).toEqual(winner);
+      expect(await s.externalLink('platform', 'ext-43')).toBeUndefined();
+      expect(await s.externalLink('other', 'ext-42')).toBeUndefined();
+      expect((await s.linkExternal({ ...link(b), provider: 'other' })).status).toBe('linked');
+      await s.close();
+    });
+  });
+
   it('keeps islands, characters, progress keys and recipes across a restart', async () => {
     await fresh();
     const a = mintUuid();
@@ -187,6 +206,7 @@ describe.each(harnesses)('player store contract: $name', (h) => {
     const save = { expectedRevision: 1, progress: { ...EMPTY_PROGRESS, weapon_mastery: { SWORD: 3 } }, idempotencyKey: 'restart-progress', fingerprint: 'p', at: '2026-11-23T12:00:00.000Z' };
     await s.saveProgress(a, c.id, save);
     await s.learnRecipe(a, 'RECP-X', '2026-11-23T10:00:00.000Z');
+    await s.linkExternal({ provider: 'platform', externalUserId: 'restart', username: 'R', accountId: a, linkedAt: '2026-11-23T10:00:00.000Z' });
     await s.close();
     const again = await h.reopen();
     expect(await again.island(a, () => doc(12))).toEqual(d);
@@ -194,6 +214,7 @@ describe.each(harnesses)('player store contract: $name', (h) => {
     expect((await again.saveProgress(a, c.id, save)).status).toBe('replayed');
     expect((await again.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'restart-key', fingerprint: 'f' })).status).toBe('existing');
     expect(await again.recipes(a)).toEqual([{ recipeId: 'RECP-X', learnedAt: '2026-11-23T10:00:00.000Z' }]);
+    expect((await again.externalLink('platform', 'restart'))?.accountId).toBe(a);
     await again.close();
   });
 });

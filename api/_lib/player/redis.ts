@@ -15,11 +15,13 @@
  * - `player:{a:<id>}:char-keys` hash: client key → `<fingerprint>\n<characterId>`;
  * - `player:{a:<id>}:progress-keys` hash: `<characterId> <key>` → `<fingerprint>\n<character JSON>`;
  * - `player:{a:<id>}:recipes` hash: recipe id → time learned.
+ *
+ * Global: `player:external-links` hash: `<provider> <external user id>` → the link as JSON.
  */
 import { ServiceError } from '../errors.js';
 import { redisClientOf, redisScript, RetryingCommands, RETRY_DELAYS_MS, type RedisLedgerTarget } from '../ledger/redis.js';
 import type { IslandState } from '../island/generate.js';
-import type { Character, PlayerStore, Progress } from './types.js';
+import type { Character, ExternalLink, PlayerStore, Progress } from './types.js';
 import { characterBody } from './types.js';
 
 /** Keys of one account (see the module header). */
@@ -31,6 +33,7 @@ export const PLAYER_KEYS = Object.freeze({
   charKeys: (a: string) => `player:{a:${a}}:char-keys`,
   progressKeys: (a: string) => `player:{a:${a}}:progress-keys`,
   recipes: (a: string) => `player:{a:${a}}:recipes`,
+  externalLinks: 'player:external-links',
 });
 
 /** KEYS: island. ARGV: state, revision, updatedAt. Creates when absent; answers the stored fields. */
@@ -95,6 +98,14 @@ return {'saved'}
 const RECIPE_LEARN = redisScript(`
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then return {'learned', ARGV[2]} end
 return {'known', redis.call('HGET', KEYS[1], ARGV[1])}
+`);
+
+/** KEYS: external-links. ARGV: field, link JSON. The first binding wins; answers the stored one. */
+const LINK_EXTERNAL = redisScript(`
+local stored = redis.call('HGET', KEYS[1], ARGV[1])
+if stored then return {'found', stored} end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return {'linked'}
 `);
 
 const str = (v: unknown): string => String(v);
@@ -216,6 +227,16 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       return Object.entries(all)
         .map(([recipeId, at]) => ({ recipeId, learnedAt: str(at) }))
         .sort((x, y) => (x.learnedAt < y.learnedAt ? -1 : x.learnedAt > y.learnedAt ? 1 : x.recipeId < y.recipeId ? -1 : x.recipeId > y.recipeId ? 1 : 0));
+    },
+    async linkExternal(link) {
+      const out = await commands.script(LINK_EXTERNAL, [K.externalLinks], [`${link.provider} ${link.externalUserId}`, JSON.stringify(link)]);
+      if (out[0] === 'linked') return { status: 'linked', link };
+      const stored = JSON.parse(str(out[1])) as ExternalLink;
+      return { status: stored.accountId === link.accountId ? 'existing' : 'taken', link: stored };
+    },
+    async externalLink(provider, externalUserId) {
+      const v = await commands.call('read', () => redis.hget(K.externalLinks, `${provider} ${externalUserId}`));
+      return v === null || v === undefined ? undefined : (JSON.parse(str(v)) as ExternalLink);
     },
     close() {
       return 'requester' in target && target.close ? target.close() : Promise.resolve();

@@ -8,7 +8,8 @@
  * Tables: `islands` (account → state JSON, revision, last write id), `characters` (one row each, progress
  * JSON and revision), `character_keys` (client key → character and fingerprint), `progress_keys`
  * ((character, key) → fingerprint and the character JSON that save left, kept forever),
- * `learned_recipes` ((account, recipe) → time).
+ * `learned_recipes` ((account, recipe) → time), `external_links` ((provider, external user id) → account,
+ * username, link time).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -16,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { createClient, type Client, type InValue, type Row, type Transaction } from '@libsql/client';
 import { ServiceError } from '../errors.js';
 import type { IslandState } from '../island/generate.js';
-import type { Character, Era, IslandDoc, PlayerStore, Progress } from './types.js';
+import type { Character, Era, ExternalLink, IslandDoc, PlayerStore, Progress } from './types.js';
 import { characterBody } from './types.js';
 
 const SCHEMA = `
@@ -53,6 +54,14 @@ CREATE TABLE IF NOT EXISTS progress_keys (
   result TEXT NOT NULL,
   PRIMARY KEY (character_id, idempotency_key)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS external_links (
+  provider TEXT NOT NULL,
+  external_user_id TEXT NOT NULL,
+  username TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  linked_at TEXT NOT NULL,
+  PRIMARY KEY (provider, external_user_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS learned_recipes (
   account_id TEXT NOT NULL,
   recipe_id TEXT NOT NULL,
@@ -70,6 +79,10 @@ const text = (v: unknown): string => v as string;
 /** A character from its row: the fixed fields in `body`, progress and revision in their own columns. */
 function characterOf(r: Row): Character {
   return { ...(JSON.parse(text(r.body)) as Omit<Character, 'progress' | 'progressRevision' | 'updatedAt'>), progress: JSON.parse(text(r.progress)) as Progress, progressRevision: Number(r.revision), updatedAt: text(r.updated_at) };
+}
+
+function linkOf(r: Row): ExternalLink {
+  return { provider: text(r.provider), externalUserId: text(r.external_user_id), username: text(r.username), accountId: text(r.account_id), linkedAt: text(r.linked_at) };
 }
 
 function islandOf(r: Row): IslandDoc {
@@ -208,6 +221,24 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
     async recipes(accountId) {
       const rows = await read('SELECT recipe_id, learned_at FROM learned_recipes WHERE account_id = ? ORDER BY learned_at, recipe_id', [accountId]);
       return rows.map((r) => ({ recipeId: text(r.recipe_id), learnedAt: text(r.learned_at) }));
+    },
+    linkExternal(link) {
+      return write(async (tx) => {
+        const row = await one(tx, 'SELECT * FROM external_links WHERE provider = ? AND external_user_id = ?', [link.provider, link.externalUserId]);
+        if (row) {
+          const stored = linkOf(row);
+          return { status: stored.accountId === link.accountId ? 'existing' : 'taken', link: stored } as const;
+        }
+        await tx.execute({
+          sql: 'INSERT INTO external_links (provider, external_user_id, username, account_id, linked_at) VALUES (?, ?, ?, ?, ?)',
+          args: [link.provider, link.externalUserId, link.username, link.accountId, link.linkedAt],
+        });
+        return { status: 'linked', link } as const;
+      });
+    },
+    async externalLink(provider, externalUserId) {
+      const row = (await read('SELECT * FROM external_links WHERE provider = ? AND external_user_id = ?', [provider, externalUserId]))[0];
+      return row ? linkOf(row) : undefined;
     },
     async close() {
       await queue.catch(() => undefined);

@@ -118,6 +118,22 @@ export interface LearnedRecipe {
   readonly learnedAt: string;
 }
 
+/** An external identity bound to an account (spec 5.5: the external user id, its username, the link time; never a token). */
+export interface ExternalLink {
+  readonly provider: string;
+  readonly externalUserId: string;
+  readonly username: string;
+  readonly accountId: string;
+  readonly linkedAt: string;
+}
+
+/** Result of {@link PlayerStore.linkExternal}: always the stored link. */
+export interface LinkOutcome {
+  /** `linked` now; `existing` to the same account before; `taken` by another account (nothing changed). */
+  readonly status: 'linked' | 'existing' | 'taken';
+  readonly link: ExternalLink;
+}
+
 /** The player state store (see the module header). Every method may throw ServiceError UPSTREAM_UNAVAILABLE (503). */
 export interface PlayerStore {
   readonly driver: 'sqlite' | 'redis';
@@ -137,6 +153,10 @@ export interface PlayerStore {
   learnRecipe(accountId: string, recipeId: string, at: string): Promise<{ readonly learned: boolean; readonly recipe: LearnedRecipe }>;
   /** The account's learned recipes, by time learned then id. */
   recipes(accountId: string): Promise<LearnedRecipe[]>;
+  /** Bind an external identity to an account; the first binding of an identity wins; atomic. */
+  linkExternal(link: ExternalLink): Promise<LinkOutcome>;
+  /** The binding of an external identity, if any. */
+  externalLink(provider: string, externalUserId: string): Promise<ExternalLink | undefined>;
   close(): Promise<void>;
 }
 

@@ -109,6 +109,9 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   // §2.6, §2.8, §4.8 characters of the caller's account (characters.id is the only key)
   { path: '/api/characters', entry: 'player', name: 'characters', methods: ['GET', 'POST'] },
   { path: '/api/characters/{key}/progress', entry: 'player', name: 'progress', methods: ['GET', 'PATCH'] },
+  // §4.8, §5.5 external login (no caller token) and link (the caller's token)
+  { path: '/api/auth/external', entry: 'player', name: 'external', methods: ['POST'] },
+  { path: '/api/auth/external-link', entry: 'player', name: 'external-link', methods: ['POST'] },
   // §4.8 account-scoped state
   { path: '/api/account/recipes', entry: 'player', name: 'recipes', methods: ['GET', 'POST'] },
   // Anything else under the API answers a problem+json 404 (after static files and entry files).

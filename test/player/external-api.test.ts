@@ -1,0 +1,165 @@
+/**
+ * External login and link through the player entry (spec 4.8, 5.5) against a JWKS server on 127.0.0.1:
+ * a first login creates the account (two simultaneous first logins get the same one, never a 5xx), later
+ * logins find it, the answer mirrors the account and its characters and carries a token our routes take;
+ * every kind of bad platform token is a 401; unreachable keys are a 503; a link binds an identity to the
+ * caller's account once (409 for another account); and the platform's token is never stored.
+ */
+import { createServer, type Server } from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadServiceConfig, useServiceConfig, type ServiceConfig } from '../../api/_lib/config.js';
+import type { EntryExports } from '../../api/_lib/http/entry.js';
+import * as playerEntry from '../../api/player.js';
+import { sqliteHarness } from '../helpers/ledger.js';
+import { SAMPLE_OUT } from '../helpers/catalog.js';
+import { call, newPlayer, responseErrors, SECRET } from '../helpers/game-api.js';
+
+const player = playerEntry as unknown as EntryExports;
+const h = sqliteHarness();
+const ISSUER = 'https://platform.test';
+const AUDIENCE = 'game-data-service';
+let server: Server;
+let jwksUrl = '';
+let privateKey: CryptoKey;
+let otherKey: CryptoKey;
+let publicJwk: JWK;
+let config: ServiceConfig;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  await h.setup();
+  const pair = await generateKeyPair('ES256');
+  privateKey = pair.privateKey;
+  publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'platform-1', alg: 'ES256', use: 'sig' };
+  otherKey = (await generateKeyPair('ES256')).privateKey;
+  server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ keys: [publicJwk] }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  jwksUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+});
+afterAll(async () => {
+  useServiceConfig(undefined);
+  await new Promise((r) => server.close(r));
+  await h.teardown();
+});
+beforeEach(() => {
+  env = { ...h.env(), JWT_SECRET: SECRET, CATALOG_DIR: SAMPLE_OUT, EXTERNAL_AUTH_JWKS_URL: jwksUrl, EXTERNAL_AUTH_ISSUER: ISSUER, EXTERNAL_AUTH_AUDIENCE: AUDIENCE, EXTERNAL_AUTH_PROVIDER: 'steam' };
+  config = loadServiceConfig(env);
+  useServiceConfig(config);
+});
+
+/** A platform token for `sub`, with overrides. */
+async function platformToken(sub: string, over: { iss?: string; aud?: string; exp?: number; key?: CryptoKey; kid?: string; claims?: Record<string, unknown> } = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ preferred_username: `Player ${sub}`, ...over.claims })
+    .setProtectedHeader({ alg: 'ES256', kid: over.kid ?? 'platform-1' })
+    .setIssuer(over.iss ?? ISSUER)
+    .setAudience(over.aud ?? AUDIENCE)
+    .setSubject(sub)
+    .setIssuedAt(now)
+    .setExpirationTime(over.exp ?? now + 600)
+    .sign(over.key ?? privateKey);
+}
+
+const login = (token: string) => call(player, 'POST', '/api/auth/external', { body: { token } });
+
+describe('POST /api/auth/external', () => {
+  it('creates the account on the first login, finds it after, mirrors it, and answers a token our routes take', async () => {
+    const first = await login(await platformToken('7656119'));
+    expect(first.status).toBe(200);
+    expect(responseErrors('auth-login', first.body)).toEqual([]);
+    expect(first.body).toMatchObject({ created: true, tokenType: 'Bearer', expiresIn: 3600, account: { username: 'steam:7656119', displayName: 'Player 7656119' }, characters: [] });
+    expect(first.body.link).toMatchObject({ provider: 'steam', externalUserId: '7656119', username: 'Player 7656119' });
+    const auth = { Authorization: `Bearer ${String(first.body.token)}` };
+    const made = await call(player, 'POST', '/api/characters', { body: { era: 'nexus', name: 'Zed', classId: 'mage', raceId: 'sylvan', factionId: 'fabled' }, headers: auth });
+    expect(made.status).toBe(201);
+    const again = await login(await platformToken('7656119'));
+    expect(again.body.created).toBe(false);
+    expect(again.body.account).toEqual(first.body.account);
+    expect((again.body.characters as { name: string; era: string }[]).map((c) => [c.name, c.era])).toEqual([['Zed', 'nexus']]);
+  });
+
+  it('gives two simultaneous first logins of one identity the same account, never a 5xx', async () => {
+    const token = await platformToken('twin-login');
+    const outs = await Promise.all(Array.from({ length: 8 }, () => login(token)));
+    expect(outs.map((o) => o.status)).toEqual(Array(8).fill(200));
+    expect(new Set(outs.map((o) => (o.body.account as { accountId: string }).accountId)).size).toBe(1);
+    expect(outs.filter((o) => o.body.created === true)).toHaveLength(1);
+  });
+
+  it('refuses every platform token it should (401) and creates nothing', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const good = await platformToken('bad-case');
+    const [head, payload] = good.split('.');
+    const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${payload}.`;
+    const hs = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: 'platform-1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject('bad-case').setExpirationTime(now + 600).sign(new TextEncoder().encode(JSON.stringify(publicJwk)));
+    const cases: Record<string, string> = {
+      'wrong issuer': await platformToken('bad-case', { iss: 'https://elsewhere.test' }),
+      'wrong audience': await platformToken('bad-case', { aud: 'another-game' }),
+      expired: await platformToken('bad-case', { exp: now - 600 }),
+      'another key': await platformToken('bad-case', { key: otherKey }),
+      'unknown kid': await platformToken('bad-case', { key: otherKey, kid: 'platform-9' }),
+      'alg none': unsigned,
+      'HS256 with the public key': hs,
+      tampered: `${head}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: 'someone-else' })).toString('base64url')}.${good.split('.')[2]}`,
+      'a subject that is no id': await platformToken('has space'),
+    };
+    for (const [name, token] of Object.entries(cases)) {
+      const r = await login(token);
+      expect(r.status, name).toBe(401);
+      expect(r.body.code).toBe('UNAUTHORIZED');
+      expect(JSON.stringify(r.body)).not.toContain(token.slice(-20));
+    }
+    expect((await login('not-a-jwt')).status).toBe(400);
+    // none of that made an account: the first good login creates one
+    expect((await login(good)).body.created).toBe(true);
+  });
+
+  it('answers 503 when the platform\'s keys cannot be fetched, and when external login is off', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    useServiceConfig(loadServiceConfig({ ...env, EXTERNAL_AUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` }));
+    const r = await login(await platformToken('no-keys'));
+    expect(r.status).toBe(503);
+    const off = Object.fromEntries(Object.entries(env).filter(([k]) => !['EXTERNAL_AUTH_JWKS_URL', 'EXTERNAL_AUTH_ISSUER', 'EXTERNAL_AUTH_AUDIENCE'].includes(k)));
+    useServiceConfig(loadServiceConfig(off));
+    expect((await login(await platformToken('no-keys'))).status).toBe(503);
+  });
+
+  it('never stores the platform\'s token', async () => {
+    const token = await platformToken('keeps-nothing');
+    expect((await login(token)).status).toBe(200);
+    const dir = env.DATA_DIR!;
+    const signature = token.split('.')[2]!;
+    for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f)).includes(signature), f).toBe(false);
+  });
+});
+
+describe('POST /api/auth/external-link', () => {
+  it('binds an identity to the caller\'s account once; another account gets 409; a later login finds the linked account', async () => {
+    const a = await newPlayer(config);
+    const b = await newPlayer(config, 'Bo');
+    const token = await platformToken('link-me');
+    expect((await call(player, 'POST', '/api/auth/external-link', { body: { token } })).status).toBe(401);
+    const first = await call(player, 'POST', '/api/auth/external-link', { body: { token }, headers: a.auth });
+    expect(first.status).toBe(201);
+    expect(responseErrors('auth-link', first.body)).toEqual([]);
+    const again = await call(player, 'POST', '/api/auth/external-link', { body: { token }, headers: a.auth });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ ...first.body, linked: false });
+    const taken = await call(player, 'POST', '/api/auth/external-link', { body: { token }, headers: b.auth });
+    expect(taken.status).toBe(409);
+    const logged = await login(token);
+    expect(logged.body).toMatchObject({ created: false, account: { studioId: a.studioId } });
+    const bad = await call(player, 'POST', '/api/auth/external-link', { body: { token: await platformToken('link-me', { key: otherKey }) }, headers: b.auth });
+    expect(bad.status).toBe(401);
+  });
+});
