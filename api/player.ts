@@ -45,6 +45,16 @@
  *   account: 201 `{ linked: true, link }`, 200 when already bound to it, 409 when bound to another.
  *   The platform's token is never stored or logged.
  *
+ * Unique items (spec 2.6, 4.8; game servers: a token whose role is `server`, `admin` or `master`, or
+ * `X-Admin-Password`; `api/_lib/player/items.ts` has the transition table):
+ * - `POST /api/uuid`: `{ definitionId, studioId | accountId, idempotencyKey }` mints a `studio_uuid` for an
+ *   `ITEM-*` definition of the catalog, owned by the account. 201 `{ item, idempotent: false }`; the same
+ *   key again answers the same item (200, `idempotent: true`, `Idempotent-Replayed`), forever.
+ * - `GET /api/ledger/{studio_uuid}`: the item, its current owner and every event, oldest first.
+ * - `POST /api/ledger/{studio_uuid}/events`: `{ event, idempotencyKey, characterId?, toStudioId? |
+ *   toAccountId? }` records assigned, equipped, unequipped, transferred, consumed or destroyed; 409 when
+ *   the item's state forbids it (nothing but reading after consumed or destroyed).
+ *
  * Errors (problem+json): 400 BAD_REQUEST / INVALID_QUERY / INVALID_BODY (every bad field), 401
  * UNAUTHORIZED with `WWW-Authenticate`, 404, 409 CONFLICT, 412 PRECONDITION_FAILED (with the current
  * `ETag`), 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 428 PRECONDITION_REQUIRED (no `If-Match`, or `*`), 503.
@@ -77,6 +87,8 @@ import { getServiceConfig } from './_lib/config.js';
 import { ledgerStore } from './_lib/ledger/store.js';
 import { externalLinkTo, externalLogin, type ExternalTokenBody } from './_lib/player/external-login.js';
 import { playerStore } from './_lib/player/store.js';
+import { requireGameServer } from './_lib/auth/guard.js';
+import { instanceIdOf, itemHistory, mintItem, recordItemEvent, type ItemEventBody, type MintBody } from './_lib/player/items.js';
 import type { Json } from './_lib/util/merge-patch.js';
 
 /** Byte cap of an island change: a full heightmap and scatter fit with room to spare. */
@@ -169,6 +181,29 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
       const body = await readJsonBody<ExternalTokenBody>(request, { schema: 'auth-external' });
       const out = await externalLinkTo(getServiceConfig(), store, account, body);
       return plainJson(out, out.linked ? 201 : 200);
+    },
+  },
+  uuid: {
+    POST: async ({ request }) => {
+      await requireGameServer(request, getServiceConfig());
+      const body = await readJsonBody<MintBody>(request, { schema: 'item-mint' });
+      const out = await mintItem(await playerStore(), await ledgerStore(), body);
+      return plainJson(out, out.idempotent ? 200 : 201, out.idempotent ? { 'Idempotent-Replayed': 'true' } : { Location: `/api/ledger/${out.item.studioUuid}` });
+    },
+  },
+  item: {
+    GET: async ({ request, key }) => {
+      await requireGameServer(request, getServiceConfig());
+      return plainJson(await itemHistory(await playerStore(), await ledgerStore(), instanceIdOf(key)));
+    },
+  },
+  'item-events': {
+    POST: async ({ request, key }) => {
+      await requireGameServer(request, getServiceConfig());
+      const id = instanceIdOf(key);
+      const body = await readJsonBody<ItemEventBody>(request, { schema: 'item-event' });
+      const out = await recordItemEvent(await playerStore(), await ledgerStore(), id, body);
+      return plainJson(out, out.idempotent ? 200 : 201, out.idempotent ? { 'Idempotent-Replayed': 'true' } : {});
     },
   },
 });

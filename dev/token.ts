@@ -1,5 +1,5 @@
 /**
- * `npm run token -- --sub <studioId> [--role player|member|admin|master] [--ttl SECONDS] [--guest]`
+ * `npm run token -- --sub <studioId> [--role player|member|admin|master|server] [--ttl SECONDS] [--guest]`
  *
  * Prints a development bearer token (spec 5.2, 5.3) signed with the local HS256 secret: `JWT_SECRET`
  * when set, otherwise the development secret of `npm start` (`dev/local-env.ts`). Issuer and audience
@@ -16,7 +16,7 @@ import { mintToken, ROLES, type Role } from '../api/_lib/auth/tokens.js';
 import { STUDIO_ID } from '../api/_lib/ledger/ids.js';
 import { localEnvironment, withDefaults, type CliIo } from './local-env.js';
 
-const USAGE = 'Usage: npm run token -- --sub <STUDIO_id> [--role player|member|admin|master] [--ttl SECONDS] [--guest]';
+const USAGE = 'Usage: npm run token -- --sub <STUDIO_id> [--role player|member|admin|master|server] [--ttl SECONDS] [--guest]';
 
 /** Run the CLI; resolves to the exit code. `out`/`err` receive the token and messages. */
 export async function main(argv: readonly string[], io: CliIo = {}): Promise<number> {

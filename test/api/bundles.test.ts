@@ -59,8 +59,9 @@ async function playerStatuses(dir: string): Promise<Record<string, number>> {
   await (await ledgerStore()).createAccount({ account: { accountId, studioId, displayName: 'B', userId: mintUuid(), username: `u-${accountId}`, createdAt: '2026-11-23T00:00:00.000Z' }, clientKey: undefined, fingerprint: 'f' });
   const auth = { Authorization: `Bearer ${await mintToken(getServiceConfig().jwt, { subject: studioId, role: 'player' })}`, 'Content-Type': 'application/json' };
   const mod = (await import('../../api/player.js')) as unknown as Record<string, (r: Request) => Promise<Response>>;
-  const send = async (method: string, path: string, body?: unknown) => {
-    const res = await mod[method]!(new Request(`http://t${path}`, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
+  const server = { ...auth, Authorization: `Bearer ${await mintToken(getServiceConfig().jwt, { subject: 'STUDIO_GAMESERVER', role: 'server' })}` };
+  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = auth) => {
+    const res = await mod[method]!(new Request(`http://t${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
     await res.body?.cancel();
     return res.status;
   };
@@ -70,6 +71,7 @@ async function playerStatuses(dir: string): Promise<Record<string, number>> {
     'characters POST': await send('POST', '/api/characters', { era: 'warlords', name: 'Ada', classId: 'warrior', raceId: 'human', factionId: 'crusade' }),
     'characters GET': await send('GET', '/api/characters?era=warlords'),
     'recipes POST': await send('POST', '/api/account/recipes', { recipeId: 'RECP-20260601100000-000123-64A3D698' }),
+    'uuid POST': await send('POST', '/api/uuid', { definitionId: 'ITEM-20260601093000-00010D-B1F512C1', studioId, idempotencyKey: 'bundle-mint-1' }, server),
   };
 }
 

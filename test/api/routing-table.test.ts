@@ -110,6 +110,9 @@ describe('the table', () => {
       ['/api/characters/{key}/progress', ['GET', 'PATCH']],
       ['/api/auth/external', ['POST']],
       ['/api/auth/external-link', ['POST']],
+      ['/api/uuid', ['POST']],
+      ['/api/ledger/{key}', ['GET']],
+      ['/api/ledger/{key}/events', ['POST']],
       ['/api/account/recipes', ['GET', 'POST']],
     ]);
   });
@@ -119,7 +122,7 @@ describe('the table', () => {
       if (r.gone) expect(r.methods, r.path).toEqual(tbl().METHODS);
       else if (r.entry === 'storage') expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
       else if (['wallet', 'admin'].includes(r.entry) && !['overview', 'account'].includes(r.name)) expect(r.methods, r.path).toEqual(['POST']);
-      else if (r.entry === 'player') expect(r.methods[0], r.path).toBe(['export-from-rts', 'external', 'external-link'].includes(r.name) ? 'POST' : 'GET');
+      else if (r.entry === 'player') expect(r.methods[0], r.path).toBe(['export-from-rts', 'external', 'external-link', 'uuid', 'item-events'].includes(r.name) ? 'POST' : 'GET');
       else expect(r.methods, r.path).toEqual(['GET']);
     }
     expect(tbl().ROUTES.filter((r) => r.gone).map((r) => r.path)).toEqual(['/api/v1/systems-catalog.json', '/api/{key*}', '/v1/{key*}']);
@@ -127,7 +130,7 @@ describe('the table', () => {
 
   it('knows which routes carry a key', () => {
     expect(tbl().ROUTES.filter(tbl().hasKey).map((r) => r.name)).toEqual([
-      'relics-item', 'enchants-item', 'infusions-item', 'artifacts-item', 'sprite', 'character', 'icon', 'legacy-asset', 'account', 'object', 'progress', 'not-found', 'not-found',
+      'relics-item', 'enchants-item', 'infusions-item', 'artifacts-item', 'sprite', 'character', 'icon', 'legacy-asset', 'account', 'object', 'progress', 'item', 'item-events', 'not-found', 'not-found',
     ]);
   });
 });

@@ -177,7 +177,7 @@ describe('with an HS256 secret', () => {
     const cfg = loadServiceConfig({ JWT_SECRET: SECRET }).jwt;
     const expired = await hs({ ...good(), exp: now() - 60 });
     await expect(verifyToken(expired, cfg)).rejects.toMatchObject({ message: 'The token is not valid (ERR_JWT_EXPIRED).' });
-    await expect(verifyToken(await hs({ ...good(), role: 'root' }), cfg)).rejects.toMatchObject({ message: "The token's role is not one of player, member, admin, master." });
+    await expect(verifyToken(await hs({ ...good(), role: 'root' }), cfg)).rejects.toMatchObject({ message: "The token's role is not one of player, member, admin, master, server." });
     await expect(verifyToken(await hs({ ...good(), role: 3 }), cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 

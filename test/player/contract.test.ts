@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintUuid } from '../../api/_lib/ledger/ids.js';
 import { initialIsland } from '../../api/_lib/island/generate.js';
 import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
-import type { Character, IslandDoc, PlayerStore } from '../../api/_lib/player/types.js';
+import type { Character, IslandDoc, ItemEventRequest, ItemInstance, PlayerStore } from '../../api/_lib/player/types.js';
+import { ITEM_TRANSITIONS } from '../../api/_lib/player/items.js';
 import { redisPlayerHarness, sqlitePlayerHarness, type PlayerHarness } from '../helpers/player.js';
 
 const harnesses: PlayerHarness[] = [sqlitePlayerHarness(), redisPlayerHarness()];
@@ -193,6 +194,60 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       expect(await s.externalLink('platform', 'ext-43')).toBeUndefined();
       expect(await s.externalLink('other', 'ext-42')).toBeUndefined();
       expect((await s.linkExternal({ ...link(b), provider: 'other' })).status).toBe('linked');
+      await s.close();
+    });
+  });
+
+  describe('unique items', () => {
+    const at = '2026-11-23T10:00:00.000Z';
+    const instance = (accountId: string, definitionId = 'ITEM-1'): ItemInstance => ({ studioUuid: mintUuid(), definitionId, accountId, state: 'owned', characterId: null, seq: 1, mintedAt: at, updatedAt: at });
+    const ev = (studioUuid: string, kind: keyof typeof ITEM_TRANSITIONS, key: string, over: Partial<ItemEventRequest> = {}): ItemEventRequest => ({
+      studioUuid, kind, from: ITEM_TRANSITIONS[kind].from, to: ITEM_TRANSITIONS[kind].to, accountId: undefined, characterId: null, idempotencyKey: key, fingerprint: `${kind}-${key}`, at: '2026-11-23T11:00:00.000Z', ...over,
+    });
+
+    it('mints once per key, even for 100 parallel requests; the key with another request is refused', async () => {
+      await fresh();
+      const a = mintUuid();
+      const outs = await Promise.all(Array.from({ length: 100 }, () => s.mintItem({ item: instance(a), idempotencyKey: 'mint-key-1', fingerprint: 'f1' })));
+      expect(outs.filter((o) => o.status === 'minted')).toHaveLength(1);
+      const ids = new Set(outs.map((o) => (o.status === 'key-reused' ? '' : o.item.studioUuid)));
+      expect(ids.size).toBe(1);
+      const first = outs.find((o) => o.status === 'minted')!;
+      expect(outs.find((o) => o.status === 'replayed')).toEqual({ ...first, status: 'replayed' });
+      expect(await s.mintItem({ item: instance(a, 'ITEM-2'), idempotencyKey: 'mint-key-1', fingerprint: 'f2' })).toEqual({ status: 'key-reused' });
+      expect((await s.accountItems(a)).map((i) => i.studioUuid)).toEqual([...ids]);
+      await s.close();
+    });
+
+    it('records events the state allows, once per key, in order; moves ownership; refuses anything after the end', async () => {
+      await fresh();
+      const a = mintUuid();
+      const b = mintUuid();
+      const c = mintUuid();
+      const minted = await s.mintItem({ item: instance(a), idempotencyKey: 'mint-key-2', fingerprint: 'f' });
+      const id = minted.status === 'minted' ? minted.item.studioUuid : '';
+      const equip = await s.recordItemEvent(ev(id, 'equipped', 'ev-equip', { characterId: c }));
+      expect(equip).toMatchObject({ status: 'applied', item: { state: 'equipped', characterId: c, seq: 2, accountId: a }, event: { seq: 2, kind: 'equipped', characterId: c } });
+      expect(await s.recordItemEvent(ev(id, 'equipped', 'ev-equip', { characterId: c }))).toEqual({ ...equip, status: 'replayed' });
+      expect(await s.recordItemEvent(ev(id, 'unequipped', 'ev-equip'))).toEqual({ status: 'key-reused' });
+      expect(await s.recordItemEvent(ev(id, 'transferred', 'ev-move-1', { accountId: b }))).toMatchObject({ status: 'forbidden', item: { state: 'equipped', seq: 2 } });
+      await s.recordItemEvent(ev(id, 'unequipped', 'ev-unequip'));
+      const moved = await s.recordItemEvent(ev(id, 'transferred', 'ev-move-2', { accountId: b }));
+      expect(moved).toMatchObject({ status: 'applied', item: { accountId: b, state: 'owned', characterId: null, seq: 4 } });
+      expect(await s.accountItems(a)).toEqual([]);
+      expect((await s.accountItems(b)).map((i) => i.studioUuid)).toEqual([id]);
+      const outs = await Promise.all([s.recordItemEvent(ev(id, 'consumed', 'ev-end-1')), s.recordItemEvent(ev(id, 'destroyed', 'ev-end-2'))]);
+      expect(outs.map((o) => o.status).sort()).toEqual(['applied', 'forbidden']);
+      for (const kind of ['assigned', 'equipped', 'unequipped', 'transferred', 'consumed', 'destroyed'] as const) {
+        expect((await s.recordItemEvent(ev(id, kind, `ev-after-${kind}`, { accountId: a, characterId: c }))).status, kind).toBe('forbidden');
+      }
+      expect(await s.accountItems(b)).toEqual([]);
+      const history = await s.itemHistory(id);
+      expect(history!.events.map((e) => [e.seq, e.kind])).toEqual([[1, 'minted'], [2, 'equipped'], [3, 'unequipped'], [4, 'transferred'], [5, outs[0].status === 'applied' ? 'consumed' : 'destroyed']]);
+      expect(history!.events[3]).toMatchObject({ accountId: b, characterId: null });
+      expect(history!.item.seq).toBe(5);
+      expect(await s.recordItemEvent(ev(mintUuid(), 'consumed', 'ev-none'))).toEqual({ status: 'missing' });
+      expect(await s.itemHistory(mintUuid())).toBeUndefined();
       await s.close();
     });
   });

@@ -10,13 +10,16 @@
  *   that path is off when the variable is unset (the configuration refuses values shorter than 16);
  * - otherwise 401 with `WWW-Authenticate: Bearer realm="game-api"`.
  *
+ * {@link requireGameServer} (unique-item minting and the item ledger, spec 2.6: server-side only): as
+ * {@link requireAdmin}, with the `server` role (a game server's token) let in beside admin and master.
+ *
  * {@link requireLogin} (wallet overview and player state): a valid, non-guest token of any role; no
  * token, an invalid token or a guest token is 401 with `WWW-Authenticate` and nothing else (no
  * re-login hint, spec 5.4).
  */
 import type { ServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
-import { unauthorized, verifyToken, type Principal } from './tokens.js';
+import { unauthorized, verifyToken, type Principal, type Role } from './tokens.js';
 
 /** How an admin request was let in. */
 export type AdminGrant = { readonly via: 'token'; readonly principal: Principal } | { readonly via: 'password' };
@@ -34,13 +37,23 @@ export function bearerToken(request: Request): string | undefined {
  * Admit an admin request (see the module header).
  * @throws ServiceError UNAUTHORIZED (401) or FORBIDDEN (403).
  */
-export async function requireAdmin(request: Request, config: ServiceConfig): Promise<AdminGrant> {
+export function requireAdmin(request: Request, config: ServiceConfig): Promise<AdminGrant> {
+  return admit(request, config, ['admin', 'master'], 'This operation needs an admin or master token.');
+}
+
+/**
+ * Admit a game server's request (see the module header).
+ * @throws ServiceError UNAUTHORIZED (401) or FORBIDDEN (403).
+ */
+export function requireGameServer(request: Request, config: ServiceConfig): Promise<AdminGrant> {
+  return admit(request, config, ['admin', 'master', 'server'], 'This operation needs a game server, admin or master token.');
+}
+
+async function admit(request: Request, config: ServiceConfig, roles: readonly Role[], forbidden: string): Promise<AdminGrant> {
   const token = bearerToken(request);
   if (token !== undefined) {
     const principal = await verifyToken(token, config.jwt);
-    if (principal.guest || (principal.role !== 'admin' && principal.role !== 'master')) {
-      throw new ServiceError('FORBIDDEN', 'This operation needs an admin or master token.');
-    }
+    if (principal.guest || !roles.includes(principal.role)) throw new ServiceError('FORBIDDEN', forbidden);
     return { via: 'token', principal };
   }
   const password = request.headers.get('x-admin-password');

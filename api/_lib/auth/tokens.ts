@@ -19,8 +19,8 @@ import { createSecretKey, hash, type KeyObject } from 'node:crypto';
 import { onConfigChange, type JwtConfig, type Secret } from '../config.js';
 import { ServiceError } from '../errors.js';
 
-/** Roles a token may carry, weakest first (spec 5.3: `admin` and `master` hold admin rights). */
-export const ROLES = ['player', 'member', 'admin', 'master'] as const;
+/** Roles a token may carry (spec 5.3: `admin` and `master` hold admin rights; `server` is a game server's, which may mint and record unique items, spec 2.6). */
+export const ROLES = ['player', 'member', 'admin', 'master', 'server'] as const;
 /** One role. */
 export type Role = (typeof ROLES)[number];
 

@@ -16,12 +16,18 @@
  * - `player:{a:<id>}:progress-keys` hash: `<characterId> <key>` → `<fingerprint>\n<character JSON>`;
  * - `player:{a:<id>}:recipes` hash: recipe id → time learned.
  *
- * Global: `player:external-links` hash: `<provider> <external user id>` → the link as JSON.
+ * - `player:{a:<id>}:items` set: the unique items the account owns now.
+ *
+ * Global: `player:external-links` hash: `<provider> <external user id>` → the link as JSON;
+ * `item:mint-keys` hash: mint key → `<fingerprint>\n<result JSON>`. Per unique item (hash tag
+ * `{i:<studio_uuid>}`): `item:{i:<id>}` hash (the instance's fields, `characterId` '' for none),
+ * `item:{i:<id>}:events` list (append-only, event JSON), `item:{i:<id>}:keys` hash (event key →
+ * `<fingerprint>\n<result JSON>`).
  */
 import { ServiceError } from '../errors.js';
 import { redisClientOf, redisScript, RetryingCommands, RETRY_DELAYS_MS, type RedisLedgerTarget } from '../ledger/redis.js';
 import type { IslandState } from '../island/generate.js';
-import type { Character, ExternalLink, PlayerStore, Progress } from './types.js';
+import type { Character, ExternalLink, ItemEvent, ItemInstance, ItemState, PlayerStore, Progress } from './types.js';
 import { characterBody } from './types.js';
 
 /** Keys of one account (see the module header). */
@@ -34,6 +40,11 @@ export const PLAYER_KEYS = Object.freeze({
   progressKeys: (a: string) => `player:{a:${a}}:progress-keys`,
   recipes: (a: string) => `player:{a:${a}}:recipes`,
   externalLinks: 'player:external-links',
+  items: (a: string) => `player:{a:${a}}:items`,
+  mintKeys: 'item:mint-keys',
+  item: (i: string) => `item:{i:${i}}`,
+  itemEvents: (i: string) => `item:{i:${i}}:events`,
+  itemKeys: (i: string) => `item:{i:${i}}:keys`,
 });
 
 /** KEYS: island. ARGV: state, revision, updatedAt. Creates when absent; answers the stored fields. */
@@ -108,7 +119,74 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return {'linked'}
 `);
 
+/** KEYS: mint-keys, item, events, owner's items. ARGV: key, fingerprint, result JSON, event JSON, id, definition, owner, time. */
+const MINT_ITEM = redisScript(`
+local k = redis.call('HGET', KEYS[1], ARGV[1])
+if k then
+  local sep = string.find(k, '\\n', 1, true)
+  if string.sub(k, 1, sep - 1) ~= ARGV[2] then return {'key-reused'} end
+  return {'replayed', string.sub(k, sep + 1)}
+end
+redis.call('HSET', KEYS[2], 'definitionId', ARGV[6], 'accountId', ARGV[7], 'state', 'owned', 'characterId', '', 'seq', '1', 'mintedAt', ARGV[8], 'updatedAt', ARGV[8])
+redis.call('RPUSH', KEYS[3], ARGV[4])
+redis.call('SADD', KEYS[4], ARGV[5])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '\\n' .. ARGV[3])
+return {'minted'}
+`);
+
+/**
+ * KEYS: item, events, item keys, the current owner's items, the owner-after's items.
+ * ARGV: key, fingerprint, kind, allowed states (comma-separated), state after, owner after ('' keeps),
+ * character ('' for none), time, item id, the owner the caller read. Only flat tables go through cjson.
+ */
+const ITEM_EVENT = redisScript(`
+local cur = redis.call('HMGET', KEYS[1], 'definitionId', 'accountId', 'state', 'characterId', 'seq', 'mintedAt', 'updatedAt')
+if not cur[1] then return {'missing'} end
+local k = redis.call('HGET', KEYS[3], ARGV[1])
+if k then
+  local sep = string.find(k, '\\n', 1, true)
+  if string.sub(k, 1, sep - 1) ~= ARGV[2] then return {'key-reused'} end
+  return {'replayed', string.sub(k, sep + 1)}
+end
+if cur[2] ~= ARGV[10] then return {'moved'} end
+local allowed = false
+for st in string.gmatch(ARGV[4], '[^,]+') do
+  if st == cur[3] then allowed = true end
+end
+if not allowed then return {'forbidden', cur[1], cur[2], cur[3], cur[4], cur[5], cur[6], cur[7]} end
+local owner = cur[2]
+if ARGV[6] ~= '' then owner = ARGV[6] end
+local seq = tonumber(cur[5]) + 1
+redis.call('HSET', KEYS[1], 'accountId', owner, 'state', ARGV[5], 'characterId', ARGV[7], 'seq', tostring(seq), 'updatedAt', ARGV[8])
+local character = cjson.null
+if ARGV[7] ~= '' then character = ARGV[7] end
+local event = { studioUuid = ARGV[9], seq = seq, kind = ARGV[3], accountId = owner, characterId = character, at = ARGV[8] }
+local item = { studioUuid = ARGV[9], definitionId = cur[1], accountId = owner, state = ARGV[5], characterId = character, seq = seq, mintedAt = cur[6], updatedAt = ARGV[8] }
+local ej = cjson.encode(event)
+local ij = cjson.encode(item)
+redis.call('RPUSH', KEYS[2], ej)
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2] .. '\\n' .. '{"item":' .. ij .. ',"event":' .. ej .. '}')
+redis.call('SREM', KEYS[4], ARGV[9])
+if ARGV[5] ~= 'consumed' and ARGV[5] ~= 'destroyed' then redis.call('SADD', KEYS[5], ARGV[9]) end
+return {'applied', ij, ej}
+`);
+
 const str = (v: unknown): string => String(v);
+
+/** An item from the HMGET fields definitionId, accountId, state, characterId, seq, mintedAt, updatedAt. */
+function itemFromFields(studioUuid: string, f: unknown[]): ItemInstance {
+  return {
+    studioUuid,
+    definitionId: str(f[0]),
+    accountId: str(f[1]),
+    state: str(f[2]) as ItemState,
+    characterId: f[3] === '' || f[3] === null || f[3] === undefined ? null : str(f[3]),
+    seq: Number(f[4]),
+    mintedAt: str(f[5]),
+    updatedAt: str(f[6]),
+  };
+}
+const ITEM_FIELDS = ['definitionId', 'accountId', 'state', 'characterId', 'seq', 'mintedAt', 'updatedAt'];
 
 
 /**
@@ -237,6 +315,58 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
     async externalLink(provider, externalUserId) {
       const v = await commands.call('read', () => redis.hget(K.externalLinks, `${provider} ${externalUserId}`));
       return v === null || v === undefined ? undefined : (JSON.parse(str(v)) as ExternalLink);
+    },
+    async mintItem(request) {
+      const i = request.item;
+      const event: ItemEvent = { studioUuid: i.studioUuid, seq: 1, kind: 'minted', accountId: i.accountId, characterId: null, at: i.mintedAt };
+      const out = await commands.script(
+        MINT_ITEM,
+        [K.mintKeys, K.item(i.studioUuid), K.itemEvents(i.studioUuid), K.items(i.accountId)],
+        [request.idempotencyKey, request.fingerprint, JSON.stringify({ item: i, event }), JSON.stringify(event), i.studioUuid, i.definitionId, i.accountId, i.mintedAt],
+      );
+      if (out[0] === 'minted') return { status: 'minted', item: i, event };
+      if (out[0] === 'key-reused') return { status: 'key-reused' };
+      return { status: 'replayed', ...(JSON.parse(str(out[1])) as { item: ItemInstance; event: ItemEvent }) };
+    },
+    async recordItemEvent(request) {
+      const id = request.studioUuid;
+      // the owner's index moves with a transfer: read the owner, and run again if it moved meanwhile
+      for (;;) {
+        const [owner] = await fieldsOf(K.item(id), ['accountId']);
+        if (owner === null || owner === undefined) return { status: 'missing' };
+        const after = request.accountId ?? str(owner);
+        const out = await commands.script(
+          ITEM_EVENT,
+          [K.item(id), K.itemEvents(id), K.itemKeys(id), K.items(str(owner)), K.items(after)],
+          [request.idempotencyKey, request.fingerprint, request.kind, request.from.join(','), request.to, request.accountId ?? '', request.characterId ?? '', request.at, id, str(owner)],
+        );
+        switch (out[0]) {
+          case 'applied':
+            return { status: 'applied', item: JSON.parse(str(out[1])) as ItemInstance, event: JSON.parse(str(out[2])) as ItemEvent };
+          case 'replayed':
+            return { status: 'replayed', ...(JSON.parse(str(out[1])) as { item: ItemInstance; event: ItemEvent }) };
+          case 'forbidden':
+            return { status: 'forbidden', item: itemFromFields(id, out.slice(1)) };
+          case 'key-reused':
+            return { status: 'key-reused' };
+          case 'missing':
+            return { status: 'missing' };
+          default:
+            continue; // 'moved'
+        }
+      }
+    },
+    async itemHistory(studioUuid) {
+      const fields = await fieldsOf(K.item(studioUuid), ITEM_FIELDS);
+      if (fields[0] === null || fields[0] === undefined) return undefined;
+      const events = (await commands.call('read', () => redis.lrange(K.itemEvents(studioUuid), 0, -1))).map((e) => JSON.parse(str(e)) as ItemEvent);
+      return { item: itemFromFields(studioUuid, fields), events };
+    },
+    async accountItems(accountId) {
+      const ids = (await commands.call('read', () => redis.smembers(K.items(accountId)))).map(str);
+      const items: ItemInstance[] = [];
+      for (const id of ids) items.push(itemFromFields(id, await fieldsOf(K.item(id), ITEM_FIELDS)));
+      return items.sort((a, b) => (a.mintedAt < b.mintedAt ? -1 : a.mintedAt > b.mintedAt ? 1 : a.studioUuid < b.studioUuid ? -1 : 1));
     },
     close() {
       return 'requester' in target && target.close ? target.close() : Promise.resolve();

@@ -9,7 +9,8 @@
  * JSON and revision), `character_keys` (client key → character and fingerprint), `progress_keys`
  * ((character, key) → fingerprint and the character JSON that save left, kept forever),
  * `learned_recipes` ((account, recipe) → time), `external_links` ((provider, external user id) → account,
- * username, link time).
+ * username, link time), `items` (each unique item as it stands), `item_events` (append-only by trigger),
+ * `item_keys` ((`mint` or the item's id, key) → fingerprint and the result, kept forever).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -17,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { createClient, type Client, type InValue, type Row, type Transaction } from '@libsql/client';
 import { ServiceError } from '../errors.js';
 import type { IslandState } from '../island/generate.js';
-import type { Character, Era, ExternalLink, IslandDoc, PlayerStore, Progress } from './types.js';
+import type { Character, Era, ExternalLink, IslandDoc, ItemEvent, ItemInstance, ItemState, PlayerStore, Progress } from './types.js';
 import { characterBody } from './types.js';
 
 const SCHEMA = `
@@ -62,6 +63,35 @@ CREATE TABLE IF NOT EXISTS external_links (
   linked_at TEXT NOT NULL,
   PRIMARY KEY (provider, external_user_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS items (
+  studio_uuid TEXT PRIMARY KEY,
+  definition_id TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  state TEXT NOT NULL,
+  character_id TEXT,
+  seq INTEGER NOT NULL,
+  minted_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS items_by_owner ON items (account_id, minted_at);
+CREATE TABLE IF NOT EXISTS item_events (
+  studio_uuid TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  character_id TEXT,
+  at TEXT NOT NULL,
+  PRIMARY KEY (studio_uuid, seq)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS item_events_append_only_u BEFORE UPDATE ON item_events BEGIN SELECT RAISE(ABORT, 'item events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS item_events_append_only_d BEFORE DELETE ON item_events BEGIN SELECT RAISE(ABORT, 'item events are append-only'); END;
+CREATE TABLE IF NOT EXISTS item_keys (
+  scope TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  result TEXT NOT NULL,
+  PRIMARY KEY (scope, idempotency_key)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS learned_recipes (
   account_id TEXT NOT NULL,
   recipe_id TEXT NOT NULL,
@@ -83,6 +113,23 @@ function characterOf(r: Row): Character {
 
 function linkOf(r: Row): ExternalLink {
   return { provider: text(r.provider), externalUserId: text(r.external_user_id), username: text(r.username), accountId: text(r.account_id), linkedAt: text(r.linked_at) };
+}
+
+function itemOf(r: Row): ItemInstance {
+  return {
+    studioUuid: text(r.studio_uuid),
+    definitionId: text(r.definition_id),
+    accountId: text(r.account_id),
+    state: text(r.state) as ItemState,
+    characterId: r.character_id === null ? null : text(r.character_id),
+    seq: Number(r.seq),
+    mintedAt: text(r.minted_at),
+    updatedAt: text(r.updated_at),
+  };
+}
+
+function itemEventOf(r: Row): ItemEvent {
+  return { studioUuid: text(r.studio_uuid), seq: Number(r.seq), kind: text(r.kind) as ItemEvent['kind'], accountId: text(r.account_id), characterId: r.character_id === null ? null : text(r.character_id), at: text(r.at) };
 }
 
 function islandOf(r: Row): IslandDoc {
@@ -239,6 +286,54 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
     async externalLink(provider, externalUserId) {
       const row = (await read('SELECT * FROM external_links WHERE provider = ? AND external_user_id = ?', [provider, externalUserId]))[0];
       return row ? linkOf(row) : undefined;
+    },
+    mintItem(request) {
+      return write(async (tx) => {
+        const k = await one(tx, 'SELECT fingerprint, result FROM item_keys WHERE scope = ? AND idempotency_key = ?', ['mint', request.idempotencyKey]);
+        if (k) {
+          if (text(k.fingerprint) !== request.fingerprint) return { status: 'key-reused' } as const;
+          return { status: 'replayed', ...(JSON.parse(text(k.result)) as { item: ItemInstance; event: ItemEvent }) } as const;
+        }
+        const i = request.item;
+        const event: ItemEvent = { studioUuid: i.studioUuid, seq: 1, kind: 'minted', accountId: i.accountId, characterId: null, at: i.mintedAt };
+        await tx.batch([
+          { sql: 'INSERT INTO items (studio_uuid, definition_id, account_id, state, character_id, seq, minted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', args: [i.studioUuid, i.definitionId, i.accountId, i.state, i.characterId, i.seq, i.mintedAt, i.updatedAt] },
+          { sql: 'INSERT INTO item_events (studio_uuid, seq, kind, account_id, character_id, at) VALUES (?, ?, ?, ?, ?, ?)', args: [event.studioUuid, 1, 'minted', event.accountId, null, event.at] },
+          { sql: 'INSERT INTO item_keys (scope, idempotency_key, fingerprint, result) VALUES (?, ?, ?, ?)', args: ['mint', request.idempotencyKey, request.fingerprint, JSON.stringify({ item: i, event })] },
+        ]);
+        return { status: 'minted', item: i, event } as const;
+      });
+    },
+    recordItemEvent(request) {
+      return write(async (tx) => {
+        const row = await one(tx, 'SELECT * FROM items WHERE studio_uuid = ?', [request.studioUuid]);
+        if (!row) return { status: 'missing' } as const;
+        const k = await one(tx, 'SELECT fingerprint, result FROM item_keys WHERE scope = ? AND idempotency_key = ?', [request.studioUuid, request.idempotencyKey]);
+        if (k) {
+          if (text(k.fingerprint) !== request.fingerprint) return { status: 'key-reused' } as const;
+          return { status: 'replayed', ...(JSON.parse(text(k.result)) as { item: ItemInstance; event: ItemEvent }) } as const;
+        }
+        const current = itemOf(row);
+        if (!request.from.includes(current.state)) return { status: 'forbidden', item: current } as const;
+        const item: ItemInstance = { ...current, accountId: request.accountId ?? current.accountId, state: request.to, characterId: request.characterId, seq: current.seq + 1, updatedAt: request.at };
+        const event: ItemEvent = { studioUuid: item.studioUuid, seq: item.seq, kind: request.kind, accountId: item.accountId, characterId: item.characterId, at: request.at };
+        await tx.batch([
+          { sql: 'UPDATE items SET account_id = ?, state = ?, character_id = ?, seq = ?, updated_at = ? WHERE studio_uuid = ?', args: [item.accountId, item.state, item.characterId, item.seq, item.updatedAt, item.studioUuid] },
+          { sql: 'INSERT INTO item_events (studio_uuid, seq, kind, account_id, character_id, at) VALUES (?, ?, ?, ?, ?, ?)', args: [event.studioUuid, event.seq, event.kind, event.accountId, event.characterId, event.at] },
+          { sql: 'INSERT INTO item_keys (scope, idempotency_key, fingerprint, result) VALUES (?, ?, ?, ?)', args: [request.studioUuid, request.idempotencyKey, request.fingerprint, JSON.stringify({ item, event })] },
+        ]);
+        return { status: 'applied', item, event } as const;
+      });
+    },
+    async itemHistory(studioUuid) {
+      const row = (await read('SELECT * FROM items WHERE studio_uuid = ?', [studioUuid]))[0];
+      if (!row) return undefined;
+      const events = (await read('SELECT * FROM item_events WHERE studio_uuid = ? ORDER BY seq', [studioUuid])).map(itemEventOf);
+      return { item: itemOf(row), events };
+    },
+    async accountItems(accountId) {
+      const rows = await read("SELECT * FROM items WHERE account_id = ? AND state NOT IN ('consumed', 'destroyed') ORDER BY minted_at, studio_uuid", [accountId]);
+      return rows.map(itemOf);
     },
     async close() {
       await queue.catch(() => undefined);

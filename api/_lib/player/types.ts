@@ -134,6 +134,76 @@ export interface LinkOutcome {
   readonly link: ExternalLink;
 }
 
+/** Events of a unique item's life (spec 2.6, 4.8 `/api/ledger`). */
+export const ITEM_EVENTS = ['minted', 'assigned', 'equipped', 'unequipped', 'transferred', 'consumed', 'destroyed'] as const;
+/** One item event kind. */
+export type ItemEventKind = (typeof ITEM_EVENTS)[number];
+/** States of a unique item; `consumed` and `destroyed` are final. */
+export type ItemState = 'owned' | 'assigned' | 'equipped' | 'consumed' | 'destroyed';
+
+/** A unique item instance (`studio_uuid`) as it stands. */
+export interface ItemInstance {
+  /** `studio_uuid`, an RFC 4122 uuid minted by the server: never a definition id. */
+  readonly studioUuid: string;
+  /** The definition it instantiates (an `ITEM-*` id of the catalog). */
+  readonly definitionId: string;
+  /** The owning account's `accounts.id`. */
+  readonly accountId: string;
+  readonly state: ItemState;
+  /** The character it is assigned to or worn by, else null. */
+  readonly characterId: string | null;
+  /** Number of events so far (1 after minting). */
+  readonly seq: number;
+  readonly mintedAt: string;
+  readonly updatedAt: string;
+}
+
+/** One recorded event (append-only). */
+export interface ItemEvent {
+  readonly studioUuid: string;
+  readonly seq: number;
+  readonly kind: ItemEventKind;
+  /** The owner after the event. */
+  readonly accountId: string;
+  readonly characterId: string | null;
+  readonly at: string;
+}
+
+/** Input of {@link PlayerStore.mintItem}: the instance as minted, under an idempotency key kept forever. */
+export interface MintRequest {
+  readonly item: ItemInstance;
+  readonly idempotencyKey: string;
+  /** Fingerprint of the request (definition and owner) bound to the key. */
+  readonly fingerprint: string;
+}
+
+/** Result of {@link PlayerStore.mintItem}. */
+export type MintOutcome = { readonly status: 'minted' | 'replayed'; readonly item: ItemInstance; readonly event: ItemEvent } | { readonly status: 'key-reused' };
+
+/** Input of {@link PlayerStore.recordItemEvent}. */
+export interface ItemEventRequest {
+  readonly studioUuid: string;
+  readonly kind: Exclude<ItemEventKind, 'minted'>;
+  /** States the event may follow (from the one transition table, `items.ts`). */
+  readonly from: readonly ItemState[];
+  readonly to: ItemState;
+  /** The owner after the event (the new one for a transfer; else the current one is kept when undefined). */
+  readonly accountId: string | undefined;
+  readonly characterId: string | null;
+  /** Kept forever per instance: the same key again answers the first result. */
+  readonly idempotencyKey: string;
+  readonly fingerprint: string;
+  readonly at: string;
+}
+
+/** Result of {@link PlayerStore.recordItemEvent}. */
+export type ItemEventOutcome =
+  | { readonly status: 'applied' | 'replayed'; readonly item: ItemInstance; readonly event: ItemEvent }
+  /** The item's state forbids the event; nothing changed. */
+  | { readonly status: 'forbidden'; readonly item: ItemInstance }
+  | { readonly status: 'missing' }
+  | { readonly status: 'key-reused' };
+
 /** The player state store (see the module header). Every method may throw ServiceError UPSTREAM_UNAVAILABLE (503). */
 export interface PlayerStore {
   readonly driver: 'sqlite' | 'redis';
@@ -157,6 +227,14 @@ export interface PlayerStore {
   linkExternal(link: ExternalLink): Promise<LinkOutcome>;
   /** The binding of an external identity, if any. */
   externalLink(provider: string, externalUserId: string): Promise<ExternalLink | undefined>;
+  /** Mint a unique item once per idempotency key (the first instance for the key, forever); atomic. */
+  mintItem(request: MintRequest): Promise<MintOutcome>;
+  /** Record an event the item's state allows, once per (item, key); atomic. */
+  recordItemEvent(request: ItemEventRequest): Promise<ItemEventOutcome>;
+  /** An item and its events, oldest first; undefined when no such item was minted. */
+  itemHistory(studioUuid: string): Promise<{ item: ItemInstance; events: ItemEvent[] } | undefined>;
+  /** The items an account owns now (consumed and destroyed ones excluded), by mint time. */
+  accountItems(accountId: string): Promise<ItemInstance[]>;
   close(): Promise<void>;
 }
 

@@ -112,6 +112,10 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   // §4.8, §5.5 external login (no caller token) and link (the caller's token)
   { path: '/api/auth/external', entry: 'player', name: 'external', methods: ['POST'] },
   { path: '/api/auth/external-link', entry: 'player', name: 'external-link', methods: ['POST'] },
+  // §2.6, §4.8 unique items: minting and the item ledger (game servers and admins)
+  { path: '/api/uuid', entry: 'player', name: 'uuid', methods: ['POST'] },
+  { path: '/api/ledger/{key}', entry: 'player', name: 'item', methods: GET },
+  { path: '/api/ledger/{key}/events', entry: 'player', name: 'item-events', methods: ['POST'] },
   // §4.8 account-scoped state
   { path: '/api/account/recipes', entry: 'player', name: 'recipes', methods: ['GET', 'POST'] },
   // Anything else under the API answers a problem+json 404 (after static files and entry files).

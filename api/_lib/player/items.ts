@@ -1,0 +1,171 @@
+/**
+ * Unique items (spec 2.6 `studio_uuid`, 4.8 `/api/uuid` and `/api/ledger`): minting an instance of a
+ * catalog definition, and the append-only record of what happens to it, with the one transition table
+ * both store adapters apply atomically (the adapters receive the allowed states of each event).
+ *
+ * Transitions (an event another state forbids is a 409 and changes nothing):
+ *
+ * | event | from | to |
+ * |---|---|---|
+ * | `minted` | (none: `POST /api/uuid`) | owned |
+ * | `assigned` (to a character of the owner) | owned, assigned | assigned |
+ * | `equipped` (on a character of the owner) | owned, assigned | equipped |
+ * | `unequipped` | equipped | owned |
+ * | `transferred` (to another account) | owned, assigned | owned |
+ * | `consumed` | owned, assigned, equipped | consumed (final) |
+ * | `destroyed` | owned, assigned, equipped | destroyed (final) |
+ *
+ * Definitions: an instance names an `ITEM-*` definition of the published catalog's
+ * `canonical-items-manifest.json` whose kind is not consumable (stackable definitions, `MATL-*` and
+ * consumables, are held as bag quantities, never as instances). An instance id is an RFC 4122 uuid,
+ * never a definition id, and a definition id is never taken as an instance id (both are 400s that say so).
+ */
+import { createHash } from 'node:crypto';
+import { readCatalogJson } from '../catalog/store.js';
+import { ServiceError } from '../errors.js';
+import { mintUuid, STUDIO_ID, UUID } from '../ledger/ids.js';
+import type { Account, AccountSelector, LedgerStore } from '../ledger/types.js';
+import type { Clock } from './service.js';
+import type { ItemEvent, ItemEventKind, ItemInstance, ItemState, PlayerStore } from './types.js';
+
+/** The transition table (see the module header). */
+export const ITEM_TRANSITIONS: Readonly<Record<Exclude<ItemEventKind, 'minted'>, { readonly from: readonly ItemState[]; readonly to: ItemState }>> = Object.freeze({
+  assigned: { from: ['owned', 'assigned'], to: 'assigned' },
+  equipped: { from: ['owned', 'assigned'], to: 'equipped' },
+  unequipped: { from: ['equipped'], to: 'owned' },
+  transferred: { from: ['owned', 'assigned'], to: 'owned' },
+  consumed: { from: ['owned', 'assigned', 'equipped'], to: 'consumed' },
+  destroyed: { from: ['owned', 'assigned', 'equipped'], to: 'destroyed' },
+});
+
+const systemClock: Clock = () => new Date();
+const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
+
+/** Unique-item definition ids of the published catalog, read once per process. */
+function uniqueDefinitions(): Promise<ReadonlySet<string>> {
+  return readCatalogJson('api/v1/canonical-items-manifest.json', (raw) => {
+    const items = (raw as { items?: unknown } | null)?.items;
+    if (!Array.isArray(items)) throw new Error('items is not a list');
+    return new Set((items as { uuid?: unknown; kind?: unknown }[]).filter((i) => typeof i.uuid === 'string' && /^ITEM-/.test(i.uuid) && i.kind !== 'consumable').map((i) => i.uuid as string));
+  });
+}
+
+/** An account by a selector. @throws ServiceError NOT_FOUND naming the field */
+async function accountOf(ledger: LedgerStore, selector: AccountSelector, field: string): Promise<Account> {
+  const account = await ledger.findAccount(selector);
+  if (!account) throw new ServiceError('NOT_FOUND', `No account has this ${field}.`);
+  return account;
+}
+
+/** Body of `POST /api/uuid` (schema `item-mint`). */
+export interface MintBody {
+  readonly definitionId: string;
+  readonly studioId?: string;
+  readonly accountId?: string;
+  readonly idempotencyKey: string;
+}
+
+/** An instance as answered, with its owner's both ids. */
+function itemView(item: ItemInstance, owner: Account) {
+  return { ...item, owner: { accountId: owner.accountId, studioId: owner.studioId } };
+}
+
+/**
+ * Mint a unique item for an account, once per idempotency key (a retry answers the same id, forever).
+ * @throws ServiceError 400 INVALID_BODY (not a unique-item definition of the catalog), 404 (no such
+ *   account), 422 IDEMPOTENCY_KEY_REUSED, 503
+ */
+export async function mintItem(store: PlayerStore, ledger: LedgerStore, body: MintBody, clock: Clock = systemClock) {
+  if (!(await uniqueDefinitions()).has(body.definitionId)) {
+    throw new ServiceError('INVALID_BODY', `${body.definitionId.slice(0, 80)} is not a unique-item definition of the catalog.`, {
+      errors: [{ name: '/definitionId', message: 'Must be an ITEM-* definition of canonical-items-manifest.json that is not a consumable (stackables are bag quantities, not instances).' }],
+    });
+  }
+  const owner = await accountOf(ledger, body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! }, body.studioId !== undefined ? 'studioId' : 'accountId');
+  const at = clock().toISOString();
+  const item: ItemInstance = { studioUuid: mintUuid(), definitionId: body.definitionId, accountId: owner.accountId, state: 'owned', characterId: null, seq: 1, mintedAt: at, updatedAt: at };
+  const out = await store.mintItem({ item, idempotencyKey: body.idempotencyKey, fingerprint: fingerprint([body.definitionId, owner.accountId]) });
+  if (out.status === 'key-reused') throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key minted another item (another definition or owner); use a new key.');
+  return { item: itemView(out.item, owner), idempotent: out.status === 'replayed' };
+}
+
+/**
+ * The instance id of a path key.
+ * @throws ServiceError BAD_REQUEST for a definition id (never an instance id) or anything but a uuid
+ */
+export function instanceIdOf(key: string | undefined): string {
+  const k = key ?? '';
+  if (/^[A-Z]{3,4}-/.test(k)) throw new ServiceError('BAD_REQUEST', `"${k.slice(0, 60)}" is a definition id; an item instance is named by its studio_uuid (an RFC 4122 uuid).`);
+  if (!UUID.test(k)) throw new ServiceError('BAD_REQUEST', 'An item instance is named by its studio_uuid, an RFC 4122 uuid.');
+  return k.toLowerCase();
+}
+
+/** Body of `POST /api/ledger/{studio_uuid}/events` (schema `item-event`). */
+export interface ItemEventBody {
+  readonly event: Exclude<ItemEventKind, 'minted'>;
+  readonly idempotencyKey: string;
+  /** For `assigned` and `equipped`: a character of the owner. */
+  readonly characterId?: string;
+  /** For `transferred`: the new owner, by exactly one selector. */
+  readonly toStudioId?: string;
+  readonly toAccountId?: string;
+}
+
+/**
+ * Record an event of a unique item, once per (item, idempotency key).
+ * @throws ServiceError 400 (a missing or foreign character, a transfer without or to the same owner),
+ *   404 (no such item or target account), 409 CONFLICT (the item's state forbids the event),
+ *   422 IDEMPOTENCY_KEY_REUSED, 503
+ */
+export async function recordItemEvent(store: PlayerStore, ledger: LedgerStore, studioUuid: string, body: ItemEventBody, clock: Clock = systemClock) {
+  const history = await store.itemHistory(studioUuid);
+  if (!history) throw new ServiceError('NOT_FOUND', 'No item has this studio_uuid.');
+  const t = ITEM_TRANSITIONS[body.event];
+  let accountId: string | undefined;
+  let characterId: string | null = null;
+  const wrong = (name: string, message: string) => new ServiceError('INVALID_BODY', message, { errors: [{ name, message }] });
+  if (body.event === 'transferred') {
+    const to = body.toStudioId ?? body.toAccountId;
+    if (to === undefined) throw wrong('/toStudioId', 'A transfer names the new owner: toStudioId or toAccountId.');
+    const target = await accountOf(ledger, STUDIO_ID.test(to) ? { studioId: to } : { accountId: to }, body.toStudioId !== undefined ? 'toStudioId' : 'toAccountId');
+    if (target.accountId === history.item.accountId) throw wrong(body.toStudioId !== undefined ? '/toStudioId' : '/toAccountId', 'The item already belongs to this account.');
+    accountId = target.accountId;
+  } else if (body.event === 'assigned' || body.event === 'equipped') {
+    if (body.characterId === undefined) throw wrong('/characterId', `An item is ${body.event} to a character: send characterId.`);
+    const character = await store.character(history.item.accountId, body.characterId.toLowerCase());
+    if (!character) throw wrong('/characterId', "Not a character of the item's owner.");
+    characterId = character.id;
+  }
+  const out = await store.recordItemEvent({
+    studioUuid,
+    kind: body.event,
+    from: t.from,
+    to: t.to,
+    accountId,
+    characterId,
+    idempotencyKey: body.idempotencyKey,
+    fingerprint: fingerprint([body.event, body.characterId ?? null, body.toStudioId ?? null, body.toAccountId ?? null]),
+    at: clock().toISOString(),
+  });
+  switch (out.status) {
+    case 'applied':
+    case 'replayed': {
+      const owner = await accountOf(ledger, { accountId: out.item.accountId }, 'accountId');
+      return { item: itemView(out.item, owner), event: out.event, idempotent: out.status === 'replayed' };
+    }
+    case 'forbidden':
+      throw new ServiceError('CONFLICT', `The item is ${out.item.state}: it cannot be ${body.event} (allowed from ${t.from.join(', ')}).`);
+    case 'key-reused':
+      throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key recorded another event of this item; use a new key.');
+    default:
+      throw new ServiceError('NOT_FOUND', 'No item has this studio_uuid.');
+  }
+}
+
+/** An item's history and current owner. @throws ServiceError NOT_FOUND, 503 */
+export async function itemHistory(store: PlayerStore, ledger: LedgerStore, studioUuid: string): Promise<ReturnType<typeof itemView> & { events: ItemEvent[] }> {
+  const history = await store.itemHistory(studioUuid);
+  if (!history) throw new ServiceError('NOT_FOUND', 'No item has this studio_uuid.');
+  const owner = await accountOf(ledger, { accountId: history.item.accountId }, 'accountId');
+  return { ...itemView(history.item, owner), events: history.events };
+}
