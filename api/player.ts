@@ -55,6 +55,12 @@
  *   toAccountId? }` records assigned, equipped, unequipped, transferred, consumed or destroyed; 409 when
  *   the item's state forbids it (nothing but reading after consumed or destroyed).
  *
+ * The account bag (spec 2.6, 2.8; `api/_lib/player/bag.ts`):
+ * - `GET /api/inventory` (the caller's token): `{ stackables: [{ definitionId, quantity }], uniqueItems }`.
+ * - `POST /api/inventory/grant` and `POST /api/inventory/consume` (game servers): `{ studioId | accountId,
+ *   definitionId, quantity, idempotencyKey }`; 201 `{ entry, quantity, account, idempotent: false }`, the
+ *   same key again answers the first entry (200); a consumption beyond the quantity held is 409.
+ *
  * Errors (problem+json): 400 BAD_REQUEST / INVALID_QUERY / INVALID_BODY (every bad field), 401
  * UNAUTHORIZED with `WWW-Authenticate`, 404, 409 CONFLICT, 412 PRECONDITION_FAILED (with the current
  * `ETag`), 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 428 PRECONDITION_REQUIRED (no `If-Match`, or `*`), 503.
@@ -88,6 +94,7 @@ import { ledgerStore } from './_lib/ledger/store.js';
 import { externalLinkTo, externalLogin, type ExternalTokenBody } from './_lib/player/external-login.js';
 import { playerStore } from './_lib/player/store.js';
 import { requireGameServer } from './_lib/auth/guard.js';
+import { changeBag, inventoryOf, type BagChangeBody } from './_lib/player/bag.js';
 import { instanceIdOf, itemHistory, mintItem, recordItemEvent, type ItemEventBody, type MintBody } from './_lib/player/items.js';
 import type { Json } from './_lib/util/merge-patch.js';
 
@@ -206,4 +213,24 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
       return plainJson(out, out.idempotent ? 200 : 201, out.idempotent ? { 'Idempotent-Replayed': 'true' } : {});
     },
   },
+  inventory: {
+    GET: async ({ request }) => {
+      const { account, store } = await playerCaller(request);
+      return plainJson(await inventoryOf(store, account.accountId));
+    },
+  },
+  'inventory-grant': {
+    POST: ({ request }) => bagChange(request, 1),
+  },
+  'inventory-consume': {
+    POST: ({ request }) => bagChange(request, -1),
+  },
 });
+
+/** A grant (+1) or consumption (−1) of a stackable, by a game server. */
+async function bagChange(request: Request, sign: 1 | -1): Promise<Response> {
+  await requireGameServer(request, getServiceConfig());
+  const body = await readJsonBody<BagChangeBody>(request, { schema: 'bag-change' });
+  const out = await changeBag(await playerStore(), await ledgerStore(), body, sign);
+  return plainJson(out, out.idempotent ? 200 : 201, out.idempotent ? { 'Idempotent-Replayed': 'true' } : {});
+}

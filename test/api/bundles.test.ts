@@ -71,6 +71,7 @@ async function playerStatuses(dir: string): Promise<Record<string, number>> {
     'characters POST': await send('POST', '/api/characters', { era: 'warlords', name: 'Ada', classId: 'warrior', raceId: 'human', factionId: 'crusade' }),
     'characters GET': await send('GET', '/api/characters?era=warlords'),
     'recipes POST': await send('POST', '/api/account/recipes', { recipeId: 'RECP-20260601100000-000123-64A3D698' }),
+    'grant POST': await send('POST', '/api/inventory/grant', { definitionId: 'MATL-20260601090000-000101-F469B3E9', studioId, quantity: 1, idempotencyKey: 'bundle-grant-1' }, server),
     'uuid POST': await send('POST', '/api/uuid', { definitionId: 'ITEM-20260601093000-00010D-B1F512C1', studioId, idempotencyKey: 'bundle-mint-1' }, server),
   };
 }
@@ -135,10 +136,10 @@ describe('each entry bundles exactly the catalog files its routes read', async (
     }
   });
 
-  it('bundles no per-item static file and no source catalog file into any entry (but the recipes the player entry checks ids against)', () => {
+  it('bundles no per-item static file and no source catalog file into any entry (but the recipes and materials the player entry checks ids against)', () => {
     const all = ENTRIES.flatMap((e) => ENTRY_CATALOG_FILES[e]);
     const match = picomatch(all);
-    const source = (f: string) => /^api\/v1\/master-/.test(f) && f !== 'api/v1/master-recipes.json';
+    const source = (f: string) => /^api\/v1\/master-/.test(f) && !['api/v1/master-recipes.json', 'api/v1/master-materials.json'].includes(f);
     expect(files.filter((f) => match(f) && (/^api\/v1\/(relics|enchants|infusions|artifacts)\//.test(f) || source(f)))).toEqual([]);
   });
 });

@@ -113,6 +113,9 @@ describe('the table', () => {
       ['/api/uuid', ['POST']],
       ['/api/ledger/{key}', ['GET']],
       ['/api/ledger/{key}/events', ['POST']],
+      ['/api/inventory', ['GET']],
+      ['/api/inventory/grant', ['POST']],
+      ['/api/inventory/consume', ['POST']],
       ['/api/account/recipes', ['GET', 'POST']],
     ]);
   });
@@ -122,7 +125,7 @@ describe('the table', () => {
       if (r.gone) expect(r.methods, r.path).toEqual(tbl().METHODS);
       else if (r.entry === 'storage') expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
       else if (['wallet', 'admin'].includes(r.entry) && !['overview', 'account'].includes(r.name)) expect(r.methods, r.path).toEqual(['POST']);
-      else if (r.entry === 'player') expect(r.methods[0], r.path).toBe(['export-from-rts', 'external', 'external-link', 'uuid', 'item-events'].includes(r.name) ? 'POST' : 'GET');
+      else if (r.entry === 'player') expect(r.methods[0], r.path).toBe(['export-from-rts', 'external', 'external-link', 'uuid', 'item-events', 'inventory-grant', 'inventory-consume'].includes(r.name) ? 'POST' : 'GET');
       else expect(r.methods, r.path).toEqual(['GET']);
     }
     expect(tbl().ROUTES.filter((r) => r.gone).map((r) => r.path)).toEqual(['/api/v1/systems-catalog.json', '/api/{key*}', '/v1/{key*}']);

@@ -199,6 +199,9 @@ const CASES: Case[] = [
   ['POST', '/api/auth/external', 'player', 'external', null],
   ['POST', '/api/auth/external-link', 'player', 'external-link', null],
   ['POST', '/api/uuid', 'player', 'uuid', null],
+  ['GET', '/api/inventory', 'player', 'inventory', null],
+  ['POST', '/api/inventory/grant', 'player', 'inventory-grant', null],
+  ['POST', '/api/inventory/consume', 'player', 'inventory-consume', null],
   ['GET', '/api/ledger/2b6f0cc9-04b3-4c0f-8d1e-7f5e0c1a9b11', 'player', 'item', '2b6f0cc9-04b3-4c0f-8d1e-7f5e0c1a9b11'],
   ['POST', '/api/ledger/2b6f0cc9-04b3-4c0f-8d1e-7f5e0c1a9b11/events', 'player', 'item-events', '2b6f0cc9-04b3-4c0f-8d1e-7f5e0c1a9b11'],
   // 4.7 storage: the named routes, and keys with folders, spaces and non-ASCII characters

@@ -117,7 +117,7 @@ describe('local server', () => {
   });
 
   it('answers problem+json 404 for API paths whose function is not there yet and for missing files', async () => {
-    await expectProblem(await get('/api/inventory'), 404, 'NOT_FOUND');
+    await expectProblem(await get('/api/inventory/nothing-here'), 404, 'NOT_FOUND');
     await expectProblem(await get('/api/island/state'), 401, 'UNAUTHORIZED');
     await expectProblem(await get('/api/v1/no-such-file.json'), 404, 'NOT_FOUND');
     await expectProblem(await get('/nothing/here'), 404, 'NOT_FOUND');

@@ -15,6 +15,7 @@ import { main as token } from '../../dev/token.js';
 import { main as accounts } from '../../dev/accounts.js';
 import { main as verify } from '../../dev/ledger-verify.js';
 import { DEV_SECRET_FILE, localEnvironment } from '../../dev/local-env.js';
+import { openSqlitePlayerStore } from '../../api/_lib/player/sqlite.js';
 import { openSqliteLedger } from '../../api/_lib/ledger/sqlite.js';
 import { credit } from '../helpers/ledger-ops.js';
 
@@ -102,5 +103,22 @@ describe('npm run accounts and npm run ledger:verify', () => {
     const bad = io(env);
     expect(await verify(bad.io)).toBe(1);
     for (const n of [1, 3, 4]) expect(bad.err.join('')).toContain(`invariant ${n}:`);
+  });
+
+  it('checks the account bags too: a sound bag passes, an edited quantity is reported', async () => {
+    const benv = { DATA_DIR: join(dir, 'bag') };
+    const players = await openSqlitePlayerStore(join(dir, 'bag', 'ledger.sqlite'));
+    await players.changeBag({ accountId: 'a', definitionId: 'MATL-1', delta: 4, sourceRef: 'bag-grant:cli-1', fingerprint: 'f', at: '2026-11-23T10:00:00.000Z' });
+    await players.changeBag({ accountId: 'a', definitionId: 'MATL-1', delta: -1, sourceRef: 'bag-consume:cli-2', fingerprint: 'f', at: '2026-11-23T10:00:01.000Z' });
+    await players.close();
+    const ok = io(benv);
+    expect(await verify(ok.io)).toBe(0);
+    expect(ok.out.join('')).toMatch(/2 bag entries on 1 stack\(s\)/);
+    const db = createClient({ url: 'file:' + join(dir, 'bag', 'ledger.sqlite') });
+    await db.execute('UPDATE bag_quantities SET quantity = 30');
+    db.close();
+    const bad = io(benv);
+    expect(await verify(bad.io)).toBe(1);
+    expect(bad.err.join('')).toContain('invariant quantity-is-sum: a MATL-1: quantity 30, entries sum to 3.');
   });
 });

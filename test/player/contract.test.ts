@@ -12,6 +12,7 @@ import { initialIsland } from '../../api/_lib/island/generate.js';
 import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
 import type { Character, IslandDoc, ItemEventRequest, ItemInstance, PlayerStore } from '../../api/_lib/player/types.js';
 import { ITEM_TRANSITIONS } from '../../api/_lib/player/items.js';
+import { checkBagInvariants } from '../../api/_lib/player/bag.js';
 import { redisPlayerHarness, sqlitePlayerHarness, type PlayerHarness } from '../helpers/player.js';
 
 const harnesses: PlayerHarness[] = [sqlitePlayerHarness(), redisPlayerHarness()];
@@ -248,6 +249,41 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       expect(history!.item.seq).toBe(5);
       expect(await s.recordItemEvent(ev(mintUuid(), 'consumed', 'ev-none'))).toEqual({ status: 'missing' });
       expect(await s.itemHistory(mintUuid())).toBeUndefined();
+      await s.close();
+    });
+  });
+
+  describe('the bag', () => {
+    const change = (accountId: string, delta: number, key: string, definitionId = 'MATL-1') => ({ accountId, definitionId, delta, sourceRef: `bag-${delta > 0 ? 'grant' : 'consume'}:${key}`, fingerprint: `${accountId}${definitionId}${delta}`, at: '2026-11-23T10:00:00.000Z' });
+    const sound = async () => expect(checkBagInvariants(await s.bagSnapshot())).toEqual([]);
+
+    it('grants and consumes once per source ref, never below zero, append-only with the invariants holding', async () => {
+      await fresh();
+      const a = mintUuid();
+      const granted = await s.changeBag(change(a, 10, 'g1'));
+      expect(granted).toEqual({ status: 'applied', entry: { accountId: a, definitionId: 'MATL-1', seq: 1, delta: 10, quantityAfter: 10, sourceRef: 'bag-grant:g1', at: '2026-11-23T10:00:00.000Z' } });
+      expect(await s.changeBag(change(a, 10, 'g1'))).toEqual({ ...granted, status: 'replayed' });
+      expect(await s.changeBag(change(a, 11, 'g1'))).toEqual({ status: 'key-reused' });
+      expect(await s.changeBag(change(a, -11, 'c1'))).toEqual({ status: 'insufficient', quantity: 10 });
+      expect((await s.changeBag(change(a, -10, 'c2'))).status).toBe('applied');
+      // the refused consumption left its key free
+      expect(await s.changeBag(change(a, -11, 'c1'))).toEqual({ status: 'insufficient', quantity: 0 });
+      await s.changeBag(change(a, 3, 'g2', 'FOOD-1'));
+      expect(await s.bag(a)).toEqual([{ definitionId: 'FOOD-1', quantity: 3 }]);
+      expect(await s.bag(mintUuid())).toEqual([]);
+      await sound();
+      await s.close();
+    });
+
+    it('lets exactly as many concurrent consumptions through as the quantity allows', async () => {
+      await fresh();
+      const a = mintUuid();
+      await s.changeBag(change(a, 10, 'stock'));
+      const outs = await Promise.all(Array.from({ length: 25 }, (_, i) => s.changeBag(change(a, -1, `take-${i}`))));
+      expect(outs.filter((o) => o.status === 'applied')).toHaveLength(10);
+      expect(outs.filter((o) => o.status === 'insufficient')).toHaveLength(15);
+      expect(await s.bag(a)).toEqual([]);
+      await sound();
       await s.close();
     });
   });

@@ -20,7 +20,9 @@ onConfigChange(() => cache.clear());
 /**
  * Parsed JSON of `relPath` (relative to the output folder, e.g. `api/v1/stats.json`), loaded once per
  * process; a failed load is not cached, so a later request retries.
- * @param parse optional transform run once on the parsed value (e.g. building an in-memory index).
+ * @param parse optional transform run once on the parsed value (e.g. building an in-memory index). A
+ *   file has one transform: every reader of a file with a transform must go through the same one (the
+ *   first call's result is cached for the file, whatever transform a later call passes).
  * @throws ServiceError `UPSTREAM_UNAVAILABLE` when the file is missing, unreadable or not JSON, or `parse` throws.
  */
 export function readCatalogJson<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T> {

@@ -41,12 +41,27 @@ export const ITEM_TRANSITIONS: Readonly<Record<Exclude<ItemEventKind, 'minted'>,
 const systemClock: Clock = () => new Date();
 const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
 
-/** Unique-item definition ids of the published catalog, read once per process. */
-function uniqueDefinitions(): Promise<ReadonlySet<string>> {
+/** Item definition ids of the published catalog's `canonical-items-manifest.json`, by kind. */
+export interface ItemDefinitions {
+  /** `ITEM-*` definitions that are not consumables: instantiated as unique items. */
+  readonly unique: ReadonlySet<string>;
+  /** Consumables (`FOOD-*`, `POTN-*`, `CONS-*`): held as bag quantities. */
+  readonly consumables: ReadonlySet<string>;
+}
+
+/** The one reader of `canonical-items-manifest.json` (the catalog reader keeps one transform per file). */
+export function itemDefinitions(): Promise<ItemDefinitions> {
   return readCatalogJson('api/v1/canonical-items-manifest.json', (raw) => {
     const items = (raw as { items?: unknown } | null)?.items;
     if (!Array.isArray(items)) throw new Error('items is not a list');
-    return new Set((items as { uuid?: unknown; kind?: unknown }[]).filter((i) => typeof i.uuid === 'string' && /^ITEM-/.test(i.uuid) && i.kind !== 'consumable').map((i) => i.uuid as string));
+    const unique = new Set<string>();
+    const consumables = new Set<string>();
+    for (const i of items as { uuid?: unknown; kind?: unknown }[]) {
+      if (typeof i.uuid !== 'string') continue;
+      if (i.kind === 'consumable') consumables.add(i.uuid);
+      else if (i.uuid.startsWith('ITEM-')) unique.add(i.uuid);
+    }
+    return { unique, consumables };
   });
 }
 
@@ -76,7 +91,7 @@ function itemView(item: ItemInstance, owner: Account) {
  *   account), 422 IDEMPOTENCY_KEY_REUSED, 503
  */
 export async function mintItem(store: PlayerStore, ledger: LedgerStore, body: MintBody, clock: Clock = systemClock) {
-  if (!(await uniqueDefinitions()).has(body.definitionId)) {
+  if (!(await itemDefinitions()).unique.has(body.definitionId)) {
     throw new ServiceError('INVALID_BODY', `${body.definitionId.slice(0, 80)} is not a unique-item definition of the catalog.`, {
       errors: [{ name: '/definitionId', message: 'Must be an ITEM-* definition of canonical-items-manifest.json that is not a consumable (stackables are bag quantities, not instances).' }],
     });

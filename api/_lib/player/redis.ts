@@ -16,10 +16,13 @@
  * - `player:{a:<id>}:progress-keys` hash: `<characterId> <key>` → `<fingerprint>\n<character JSON>`;
  * - `player:{a:<id>}:recipes` hash: recipe id → time learned.
  *
- * - `player:{a:<id>}:items` set: the unique items the account owns now.
+ * - `player:{a:<id>}:items` set: the unique items the account owns now;
+ * - `player:{a:<id>}:bag` hash: definition → quantity, `<definition>:seq` → entries so far;
+ * - `player:{a:<id>}:bag-entries` list: the account's bag entries (append-only, JSON).
  *
  * Global: `player:external-links` hash: `<provider> <external user id>` → the link as JSON;
- * `item:mint-keys` hash: mint key → `<fingerprint>\n<result JSON>`. Per unique item (hash tag
+ * `item:mint-keys` hash: mint key → `<fingerprint>\n<result JSON>`; `bag:refs` hash: bag source ref →
+ * `<fingerprint>\n<entry JSON>` (never expiring); `bag:accounts` set: accounts with bag entries. Per unique item (hash tag
  * `{i:<studio_uuid>}`): `item:{i:<id>}` hash (the instance's fields, `characterId` '' for none),
  * `item:{i:<id>}:events` list (append-only, event JSON), `item:{i:<id>}:keys` hash (event key →
  * `<fingerprint>\n<result JSON>`).
@@ -27,7 +30,7 @@
 import { ServiceError } from '../errors.js';
 import { redisClientOf, redisScript, RetryingCommands, RETRY_DELAYS_MS, type RedisLedgerTarget } from '../ledger/redis.js';
 import type { IslandState } from '../island/generate.js';
-import type { Character, ExternalLink, ItemEvent, ItemInstance, ItemState, PlayerStore, Progress } from './types.js';
+import type { BagEntry, BagLine, Character, ExternalLink, ItemEvent, ItemInstance, ItemState, PlayerStore, Progress } from './types.js';
 import { characterBody } from './types.js';
 
 /** Keys of one account (see the module header). */
@@ -42,6 +45,10 @@ export const PLAYER_KEYS = Object.freeze({
   externalLinks: 'player:external-links',
   items: (a: string) => `player:{a:${a}}:items`,
   mintKeys: 'item:mint-keys',
+  bag: (a: string) => `player:{a:${a}}:bag`,
+  bagEntries: (a: string) => `player:{a:${a}}:bag-entries`,
+  bagRefs: 'bag:refs',
+  bagAccounts: 'bag:accounts',
   item: (i: string) => `item:{i:${i}}`,
   itemEvents: (i: string) => `item:{i:${i}}:events`,
   itemKeys: (i: string) => `item:{i:${i}}:keys`,
@@ -169,6 +176,31 @@ redis.call('HSET', KEYS[3], ARGV[1], ARGV[2] .. '\\n' .. '{"item":' .. ij .. ',"
 redis.call('SREM', KEYS[4], ARGV[9])
 if ARGV[5] ~= 'consumed' and ARGV[5] ~= 'destroyed' then redis.call('SADD', KEYS[5], ARGV[9]) end
 return {'applied', ij, ej}
+`);
+
+/**
+ * KEYS: bag refs, the account's bag, its entries, bag accounts. ARGV: source ref, fingerprint, account,
+ * definition, delta, time. Integers are written with %d, never through cjson's 14 significant digits.
+ */
+const BAG_CHANGE = redisScript(`
+local stored = redis.call('HGET', KEYS[1], ARGV[1])
+if stored then
+  local sep = string.find(stored, '\\n', 1, true)
+  if string.sub(stored, 1, sep - 1) ~= ARGV[2] then return {'key-reused'} end
+  return {'replayed', string.sub(stored, sep + 1)}
+end
+local q = tonumber(redis.call('HGET', KEYS[2], ARGV[4]) or '0')
+local seq = tonumber(redis.call('HGET', KEYS[2], ARGV[4] .. ':seq') or '0') + 1
+local after = q + tonumber(ARGV[5])
+if after < 0 then return {'insufficient', string.format('%d', q)} end
+if after > 9007199254740991 then return {'overflow'} end
+local entry = '{"accountId":' .. cjson.encode(ARGV[3]) .. ',"definitionId":' .. cjson.encode(ARGV[4]) .. ',"seq":' .. string.format('%d', seq) ..
+  ',"delta":' .. ARGV[5] .. ',"quantityAfter":' .. string.format('%d', after) .. ',"sourceRef":' .. cjson.encode(ARGV[1]) .. ',"at":' .. cjson.encode(ARGV[6]) .. '}'
+redis.call('HSET', KEYS[2], ARGV[4], string.format('%d', after), ARGV[4] .. ':seq', string.format('%d', seq))
+redis.call('RPUSH', KEYS[3], entry)
+redis.call('SADD', KEYS[4], ARGV[3])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '\\n' .. entry)
+return {'applied', entry}
 `);
 
 const str = (v: unknown): string => String(v);
@@ -367,6 +399,42 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       const items: ItemInstance[] = [];
       for (const id of ids) items.push(itemFromFields(id, await fieldsOf(K.item(id), ITEM_FIELDS)));
       return items.sort((a, b) => (a.mintedAt < b.mintedAt ? -1 : a.mintedAt > b.mintedAt ? 1 : a.studioUuid < b.studioUuid ? -1 : 1));
+    },
+    async changeBag(change) {
+      const out = await commands.script(
+        BAG_CHANGE,
+        [K.bagRefs, K.bag(change.accountId), K.bagEntries(change.accountId), K.bagAccounts],
+        [change.sourceRef, change.fingerprint, change.accountId, change.definitionId, String(change.delta), change.at],
+      );
+      switch (out[0]) {
+        case 'applied':
+        case 'replayed':
+          return { status: out[0], entry: JSON.parse(str(out[1])) as BagEntry };
+        case 'insufficient':
+          return { status: 'insufficient', quantity: Number(out[1]) };
+        case 'key-reused':
+          return { status: 'key-reused' };
+        default:
+          throw new ServiceError('CONFLICT', 'This grant would take the quantity beyond the largest the bag holds.');
+      }
+    },
+    async bag(accountId) {
+      const all = (await commands.call('read', () => redis.hgetall<Record<string, unknown>>(K.bag(accountId)))) ?? {};
+      return Object.entries(all)
+        .filter(([k, v]) => !k.endsWith(':seq') && Number(v) > 0)
+        .map(([definitionId, v]) => ({ definitionId, quantity: Number(v) }))
+        .sort((a, b) => (a.definitionId < b.definitionId ? -1 : 1));
+    },
+    async bagSnapshot() {
+      const accounts = (await commands.call('read', () => redis.smembers(K.bagAccounts))).map(str).sort();
+      const quantities: (BagLine & { accountId: string })[] = [];
+      const entries: BagEntry[] = [];
+      for (const accountId of accounts) {
+        const all = (await commands.call('read', () => redis.hgetall<Record<string, unknown>>(K.bag(accountId)))) ?? {};
+        for (const [k, v] of Object.entries(all)) if (!k.endsWith(':seq')) quantities.push({ accountId, definitionId: k, quantity: Number(v) });
+        entries.push(...(await commands.call('read', () => redis.lrange(K.bagEntries(accountId), 0, -1))).map((e) => JSON.parse(str(e)) as BagEntry));
+      }
+      return { quantities, entries };
     },
     close() {
       return 'requester' in target && target.close ? target.close() : Promise.resolve();

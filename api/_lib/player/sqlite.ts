@@ -10,7 +10,8 @@
  * ((character, key) → fingerprint and the character JSON that save left, kept forever),
  * `learned_recipes` ((account, recipe) → time), `external_links` ((provider, external user id) → account,
  * username, link time), `items` (each unique item as it stands), `item_events` (append-only by trigger),
- * `item_keys` ((`mint` or the item's id, key) → fingerprint and the result, kept forever).
+ * `item_keys` ((`mint` or the item's id, key) → fingerprint and the result, kept forever), `bag_quantities`
+ * and `bag_entries` (append-only by trigger; the source ref unique forever).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -18,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { createClient, type Client, type InValue, type Row, type Transaction } from '@libsql/client';
 import { ServiceError } from '../errors.js';
 import type { IslandState } from '../island/generate.js';
-import type { Character, Era, ExternalLink, IslandDoc, ItemEvent, ItemInstance, ItemState, PlayerStore, Progress } from './types.js';
+import type { BagEntry, Character, Era, ExternalLink, IslandDoc, ItemEvent, ItemInstance, ItemState, PlayerStore, Progress } from './types.js';
 import { characterBody } from './types.js';
 
 const SCHEMA = `
@@ -92,6 +93,26 @@ CREATE TABLE IF NOT EXISTS item_keys (
   result TEXT NOT NULL,
   PRIMARY KEY (scope, idempotency_key)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS bag_quantities (
+  account_id TEXT NOT NULL,
+  definition_id TEXT NOT NULL,
+  quantity INTEGER NOT NULL CHECK (quantity >= 0),
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (account_id, definition_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS bag_entries (
+  account_id TEXT NOT NULL,
+  definition_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  delta INTEGER NOT NULL,
+  quantity_after INTEGER NOT NULL,
+  source_ref TEXT NOT NULL UNIQUE,
+  fingerprint TEXT NOT NULL,
+  at TEXT NOT NULL,
+  PRIMARY KEY (account_id, definition_id, seq)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS bag_entries_append_only_u BEFORE UPDATE ON bag_entries BEGIN SELECT RAISE(ABORT, 'bag entries are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS bag_entries_append_only_d BEFORE DELETE ON bag_entries BEGIN SELECT RAISE(ABORT, 'bag entries are append-only'); END;
 CREATE TABLE IF NOT EXISTS learned_recipes (
   account_id TEXT NOT NULL,
   recipe_id TEXT NOT NULL,
@@ -130,6 +151,10 @@ function itemOf(r: Row): ItemInstance {
 
 function itemEventOf(r: Row): ItemEvent {
   return { studioUuid: text(r.studio_uuid), seq: Number(r.seq), kind: text(r.kind) as ItemEvent['kind'], accountId: text(r.account_id), characterId: r.character_id === null ? null : text(r.character_id), at: text(r.at) };
+}
+
+function bagEntryOf(r: Row): BagEntry {
+  return { accountId: text(r.account_id), definitionId: text(r.definition_id), seq: Number(r.seq), delta: Number(r.delta), quantityAfter: Number(r.quantity_after), sourceRef: text(r.source_ref), at: text(r.at) };
 }
 
 function islandOf(r: Row): IslandDoc {
@@ -334,6 +359,38 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
     async accountItems(accountId) {
       const rows = await read("SELECT * FROM items WHERE account_id = ? AND state NOT IN ('consumed', 'destroyed') ORDER BY minted_at, studio_uuid", [accountId]);
       return rows.map(itemOf);
+    },
+    changeBag(change) {
+      return write(async (tx) => {
+        const stored = await one(tx, 'SELECT * FROM bag_entries WHERE source_ref = ?', [change.sourceRef]);
+        if (stored) return text(stored.fingerprint) === change.fingerprint ? ({ status: 'replayed', entry: bagEntryOf(stored) } as const) : ({ status: 'key-reused' } as const);
+        const row = await one(tx, 'SELECT quantity, seq FROM bag_quantities WHERE account_id = ? AND definition_id = ?', [change.accountId, change.definitionId]);
+        const quantity = row ? Number(row.quantity) : 0;
+        const after = quantity + change.delta;
+        if (after < 0) return { status: 'insufficient', quantity } as const;
+        if (!Number.isSafeInteger(after)) throw new ServiceError('CONFLICT', 'This grant would take the quantity beyond the largest the bag holds.');
+        const entry: BagEntry = { accountId: change.accountId, definitionId: change.definitionId, seq: (row ? Number(row.seq) : 0) + 1, delta: change.delta, quantityAfter: after, sourceRef: change.sourceRef, at: change.at };
+        await tx.batch([
+          {
+            sql: 'INSERT INTO bag_quantities (account_id, definition_id, quantity, seq) VALUES (?, ?, ?, ?) ON CONFLICT (account_id, definition_id) DO UPDATE SET quantity = excluded.quantity, seq = excluded.seq',
+            args: [entry.accountId, entry.definitionId, after, entry.seq],
+          },
+          {
+            sql: 'INSERT INTO bag_entries (account_id, definition_id, seq, delta, quantity_after, source_ref, fingerprint, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+            args: [entry.accountId, entry.definitionId, entry.seq, entry.delta, after, entry.sourceRef, change.fingerprint, entry.at],
+          },
+        ]);
+        return { status: 'applied', entry } as const;
+      });
+    },
+    async bag(accountId) {
+      const rows = await read('SELECT definition_id, quantity FROM bag_quantities WHERE account_id = ? AND quantity > 0 ORDER BY definition_id', [accountId]);
+      return rows.map((r) => ({ definitionId: text(r.definition_id), quantity: Number(r.quantity) }));
+    },
+    async bagSnapshot() {
+      const quantities = (await read('SELECT * FROM bag_quantities ORDER BY account_id, definition_id', [])).map((r) => ({ accountId: text(r.account_id), definitionId: text(r.definition_id), quantity: Number(r.quantity) }));
+      const entries = (await read('SELECT * FROM bag_entries ORDER BY account_id, definition_id, seq', [])).map(bagEntryOf);
+      return { quantities, entries };
     },
     async close() {
       await queue.catch(() => undefined);

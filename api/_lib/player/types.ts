@@ -204,6 +204,44 @@ export type ItemEventOutcome =
   | { readonly status: 'missing' }
   | { readonly status: 'key-reused' };
 
+/** One change of a bag quantity (append-only; `quantityAfter` is the running sum of `delta`). */
+export interface BagEntry {
+  readonly accountId: string;
+  readonly definitionId: string;
+  /** 1, 2, … per (account, definition). */
+  readonly seq: number;
+  /** Positive for a grant, negative for a consumption. */
+  readonly delta: number;
+  readonly quantityAfter: number;
+  /** `bag-grant:{key}` or `bag-consume:{key}`: unique forever. */
+  readonly sourceRef: string;
+  readonly at: string;
+}
+
+/** Input of {@link PlayerStore.changeBag}. */
+export interface BagChange {
+  readonly accountId: string;
+  readonly definitionId: string;
+  readonly delta: number;
+  readonly sourceRef: string;
+  /** Fingerprint of the request (account, definition, delta) bound to the source ref. */
+  readonly fingerprint: string;
+  readonly at: string;
+}
+
+/** Result of {@link PlayerStore.changeBag}. */
+export type BagChangeOutcome =
+  | { readonly status: 'applied' | 'replayed'; readonly entry: BagEntry }
+  /** A consumption beyond the quantity held; nothing changed. */
+  | { readonly status: 'insufficient'; readonly quantity: number }
+  | { readonly status: 'key-reused' };
+
+/** A stackable held in a bag. */
+export interface BagLine {
+  readonly definitionId: string;
+  readonly quantity: number;
+}
+
 /** The player state store (see the module header). Every method may throw ServiceError UPSTREAM_UNAVAILABLE (503). */
 export interface PlayerStore {
   readonly driver: 'sqlite' | 'redis';
@@ -235,6 +273,12 @@ export interface PlayerStore {
   itemHistory(studioUuid: string): Promise<{ item: ItemInstance; events: ItemEvent[] } | undefined>;
   /** The items an account owns now (consumed and destroyed ones excluded), by mint time. */
   accountItems(accountId: string): Promise<ItemInstance[]>;
+  /** Grant or consume a stackable once per source ref; never below zero; atomic. */
+  changeBag(change: BagChange): Promise<BagChangeOutcome>;
+  /** The account's stackables with a quantity above zero, by definition id. */
+  bag(accountId: string): Promise<BagLine[]>;
+  /** Every bag quantity and every entry (for the invariants: quantity = sum of entries). */
+  bagSnapshot(): Promise<{ quantities: (BagLine & { accountId: string })[]; entries: BagEntry[] }>;
   close(): Promise<void>;
 }
 

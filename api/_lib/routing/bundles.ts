@@ -46,7 +46,7 @@ export const ENTRY_CATALOG_FILES: Readonly<Record<EntryName, readonly string[]>>
   wallet: [],
   admin: [],
   storage: [],
-  player: [`${API_V1_DIR}/{classes,races,factions,master-recipes,canonical-items-manifest}.json`],
+  player: [`${API_V1_DIR}/{classes,races,factions,master-recipes,master-materials,canonical-items-manifest}.json`],
 });
 
 /**
@@ -60,5 +60,5 @@ export const ENTRY_PROJECT_FILES: Readonly<Record<EntryName, readonly string[]>>
   wallet: ['schemas/requests/verify-send-to-account.schema.json'],
   admin: ['schemas/requests/create-account.schema.json', 'schemas/requests/grant-coin.schema.json'],
   storage: ['schemas/requests/storage-upload.schema.json', 'schemas/requests/storage-upload-zip.schema.json', 'schemas/requests/storage-presign.schema.json', 'schemas/requests/storage-register.schema.json'],
-  player: ['schemas/requests/{island,character,recipe,auth,item}-*.schema.json'],
+  player: ['schemas/requests/{island,character,recipe,auth,item,bag}-*.schema.json'],
 });

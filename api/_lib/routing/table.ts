@@ -116,6 +116,10 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/uuid', entry: 'player', name: 'uuid', methods: ['POST'] },
   { path: '/api/ledger/{key}', entry: 'player', name: 'item', methods: GET },
   { path: '/api/ledger/{key}/events', entry: 'player', name: 'item-events', methods: ['POST'] },
+  // §2.6, §2.8, §4.8 the account bag: read by its owner, changed by game servers
+  { path: '/api/inventory', entry: 'player', name: 'inventory', methods: GET },
+  { path: '/api/inventory/grant', entry: 'player', name: 'inventory-grant', methods: ['POST'] },
+  { path: '/api/inventory/consume', entry: 'player', name: 'inventory-consume', methods: ['POST'] },
   // §4.8 account-scoped state
   { path: '/api/account/recipes', entry: 'player', name: 'recipes', methods: ['GET', 'POST'] },
   // Anything else under the API answers a problem+json 404 (after static files and entry files).

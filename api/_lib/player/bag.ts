@@ -1,0 +1,134 @@
+/**
+ * The account bag (spec 2.6, 2.8, the `/api/inventory/*` family of 4.8): stackable definitions held as
+ * quantities with no per-stack id, and the account's unique items by `studio_uuid`. The bag is
+ * account-scoped: no route puts it on a character.
+ *
+ * Quantities change only by grant and consume (game servers), each under an idempotency key that never
+ * expires (source refs `bag-grant:{key}` and `bag-consume:{key}`), recorded append-only like the wallet
+ * ledger; a consumption beyond the quantity held is a 409 and changes nothing. Invariants
+ * ({@link checkBagInvariants}, run by the tests after every step and by `npm run ledger:verify`): every
+ * quantity equals the sum of its entries and its last entry's `quantityAfter`; entries of a stack are
+ * numbered 1, 2, … without gaps, each `quantityAfter` is the running sum and never negative; source refs
+ * are unique.
+ *
+ * Stackable definitions: the `MATL-*` materials of the published catalog's `master-materials.json`, and
+ * the consumables (`FOOD-*`, `POTN-*`, `CONS-*`) of its `canonical-items-manifest.json`. One request
+ * moves at most {@link BAG_MAX_CHANGE} units.
+ */
+import { createHash } from 'node:crypto';
+import { readCatalogJson } from '../catalog/store.js';
+import { ServiceError } from '../errors.js';
+import type { AccountSelector, LedgerStore } from '../ledger/types.js';
+import { itemDefinitions } from './items.js';
+import type { Clock } from './service.js';
+import type { BagEntry, BagLine, PlayerStore } from './types.js';
+
+/** Most units one grant or consumption moves. */
+export const BAG_MAX_CHANGE = 1_000_000;
+
+const systemClock: Clock = () => new Date();
+
+/** `MATL-*` ids of the published catalog's `master-materials.json`, read once per process. */
+function materialIds(): Promise<ReadonlySet<string>> {
+  return readCatalogJson('api/v1/master-materials.json', (raw) => {
+    const list = (raw as { materials?: unknown } | null)?.materials;
+    if (!Array.isArray(list)) throw new Error('materials is not a list');
+    return new Set((list as { uuid?: unknown }[]).map((m) => m.uuid).filter((u): u is string => typeof u === 'string' && u.startsWith('MATL-')));
+  });
+}
+
+/** Whether a definition id is a stackable of the catalog. */
+async function isStackable(definitionId: string): Promise<boolean> {
+  const [materials, items] = await Promise.all([materialIds(), itemDefinitions()]);
+  return materials.has(definitionId) || items.consumables.has(definitionId);
+}
+
+/** Body of `POST /api/inventory/grant` and `/consume` (schema `bag-change`). */
+export interface BagChangeBody {
+  readonly studioId?: string;
+  readonly accountId?: string;
+  readonly definitionId: string;
+  readonly quantity: number;
+  readonly idempotencyKey: string;
+}
+
+/**
+ * Grant (`sign` +1) or consume (`sign` −1) a stackable, once per idempotency key.
+ * @returns the entry, whether it replayed an earlier request, and the account's both ids.
+ * @throws ServiceError 400 (not a stackable of the catalog), 404 (no such account), 409 CONFLICT (a
+ *   consumption beyond the quantity held), 422 IDEMPOTENCY_KEY_REUSED, 503
+ */
+export async function changeBag(store: PlayerStore, ledger: LedgerStore, body: BagChangeBody, sign: 1 | -1, clock: Clock = systemClock) {
+  if (!(await isStackable(body.definitionId))) {
+    throw new ServiceError('INVALID_BODY', `${body.definitionId.slice(0, 80)} is not a stackable definition of the catalog.`, {
+      errors: [{ name: '/definitionId', message: 'Must be a MATL-* material or a consumable of the catalog; unique items are minted with POST /api/uuid.' }],
+    });
+  }
+  const selector: AccountSelector = body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! };
+  const account = await ledger.findAccount(selector);
+  if (!account) throw new ServiceError('NOT_FOUND', 'No account has this id.');
+  const kind = sign > 0 ? 'grant' : 'consume';
+  const out = await store.changeBag({
+    accountId: account.accountId,
+    definitionId: body.definitionId,
+    delta: sign * body.quantity,
+    sourceRef: `bag-${kind}:${body.idempotencyKey}`,
+    fingerprint: createHash('sha256').update(JSON.stringify([account.accountId, body.definitionId, sign * body.quantity])).digest('hex').slice(0, 32),
+    at: clock().toISOString(),
+  });
+  switch (out.status) {
+    case 'applied':
+    case 'replayed':
+      return { entry: out.entry, quantity: out.entry.quantityAfter, account: { accountId: account.accountId, studioId: account.studioId }, idempotent: out.status === 'replayed' };
+    case 'insufficient':
+      throw new ServiceError('CONFLICT', `The bag holds ${out.quantity} of ${body.definitionId.slice(0, 80)}; it cannot give ${body.quantity}.`);
+    default:
+      throw new ServiceError('IDEMPOTENCY_KEY_REUSED', `This idempotency key already ${kind === 'grant' ? 'granted' : 'consumed'} another amount, definition or account; use a new key.`);
+  }
+}
+
+/** The caller's bag: stackables as quantities, unique items by `studio_uuid`. */
+export async function inventoryOf(store: PlayerStore, accountId: string) {
+  const [stackables, items] = await Promise.all([store.bag(accountId), store.accountItems(accountId)]);
+  return {
+    stackables,
+    uniqueItems: items.map((i) => ({ studioUuid: i.studioUuid, definitionId: i.definitionId, state: i.state, characterId: i.characterId, mintedAt: i.mintedAt })),
+  };
+}
+
+/** One broken bag invariant. */
+export interface BagViolation {
+  readonly invariant: 'quantity-is-sum' | 'entries-contiguous' | 'running-sum' | 'source-ref-unique';
+  readonly message: string;
+}
+
+/** Every broken bag invariant of a snapshot (see the module header); empty when all hold. */
+export function checkBagInvariants(snapshot: { quantities: (BagLine & { accountId: string })[]; entries: BagEntry[] }): BagViolation[] {
+  const out: BagViolation[] = [];
+  const stacks = new Map<string, BagEntry[]>();
+  const refs = new Set<string>();
+  for (const e of snapshot.entries) {
+    const k = `${e.accountId} ${e.definitionId}`;
+    stacks.set(k, [...(stacks.get(k) ?? []), e]);
+    if (refs.has(e.sourceRef)) out.push({ invariant: 'source-ref-unique', message: `${e.sourceRef} is recorded twice.` });
+    refs.add(e.sourceRef);
+  }
+  for (const [k, list] of stacks) {
+    list.sort((a, b) => a.seq - b.seq);
+    let sum = 0;
+    list.forEach((e, i) => {
+      if (e.seq !== i + 1) out.push({ invariant: 'entries-contiguous', message: `${k}: entry ${i + 1} has seq ${e.seq}.` });
+      sum += e.delta;
+      if (e.quantityAfter !== sum || sum < 0) out.push({ invariant: 'running-sum', message: `${k}: entry ${e.seq} says ${e.quantityAfter}, the running sum is ${sum}.` });
+    });
+  }
+  const seen = new Set<string>();
+  for (const q of snapshot.quantities) {
+    const k = `${q.accountId} ${q.definitionId}`;
+    seen.add(k);
+    const sum = (stacks.get(k) ?? []).reduce((s, e) => s + e.delta, 0);
+    if (q.quantity !== sum) out.push({ invariant: 'quantity-is-sum', message: `${k}: quantity ${q.quantity}, entries sum to ${sum}.` });
+  }
+  for (const k of stacks.keys()) if (!seen.has(k)) out.push({ invariant: 'quantity-is-sum', message: `${k}: entries without a quantity.` });
+  return out;
+}
