@@ -11,7 +11,9 @@ import { loadServiceConfig, PROJECT_ROOT, useServiceConfig, type ServiceConfig }
 import { mintToken, type Role } from '../../api/_lib/auth/tokens.js';
 import type { EntryExports } from '../../api/_lib/http/entry.js';
 import * as admin from '../../api/admin.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { SAMPLE_OUT } from './catalog.js';
+import { sqliteHarness } from './ledger.js';
 
 export const SECRET = 'test-secret-0123456789-abcdefghijklmnop';
 
@@ -20,6 +22,34 @@ export function useGameConfig(env: Record<string, string>): ServiceConfig {
   const config = loadServiceConfig({ ...env, JWT_SECRET: SECRET, CATALOG_DIR: SAMPLE_OUT });
   useServiceConfig(config);
   return config;
+}
+
+/**
+ * Register the hooks of a game API handler suite: a SQLite data folder for the file, and before each test
+ * a fresh store under it with {@link useGameConfig} plus `extra` variables in force.
+ * @returns the configuration of the running test (read it inside tests and hooks).
+ */
+export function gameApiSuite(extra: Record<string, string> = {}): { readonly config: ServiceConfig; readonly env: Record<string, string> } {
+  const h = sqliteHarness();
+  let config: ServiceConfig | undefined;
+  let env: Record<string, string> = {};
+  beforeAll(() => h.setup());
+  afterAll(async () => {
+    useServiceConfig(undefined);
+    await h.teardown();
+  });
+  beforeEach(() => {
+    env = { ...h.env(), ...extra };
+    config = useGameConfig(env);
+  });
+  return {
+    get config() {
+      return config!;
+    },
+    get env() {
+      return env;
+    },
+  };
 }
 
 /** A token for `sub` with `role` under `config`. */

@@ -9,37 +9,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { mintStudioId, mintUuid, MINTED_STUDIO_ID } from '../../api/_lib/ledger/ids.js';
-import { ISSUER_ACCOUNT_ID, type Account, type CreditRequest, type LedgerStore } from '../../api/_lib/ledger/types.js';
+import { ISSUER_ACCOUNT_ID, type Account, type LedgerStore } from '../../api/_lib/ledger/types.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 import { expectSound, redisHarness, sqliteHarness, type AdapterHarness } from '../helpers/ledger.js';
+import { creditOf, newAccount } from '../helpers/ledger-ops.js';
 
 const harnesses: AdapterHarness[] = [sqliteHarness(), redisHarness()];
-
-function newAccount(over: Partial<Account> = {}): Account {
-  return {
-    accountId: mintUuid(),
-    studioId: mintStudioId(),
-    displayName: 'Ada',
-    userId: mintUuid(),
-    username: `user-${mintUuid().slice(0, 8)}`,
-    createdAt: '2026-11-23T10:00:00.000Z',
-    ...over,
-  };
-}
-
-function creditOf(account: Account, over: Partial<CreditRequest> = {}): CreditRequest {
-  return {
-    entryId: mintUuid(),
-    sourceRef: `verify-send:key-${mintUuid()}`,
-    kind: 'verify_send',
-    accountId: account.accountId,
-    amount: 10,
-    purpose: 'verify',
-    note: '',
-    at: '2026-11-23T10:00:01.000Z',
-    ...over,
-  };
-}
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -321,7 +296,7 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
               const kind = o.grant ? 'admin_grant' : 'verify_send';
               const ref = `${o.grant ? 'admin-grant' : 'verify-send'}:key-${o.key}`;
               const purpose = o.grant ? 'grant:r' : PURPOSES[o.purpose]!;
-              const out = await s.credit(creditOf({ accountId: acctId } as Account, { sourceRef: ref, kind, amount: o.amount, purpose }));
+              const out = await s.credit(creditOf({ accountId: acctId }, { sourceRef: ref, kind, amount: o.amount, purpose }));
               const prior = refs.get(ref);
               if (prior) {
                 const same = prior.acct === acctId && prior.amount === o.amount && prior.purpose === purpose;

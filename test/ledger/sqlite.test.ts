@@ -11,33 +11,16 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '@libsql/client';
 import { ServiceError } from '../../api/_lib/errors.js';
-import { mintStudioId, mintUuid } from '../../api/_lib/ledger/ids.js';
+import { mintUuid } from '../../api/_lib/ledger/ids.js';
 import { openSqliteLedger } from '../../api/_lib/ledger/sqlite.js';
-import type { Account, CreditRequest } from '../../api/_lib/ledger/types.js';
 import { expectSound } from '../helpers/ledger.js';
+import { creditOf, newAccount } from '../helpers/ledger-ops.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ledger-sqlite-only-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const account = (): Account => ({
-  accountId: mintUuid(),
-  studioId: mintStudioId(),
-  displayName: 'Ada',
-  userId: mintUuid(),
-  username: `user-${mintUuid().slice(0, 8)}`,
-  createdAt: '2026-11-23T10:00:00.000Z',
-});
-const credit = (a: Account, over: Partial<CreditRequest> = {}): CreditRequest => ({
-  entryId: mintUuid(),
-  sourceRef: `verify-send:key-${mintUuid()}`,
-  kind: 'verify_send',
-  accountId: a.accountId,
-  amount: 10,
-  purpose: 'verify',
-  note: '',
-  at: '2026-11-23T10:00:01.000Z',
-  ...over,
-});
+const account = () => newAccount();
+const credit = creditOf;
 const reason = (o: PromiseSettledResult<unknown>) => (o.status === 'rejected' && o.reason instanceof ServiceError ? o.reason.code : o.status);
 
 describe('SQLite ledger: group commit', () => {

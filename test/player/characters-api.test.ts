@@ -6,25 +6,14 @@
  * under `If-Match` once per idempotency key, with account-scoped fields refused; recipes of the catalog
  * learned once.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { useServiceConfig, type ServiceConfig } from '../../api/_lib/config.js';
+import { describe, expect, it } from 'vitest';
 import type { EntryExports } from '../../api/_lib/http/entry.js';
 import * as playerEntry from '../../api/player.js';
-import { sqliteHarness } from '../helpers/ledger.js';
-import { call, newPlayer, responseErrors, tokenFor, useGameConfig } from '../helpers/game-api.js';
+import { call, gameApiSuite, newPlayer, responseErrors, tokenFor } from '../helpers/game-api.js';
 
 const characters = playerEntry as unknown as EntryExports;
 const account = characters;
-const h = sqliteHarness();
-let config: ServiceConfig;
-beforeAll(() => h.setup());
-afterAll(async () => {
-  useServiceConfig(undefined);
-  await h.teardown();
-});
-beforeEach(() => {
-  config = useGameConfig(h.env());
-});
+const suite = gameApiSuite();
 
 const hero = { era: 'warlords', name: "Ada O'Neil", classId: 'warrior', raceId: 'human', factionId: 'crusade' };
 
@@ -37,10 +26,10 @@ const idOf = (r: { body: Record<string, unknown> }) => (r.body.character as { id
 
 describe('who may call', () => {
   it('refuses no token, a guest and an expired token (401) on every route; a token without an account is 404', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const c = await create(p.auth);
-    const guest = await tokenFor(config, p.studioId, 'player', { guest: true });
-    const expired = await tokenFor(config, p.studioId, 'player', { now: Math.floor(Date.now() / 1000) - 7200, ttlSeconds: 60 });
+    const guest = await tokenFor(suite.config, p.studioId, 'player', { guest: true });
+    const expired = await tokenFor(suite.config, p.studioId, 'player', { now: Math.floor(Date.now() / 1000) - 7200, ttlSeconds: 60 });
     const routes: [EntryExports, string, string, unknown][] = [
       [characters, 'GET', '/api/characters?era=warlords', undefined],
       [characters, 'POST', '/api/characters', hero],
@@ -55,7 +44,7 @@ describe('who may call', () => {
       expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
       for (const t of [guest, expired]) expect((await call(entry, method, path, { body, headers: { Authorization: `Bearer ${t}`, 'If-Match': '"1"' } })).status).toBe(401);
     }
-    const stranger = { Authorization: `Bearer ${await tokenFor(config, 'STUDIO_NOBODY0000000000')}` };
+    const stranger = { Authorization: `Bearer ${await tokenFor(suite.config, 'STUDIO_NOBODY0000000000')}` };
     expect((await call(characters, 'GET', '/api/characters?era=warlords', { headers: stranger })).status).toBe(404);
     // nothing changed: one character, revision 1, no recipes
     expect(((await call(characters, 'GET', '/api/characters?era=warlords', { headers: p.auth })).body.characters as unknown[]).length).toBe(1);
@@ -66,7 +55,7 @@ describe('who may call', () => {
 
 describe('GET and POST /api/characters', () => {
   it('lists the caller\'s characters of an era, oldest first; a missing or unknown era is 400', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const first = await create(p.auth);
     expect(first.status).toBe(201);
     expect(first.headers.get('location')).toBe(`/api/characters/${idOf(first)}/progress`);
@@ -82,12 +71,12 @@ describe('GET and POST /api/characters', () => {
       expect(r.status, q).toBe(400);
       expect(r.body.code).toBe('INVALID_QUERY');
     }
-    const other = await newPlayer(config, 'Other');
+    const other = await newPlayer(suite.config, 'Other');
     expect((await call(characters, 'GET', '/api/characters?era=warlords', { headers: other.auth })).body.characters).toEqual([]);
   });
 
   it('checks class, race and faction against the catalog, all at once, and writes nothing for a refusal', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const bad = await create(p.auth, { era: 'armada', name: 'X', classId: 'bard', raceId: 'orc', factionId: 'pirates', extra: 1 });
     expect(bad.status).toBe(400);
     expect([...new Set(bad.body.errors!.map((e) => e.name))].sort()).toEqual(['/extra', '/name']);
@@ -101,7 +90,7 @@ describe('GET and POST /api/characters', () => {
   });
 
   it('keeps to 4 characters per era (409 beyond, also when racing) and replays an idempotency key', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const outs = await Promise.all(Array.from({ length: 6 }, (_, i) => create(p.auth, { ...hero, name: `Hero ${i}` })));
     expect(outs.map((o) => o.status).sort()).toEqual([201, 201, 201, 201, 409, 409]);
     expect(outs.find((o) => o.status === 409)!.body.code).toBe('CONFLICT');
@@ -119,14 +108,14 @@ describe('GET and POST /api/characters', () => {
 
 describe('GET and PATCH /api/characters/{id}/progress', () => {
   it('takes characters.id only: an STDG stamp is a 400 that says so; another account\'s character is 404', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const c = await create(p.auth);
     const stamp = (c.body.character as { studioCode: string }).studioCode;
     const r = await call(characters, 'GET', `/api/characters/${stamp}/progress`, { headers: p.auth });
     expect(r.status).toBe(400);
     expect(String(r.body.detail)).toMatch(/display stamp.*never a key/);
     expect((await call(characters, 'GET', '/api/characters/not-a-uuid/progress', { headers: p.auth })).status).toBe(400);
-    const other = await newPlayer(config, 'Other');
+    const other = await newPlayer(suite.config, 'Other');
     const foreign = await call(characters, 'GET', `/api/characters/${idOf(c)}/progress`, { headers: other.auth });
     const missing = await call(characters, 'GET', '/api/characters/7d6a3c58-0b8e-4c1f-9a41-7f0e5d2b9c10/progress', { headers: other.auth });
     expect(foreign.status).toBe(404);
@@ -139,7 +128,7 @@ describe('GET and PATCH /api/characters/{id}/progress', () => {
   });
 
   it('merges a progress patch under If-Match once per key; replays answer the first result; account-scoped fields are refused', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const id = idOf(await create(p.auth));
     const path = `/api/characters/${id}/progress`;
     const patch = { idempotencyKey: 'progress-change-1', progress: { attributes: { STR: 12, DEX: 4 }, skill_loadouts: [{ name: 'Main', skills: ['SKIL-0A1B-2C3D-4E5F'] }] } };
@@ -168,7 +157,7 @@ describe('GET and PATCH /api/characters/{id}/progress', () => {
   });
 
   it('lets one of two PATCHes from the same revision through; the other is 412', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const path = `/api/characters/${idOf(await create(p.auth))}/progress`;
     const outs = await Promise.all([1, 2].map((n) => call(characters, 'PATCH', path, { body: { idempotencyKey: `race-change-${n}`, progress: { attributes: { STR: n } } }, headers: { ...p.auth, 'If-Match': '"1"' } })));
     expect(outs.map((o) => o.status).sort()).toEqual([200, 412]);
@@ -179,7 +168,7 @@ describe('GET and POST /api/account/recipes', () => {
   const known = 'RECP-20260601100000-000123-64A3D698';
 
   it('learns a recipe of the catalog once and lists it with the time learned; refuses ids the catalog lacks', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     for (const recipeId of ['RECP-20990101000000-000000-00000000', 'ITEM-20260601093000-00010D-B1F512C1', '']) {
       const r = await call(account, 'POST', '/api/account/recipes', { body: { recipeId }, headers: p.auth });
       expect(r.status, recipeId).toBe(400);
@@ -194,7 +183,7 @@ describe('GET and POST /api/account/recipes', () => {
     const list = await call(account, 'GET', '/api/account/recipes', { headers: p.auth });
     expect(responseErrors('account-recipes', list.body)).toEqual([]);
     expect(list.body).toEqual({ recipes: [(first.body as { recipe: unknown }).recipe] });
-    const other = await newPlayer(config, 'Other');
+    const other = await newPlayer(suite.config, 'Other');
     expect((await call(account, 'GET', '/api/account/recipes', { headers: other.auth })).body).toEqual({ recipes: [] });
   });
 });

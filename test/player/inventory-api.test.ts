@@ -6,35 +6,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadServiceConfig, useServiceConfig, type ServiceConfig } from '../../api/_lib/config.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { EntryExports } from '../../api/_lib/http/entry.js';
 import { checkBagInvariants } from '../../api/_lib/player/bag.js';
 import { playerStore } from '../../api/_lib/player/store.js';
 import type { BagEntry } from '../../api/_lib/player/types.js';
 import * as playerEntry from '../../api/player.js';
-import { sqliteHarness } from '../helpers/ledger.js';
 import { SAMPLE_OUT } from '../helpers/catalog.js';
-import { call, newPlayer, responseErrors, SECRET, tokenFor } from '../helpers/game-api.js';
+import { call, gameApiSuite, newPlayer, responseErrors, tokenFor } from '../helpers/game-api.js';
 
 const player = playerEntry as unknown as EntryExports;
-const h = sqliteHarness();
-let config: ServiceConfig;
 let server: Record<string, string>;
 const out = (f: string) => JSON.parse(readFileSync(join(SAMPLE_OUT, 'api/v1', f), 'utf8')) as Record<string, { uuid: string; kind?: string }[]>;
 const MATERIAL = out('master-materials.json').materials![0]!.uuid;
 const CONSUMABLE = out('canonical-items-manifest.json').items!.find((i) => i.kind === 'consumable')!.uuid;
 const UNIQUE = out('canonical-items-manifest.json').items!.find((i) => i.uuid.startsWith('ITEM-'))!.uuid;
-
-beforeAll(() => h.setup());
-afterAll(async () => {
-  useServiceConfig(undefined);
-  await h.teardown();
-});
+const suite = gameApiSuite();
 beforeEach(async () => {
-  config = loadServiceConfig({ ...h.env(), JWT_SECRET: SECRET, CATALOG_DIR: SAMPLE_OUT });
-  useServiceConfig(config);
-  server = { Authorization: `Bearer ${await tokenFor(config, 'STUDIO_GAMESERVER', 'server')}` };
+  server = { Authorization: `Bearer ${await tokenFor(suite.config, 'STUDIO_GAMESERVER', 'server')}` };
 });
 
 const grant = (body: unknown, headers = server) => call(player, 'POST', '/api/inventory/grant', { body, headers });
@@ -43,9 +32,9 @@ const sound = async () => expect(checkBagInvariants(await (await playerStore()).
 
 describe('GET /api/inventory and the grant and consume routes', () => {
   it('reads the owner\'s bag with the owner\'s token only; grants and consumptions need a game server', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     expect((await call(player, 'GET', '/api/inventory')).status).toBe(401);
-    expect((await call(player, 'GET', '/api/inventory', { headers: { Authorization: `Bearer ${await tokenFor(config, p.studioId, 'player', { guest: true })}` } })).status).toBe(401);
+    expect((await call(player, 'GET', '/api/inventory', { headers: { Authorization: `Bearer ${await tokenFor(suite.config, p.studioId, 'player', { guest: true })}` } })).status).toBe(401);
     const body = { studioId: p.studioId, definitionId: MATERIAL, quantity: 5, idempotencyKey: 'auth-grant-01' };
     expect((await grant(body, {})).status).toBe(401);
     expect((await grant(body, p.auth)).status).toBe(403);
@@ -55,7 +44,7 @@ describe('GET /api/inventory and the grant and consume routes', () => {
   });
 
   it('grants stackables once per key, consumes them, refuses going below zero, and shows unique items beside them', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const first = await grant({ studioId: p.studioId, definitionId: MATERIAL, quantity: 5, idempotencyKey: 'grant-mat-01' });
     expect(first.status).toBe(201);
     expect(responseErrors('bag-change', first.body)).toEqual([]);
@@ -79,7 +68,7 @@ describe('GET /api/inventory and the grant and consume routes', () => {
   });
 
   it('lets exactly the quantity held through concurrent consumptions, and every other request changes nothing', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     await grant({ studioId: p.studioId, definitionId: MATERIAL, quantity: 4, idempotencyKey: 'race-stock-01' });
     const outs = await Promise.all(Array.from({ length: 10 }, (_, i) => consume({ studioId: p.studioId, definitionId: MATERIAL, quantity: 1, idempotencyKey: `race-take-${i}0` })));
     expect(outs.filter((o) => o.status === 201)).toHaveLength(4);
@@ -88,7 +77,7 @@ describe('GET /api/inventory and the grant and consume routes', () => {
   });
 
   it('refuses unique items, unknown definitions, characters and bad amounts, all at once, writing nothing', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const r = await grant({ studioId: p.studioId, accountId: p.accountId, definitionId: UNIQUE, quantity: 0, idempotencyKey: 'x', characterId: 'c' });
     expect(r.status).toBe(400);
     const names = new Set(r.body.errors!.map((e) => e.name));

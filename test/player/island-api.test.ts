@@ -7,26 +7,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { useServiceConfig, type ServiceConfig } from '../../api/_lib/config.js';
+import { describe, expect, it } from 'vitest';
 import type { EntryExports } from '../../api/_lib/http/entry.js';
 import { initialIsland, islandSeedOf } from '../../api/_lib/island/generate.js';
 import * as playerEntry from '../../api/player.js';
-import { sqliteHarness } from '../helpers/ledger.js';
 import { SAMPLE_SRC } from '../helpers/catalog.js';
-import { call, newPlayer, responseErrors, tokenFor, useGameConfig } from '../helpers/game-api.js';
+import { call, gameApiSuite, newPlayer, responseErrors, tokenFor } from '../helpers/game-api.js';
 
 const island = playerEntry as unknown as EntryExports;
-const h = sqliteHarness();
-let config: ServiceConfig;
-beforeAll(() => h.setup());
-afterAll(async () => {
-  useServiceConfig(undefined);
-  await h.teardown();
-});
-beforeEach(() => {
-  config = useGameConfig(h.env());
-});
+const suite = gameApiSuite();
 
 const readState = async (auth: Record<string, string>) => {
   const r = await call(island, 'GET', '/api/island/state', { headers: auth });
@@ -55,10 +44,10 @@ describe('GET /api/island/spec', () => {
 
 describe('who may read and change an island', () => {
   it('refuses no token, a guest, an expired token and a token without an account, and creates nothing', async () => {
-    const p = await newPlayer(config);
-    const guest = await tokenFor(config, p.studioId, 'player', { guest: true });
-    const expired = await tokenFor(config, p.studioId, 'player', { now: Math.floor(Date.now() / 1000) - 7200, ttlSeconds: 60 });
-    const stranger = await tokenFor(config, 'STUDIO_NOBODY0000000000', 'player');
+    const p = await newPlayer(suite.config);
+    const guest = await tokenFor(suite.config, p.studioId, 'player', { guest: true });
+    const expired = await tokenFor(suite.config, p.studioId, 'player', { now: Math.floor(Date.now() / 1000) - 7200, ttlSeconds: 60 });
+    const stranger = await tokenFor(suite.config, 'STUDIO_NOBODY0000000000', 'player');
     for (const [method, path, body] of [
       ['GET', '/api/island/state', undefined],
       ['PATCH', '/api/island/state', { stats: { a: 1 } }],
@@ -79,8 +68,8 @@ describe('who may read and change an island', () => {
 
 describe('GET and PATCH /api/island/state', () => {
   it('creates the island on the first read from the account\'s seed, served with a strong ETag, one per account', async () => {
-    const a = await newPlayer(config);
-    const b = await newPlayer(config, 'Bo');
+    const a = await newPlayer(suite.config);
+    const b = await newPlayer(suite.config, 'Bo');
     const first = await readState(a.auth);
     expect(first.headers.get('etag')).toBe('"1"');
     expect((first.body.state as { seed: number }).seed).toBe(islandSeedOf(a.accountId));
@@ -90,7 +79,7 @@ describe('GET and PATCH /api/island/state', () => {
   });
 
   it('needs If-Match (428 without it or with *), refuses a stale one with the current ETag (412), and merges a patch', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const before = await readState(p.auth);
     for (const ifMatch of [undefined, '*', '']) {
       const r = await call(island, 'PATCH', '/api/island/state', { body: { stats: { visits: 1 } }, headers: { ...p.auth, ...(ifMatch === undefined ? {} : { 'If-Match': ifMatch }) } });
@@ -120,7 +109,7 @@ describe('GET and PATCH /api/island/state', () => {
   });
 
   it('names every bad field of the merged state at once and writes nothing', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const before = await readState(p.auth);
     const patch = JSON.stringify({
       nodes: [{ id: 'n1', kind: 'ore', position: { x: 9999, z: 0 } }],
@@ -149,7 +138,7 @@ describe('GET and PATCH /api/island/state', () => {
   });
 
   it('lets one of two PATCHes from the same revision through; the other is 412', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     await readState(p.auth);
     const outs = await Promise.all([1, 2].map((n) => call(island, 'PATCH', '/api/island/state', { body: { stats: { n } }, headers: { ...p.auth, 'If-Match': '"1"' } })));
     expect(outs.map((o) => o.status).sort()).toEqual([200, 412]);
@@ -162,7 +151,7 @@ describe('POST /api/island/export-from-rts', () => {
   const body = { gridX: 3, gridZ: -2, seed: 424242, biome: 'winter' };
 
   it('names each missing field, refuses an unknown biome, and needs If-Match', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     await readState(p.auth);
     const missing = await call(island, 'POST', '/api/island/export-from-rts', { body: {}, headers: { ...p.auth, 'If-Match': '"1"' } });
     expect(missing.status).toBe(400);
@@ -174,8 +163,8 @@ describe('POST /api/island/export-from-rts', () => {
   });
 
   it('derives the export, heightmap and scatter from the seed, the same for the same input, and stores them', async () => {
-    const a = await newPlayer(config);
-    const b = await newPlayer(config, 'Bo');
+    const a = await newPlayer(suite.config);
+    const b = await newPlayer(suite.config, 'Bo');
     await readState(a.auth);
     await readState(b.auth);
     const ra = await call(island, 'POST', '/api/island/export-from-rts', { body, headers: { ...a.auth, 'If-Match': '"1"' } });
@@ -201,7 +190,7 @@ describe('POST /api/island/export-from-rts', () => {
   });
 
   it('takes the client\'s heights within the foundation\'s range and refuses the ones outside it', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     await readState(p.auth);
     const heights = Array.from({ length: 16384 }, (_, i) => (i % 7) - 3);
     heights[10] = 60; // above driftwood_bay's 48 m

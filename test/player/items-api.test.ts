@@ -6,31 +6,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadServiceConfig, useServiceConfig, type ServiceConfig } from '../../api/_lib/config.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { EntryExports } from '../../api/_lib/http/entry.js';
 import * as playerEntry from '../../api/player.js';
-import { sqliteHarness } from '../helpers/ledger.js';
 import { SAMPLE_OUT } from '../helpers/catalog.js';
-import { call, newPlayer, responseErrors, SECRET, tokenFor } from '../helpers/game-api.js';
+import { call, gameApiSuite, newPlayer, responseErrors, tokenFor } from '../helpers/game-api.js';
 
 const player = playerEntry as unknown as EntryExports;
-const h = sqliteHarness();
 const PASSWORD = 'admin-password-0123456789';
-let config: ServiceConfig;
 let server: Record<string, string>;
 const manifest = JSON.parse(readFileSync(join(SAMPLE_OUT, 'api/v1/canonical-items-manifest.json'), 'utf8')) as { items: { uuid: string; kind: string }[] };
 const DEFINITION = manifest.items.find((i) => i.uuid.startsWith('ITEM-'))!.uuid;
-
-beforeAll(() => h.setup());
-afterAll(async () => {
-  useServiceConfig(undefined);
-  await h.teardown();
-});
+const suite = gameApiSuite({ ADMIN_PASSWORD: PASSWORD });
 beforeEach(async () => {
-  config = loadServiceConfig({ ...h.env(), JWT_SECRET: SECRET, CATALOG_DIR: SAMPLE_OUT, ADMIN_PASSWORD: PASSWORD });
-  useServiceConfig(config);
-  server = { Authorization: `Bearer ${await tokenFor(config, 'STUDIO_GAMESERVER', 'server')}` };
+  server = { Authorization: `Bearer ${await tokenFor(suite.config, 'STUDIO_GAMESERVER', 'server')}` };
 });
 
 const mint = (body: unknown, headers = server) => call(player, 'POST', '/api/uuid', { body, headers });
@@ -38,13 +27,13 @@ const event = (id: string, body: unknown, headers = server) => call(player, 'POS
 
 describe('POST /api/uuid', () => {
   it('lets in game servers, admins and the admin password only, and changes nothing for the others', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const body = { definitionId: DEFINITION, studioId: p.studioId, idempotencyKey: 'auth-mint-0001' };
     expect((await mint(body, {})).status).toBe(401);
     expect((await mint(body, p.auth)).status).toBe(403);
-    expect((await mint(body, { Authorization: `Bearer ${await tokenFor(config, p.studioId, 'member')}` })).status).toBe(403);
+    expect((await mint(body, { Authorization: `Bearer ${await tokenFor(suite.config, p.studioId, 'member')}` })).status).toBe(403);
     expect((await call(player, 'GET', `/api/ledger/7d6a3c58-0b8e-4c1f-9a41-7f0e5d2b9c10`, { headers: p.auth })).status).toBe(403);
-    const admin = await mint(body, { Authorization: `Bearer ${await tokenFor(config, 'STUDIO_OP', 'admin')}` });
+    const admin = await mint(body, { Authorization: `Bearer ${await tokenFor(suite.config, 'STUDIO_OP', 'admin')}` });
     expect(admin.status).toBe(201);
     expect(responseErrors('item-minted', admin.body)).toEqual([]);
     const byPassword = await mint(body, { 'X-Admin-Password': PASSWORD });
@@ -53,7 +42,7 @@ describe('POST /api/uuid', () => {
   });
 
   it('mints an instance of a catalog definition for an owner; a retry answers the same id; 100 parallel mints with one key make one', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const outs = await Promise.all(Array.from({ length: 100 }, () => mint({ definitionId: DEFINITION, accountId: p.accountId, idempotencyKey: 'parallel-mint-1' })));
     expect(outs.filter((o) => o.status === 201)).toHaveLength(1);
     expect(outs.filter((o) => o.status === 200)).toHaveLength(99);
@@ -63,12 +52,12 @@ describe('POST /api/uuid', () => {
     expect(first.headers.get('location')).toBe(`/api/ledger/${[...ids][0]}`);
     expect(first.body.item).toMatchObject({ definitionId: DEFINITION, state: 'owned', owner: { accountId: p.accountId, studioId: p.studioId }, seq: 1 });
     expect(outs.find((o) => o.status === 200)!.headers.get('idempotent-replayed')).toBe('true');
-    const reused = await mint({ definitionId: DEFINITION, studioId: (await newPlayer(config, 'Other')).studioId, idempotencyKey: 'parallel-mint-1' });
+    const reused = await mint({ definitionId: DEFINITION, studioId: (await newPlayer(suite.config, 'Other')).studioId, idempotencyKey: 'parallel-mint-1' });
     expect(reused.status).toBe(422);
   });
 
   it('refuses what is not a unique-item definition, a bad owner selector and an unknown owner, minting nothing', async () => {
-    const p = await newPlayer(config);
+    const p = await newPlayer(suite.config);
     const cases: [unknown, number, string[]][] = [
       [{ definitionId: 'ITEM-20990101000000-000000-00000000', studioId: p.studioId, idempotencyKey: 'bad-mint-01' }, 400, ['/definitionId']],
       [{ definitionId: 'MATL-20260601090000-000101-F469B3E9', studioId: p.studioId, idempotencyKey: 'bad-mint-02' }, 400, ['/definitionId']],
@@ -97,13 +86,13 @@ describe('/api/ledger/{studio_uuid}', () => {
   });
 
   it('records the item\'s life by the transition table and answers its history and current owner', async () => {
-    const a = await newPlayer(config);
-    const b = await newPlayer(config, 'Bo');
+    const a = await newPlayer(suite.config);
+    const b = await newPlayer(suite.config, 'Bo');
     const hero = await call(player, 'POST', '/api/characters', { body: { era: 'warlords', name: 'Ada', classId: 'warrior', raceId: 'human', factionId: 'crusade' }, headers: a.auth });
     const heroId = (hero.body.character as { id: string }).id;
     const minted = await mint({ definitionId: DEFINITION, studioId: a.studioId, idempotencyKey: 'life-mint-01' });
     const id = (minted.body.item as { studioUuid: string }).studioUuid;
-    const other = await newPlayer(config, 'Cy');
+    const other = await newPlayer(suite.config, 'Cy');
     const foreignHero = await call(player, 'POST', '/api/characters', { body: { era: 'warlords', name: 'Cy', classId: 'mage', raceId: 'human', factionId: 'crusade' }, headers: other.auth });
     const bad = await event(id, { event: 'equipped', idempotencyKey: 'life-ev-00', characterId: (foreignHero.body.character as { id: string }).id });
     expect(bad.status).toBe(400);

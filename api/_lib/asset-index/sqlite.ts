@@ -4,10 +4,8 @@
  * ledger's writer). Keys compare as TEXT with the BINARY collation, byte for byte in UTF-8: S3's order.
  * A registration is one write transaction.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createClient, type Client, type Row } from '@libsql/client';
+import type { Row } from '@libsql/client';
+import { openSqliteFile } from '../util/sqlite-file.js';
 import { ServiceError } from '../errors.js';
 import type { AssetEntry, AssetIndexStore, AssetPage, AssetPurpose } from './types.js';
 
@@ -41,18 +39,7 @@ const entryOf = (r: Row): AssetEntry => ({
  * @throws ServiceError UPSTREAM_UNAVAILABLE when the file cannot be opened.
  */
 export async function openSqliteAssetIndex(file: string): Promise<AssetIndexStore> {
-  let url = ':memory:';
-  if (file !== ':memory:') {
-    mkdirSync(dirname(file), { recursive: true });
-    url = pathToFileURL(file).href;
-  }
-  const client: Client = createClient({ url, intMode: 'number', timeout: 5000 });
-  try {
-    await client.executeMultiple(SCHEMA);
-  } catch (e) {
-    client.close();
-    throw unavailable(e);
-  }
+  const client = await openSqliteFile({ file, schema: SCHEMA, unavailable });
   return {
     driver: 'sqlite',
     async register(entries) {

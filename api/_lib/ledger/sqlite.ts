@@ -18,10 +18,8 @@
  * trigger (append-only). Tables keyed by text or by (account, seq) are `WITHOUT ROWID`, so a credit
  * touches one b-tree per table instead of a table and its key index.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createClient, type Client, type InStatement, type InValue, type Row, type Transaction } from '@libsql/client';
+import type { Client, InStatement, InValue, Row, Transaction } from '@libsql/client';
+import { openSqliteFile } from '../util/sqlite-file.js';
 import { ServiceError } from '../errors.js';
 import { postingHash } from './chain.js';
 import { accountFrom, postingFrom, text as str, transferFrom } from './decode.js';
@@ -124,19 +122,7 @@ export interface SqliteLedgerOptions {
  * @throws ServiceError UPSTREAM_UNAVAILABLE when the file cannot be opened or migrated.
  */
 export async function openSqliteLedger(options: SqliteLedgerOptions): Promise<LedgerStore> {
-  let url = ':memory:';
-  if (options.file !== ':memory:') {
-    mkdirSync(dirname(options.file), { recursive: true });
-    url = pathToFileURL(options.file).href;
-  }
-  const client = createClient({ url, intMode: 'number', timeout: options.busyTimeoutMs ?? 5000 });
-  try {
-    await client.executeMultiple(SCHEMA);
-  } catch (e) {
-    client.close();
-    throw unavailable(e);
-  }
-  return new SqliteLedger(client);
+  return new SqliteLedger(await openSqliteFile({ file: options.file, schema: SCHEMA, busyTimeoutMs: options.busyTimeoutMs, unavailable }));
 }
 
 /** A write waiting for the next group commit. */

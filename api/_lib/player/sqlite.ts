@@ -13,10 +13,8 @@
  * `item_keys` ((`mint` or the item's id, key) → fingerprint and the result, kept forever), `bag_quantities`
  * and `bag_entries` (append-only by trigger; the source ref unique forever).
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createClient, type Client, type InValue, type Row, type Transaction } from '@libsql/client';
+import type { InValue, Row, Transaction } from '@libsql/client';
+import { openSqliteFile } from '../util/sqlite-file.js';
 import { ServiceError } from '../errors.js';
 import type { IslandState } from '../island/generate.js';
 import type { BagEntry, Character, Era, ExternalLink, IslandDoc, ItemEvent, ItemInstance, ItemState, PlayerStore, Progress } from './types.js';
@@ -167,18 +165,7 @@ function islandOf(r: Row): IslandDoc {
  * @throws ServiceError UPSTREAM_UNAVAILABLE when the file cannot be opened or migrated.
  */
 export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> {
-  let url = ':memory:';
-  if (file !== ':memory:') {
-    mkdirSync(dirname(file), { recursive: true });
-    url = pathToFileURL(file).href;
-  }
-  const client: Client = createClient({ url, intMode: 'number', timeout: 5000 });
-  try {
-    await client.executeMultiple(SCHEMA);
-  } catch (e) {
-    client.close();
-    throw unavailable(e);
-  }
+  const client = await openSqliteFile({ file, schema: SCHEMA, unavailable });
   let queue: Promise<unknown> = Promise.resolve();
   /** One write transaction, one at a time in this process; ServiceErrors pass, anything else is a 503. */
   const write = <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => {
