@@ -4,28 +4,18 @@
  * one on first use.
  */
 import { oncePerConfiguration, type StoreConfig } from '../config.js';
-import { ServiceError } from '../errors.js';
-import { redisTargetOf } from '../ledger/store.js';
+import { openByDriver } from '../ledger/store.js';
 import type { AssetIndexStore } from './types.js';
 
 /**
  * Open the index a store configuration names.
  * @throws ServiceError UPSTREAM_UNAVAILABLE when no store is configured or it cannot be reached.
  */
-export async function openAssetIndex(config: StoreConfig): Promise<AssetIndexStore> {
-  switch (config.driver) {
-    case 'sqlite': {
-      const { openSqliteAssetIndex } = await import('./sqlite.js');
-      return openSqliteAssetIndex(config.file);
-    }
-    case 'redis': {
-      const { openRedisAssetIndex } = await import('./redis.js');
-      return openRedisAssetIndex(await redisTargetOf(config, 'asset index'));
-    }
-    default:
-      console.error('[config]', config.reason);
-      throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The asset index is not available on this deployment.');
-  }
+export function openAssetIndex(config: StoreConfig): Promise<AssetIndexStore> {
+  return openByDriver(config, 'The asset index', {
+    sqlite: async (file) => (await import('./sqlite.js')).openSqliteAssetIndex(file),
+    redis: async (target) => (await import('./redis.js')).openRedisAssetIndex(target),
+  });
 }
 
 /** The process-wide index (built on first use). @throws ServiceError UPSTREAM_UNAVAILABLE */

@@ -26,23 +26,39 @@ export async function redisTargetOf(config: Extract<StoreConfig, { driver: 'redi
 }
 
 /**
- * Open the store a configuration names.
+ * Open the adapter a store configuration names, for any store that lives beside the ledger (the ledger,
+ * the asset index, player state): `sqlite` with the configured file, `redis` with the configured target.
+ * Each adapter module is loaded by the caller's function only when chosen (its native binary or RESP
+ * client is then not part of a Vercel bundle that does not use it).
+ * @param what the store's name in the 503 a missing configuration answers (e.g. "The ledger").
  * @throws ServiceError UPSTREAM_UNAVAILABLE when no store is configured or it cannot be reached.
  */
-export async function openLedgerStore(config: StoreConfig): Promise<LedgerStore> {
+export async function openByDriver<T>(
+  config: StoreConfig,
+  what: string,
+  open: { readonly sqlite: (file: string) => Promise<T>; readonly redis: (target: RedisLedgerTarget) => Promise<T> },
+): Promise<T> {
   switch (config.driver) {
-    case 'sqlite': {
-      // loaded only when chosen: its native binary is not part of a Vercel bundle, where sqlite is refused
-      const { openSqliteLedger } = await import('./sqlite.js');
-      return openSqliteLedger({ file: config.file });
-    }
+    case 'sqlite':
+      return open.sqlite(config.file);
     case 'redis':
-      return openRedisLedger(await redisTargetOf(config, 'ledger store'));
+      return open.redis(await redisTargetOf(config, `${what.toLowerCase().replace(/^the /, '')} store`));
     default:
       // the reason names the variables to set: for the operator's log, not for the client
       console.error('[config]', config.reason);
-      throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The ledger is not available on this deployment.');
+      throw new ServiceError('UPSTREAM_UNAVAILABLE', `${what} is not available on this deployment.`);
   }
+}
+
+/**
+ * Open the ledger store a configuration names.
+ * @throws ServiceError UPSTREAM_UNAVAILABLE when no store is configured or it cannot be reached.
+ */
+export function openLedgerStore(config: StoreConfig): Promise<LedgerStore> {
+  return openByDriver(config, 'The ledger', {
+    sqlite: async (file) => (await import('./sqlite.js')).openSqliteLedger({ file }),
+    redis: (target) => Promise.resolve(openRedisLedger(target)),
+  });
 }
 
 /** The process-wide store (built on first use). @throws ServiceError UPSTREAM_UNAVAILABLE */
