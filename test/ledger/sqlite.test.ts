@@ -4,7 +4,7 @@
  * group runs again without it); a group whose transaction cannot begin (another process holds the write lock) refuses every
  * write with UPSTREAM_UNAVAILABLE and leaves nothing; the store recovers once the lock is free.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -78,6 +78,35 @@ describe('SQLite ledger: group commit', () => {
     );
     expect(seen).toEqual(Array(10).fill(1));
     reader.close();
+    await store.close();
+  });
+});
+
+describe('SQLite ledger: failures are 503s, refusals are worded', () => {
+  it('refuses to open a file that is not a database, closing what it opened', async () => {
+    const file = join(dir, 'not-a-database.sqlite');
+    writeFileSync(file, 'this is not a database, just text long enough to fill a page header '.repeat(20));
+    await expect(openSqliteLedger({ file })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: 'The ledger store cannot be reached; try again with the same idempotency key.' });
+  });
+
+  it('answers reads and writes on a closed store with UPSTREAM_UNAVAILABLE, keeping the cause', async () => {
+    const store = await openSqliteLedger({ file: join(dir, 'closed.sqlite') });
+    const a = account();
+    await store.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+    await store.close();
+    for (const p of [store.balance(a.accountId), store.findAccount({ accountId: a.accountId }), store.credit(credit(a))]) {
+      const e = (await p.then(() => undefined, (x: unknown) => x)) as ServiceError;
+      expect(e).toBeInstanceOf(ServiceError);
+      expect(e.code).toBe('UPSTREAM_UNAVAILABLE');
+      expect(e.cause).toBeInstanceOf(Error);
+    }
+  });
+
+  it('names the taken username in its refusal', async () => {
+    const store = await openSqliteLedger({ file: join(dir, 'taken.sqlite') });
+    const a = account();
+    await store.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+    await expect(store.createAccount({ account: { ...account(), username: a.username }, clientKey: undefined, fingerprint: 'f' })).rejects.toMatchObject({ code: 'CONFLICT', message: `The username "${a.username}" is taken.` });
     await store.close();
   });
 });
