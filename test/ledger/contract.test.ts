@@ -201,7 +201,7 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
     await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
     const nearMax = newAccount();
     await s.createAccount({ account: nearMax, clientKey: undefined, fingerprint: 'f' });
-    // the issuer's balance is now -(MAX - 300): a credit of 301 overflows it in any order, 217 + 50 never
+    // the issuer's balance is now -(MAX - 300): a credit of 301 overflows it in any order (to any account), 217 + 50 never
     await s.credit(creditOf(nearMax, { amount: Number.MAX_SAFE_INTEGER - 300 }));
     const shared = creditOf(a, { amount: 7, sourceRef: 'verify-send:burst-shared-key' });
     const outcomes = await Promise.allSettled([
@@ -210,6 +210,7 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
       s.credit({ ...shared, entryId: mintUuid(), amount: 8 }),
       s.credit(creditOf(newAccount())),
       s.credit(creditOf(nearMax, { amount: 301 })),
+      s.credit(creditOf(a, { amount: 301 })),
       s.credit(creditOf(nearMax, { amount: 50 })),
       s.createAccount({ account: b, clientKey: 'burst-account-key', fingerprint: 'f' }),
       s.createAccount({ account: { ...newAccount(), username: a.username }, clientKey: undefined, fingerprint: 'f' }),
@@ -219,7 +220,7 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
     const seen = outcomes.map(status);
     expect(seen.slice(0, 20)).toEqual(Array(20).fill('applied'));
     expect(seen.slice(20, 25).sort()).toEqual(['applied', 'replayed', 'replayed', 'replayed', 'replayed']);
-    expect(seen.slice(25)).toEqual(['conflict', 'no-account', 'CONFLICT', 'applied', 'created', 'CONFLICT']);
+    expect(seen.slice(25)).toEqual(['conflict', 'no-account', 'CONFLICT', 'CONFLICT', 'applied', 'created', 'CONFLICT']);
     expect(await s.balance(a.accountId)).toBe(210 + 7);
     expect(await s.balance(nearMax.accountId)).toBe(Number.MAX_SAFE_INTEGER - 250);
     expect(await s.balance(ISSUER_ACCOUNT_ID)).toBe(-(Number.MAX_SAFE_INTEGER - 250) - 217);

@@ -102,10 +102,15 @@ describe('SQLite ledger: failures are 503s, refusals are worded', () => {
     }
   });
 
-  it('names the taken username in its refusal', async () => {
+  it('names the taken username in its refusal, and the reused creation key in its', async () => {
     const store = await openSqliteLedger({ file: join(dir, 'taken.sqlite') });
+    expect(store.driver).toBe('sqlite');
     const a = account();
-    await store.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+    await store.createAccount({ account: a, clientKey: 'taken-key-1', fingerprint: 'f' });
+    await expect(store.createAccount({ account: account(), clientKey: 'taken-key-1', fingerprint: 'g' })).rejects.toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      message: 'This idempotency key already created an account with another display name or username; use a new key.',
+    });
     await expect(store.createAccount({ account: { ...account(), username: a.username }, clientKey: undefined, fingerprint: 'f' })).rejects.toMatchObject({ code: 'CONFLICT', message: `The username "${a.username}" is taken.` });
     await store.close();
   });

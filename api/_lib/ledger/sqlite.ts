@@ -208,9 +208,9 @@ class SqliteLedger implements LedgerStore {
     }
   }
 
-  async #read(sql: string, args: InValue[]): Promise<Row[]> {
+  async #read(sql: string, args?: InValue[]): Promise<Row[]> {
     try {
-      return (await this.client.execute({ sql, args })).rows;
+      return (await this.client.execute(args ? { sql, args } : sql)).rows;
     } catch (e) {
       throw unavailable(e);
     }
@@ -257,8 +257,8 @@ class SqliteLedger implements LedgerStore {
         await tx.execute({
           sql: `SELECT (SELECT entry_id FROM transfers WHERE source_ref = ?1) AS stored,
                        EXISTS (SELECT 1 FROM accounts WHERE account_id = ?2) AS known,
-                       (SELECT balance || ' ' || seq || ' ' || head FROM ledger_accounts WHERE account_id = ?3) AS issuer,
-                       (SELECT balance || ' ' || seq || ' ' || head FROM ledger_accounts WHERE account_id = ?2) AS account`,
+                       COALESCE((SELECT balance || ' ' || seq || ' ' || head FROM ledger_accounts WHERE account_id = ?3), '0 0 ') AS issuer,
+                       COALESCE((SELECT balance || ' ' || seq || ' ' || head FROM ledger_accounts WHERE account_id = ?2), '0 0 ') AS account`,
           args: [request.sourceRef, request.accountId, ISSUER_ACCOUNT_ID],
         })
       ).rows[0]!;
@@ -267,16 +267,18 @@ class SqliteLedger implements LedgerStore {
         return replayOutcome(transferOf(stored), request);
       }
       if (Number(state.known) === 0) return { status: 'no-account' } as const;
+      // "<balance> <seq> <head>", "0 0 " for an account without postings yet
       const head = (v: unknown) => {
-        if (v === null) return { balance: 0, seq: 0, head: '' };
-        const [balance = '0', seq = '0', hash = ''] = str(v).split(' ');
+        const [balance, seq, hash] = str(v).split(' ') as [string, string, string];
         return { balance: Number(balance), seq: Number(seq), head: hash };
       };
       const sides: [string, number, string, { balance: number; seq: number; head: string }][] = [
         [ISSUER_ACCOUNT_ID, -request.amount, request.accountId, head(state.issuer)],
         [request.accountId, request.amount, ISSUER_ACCOUNT_ID, head(state.account)],
       ];
-      if (!Number.isSafeInteger(sides[1]![3].balance + request.amount) || !Number.isSafeInteger(sides[0]![3].balance - request.amount)) {
+      // the issuer's balance is minus the sum of all others (double entry), so an account can only pass
+      // the largest safe integer if the issuer passes its negative first: one check covers both sides
+      if (!Number.isSafeInteger(sides[0]![3].balance - request.amount)) {
         throw new ServiceError('CONFLICT', 'This credit would take a balance beyond the largest amount the ledger holds.');
       }
       // both postings in one INSERT, both chain heads in one upsert, then the transfer: three statements
@@ -362,8 +364,8 @@ class SqliteLedger implements LedgerStore {
   }
 
   async snapshot(): Promise<LedgerSnapshot> {
-    const accounts = await this.#read('SELECT account_id, balance FROM ledger_accounts ORDER BY account_id', []);
-    const postings = await this.#read('SELECT * FROM postings ORDER BY account_id, seq', []);
+    const accounts = await this.#read('SELECT account_id, balance FROM ledger_accounts ORDER BY account_id');
+    const postings = await this.#read('SELECT * FROM postings ORDER BY account_id, seq');
     const byAccount = new Map<string, Posting[]>();
     for (const r of postings) {
       const p = postingOf(r);
@@ -371,7 +373,7 @@ class SqliteLedger implements LedgerStore {
       list.push(p);
       byAccount.set(p.accountId, list);
     }
-    const transfers = (await this.#read('SELECT * FROM transfers ORDER BY source_ref', [])).map(transferOf);
+    const transfers = (await this.#read('SELECT * FROM transfers ORDER BY source_ref')).map(transferOf);
     return {
       accounts: accounts.map((r) => ({ accountId: str(r.account_id), balance: Number(r.balance), postings: byAccount.get(str(r.account_id)) ?? [] })),
       transfers,
