@@ -221,6 +221,7 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
     expect(seen.slice(0, 20)).toEqual(Array(20).fill('applied'));
     expect(seen.slice(20, 25).sort()).toEqual(['applied', 'replayed', 'replayed', 'replayed', 'replayed']);
     expect(seen.slice(25)).toEqual(['conflict', 'no-account', 'CONFLICT', 'CONFLICT', 'applied', 'created', 'CONFLICT']);
+    expect((outcomes[27] as PromiseRejectedResult).reason).toMatchObject({ message: 'This credit would take a balance beyond the largest amount the ledger holds.' });
     expect(await s.balance(a.accountId)).toBe(210 + 7);
     expect(await s.balance(nearMax.accountId)).toBe(Number.MAX_SAFE_INTEGER - 250);
     expect(await s.balance(ISSUER_ACCOUNT_ID)).toBe(-(Number.MAX_SAFE_INTEGER - 250) - 217);
