@@ -15,12 +15,11 @@
  * the consumables (`FOOD-*`, `POTN-*`, `CONS-*`) of its `canonical-items-manifest.json`. One request
  * moves at most {@link BAG_MAX_CHANGE} units.
  */
-import { createHash } from 'node:crypto';
 import { readCatalogJson } from '../catalog/store.js';
 import { ServiceError } from '../errors.js';
 import type { AccountSelector, LedgerStore } from '../ledger/types.js';
 import { itemDefinitions } from './items.js';
-import type { Clock } from './service.js';
+import { requestFingerprint, type Clock } from './service.js';
 import type { BagEntry, BagLine, PlayerStore } from './types.js';
 
 /** Most units one grant or consumption moves. */
@@ -73,7 +72,7 @@ export async function changeBag(store: PlayerStore, ledger: LedgerStore, body: B
     definitionId: body.definitionId,
     delta: sign * body.quantity,
     sourceRef: `bag-${kind}:${body.idempotencyKey}`,
-    fingerprint: createHash('sha256').update(JSON.stringify([account.accountId, body.definitionId, sign * body.quantity])).digest('hex').slice(0, 32),
+    fingerprint: requestFingerprint([account.accountId, body.definitionId, sign * body.quantity]),
     at: clock().toISOString(),
   });
   switch (out.status) {

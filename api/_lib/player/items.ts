@@ -20,12 +20,11 @@
  * consumables, are held as bag quantities, never as instances). An instance id is an RFC 4122 uuid,
  * never a definition id, and a definition id is never taken as an instance id (both are 400s that say so).
  */
-import { createHash } from 'node:crypto';
 import { readCatalogJson } from '../catalog/store.js';
 import { ServiceError } from '../errors.js';
 import { mintUuid, STUDIO_ID, UUID } from '../ledger/ids.js';
 import type { Account, AccountSelector, LedgerStore } from '../ledger/types.js';
-import type { Clock } from './service.js';
+import { requestFingerprint, type Clock } from './service.js';
 import type { ItemEvent, ItemEventKind, ItemInstance, ItemState, PlayerStore } from './types.js';
 
 /** The transition table (see the module header). */
@@ -39,7 +38,6 @@ export const ITEM_TRANSITIONS: Readonly<Record<Exclude<ItemEventKind, 'minted'>,
 });
 
 const systemClock: Clock = () => new Date();
-const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
 
 /** Item definition ids of the published catalog's `canonical-items-manifest.json`, by kind. */
 export interface ItemDefinitions {
@@ -99,7 +97,7 @@ export async function mintItem(store: PlayerStore, ledger: LedgerStore, body: Mi
   const owner = await accountOf(ledger, body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! }, body.studioId !== undefined ? 'studioId' : 'accountId');
   const at = clock().toISOString();
   const item: ItemInstance = { studioUuid: mintUuid(), definitionId: body.definitionId, accountId: owner.accountId, state: 'owned', characterId: null, seq: 1, mintedAt: at, updatedAt: at };
-  const out = await store.mintItem({ item, idempotencyKey: body.idempotencyKey, fingerprint: fingerprint([body.definitionId, owner.accountId]) });
+  const out = await store.mintItem({ item, idempotencyKey: body.idempotencyKey, fingerprint: requestFingerprint([body.definitionId, owner.accountId]) });
   if (out.status === 'key-reused') throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key minted another item (another definition or owner); use a new key.');
   return { item: itemView(out.item, owner), idempotent: out.status === 'replayed' };
 }
@@ -159,7 +157,7 @@ export async function recordItemEvent(store: PlayerStore, ledger: LedgerStore, s
     accountId,
     characterId,
     idempotencyKey: body.idempotencyKey,
-    fingerprint: fingerprint([body.event, body.characterId ?? null, body.toStudioId ?? null, body.toAccountId ?? null]),
+    fingerprint: requestFingerprint([body.event, body.characterId ?? null, body.toStudioId ?? null, body.toAccountId ?? null]),
     at: clock().toISOString(),
   });
   switch (out.status) {

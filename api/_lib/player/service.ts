@@ -197,7 +197,12 @@ export interface CreateCharacterBody {
   readonly idempotencyKey?: string;
 }
 
-const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
+/**
+ * Fingerprint of a request bound to an idempotency key (its JSON's SHA-256, 32 hex digits): the same
+ * request gives the same fingerprint, so a replay is told from a reuse of the key with another request.
+ */
+export const requestFingerprint = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
+const fingerprint = requestFingerprint;
 
 /**
  * Create a character for the account (spec 2.6, 2.8).
