@@ -13,10 +13,12 @@ import { openSqliteLedger } from '../../api/_lib/ledger/sqlite.js';
 import { checkInvariants } from '../../api/_lib/ledger/invariants.js';
 import type { LedgerStore } from '../../api/_lib/ledger/types.js';
 import { startRedis, type TestRedis } from './redis.js';
+import { startUpstashRest, type UpstashRestStandIn } from './upstash-rest.js';
 
 /** One adapter's test harness. */
 export interface AdapterHarness {
-  readonly name: 'sqlite' | 'redis';
+  /** `redis-rest` is the Redis adapter through Upstash's REST protocol (the production client path). */
+  readonly name: 'sqlite' | 'redis' | 'redis-rest';
   /** Start what the adapter needs (once per file). */
   setup(): Promise<void>;
   /** A store over empty data. */
@@ -89,6 +91,36 @@ export function redisHarness(wrap: (r: RespRequester) => Requester = (r) => r): 
     async teardown() {
       for (const r of open) await r.close();
       await server?.destroy();
+    },
+  };
+}
+
+/**
+ * Redis through the production client path: `@upstash/redis` over HTTP with the REST URL and token, to
+ * the local REST stand-in (`upstash-rest.ts`) in front of a real server.
+ */
+export function upstashRestHarness(): AdapterHarness & { rest(): UpstashRestStandIn } {
+  const inner = redisHarness();
+  let rest: UpstashRestStandIn | undefined;
+  const connect = () => Promise.resolve(openRedisLedger({ url: rest!.url, token: rest!.token }, { retryDelaysMs: [5, 20] }));
+  return {
+    name: 'redis-rest',
+    rest: () => rest!,
+    async setup() {
+      await inner.setup();
+      rest = await startUpstashRest(inner.server().url);
+    },
+    async fresh() {
+      await inner.flush();
+      return connect();
+    },
+    reopen: connect,
+    env() {
+      return { STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_URL: rest!.url, UPSTASH_REDIS_REST_TOKEN: rest!.token };
+    },
+    async teardown() {
+      await rest?.close();
+      await inner.teardown();
     },
   };
 }

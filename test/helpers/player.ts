@@ -12,10 +12,12 @@ import { openRedisPlayerStore } from '../../api/_lib/player/redis.js';
 import { openSqlitePlayerStore } from '../../api/_lib/player/sqlite.js';
 import type { PlayerStore } from '../../api/_lib/player/types.js';
 import { startRedis, type TestRedis } from './redis.js';
+import { startUpstashRest, type UpstashRestStandIn } from './upstash-rest.js';
 
 /** One adapter's harness. */
 export interface PlayerHarness {
-  readonly name: 'sqlite' | 'redis';
+  /** `redis-rest`: the Redis adapter through Upstash's REST protocol (the production client path). */
+  readonly name: 'sqlite' | 'redis' | 'redis-rest';
   setup(): Promise<void>;
   /** A store over empty data. */
   fresh(): Promise<PlayerStore>;
@@ -71,6 +73,31 @@ export function redisPlayerHarness(): PlayerHarness {
     reopen: connect,
     async teardown() {
       for (const r of open) await r.close();
+      await server?.destroy();
+    },
+  };
+}
+
+/** Redis through `@upstash/redis` over HTTP to the local REST stand-in (`upstash-rest.ts`) in front of a real server. */
+export function restPlayerHarness(): PlayerHarness {
+  let server: TestRedis | undefined;
+  let rest: UpstashRestStandIn | undefined;
+  const connect = () => Promise.resolve(openRedisPlayerStore({ url: rest!.url, token: rest!.token }, { retryDelaysMs: [5, 20] }));
+  return {
+    name: 'redis-rest',
+    async setup() {
+      server = await startRedis();
+      rest = await startUpstashRest(server.url);
+    },
+    async fresh() {
+      const r = await connectRespRequester(server!.url);
+      await r.request({ body: ['flushall'] });
+      await r.close();
+      return connect();
+    },
+    reopen: connect,
+    async teardown() {
+      await rest?.close();
       await server?.destroy();
     },
   };

@@ -13,9 +13,9 @@ import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
 import type { Character, IslandDoc, ItemEventRequest, ItemInstance, PlayerStore } from '../../api/_lib/player/types.js';
 import { ITEM_TRANSITIONS } from '../../api/_lib/player/items.js';
 import { checkBagInvariants } from '../../api/_lib/player/bag.js';
-import { redisPlayerHarness, sqlitePlayerHarness, type PlayerHarness } from '../helpers/player.js';
+import { redisPlayerHarness, restPlayerHarness, sqlitePlayerHarness, type PlayerHarness } from '../helpers/player.js';
 
-const harnesses: PlayerHarness[] = [sqlitePlayerHarness(), redisPlayerHarness()];
+const harnesses: PlayerHarness[] = [sqlitePlayerHarness(), redisPlayerHarness(), restPlayerHarness()];
 
 const doc = (seed: number, revision = 1): IslandDoc => ({ state: initialIsland(seed), revision, updatedAt: '2026-11-23T10:00:00.000Z' });
 

@@ -4,9 +4,10 @@
  * and local runs use the same client over a real `redis-server` through a custom `Requester`
  * (`resp-requester.ts`, `REDIS_URL`).
  *
- * Client settings, set explicitly (upstash/redis-js#1455): the client's own retries are off and
- * auto-pipelining is off, so one call is exactly one command on the server and no read can be batched
- * ahead of a write. Retries happen here instead ({@link RETRY_DELAYS_MS}), and only because every
+ * Client settings, set explicitly (upstash/redis-js#1455): the client's own retries are off (zero
+ * retries: `retry: false` would still resend a request whose connection failed) and auto-pipelining is
+ * off, so one call is exactly one request and no read can be batched ahead of a write; replies are left
+ * as text (no JSON decoding), so hashes are read with {@link RetryingCommands.hash}. Retries happen here instead ({@link RETRY_DELAYS_MS}), and only because every
  * command is safe to repeat: writes are scripts keyed by source ref or client key, which find their own
  * record on a second run. Scripts run with EVALSHA and fall back to EVAL on `NOSCRIPT` (the script cache
  * does not survive a restart or a failover).
@@ -74,8 +75,8 @@ const n = (v: unknown): number => Number(v);
 const transferOf = (value: unknown): Transfer => transferFrom(obj(value));
 const postingOf = (value: unknown): Posting => postingFrom(obj(value));
 
-function accountOf(h: Record<string, unknown> | null): Account | undefined {
-  if (!h || h.studioId === undefined || h.studioId === null) return undefined;
+function accountOf(h: Record<string, string>): Account | undefined {
+  if (h.studioId === undefined) return undefined;
   return accountFrom(h);
 }
 
@@ -119,7 +120,9 @@ export function redisClientOf(target: RedisLedgerTarget): Redis {
     : new Redis({
         url: target.url,
         token: target.token,
-        retry: false,
+        // `retry: false` still sends a failed request twice (the client loops attempts + 1 times); zero
+        // retries is one request per command
+        retry: { retries: 0, backoff: () => 0 },
         enableAutoPipelining: false,
         automaticDeserialization: false,
         enableTelemetry: false,
@@ -199,7 +202,7 @@ class RedisLedger implements LedgerStore {
     } else {
       id = selector.accountId.toLowerCase();
     }
-    const account = accountOf(await this.#call('read', () => this.redis.hgetall(KEYS.account(id))));
+    const account = accountOf(await this.commands.hash(KEYS.account(id)));
     return account && this.#remember(account);
   }
 
@@ -256,7 +259,7 @@ class RedisLedger implements LedgerStore {
       const items = await this.#call('read', () => this.redis.lrange(KEYS.postings(id), 0, -1));
       accounts.push({ accountId: id, balance, postings: items.map(postingOf) });
     }
-    const refs = (await this.#call('read', () => this.redis.hgetall(KEYS.refs))) ?? {};
+    const refs = await this.commands.hash(KEYS.refs);
     const transfers = Object.values(refs).map(transferOf).sort((a, b) => (a.sourceRef < b.sourceRef ? -1 : 1));
     return { accounts, transfers };
   }
@@ -296,6 +299,19 @@ export class RetryingCommands {
       }
     }
     throw new ServiceError('UPSTREAM_UNAVAILABLE', `${this.unavailableText} (${what})${this.retryHint}`, { cause: last });
+  }
+
+  /**
+   * A hash's fields (`HGETALL`, retried like {@link call}): with the ledger's client settings the reply
+   * stays the raw flat list `[field, value, ...]` on both transports, made an object here.
+   * @returns `{}` for a missing key
+   */
+  async hash(key: string): Promise<Record<string, string>> {
+    const reply: unknown = await this.call('read', () => this.redis.hgetall(key));
+    const out: Record<string, string> = {};
+    const flat = Array.isArray(reply) ? (reply as unknown[]) : [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out[String(flat[i])] = String(flat[i + 1]);
+    return out;
   }
 
   /** EVALSHA of `sc`, EVAL when the server does not know it; retried like {@link call}. */

@@ -6,8 +6,9 @@
  *
  * It answers like Upstash's REST API: one command per request (`body` is the command as an array of
  * strings), `{ result }` with the RESP2 reply (bulk strings as strings, integers as numbers, arrays as
- * arrays, nil as null) or `{ error }` with Redis's error text. Pipelines (`path: ['pipeline']`) answer
- * one `{ result }`/`{ error }` per command. Transport failures reject (the ledger's retry policy decides).
+ * arrays, nil as null; an `HGETALL` reply as the flat list of fields and values, as Upstash sends it)
+ * or `{ error }` with Redis's error text. Pipelines are not spoken: the stores turn auto-pipelining off
+ * and send none (`redis.ts`). Transport failures reject (the ledger's retry policy decides).
  *
  * Connection settings: no offline queue and no resend of unanswered commands, so a command sent while
  * the server is down fails at once (the ledger answers 503) instead of running later behind the caller's
@@ -44,7 +45,9 @@ export async function connectRespRequester(url: string): Promise<RespRequester> 
     const [name, ...args] = (cmd as unknown[]).map(String);
     sent++;
     try {
-      return { result: await client.call(name!, ...args) };
+      const result = await client.call(name!, ...args);
+      // ioredis turns an HGETALL reply into an object; Upstash answers the flat list of fields and values
+      return { result: result !== null && typeof result === 'object' && !Array.isArray(result) ? Object.entries(result).flat() : result };
     } catch (e) {
       if (e instanceof Error && e.name === 'ReplyError') return { error: e.message };
       throw e;
@@ -53,11 +56,6 @@ export async function connectRespRequester(url: string): Promise<RespRequester> 
   return {
     commands: () => sent,
     async request<TResult>(req: UpstashRequest): Promise<UpstashResponse<TResult>> {
-      if (req.path?.[0] === 'pipeline') {
-        const out = [];
-        for (const c of req.body as unknown[]) out.push(await one(c));
-        return out as unknown as UpstashResponse<TResult>;
-      }
       return (await one(req.body)) as UpstashResponse<TResult>;
     },
     close() {

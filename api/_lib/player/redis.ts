@@ -333,7 +333,7 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       return { learned: out[0] === 'learned', recipe: { recipeId, learnedAt: str(out[1]) } };
     },
     async recipes(accountId) {
-      const all = (await commands.call('read', () => redis.hgetall<Record<string, unknown>>(K.recipes(accountId)))) ?? {};
+      const all = await commands.hash(K.recipes(accountId));
       return Object.entries(all)
         .map(([recipeId, at]) => ({ recipeId, learnedAt: str(at) }))
         .sort((x, y) => (x.learnedAt < y.learnedAt ? -1 : x.learnedAt > y.learnedAt ? 1 : x.recipeId < y.recipeId ? -1 : x.recipeId > y.recipeId ? 1 : 0));
@@ -419,7 +419,7 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       }
     },
     async bag(accountId) {
-      const all = (await commands.call('read', () => redis.hgetall<Record<string, unknown>>(K.bag(accountId)))) ?? {};
+      const all = await commands.hash(K.bag(accountId));
       return Object.entries(all)
         .filter(([k, v]) => !k.endsWith(':seq') && Number(v) > 0)
         .map(([definitionId, v]) => ({ definitionId, quantity: Number(v) }))
@@ -430,7 +430,7 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       const quantities: (BagLine & { accountId: string })[] = [];
       const entries: BagEntry[] = [];
       for (const accountId of accounts) {
-        const all = (await commands.call('read', () => redis.hgetall<Record<string, unknown>>(K.bag(accountId)))) ?? {};
+        const all = await commands.hash(K.bag(accountId));
         for (const [k, v] of Object.entries(all)) if (!k.endsWith(':seq')) quantities.push({ accountId, definitionId: k, quantity: Number(v) });
         entries.push(...(await commands.call('read', () => redis.lrange(K.bagEntries(accountId), 0, -1))).map((e) => JSON.parse(str(e)) as BagEntry));
       }
