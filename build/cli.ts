@@ -1,11 +1,13 @@
 /**
  * `npm run build [-- --src DIR] [--out DIR] [--config FILE] [--report FILE] [--no-site] [--quiet]`
- *. The only place of the build that touches argv, stdout/stderr and the exit code.
+ * . The only place of the build that touches argv, stdout/stderr and the exit code.
  *
  * Defaults: `--src catalog-src`, `--out dist`, `--config <src>/catalog.config.json`,
  * `--report <out>-report.json`; the static site page is built unless `--no-site`.
  * Exit codes: 0 built (warnings allowed), 1 errors in the catalog (previous output untouched),
- * 2 unusable invocation or config.
+ * 2 unusable invocation or config, 3 an internal failure: the build stopped on an error of its own or of
+ * the machine (an unwritable output folder, a defect), printed with its stack; the previous output is
+ * untouched, since emit swaps the new output in only at the very end.
  *
  * Every problem is printed as `file:line:column  /json/pointer  message  [rule severity]`,
  * followed by a summary line (files, records, outputs, warnings, errors, seconds).
@@ -117,8 +119,18 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(e.message + '\n');
       return 2;
     }
-    throw e;
+    return internalFailure(e);
   }
+}
+
+/** Exit code of an internal failure (module header). */
+export const EXIT_INTERNAL = 3;
+
+/** Report a failure of the build itself (not of the catalog, not of the arguments); resolves to {@link EXIT_INTERNAL}. */
+function internalFailure(e: unknown, err: NodeJS.WritableStream = process.stderr): number {
+  const detail = e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
+  err.write(`Internal build failure: the build stopped on an error of its own or of the machine, not of the catalog or the arguments; nothing was published.\n${detail}\n`);
+  return EXIT_INTERNAL;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -128,8 +140,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       process.exitCode = code;
     },
     (e: unknown) => {
-      console.error(e);
-      process.exitCode = 2;
+      process.exitCode = internalFailure(e);
     },
   );
 }

@@ -310,7 +310,7 @@ export const deriveCollections: Deriver = (ctx: DeriveContext) => {
     for (const p of problems) ctx.report({ rule: p.rule, file, pointer: p.pointer, message: p.message });
     if (!built) continue;
     out.push({ path: collectionIndexFile(name), body: built.indexJson, raw: true });
-    out.push(...built.itemFiles);
+    for (const f of built.itemFiles) out.push(f); // a loop: spreading 100,000s of files overflows the call stack
   }
   return out;
 };

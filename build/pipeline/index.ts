@@ -129,7 +129,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   for (const [p, d] of docs) if (kinds.get(p) !== 'retired') live.set(p, d);
   const ctx = { config, docs: live, report };
   const derived: Emitted[] = deriveCore({ config, docs: live, law, records: typed });
-  for (const d of DERIVERS) derived.push(...d.derive(ctx));
+  for (const d of DERIVERS) for (const e of d.derive(ctx)) derived.push(e); // never spread: outputs can number 100,000s
   reportFileKinds(kinds, report);
 
   const issues = resolveIssues(raw, docs, kinds, rules);

@@ -432,7 +432,7 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       for (const accountId of accounts) {
         const all = await commands.hash(K.bag(accountId));
         for (const [k, v] of Object.entries(all)) if (!k.endsWith(':seq')) quantities.push({ accountId, definitionId: k, quantity: Number(v) });
-        entries.push(...(await commands.call('read', () => redis.lrange(K.bagEntries(accountId), 0, -1))).map((e) => JSON.parse(str(e)) as BagEntry));
+        for (const e of await commands.call('read', () => redis.lrange(K.bagEntries(accountId), 0, -1))) entries.push(JSON.parse(str(e)) as BagEntry);
       }
       return { quantities, entries };
     },
