@@ -14,7 +14,9 @@
  *   `format` json|csv (default json).
  *   200 JSON `{ type, total, filters: { tier, category }, records }` (schema
  *   `schemas/responses/export.schema.json`) or CSV (`text/csv; charset=utf-8`, RFC 4180, header row,
- *   `Content-Disposition: attachment; filename="<type>[-t<tier>][-<category>].csv"`). Streamed.
+ *   `Content-Disposition: attachment; filename="<type>[-t<tier>][-<category>].csv"`). Without `tier` and
+ *   `category` the body is the build's prebuilt file (`api/v1/exports/full/{type}.{json,csv}`), sent
+ *   unchanged (from memory up to 16 MiB, streamed from disk beyond); filtered exports are streamed.
  * - `/api/v1/systems-catalog.json`  the retired systems catalog (§7, §9.3): 404 for every method.
  * - any other `/api/*` or `/v1/*` path no rule serves: 404 for every method.
  *
@@ -25,8 +27,8 @@
  * unknown parameter listed in `errors[]`), 404 NOT_FOUND, 405 METHOD_NOT_ALLOWED (other methods on
  * search/stats/export), 503 UPSTREAM_UNAVAILABLE (catalog output missing or corrupt).
  */
-import { SEARCH_INDEX_FILE, SEARCH_TYPES, STATS_FILE, EXPORT_TYPES, exportFile, type ExportFile, type ExportType } from './_lib/formats/index.js';
-import { catalogBuildId, readCatalogJson } from './_lib/catalog/store.js';
+import { SEARCH_INDEX_FILE, SEARCH_TYPES, STATS_FILE, EXPORT_TYPES, exportFile, fullExportFile, type ExportFile, type ExportType } from './_lib/formats/index.js';
+import { catalogBuildId, readCatalogBody, readCatalogJson } from './_lib/catalog/store.js';
 import { ServiceError, cachedResponse, clampHeaders, defineEntry, jsonResponse, parseQuery, truncate, type RouteContext } from './_lib/http/index.js';
 import { loadSearchIndex } from './_lib/search/index.js';
 import { csvFileName, exportCsvStream, exportJsonStream, filterRecords } from './_lib/export/index.js';
@@ -81,17 +83,18 @@ async function stats(request: Request, url: URL): Promise<Response> {
 async function exportRecords(request: Request, url: URL): Promise<Response> {
   const { values, canonical } = parseQuery(url.searchParams, EXPORT_PARAMS);
   const type = values.type as ExportType;
-  const [buildId, file] = await Promise.all([catalogBuildId(), readCatalogJson(exportFile(type), parseExportFile)]);
   const filters = { tier: values.tier, category: values.category };
+  const csv = values.format === 'csv';
+  const csvOptions = { contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': `attachment; filename="${csvFileName(type, filters)}"` } };
+  if (filters.tier === undefined && filters.category === undefined) {
+    // the unfiltered export was built with the catalog: sent as it is, never rebuilt
+    const [buildId, body] = await Promise.all([catalogBuildId(), readCatalogBody(fullExportFile(type, csv ? 'csv' : 'json'))]);
+    return cachedResponse(request, body, { buildId, canonical: `export?${canonical}`, ...(csv ? csvOptions : {}) });
+  }
+  const [buildId, file] = await Promise.all([catalogBuildId(), readCatalogJson(exportFile(type), parseExportFile)]);
   const records = filterRecords(file.records, filters);
   const options = { buildId, canonical: `export?${canonical}` };
-  if (values.format === 'csv') {
-    return cachedResponse(request, exportCsvStream(file.columns, records), {
-      ...options,
-      contentType: 'text/csv; charset=utf-8',
-      headers: { 'Content-Disposition': `attachment; filename="${csvFileName(type, filters)}"` },
-    });
-  }
+  if (csv) return cachedResponse(request, exportCsvStream(file.columns, records), { ...options, ...csvOptions });
   const head = { type, total: records.length, filters: { tier: values.tier ?? null, category: values.category ?? null } };
   return cachedResponse(request, exportJsonStream(head, records), options);
 }

@@ -5,10 +5,10 @@
  * ({@link deriveCore} runs them all). File paths: `api/_lib/formats/layout.ts`; shapes: the other modules of
  * `api/_lib/formats/`.
  */
-import { csvColumns } from '../../api/_lib/export/index.js';
+import { csvColumns, exportCsvText, exportJsonText, filterRecords } from '../../api/_lib/export/index.js';
 import { COLLECTION_DEFS, COLLECTION_NAMES } from '../../api/_lib/formats/collection-index.js';
 import { EXPORT_TYPES, type ExportFile, type ExportType } from '../../api/_lib/formats/export.js';
-import { CANONICAL_ITEMS_FILE, MASTER_REGISTRY_FILE, SEARCH_INDEX_FILE, STATS_FILE, WEAPON_SKILLS_FILE, exportFile } from '../../api/_lib/formats/layout.js';
+import { CANONICAL_ITEMS_FILE, MASTER_REGISTRY_FILE, SEARCH_INDEX_FILE, STATS_FILE, WEAPON_SKILLS_FILE, exportFile, fullExportFile } from '../../api/_lib/formats/layout.js';
 import { SEARCH_TYPES, buildSearchIndex, type SearchType } from '../../api/_lib/formats/search-index.js';
 import type { StatsFile } from '../../api/_lib/formats/stats.js';
 import { sortKeys } from '../../api/_lib/util/json.js';
@@ -107,12 +107,22 @@ function deriveCanonicalItems(law: LawResult, config: CatalogConfig): Emitted {
   };
 }
 
-/** Export files (spec 4.4, `api/_lib/formats/export.ts`): `{type, columns, records}` per export type; `columns` from `csvColumns`. */
+/**
+ * Export files (spec 4.4, `api/_lib/formats/export.ts`): `{type, columns, records}` per export type, `columns` from
+ * `csvColumns`; and the unfiltered `/api/export` bodies of each type in JSON and CSV (`fullExportFile`),
+ * which the function serves as they are.
+ */
 function deriveExports(records: ReadonlyMap<SearchType, TypedRecord[]>): Emitted[] {
-  return EXPORT_TYPES.map((type: ExportType) => {
+  return EXPORT_TYPES.flatMap((type: ExportType) => {
     const recs = (records.get(type) ?? []).map((r) => r.record);
     const body: ExportFile = { type, columns: csvColumns(recs), records: recs };
-    return { path: exportFile(type), body };
+    // the unfiltered answers of /api/export, byte for byte what the function would stream (spec 4.4)
+    const all = filterRecords(recs, {});
+    return [
+      { path: exportFile(type), body },
+      { path: fullExportFile(type, 'json'), body: exportJsonText({ type, total: all.length, filters: { tier: null, category: null } }, all), raw: true },
+      { path: fullExportFile(type, 'csv'), body: exportCsvText(body.columns, all), raw: true },
+    ];
   });
 }
 

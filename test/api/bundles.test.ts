@@ -32,10 +32,11 @@ async function listFiles(root: string, dir = root): Promise<string[]> {
   return out;
 }
 
-/** One request per route, with what it needs to answer 200 or a 4xx on the sample build. */
-const SAMPLE_QUERY: Readonly<Record<string, string>> = {
+/** Requests per route (one, or several where the route reads different files), with what each needs to answer 200 or a 4xx on the sample build. */
+const SAMPLE_QUERY: Readonly<Record<string, string | readonly string[]>> = {
   search: '?q=blade',
-  export: '?type=weapons',
+  // unfiltered: the prebuilt body; filtered: the export file
+  export: ['?type=weapons', '?type=weapons&tier=1'],
   'sprites-search': '?q=demon',
   'icons-search': '?q=sword',
   'legacy-search': '?q=sword',
@@ -84,9 +85,11 @@ async function statuses(entry: EntryName, dir: string): Promise<Record<string, n
   for (const route of routesOf(entry)) {
     if (route.gone) continue;
     const path = route.path.replace('{key}', 'some-key');
-    const res = await mod.GET(new Request(`http://t${path}${SAMPLE_QUERY[route.name] ?? ''}`));
-    await res.body?.cancel();
-    out[`${route.name} ${path}`] = res.status;
+    for (const query of [SAMPLE_QUERY[route.name] ?? ''].flat()) {
+      const res = await mod.GET(new Request(`http://t${path}${query}`));
+      await res.body?.cancel();
+      out[`${route.name} ${path}${query}`] = res.status;
+    }
   }
   return out;
 }

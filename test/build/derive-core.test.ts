@@ -115,7 +115,7 @@ describe('deriveCore', () => {
       'api/v1/master-weaponSkills.json',
       'api/v1/master-registry.json',
       'api/v1/canonical-items-manifest.json',
-      ...['weapons', 'armor', 'materials', 'consumables', 'enemies', 'bosses', 'skills'].map((t) => `api/v1/exports/${t}.json`),
+      ...['weapons', 'armor', 'materials', 'consumables', 'enemies', 'bosses', 'skills'].flatMap((t) => [`api/v1/exports/${t}.json`, `api/v1/exports/full/${t}.json`, `api/v1/exports/full/${t}.csv`]),
       'api/v1/stats.json',
       'api/v1/search-index.json',
     ]);

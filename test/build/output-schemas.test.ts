@@ -15,7 +15,7 @@ import { REAL_OUT, SAMPLE_OUT, SAMPLE_SRC, REAL_SRC } from '../helpers/catalog.j
 const OUT = 'https://schemas.game-data.dev/output/';
 const RESP = 'https://schemas.game-data.dev/responses/';
 
-/** Schema `$id` of a derived output path (relative to api/v1), or null when the file is a source copy. */
+/** Schema `$id` of a derived output path (relative to api/v1), `csv` for a prebuilt CSV export, or null when the file is a source copy. */
 function schemaOf(path: string): string | null {
   const fixed: Record<string, string> = {
     'game-data-manifest.json': 'game-data-manifest',
@@ -35,6 +35,8 @@ function schemaOf(path: string): string | null {
     'asset-categories.json': 'asset-categories',
   };
   if (fixed[path]) return OUT + fixed[path] + '.schema.json';
+  if (/^exports\/full\/[a-z]+\.json$/.test(path)) return RESP + 'export.schema.json';
+  if (path.startsWith('exports/full/')) return 'csv';
   if (path.startsWith('exports/')) return OUT + 'export-file.schema.json';
   if (path.startsWith('collections/')) return OUT + 'collection-index.schema.json';
   if (path.startsWith('icon-shards/')) return OUT + 'icon-shard.schema.json';
@@ -70,6 +72,12 @@ describe.each([
         if (!checkSources) continue;
         id = catalogSchemaId(f);
       } else derived++;
+      if (id === 'csv') {
+        // a CSV export: RFC 4180 with CRLF line ends, a header row first
+        const text = await readFile(join(api, f), 'utf8');
+        if (!/\r\n$/.test(text) && text !== '') failures.push(`${f}: not CRLF-terminated`);
+        continue;
+      }
       const validate = ajv.getSchema(id);
       expect(validate, `no schema ${id} for ${f}`).toBeDefined();
       const data: unknown = JSON.parse(await readFile(join(api, f), 'utf8'));

@@ -1,13 +1,16 @@
 /**
  * The only reader of build output on the function side (docs/architecture.md): loads JSON files from the
- * catalog output folder once per process and hands out the parsed value.
+ * catalog output folder once per process and hands out the parsed value, and hands out prebuilt bodies
+ * (full exports) as bytes to send unchanged.
  *
  * The folder is the configuration's `catalogDir` (`CATALOG_DIR`, default `dist` resolved against the
  * project root, so a function started from any working directory finds its files). The cache is dropped
  * when another configuration is put in force (`useServiceConfig`).
  * Missing or corrupt files become `UPSTREAM_UNAVAILABLE` (503, spec 7), never a 500.
  */
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { ServiceError } from '../errors.js';
 import { getServiceConfig, onConfigChange } from '../config.js';
@@ -51,6 +54,35 @@ async function load<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T>
   } catch (cause) {
     throw new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is corrupt; rebuild the catalog.`, { cause });
   }
+}
+
+/** Largest prebuilt file {@link readCatalogBody} keeps in memory, bytes (16 MiB); larger ones are streamed from disk per request. */
+export const BODY_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+
+const bodies = new Map<string, Promise<Uint8Array<ArrayBuffer> | number>>();
+onConfigChange(() => bodies.clear());
+
+/**
+ * A prebuilt response body (`relPath` relative to the output folder, e.g. a full export), to send as it
+ * is: the bytes, kept in memory once per process, for a file of at most {@link BODY_CACHE_MAX_BYTES};
+ * a fresh stream from disk for a larger one. Nothing is parsed.
+ * @throws ServiceError `UPSTREAM_UNAVAILABLE` when the file is missing or unreadable.
+ */
+export async function readCatalogBody(relPath: string): Promise<Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>> {
+  const file = join(getServiceConfig().catalogDir, relPath);
+  let hit = bodies.get(relPath);
+  if (!hit) {
+    hit = stat(file).then(async (st): Promise<Uint8Array<ArrayBuffer> | number> => (st.size <= BODY_CACHE_MAX_BYTES ? new Uint8Array(await readFile(file)) : st.size));
+    bodies.set(relPath, hit);
+    hit.catch(() => bodies.delete(relPath));
+  }
+  let found: Uint8Array<ArrayBuffer> | number;
+  try {
+    found = await hit;
+  } catch (cause) {
+    throw new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is not available; run the catalog build.`, { cause });
+  }
+  return typeof found === 'number' ? (Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>) : found;
 }
 
 /** Build id of the catalog in use (the manifest's `buildId`), the base of every ETag. */

@@ -153,15 +153,21 @@ export interface ExportJsonHead {
   readonly filters: { readonly tier: number | null; readonly category: string | null };
 }
 
-/**
- * The JSON export body `{ type, total, filters: { tier, category }, records }` as a byte stream,
- * serialised `EXPORT_BATCH` records at a time; the concatenation is exactly
- * `JSON.stringify({ ...head, records })`.
- */
-export function exportJsonStream(head: ExportJsonHead, records: readonly unknown[]): ReadableStream<Uint8Array> {
+/** The chunks of a body, produced lazily, one per call; undefined at the end. */
+type Parts = () => string | undefined;
+
+/** Every chunk of `parts` joined: the whole body as one string (the build's prebuilt exports). */
+function joinParts(parts: Parts): string {
+  const out: string[] = [];
+  for (let p = parts(); p !== undefined; p = parts()) out.push(p);
+  return out.join('');
+}
+
+/** Chunks of the JSON export body, `EXPORT_BATCH` records at a time. */
+function jsonParts(head: ExportJsonHead, records: readonly unknown[]): Parts {
   const prefix = JSON.stringify(head).slice(0, -1) + ',"records":[';
   let i = -1;
-  return textStream(() => {
+  return () => {
     if (i === -1) {
       i = 0;
       return prefix;
@@ -176,18 +182,29 @@ export function exportJsonStream(head: ExportJsonHead, records: readonly unknown
     const text = (i === 0 ? '' : ',') + part.join(',');
     i = end;
     return text;
-  });
+  };
+}
+
+/**
+ * The JSON export body `{ type, total, filters: { tier, category }, records }` as a byte stream,
+ * serialised `EXPORT_BATCH` records at a time; the concatenation is exactly
+ * `JSON.stringify({ ...head, records })`.
+ */
+export function exportJsonStream(head: ExportJsonHead, records: readonly unknown[]): ReadableStream<Uint8Array> {
+  return textStream(jsonParts(head, records));
+}
+
+/** The same bytes as {@link exportJsonStream}, as one string (the build prebuilds the unfiltered export with it). */
+export function exportJsonText(head: ExportJsonHead, records: readonly unknown[]): string {
+  return joinParts(jsonParts(head, records));
 }
 
 const CSV_OPTIONS = { record_delimiter: '\r\n', quoted_match: /[\r\n]/ } as const;
 
-/**
- * The CSV export as a byte stream: header row (`columns`) then one row per record, RFC 4180 with CRLF,
- * serialised `EXPORT_BATCH` rows at a time.
- */
-export function exportCsvStream(columns: readonly string[], records: readonly unknown[]): ReadableStream<Uint8Array> {
+/** Chunks of the CSV export: the header row, then `EXPORT_BATCH` rows at a time. */
+function csvParts(columns: readonly string[], records: readonly unknown[]): Parts {
   let i = -1;
-  return textStream(() => {
+  return () => {
     if (i === -1) {
       i = 0;
       return stringify([[...columns]], CSV_OPTIONS);
@@ -197,5 +214,18 @@ export function exportCsvStream(columns: readonly string[], records: readonly un
     const rows = records.slice(i, end).map((r) => flattenRecord(r, columns));
     i = end;
     return stringify(rows, CSV_OPTIONS);
-  });
+  };
+}
+
+/**
+ * The CSV export as a byte stream: header row (`columns`) then one row per record, RFC 4180 with CRLF,
+ * serialised `EXPORT_BATCH` rows at a time.
+ */
+export function exportCsvStream(columns: readonly string[], records: readonly unknown[]): ReadableStream<Uint8Array> {
+  return textStream(csvParts(columns, records));
+}
+
+/** The same bytes as {@link exportCsvStream}, as one string (the build prebuilds the unfiltered export with it). */
+export function exportCsvText(columns: readonly string[], records: readonly unknown[]): string {
+  return joinParts(csvParts(columns, records));
 }

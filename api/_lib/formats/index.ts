@@ -17,6 +17,7 @@ export {
   SEARCH_INDEX_FILE,
   STATS_FILE,
   exportFile,
+  fullExportFile,
   collectionIndexFile,
   collectionItemFile,
 } from './layout.js';

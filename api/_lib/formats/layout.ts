@@ -16,6 +16,7 @@
  * - `api/v1/search-index.json`              the `/api/search` index (`search-index.ts`; §2.5, §4.4)
  * - `api/v1/stats.json`                     the `/api/stats` body (`stats.ts`; §4.4)
  * - `api/v1/exports/{type}.json`            records of one export type (`export.ts`; §4.4)
+ * - `api/v1/exports/full/{type}.{json,csv}`  the unfiltered `/api/export` body of a type, byte for byte (§4.4)
  * - `api/v1/collections/{name}.json`        collection indexes read by `/v1/{name}` (`collection-index.ts`; §4.2)
  * - `api/v1/{name}/{key}.json`              one collection item per lookup key, for CDN consumers (§4.2)
  * - icon, sprite, character and asset registry files: see `registries.ts` (§4.3, §4.5, §4.6)
@@ -53,6 +54,14 @@ export const CANONICAL_ITEMS_FILE = `${API_V1_DIR}/canonical-items-manifest.json
 /** Path of the records of one export type (shape in `export.ts`; §4.4). */
 export function exportFile(type: ExportType): string {
   return `${API_V1_DIR}/exports/${type}.json`;
+}
+
+/**
+ * Path of the prebuilt unfiltered export of `type` in `format`: exactly the body `/api/export?type=…`
+ * (`&format=csv`) answers without filters, served from this file, never rebuilt (§4.4).
+ */
+export function fullExportFile(type: ExportType, format: 'json' | 'csv'): string {
+  return `${API_V1_DIR}/exports/full/${type}.${format}`;
 }
 
 /** Path of a collection's index, read by the collection functions (shape in `collection-index.ts`; §4.2). */
