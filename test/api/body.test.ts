@@ -272,7 +272,7 @@ describe('what a refusal names', () => {
     expect(e.message).toContain('/x09');
     expect(e.message).not.toContain('/x10');
     const root = await expectRefusal(post('[]'), 'INVALID_BODY', 400);
-    expect(root.message).toMatch(/: \/(,|\.)/);
+    expect(root.message).toBe('1 invalid field(s) in the body: (the body).');
   });
 });
 
@@ -282,5 +282,25 @@ describe('request schema names', () => {
     expect(() => requestValidator('verify-send-to-account/../verify-send-to-account')).toThrow(/Bad request schema name/);
     expect(() => requestValidator('../requests/verify-send-to-account')).toThrow(/Bad request schema name/);
     expect(typeof requestValidator('verify-send-to-account')).toBe('function');
+  });
+});
+
+describe('exactly one of several members (oneOf)', () => {
+  it('names the member to add when none is sent and the one to remove when both are', async () => {
+    const { checkBody } = await import('../../api/_lib/http/body.js');
+    const base = { definitionId: 'ITEM-20260601093000-00010D-B1F512C1', idempotencyKey: 'one-of-key-1' };
+    const problems = (value: unknown) => {
+      try {
+        checkBody('item-mint', value);
+      } catch (e) {
+        return (e as { errors: unknown[] }).errors;
+      }
+      return [];
+    };
+    expect(problems({ ...base, studioId: 'STUDIO_A', accountId: '00000000-0000-4000-8000-000000000001' })).toEqual([
+      { name: '/accountId', message: 'Send exactly one of "studioId" or "accountId", not both.' },
+    ]);
+    expect(problems(base)).toEqual([{ name: '/studioId', message: 'One of "studioId" or "accountId" is required.' }]);
+    expect(problems({ ...base, studioId: 'STUDIO_A' })).toEqual([]);
   });
 });

@@ -70,7 +70,21 @@ export async function call(entry: EntryExports, method: string, path: string, op
   if (options.body !== undefined) init.body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   const res = await entry[method as keyof EntryExports](new Request(`http://t${path}`, init));
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : {}) as Answer['body'] };
+  const body = (text ? JSON.parse(text) : {}) as Answer['body'];
+  if (res.status >= 400) expectProblem(res.status, res.headers, body);
+  return { status: res.status, headers: res.headers, body };
+}
+
+/**
+ * Fail unless a refusal is a problem the client can act on: `application/problem+json` whose body
+ * follows `schemas/responses/problem.schema.json` (a detail that is a sentence, every listed field named
+ * with its own message) and whose status is the response's.
+ */
+export function expectProblem(status: number, headers: Headers, body: unknown): void {
+  const errors = responseErrors('problem', body);
+  if (errors.length > 0 || headers.get('content-type') !== 'application/problem+json' || (body as { status?: unknown }).status !== status) {
+    throw new Error(`Not a usable problem (${status}, ${headers.get('content-type')}): ${JSON.stringify(body)}\n${JSON.stringify(errors)}`);
+  }
 }
 
 /** Create an account through the admin entry; its studio id and a player token for it. */

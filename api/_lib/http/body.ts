@@ -57,7 +57,7 @@ export function requestValidator(name: string): ValidateFunction {
   if (!v) {
     if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`Bad request schema name "${name}"`);
     if (!ajv) {
-      ajv = addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }));
+      ajv = addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true }));
       for (const file of readdirSync(REQUEST_SCHEMAS_DIR).filter((f) => f.endsWith('.schema.json')).sort()) {
         ajv.addSchema(JSON.parse(readFileSync(join(REQUEST_SCHEMAS_DIR, file), 'utf8')) as object);
       }
@@ -147,9 +147,17 @@ function parseJson(text: string): unknown {
 
 const escapePointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** One field problem per Ajv error, named by JSON pointer; `anyOf` alternatives collapse into one. */
+/** `"a"`, `"a" or "b"`, `"a", "b" or "c"`. */
+const orList = (names: readonly string[]): string => names.map((n) => `"${n}"`).join(', ').replace(/, ([^,]*)$/, ' or $1');
+
+/**
+ * One field problem per Ajv error, named by JSON pointer (`''` for the whole body); `anyOf` and `oneOf`
+ * alternatives collapse into one problem each. A `oneOf` whose alternatives each require one member
+ * ("exactly one of `studioId` or `accountId`") names the member to add (none sent) or to remove (several
+ * sent). The validator runs with `verbose`, so an error carries its schema and data.
+ */
 function fieldProblems(errors: readonly ErrorObject[]): FieldProblem[] {
-  const anyOfPaths = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.schemaPath + '/');
+  const anyOfPaths = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.schemaPath + '/');
   const out: FieldProblem[] = [];
   for (const e of errors) {
     if (anyOfPaths.some((p) => e.schemaPath.startsWith(p))) continue;
@@ -169,6 +177,21 @@ function fieldProblems(errors: readonly ErrorObject[]): FieldProblem[] {
         const sub = errors.filter((x) => x.keyword === 'required' && x.schemaPath.startsWith(e.schemaPath + '/'));
         const names = sub.map((x) => `"${String((x.params as Record<string, unknown>).missingProperty)}"`);
         message = names.length > 0 ? `One of ${names.join(' or ')} is required.` : `Must match one of the allowed shapes.`;
+        break;
+      }
+      case 'oneOf': {
+        const names = [...new Set(((e.schema as { required?: string[] }[] | undefined) ?? []).flatMap((alt) => alt.required ?? []))];
+        const data = e.data as Record<string, unknown> | null;
+        const sent = names.filter((n) => data !== null && typeof data === 'object' && Object.hasOwn(data, n));
+        if (names.length === 0) {
+          message = 'Must match exactly one of the allowed shapes.';
+        } else if (sent.length > 1) {
+          name += '/' + escapePointer(sent[sent.length - 1]!);
+          message = `Send exactly one of ${orList(names)}, not ${sent.length === 2 ? 'both' : 'several'}.`;
+        } else {
+          name += '/' + escapePointer(names[0]!);
+          message = `One of ${orList(names)} is required.`;
+        }
         break;
       }
       case 'enum':
@@ -214,7 +237,7 @@ export function checkBody<T>(schema: string | ValidateFunction, value: unknown, 
   if (!validate(value) || early.length > 0) {
     const named = new Set(early.map((p) => p.name));
     const problems = [...early, ...fieldProblems(validate.errors ?? []).filter((p) => !named.has(p.name))];
-    throw invalid(`${problems.length} invalid field(s) in the body: ${problems.slice(0, 10).map((p) => p.name || '/').join(', ')}.`, problems);
+    throw invalid(`${problems.length} invalid field(s) in the body: ${problems.slice(0, 10).map((p) => p.name || '(the body)').join(', ')}.`, problems);
   }
   return value as T;
 }
