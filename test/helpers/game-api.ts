@@ -17,9 +17,9 @@ import { sqliteHarness } from './ledger.js';
 
 export const SECRET = 'test-secret-0123456789-abcdefghijklmnop';
 
-/** Put a configuration over `env` (a store's variables) and the sample build in force; it is answered. */
+/** Put a configuration over `env` (a store's variables; `CATALOG_DIR` default the sample build) in force; it is answered. */
 export function useGameConfig(env: Record<string, string>): ServiceConfig {
-  const config = loadServiceConfig({ ...env, JWT_SECRET: SECRET, CATALOG_DIR: SAMPLE_OUT });
+  const config = loadServiceConfig({ ...env, JWT_SECRET: SECRET, CATALOG_DIR: env.CATALOG_DIR ?? SAMPLE_OUT });
   useServiceConfig(config);
   return config;
 }

@@ -126,3 +126,45 @@ describe('/api/ledger/{studio_uuid}', () => {
     expect((history.body.events as { kind: string }[]).map((e) => e.kind)).toEqual(['minted', 'equipped', 'unequipped', 'transferred', 'consumed']);
   });
 });
+
+describe('the transition table, every event from every state', () => {
+  // spec 4.8 via the module header of api/_lib/player/items.ts, written out here on purpose
+  const TABLE: Record<string, { from: string[]; to: string }> = {
+    assigned: { from: ['owned', 'assigned'], to: 'assigned' },
+    equipped: { from: ['owned', 'assigned'], to: 'equipped' },
+    unequipped: { from: ['equipped'], to: 'owned' },
+    transferred: { from: ['owned', 'assigned'], to: 'owned' },
+    consumed: { from: ['owned', 'assigned', 'equipped'], to: 'consumed' },
+    destroyed: { from: ['owned', 'assigned', 'equipped'], to: 'destroyed' },
+  };
+  const PATH: Record<string, string[]> = { owned: [], assigned: ['assigned'], equipped: ['equipped'], consumed: ['consumed'], destroyed: ['destroyed'] };
+
+  it('moves an item only along the table, answering 409 naming the state otherwise, and changing nothing then', async () => {
+    const a = await newPlayer(suite.config);
+    const b = await newPlayer(suite.config, 'Bo');
+    const hero = await call(player, 'POST', '/api/characters', { body: { era: 'warlords', name: 'Ada', classId: 'warrior', raceId: 'human', factionId: 'crusade' }, headers: a.auth });
+    const heroId = (hero.body.character as { id: string }).id;
+    const fields = (e: string) => (e === 'assigned' || e === 'equipped' ? { characterId: heroId } : e === 'transferred' ? { toStudioId: b.studioId } : {});
+    let n = 0;
+    for (const state of Object.keys(PATH)) {
+      for (const [e, rule] of Object.entries(TABLE)) {
+        n++;
+        const id = ((await mint({ definitionId: DEFINITION, studioId: a.studioId, idempotencyKey: `matrix-mint-${n}` })).body.item as { studioUuid: string }).studioUuid;
+        for (const step of PATH[state]!) expect((await event(id, { event: step, idempotencyKey: `matrix-${n}-${step}`, ...fields(step) })).status).toBe(201);
+        const r = await event(id, { event: e, idempotencyKey: `matrix-${n}-try`, ...fields(e) });
+        const history = await call(player, 'GET', `/api/ledger/${id}`, { headers: server });
+        if (rule.from.includes(state)) {
+          expect([state, e, r.status]).toEqual([state, e, 201]);
+          expect(r.body.item).toMatchObject({ state: rule.to, owner: { studioId: e === 'transferred' ? b.studioId : a.studioId } });
+          expect((r.body.item as { characterId: string | null }).characterId).toBe(rule.to === 'assigned' || rule.to === 'equipped' ? heroId : null);
+          expect((history.body.events as unknown[]).length).toBe(PATH[state]!.length + 2);
+        } else {
+          expect([state, e, r.status]).toEqual([state, e, 409]);
+          expect(String(r.body.detail)).toContain(`The item is ${state}: it cannot be ${e}`);
+          expect(history.body).toMatchObject({ state, owner: { studioId: a.studioId } });
+          expect((history.body.events as unknown[]).length).toBe(PATH[state]!.length + 1);
+        }
+      }
+    }
+  });
+});
