@@ -29,6 +29,7 @@ let otherKey: CryptoKey;
 let publicJwk: JWK;
 let config: ServiceConfig;
 let env: Record<string, string>;
+let keyFetches = 0;
 
 beforeAll(async () => {
   await h.setup();
@@ -37,6 +38,7 @@ beforeAll(async () => {
   publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'platform-1', alg: 'ES256', use: 'sig' };
   otherKey = (await generateKeyPair('ES256')).privateKey;
   server = createServer((_req, res) => {
+    keyFetches++;
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ keys: [publicJwk] }));
   });
@@ -163,3 +165,42 @@ describe('POST /api/auth/external-link', () => {
     expect(bad.status).toBe(401);
   });
 });
+
+describe('identities and names', () => {
+  it('gives each platform identity its own account, under the provider-prefixed username', async () => {
+    const one = await login(await platformToken('ident-one'));
+    const two = await login(await platformToken('ident-two'));
+    expect([one.status, two.status, one.body.created, two.body.created]).toEqual([200, 200, true, true]);
+    expect((one.body.account as { accountId: string }).accountId).not.toBe((two.body.account as { accountId: string }).accountId);
+    expect(one.body.link).toMatchObject({ provider: 'steam', externalUserId: 'ident-one' });
+    const again = await login(await platformToken('ident-one'));
+    expect([again.status, again.body.created]).toEqual([200, false]);
+  });
+
+  it('takes the display name from preferred_username, name or username, cleaned and bounded, else the platform id', async () => {
+    const nameOf = async (sub: string, claims: Record<string, unknown>) => ((await login(await platformToken(sub, { claims }))).body.link as { username: string }).username;
+    expect(await nameOf('name-1', { preferred_username: '  Ada\u0007 Lovelace\n ' })).toBe('Ada Lovelace');
+    expect(await nameOf('name-2', { preferred_username: 'x'.repeat(100) })).toBe('x'.repeat(64));
+    expect(await nameOf('name-3', { preferred_username: ' \u0001 ', name: 'Bo' })).toBe('Bo');
+    expect(await nameOf('name-4', { preferred_username: 7, name: '', username: 'Cy' })).toBe('Cy');
+    expect(await nameOf('name-5', { preferred_username: null })).toBe('name-5');
+  });
+
+  it('answers 401 with a WWW-Authenticate challenge, and fetches the platform keys once per process', async () => {
+    const before = keyFetches;
+    const bad = await login(await platformToken('challenge-1', { key: otherKey }));
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate')).toBe('Bearer realm="game-api", error="invalid_token"');
+    for (let i = 0; i < 3; i++) expect((await login(await platformToken(`fetch-once-${i}`))).status).toBe(200);
+    expect(keyFetches - before).toBeLessThanOrEqual(1);
+  });
+
+  it('answers 503 where this deployment only verifies tokens (JWT_JWKS_URL) and cannot issue its own', async () => {
+    const { JWT_SECRET: _unused, ...rest } = env;
+    useServiceConfig(loadServiceConfig({ ...rest, JWT_JWKS_URL: jwksUrl }));
+    const r = await login(await platformToken('no-issuer-1'));
+    expect([r.status, r.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
+    expect(r.body.detail).toBe('This deployment verifies tokens but does not issue them (JWT_JWKS_URL is set).');
+  });
+});
+

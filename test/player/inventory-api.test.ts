@@ -52,13 +52,16 @@ describe('GET /api/inventory and the grant and consume routes', () => {
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual({ ...first.body, idempotent: true });
-    expect((await grant({ studioId: p.studioId, definitionId: MATERIAL, quantity: 6, idempotencyKey: 'grant-mat-01' })).status).toBe(422);
+    const reused = await grant({ studioId: p.studioId, definitionId: MATERIAL, quantity: 6, idempotencyKey: 'grant-mat-01' });
+    expect([reused.status, reused.body.detail]).toEqual([422, 'This idempotency key already granted another amount, definition or account; use a new key.']);
     await grant({ studioId: p.studioId, definitionId: CONSUMABLE, quantity: 2, idempotencyKey: 'grant-food-01' });
     const over = await consume({ studioId: p.studioId, definitionId: MATERIAL, quantity: 6, idempotencyKey: 'eat-mat-01' });
     expect(over.status).toBe(409);
     expect(String(over.body.detail)).toMatch(/holds 5/);
     const used = await consume({ studioId: p.studioId, definitionId: MATERIAL, quantity: 2, idempotencyKey: 'eat-mat-02' });
     expect(used.body).toMatchObject({ quantity: 3, entry: { delta: -2, sourceRef: 'bag-consume:eat-mat-02' } });
+    const reusedConsume = await consume({ studioId: p.studioId, definitionId: MATERIAL, quantity: 1, idempotencyKey: 'eat-mat-02' });
+    expect([reusedConsume.status, reusedConsume.body.detail]).toEqual([422, 'This idempotency key already consumed another amount, definition or account; use a new key.']);
     const minted = await call(player, 'POST', '/api/uuid', { body: { definitionId: UNIQUE, studioId: p.studioId, idempotencyKey: 'bag-mint-01' }, headers: server });
     const bag = await call(player, 'GET', '/api/inventory', { headers: p.auth });
     expect(responseErrors('inventory', bag.body)).toEqual([]);
