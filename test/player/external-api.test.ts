@@ -196,7 +196,7 @@ describe('identities and names', () => {
   });
 
   it('answers 503 where this deployment only verifies tokens (JWT_JWKS_URL) and cannot issue its own', async () => {
-    const { JWT_SECRET: _unused, ...rest } = env;
+    const rest = Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'JWT_SECRET'));
     useServiceConfig(loadServiceConfig({ ...rest, JWT_JWKS_URL: jwksUrl }));
     const r = await login(await platformToken('no-issuer-1'));
     expect([r.status, r.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
