@@ -232,6 +232,7 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       expect(await s.recordItemEvent(ev(id, 'equipped', 'ev-equip', { characterId: c }))).toEqual({ ...equip, status: 'replayed' });
       expect(await s.recordItemEvent(ev(id, 'unequipped', 'ev-equip'))).toEqual({ status: 'key-reused' });
       expect(await s.recordItemEvent(ev(id, 'transferred', 'ev-move-1', { accountId: b }))).toMatchObject({ status: 'forbidden', item: { state: 'equipped', seq: 2 } });
+      expect((await s.itemHistory(id))!.item).toMatchObject({ state: 'equipped', characterId: c });
       await s.recordItemEvent(ev(id, 'unequipped', 'ev-unequip'));
       const moved = await s.recordItemEvent(ev(id, 'transferred', 'ev-move-2', { accountId: b }));
       expect(moved).toMatchObject({ status: 'applied', item: { accountId: b, state: 'owned', characterId: null, seq: 4 } });
@@ -246,6 +247,7 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       const history = await s.itemHistory(id);
       expect(history!.events.map((e) => [e.seq, e.kind])).toEqual([[1, 'minted'], [2, 'equipped'], [3, 'unequipped'], [4, 'transferred'], [5, outs[0].status === 'applied' ? 'consumed' : 'destroyed']]);
       expect(history!.events[3]).toMatchObject({ accountId: b, characterId: null });
+      expect(history!.events.map((e) => e.characterId)).toEqual([null, c, null, null, null]);
       expect(history!.item.seq).toBe(5);
       expect(await s.recordItemEvent(ev(mintUuid(), 'consumed', 'ev-none'))).toEqual({ status: 'missing' });
       expect(await s.itemHistory(mintUuid())).toBeUndefined();

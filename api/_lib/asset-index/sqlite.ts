@@ -61,6 +61,9 @@ export async function openSqliteAssetIndex(file: string): Promise<AssetIndexStor
           tx.close();
         }
       } catch (e) {
+        // a write that failed on a busy file can leave its statement open on the connection, and no
+        // later transaction there commits: start over on a new connection (as the ledger does)
+        client.reconnect();
         throw unavailable(e);
       }
     },

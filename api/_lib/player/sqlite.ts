@@ -178,7 +178,11 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         return out;
       } catch (e) {
         if (tx && !tx.closed) await tx.rollback().catch(() => undefined);
-        throw e instanceof ServiceError ? e : unavailable(e);
+        if (e instanceof ServiceError) throw e;
+        // a write that failed on a busy file can leave its statement open on the connection, and no later
+        // transaction there commits: start over on a new connection (as the ledger does)
+        client.reconnect();
+        throw unavailable(e);
       } finally {
         tx?.close();
       }
