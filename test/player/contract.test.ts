@@ -174,7 +174,9 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       await s.learnRecipe(a, 'RECP-0', '2026-11-23T09:00:00.000Z');
       const twice = await Promise.all([s.learnRecipe(a, 'RECP-C', '2026-11-23T12:00:00.000Z'), s.learnRecipe(a, 'RECP-C', '2026-11-23T12:00:01.000Z')]);
       expect(twice.map((t) => t.learned).sort()).toEqual([false, true]);
-      expect((await s.recipes(a)).map((r) => r.recipeId)).toEqual(['RECP-0', 'RECP-A', 'RECP-B', 'RECP-C']);
+      await s.learnRecipe(a, 'RECP-D', '2026-11-23T09:30:00.000Z');
+      await s.learnRecipe(a, 'RECP-9', '2026-11-23T10:00:00.000Z');
+      expect((await s.recipes(a)).map((r) => r.recipeId)).toEqual(['RECP-0', 'RECP-D', 'RECP-9', 'RECP-A', 'RECP-B', 'RECP-C']);
       expect(await s.recipes(mintUuid())).toEqual([]);
       await s.close();
     });
