@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DELETE, GET, OPTIONS, POST } from '../../api/catalog.js';
 import { useCatalog } from '../helpers/service.js';
-import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, exportFile } from '../../api/_lib/formats/index.js';
+import { exportOutputs } from '../helpers/registry-output.js';
+import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../../api/_lib/formats/index.js';
 import { buildSearchIndex, loadSearchIndex, type SearchRecord } from '../../api/_lib/search/index.js';
 import { csvColumns, flattenRecord } from '../../api/_lib/export/index.js';
 
@@ -55,8 +56,12 @@ beforeAll(async () => {
   await put(dir, MANIFEST_FILE, { buildId: BUILD_ID });
   await put(dir, SEARCH_INDEX_FILE, buildSearchIndex(SEARCH_RECORDS));
   await put(dir, STATS_FILE, STATS);
-  await put(dir, exportFile('weapons'), { type: 'weapons', columns: csvColumns(WEAPONS), records: WEAPONS });
-  await put(dir, exportFile('armor'), { type: 'armor', columns: [], records: [] });
+  for (const [path, value] of Object.entries({ ...exportOutputs('weapons', WEAPONS), ...exportOutputs('armor', [], []) })) {
+    if (typeof value === 'string') {
+      await mkdir(join(dir, path, '..'), { recursive: true });
+      await writeFile(join(dir, path), value);
+    } else await put(dir, path, value);
+  }
   useCatalog(dir);
 });
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type * as Catalog from '../../api/catalog.js';
 import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, exportFile } from '../../api/_lib/formats/index.js';
 import { buildSearchIndex } from '../../api/_lib/formats/search-index.js';
-import { dropOutput, serveOutput } from '../helpers/registry-output.js';
+import { dropOutput, exportOutputs, serveOutput } from '../helpers/registry-output.js';
 
 const RECORDS = [
   { uuid: 'W1', name: 'Oak Bow', category: 'Bows', tier: 1 },
@@ -23,7 +23,7 @@ async function serve(overrides: Readonly<Record<string, unknown>> = {}): Promise
     [MANIFEST_FILE]: { buildId: 'b1d0000000000000000001' },
     [SEARCH_INDEX_FILE]: buildSearchIndex(RECORDS.map((r) => ({ type: 'weapons' as const, id: r.uuid, name: r.name }))),
     [STATS_FILE]: { catalog: 'test', totals: { weapons: 3 }, definitions: {}, statuses: {} },
-    [exportFile('weapons')]: { type: 'weapons', columns: ['uuid', 'name', 'category', 'tier'], records: RECORDS },
+    ...exportOutputs('weapons', RECORDS, ['uuid', 'name', 'category', 'tier']),
     ...overrides,
   });
 }
@@ -68,16 +68,17 @@ describe('export files of the wrong shape', () => {
     ['a column that is not a string', { type: 'weapons', columns: ['uuid', 3], records: [] }],
     ['records missing', { type: 'weapons', columns: ['uuid'] }],
     ['records not a list', { type: 'weapons', columns: ['uuid'], records: {} }],
-  ])('answers 503 for %s', async (_, file) => {
+  ])('answers 503 for %s (a filtered export reads the export file)', async (_, file) => {
     await serve({ [exportFile('weapons')]: file });
-    const res = await get('/api/export?type=weapons');
+    const res = await get('/api/export?type=weapons&tier=1');
     expect(res.status).toBe(503);
     expect(((await res.json()) as { code: string }).code).toBe('UPSTREAM_UNAVAILABLE');
   });
 
   it('serves a file with no columns and no records', async () => {
-    await serve({ [exportFile('weapons')]: { type: 'weapons', columns: [], records: [] } });
+    await serve(exportOutputs('weapons', [], []));
     expect(await (await get('/api/export?type=weapons&format=csv')).text()).toBe('\r\n');
+    expect(await (await get('/api/export?type=weapons&format=csv&tier=2')).text()).toBe('\r\n');
   });
 });
 
