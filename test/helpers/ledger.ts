@@ -12,7 +12,7 @@ import { openRedisLedger } from '../../api/_lib/ledger/redis.js';
 import { openSqliteLedger } from '../../api/_lib/ledger/sqlite.js';
 import { checkInvariants } from '../../api/_lib/ledger/invariants.js';
 import type { LedgerStore } from '../../api/_lib/ledger/types.js';
-import { startRedis, type TestRedis } from './redis.js';
+import { flushRedis, startRedis, type TestRedis } from './redis.js';
 import { startUpstashRest, type UpstashRestStandIn } from './upstash-rest.js';
 
 /** One adapter's test harness. */
@@ -68,11 +68,7 @@ export function redisHarness(wrap: (r: RespRequester) => Requester = (r) => r): 
     open.push(r);
     return openRedisLedger({ requester: wrap(r), close: () => r.close() }, { retryDelaysMs: [5, 20] });
   };
-  const flush = async () => {
-    const r = await connectRespRequester(server!.url);
-    await r.request({ body: ['flushall'] });
-    await r.close();
-  };
+  const flush = () => flushRedis(server!.url);
   return {
     name: 'redis',
     server: () => server!,

@@ -11,7 +11,7 @@ import { connectRespRequester, type RespRequester } from '../../api/_lib/ledger/
 import { openRedisPlayerStore } from '../../api/_lib/player/redis.js';
 import { openSqlitePlayerStore } from '../../api/_lib/player/sqlite.js';
 import type { PlayerStore } from '../../api/_lib/player/types.js';
-import { startRedis, type TestRedis } from './redis.js';
+import { flushRedis, startRedis, type TestRedis } from './redis.js';
 import { startUpstashRest, type UpstashRestStandIn } from './upstash-rest.js';
 
 /** One adapter's harness. */
@@ -65,9 +65,7 @@ export function redisPlayerHarness(): PlayerHarness {
       server = await startRedis();
     },
     async fresh() {
-      const r = await connectRespRequester(server!.url);
-      await r.request({ body: ['flushall'] });
-      await r.close();
+      await flushRedis(server!.url);
       return connect();
     },
     reopen: connect,
@@ -90,9 +88,7 @@ export function restPlayerHarness(): PlayerHarness {
       rest = await startUpstashRest(server.url);
     },
     async fresh() {
-      const r = await connectRespRequester(server!.url);
-      await r.request({ body: ['flushall'] });
-      await r.close();
+      await flushRedis(server!.url);
       return connect();
     },
     reopen: connect,
