@@ -82,6 +82,11 @@ describe('/api/ledger/{studio_uuid}', () => {
     expect(defn.status).toBe(400);
     expect(String(defn.body.detail)).toMatch(/definition id/);
     expect((await call(player, 'GET', '/api/ledger/7d6a3c58-0b8e-4c1f-9a41-7f0e5d2b9c10', { headers: server })).status).toBe(404);
+    for (const key of ['not-a-uuid', 'x7d6a3c58-0b8e-4c1f-9a41-7f0e5d2b9c10', 'xITEM-20260601093000-00010D-B1F512C1']) {
+      const bad = await call(player, 'GET', `/api/ledger/${key}`, { headers: server });
+      expect([bad.status, bad.body.detail]).toEqual([400, 'An item instance is named by its studio_uuid, an RFC 4122 uuid.']);
+    }
+    expect(String((await call(player, 'GET', `/api/ledger/${DEFINITION}x${'9'.repeat(80)}`, { headers: server })).body.detail)).toBe(`"${`${DEFINITION}x${'9'.repeat(80)}`.slice(0, 60)}" is a definition id; an item instance is named by its studio_uuid (an RFC 4122 uuid).`);
     expect((await event('7d6a3c58-0b8e-4c1f-9a41-7f0e5d2b9c10', { event: 'consumed', idempotencyKey: 'ghost-event-1' })).status).toBe(404);
   });
 
