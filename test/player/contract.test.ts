@@ -252,6 +252,16 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       expect(history!.events.map((e) => e.characterId)).toEqual([null, c, null, null, null]);
       expect(history!.item.seq).toBe(5);
       expect(await s.recordItemEvent(ev(mintUuid(), 'consumed', 'ev-none'))).toEqual({ status: 'missing' });
+      // an account's items: oldest mint first, then by id
+      const owner = mintUuid();
+      const made = [];
+      for (const [n, when] of ['2026-11-23T12:00:00.000Z', '2026-11-23T09:00:00.000Z', '2026-11-23T10:00:00.000Z', '2026-11-23T10:00:00.000Z'].entries()) {
+        const it = { ...instance(owner), mintedAt: when, updatedAt: when };
+        await s.mintItem({ item: it, idempotencyKey: `order-mint-${n}`, fingerprint: 'f' });
+        made.push(it);
+      }
+      const expected = [made[1]!, ...[made[2]!, made[3]!].sort((x, y) => (x.studioUuid < y.studioUuid ? -1 : 1)), made[0]!].map((i) => i.studioUuid);
+      expect((await s.accountItems(owner)).map((i) => i.studioUuid)).toEqual(expected);
       expect(await s.itemHistory(mintUuid())).toBeUndefined();
       await s.close();
     });
@@ -274,6 +284,9 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       expect(await s.changeBag(change(a, -11, 'c1'))).toEqual({ status: 'insufficient', quantity: 0 });
       await s.changeBag(change(a, 3, 'g2', 'FOOD-1'));
       expect(await s.bag(a)).toEqual([{ definitionId: 'FOOD-1', quantity: 3 }]);
+      await s.changeBag(change(a, 2, 'g3', 'MATL-9'));
+      await s.changeBag(change(a, 1, 'g4', 'CONS-5'));
+      expect(await s.bag(a)).toEqual([{ definitionId: 'CONS-5', quantity: 1 }, { definitionId: 'FOOD-1', quantity: 3 }, { definitionId: 'MATL-9', quantity: 2 }]);
       expect(await s.bag(mintUuid())).toEqual([]);
       await sound();
       await s.close();
