@@ -98,3 +98,17 @@ export function restPlayerHarness(): PlayerHarness {
     },
   };
 }
+
+/**
+ * `base` (a store) with some methods replaced: a stand-in for a store that races or fails. The other
+ * members still run on `base` itself (private fields included).
+ */
+export function withMethods<T extends object>(base: T, patch: Partial<T>): T {
+  return new Proxy(base, {
+    get(target, key) {
+      if (Object.hasOwn(patch, key)) return patch[key as keyof T];
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}

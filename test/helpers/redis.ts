@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
 
 /** A running server; `stop` kills it (SIGKILL: no shutdown save), `start` brings it back on the same port and data. */
 export interface TestRedis {
@@ -87,4 +88,25 @@ export async function flushRedis(url: string): Promise<void> {
   const r = await connectRespRequester(url);
   await r.request({ body: ['flushall'] });
   await r.close();
+}
+
+/**
+ * A requester in front of `inner` that records each request (its REST path and its command, lower
+ * case) and can fail the next `failBefore` requests before sending them (a transport failure).
+ */
+export class RecordingRequester implements Requester {
+  paths: string[] = [];
+  commands: string[] = [];
+  failBefore = 0;
+  constructor(private readonly inner: Requester) {}
+  request<T>(req: UpstashRequest): Promise<UpstashResponse<T>> {
+    this.paths.push((req.path ?? []).join('/'));
+    const name = (req.body as unknown[] | undefined)?.[0];
+    this.commands.push(typeof name === 'string' ? name.toLowerCase() : '');
+    if (this.failBefore > 0) {
+      this.failBefore--;
+      return Promise.reject(new TypeError('fetch failed (injected)'));
+    }
+    return this.inner.request<T>(req);
+  }
 }

@@ -10,12 +10,11 @@
  * creation refusals, the snapshot's order, and the cost of a posting page in commands.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
 import { connectRespRequester, type RespRequester } from '../../api/_lib/ledger/resp-requester.js';
 import { KEYS, openRedisLedger, RETRY_DELAYS_MS, redisScript } from '../../api/_lib/ledger/redis.js';
 import { ISSUER_ACCOUNT_ID, type LedgerStore } from '../../api/_lib/ledger/types.js';
 import { createHash } from 'node:crypto';
-import { startRedis, type TestRedis } from '../helpers/redis.js';
+import { RecordingRequester, startRedis, type TestRedis } from '../helpers/redis.js';
 import { startUpstashRest, type UpstashRestStandIn } from '../helpers/upstash-rest.js';
 import { creditOf, newAccount, refusal } from '../helpers/ledger-ops.js';
 
@@ -40,21 +39,6 @@ const scriptRuns = async () => {
   const count = (name: string) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
   return count('evalsha') + count('eval');
 };
-
-/** A requester that records each request's path and can fail the next ones before sending. */
-class RecordingRequester implements Requester {
-  paths: string[] = [];
-  failBefore = 0;
-  constructor(private readonly inner: Requester) {}
-  request<T>(req: UpstashRequest): Promise<UpstashResponse<T>> {
-    this.paths.push((req.path ?? []).join('/'));
-    if (this.failBefore > 0) {
-      this.failBefore--;
-      return Promise.reject(new TypeError('fetch failed (injected)'));
-    }
-    return this.inner.request<T>(req);
-  }
-}
 
 describe('the production transport: @upstash/redis over REST', () => {
   const open = (delays: readonly number[] = [5, 20]) => openRedisLedger({ url: rest.url, token: rest.token }, { retryDelaysMs: delays });

@@ -303,6 +303,41 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       await sound();
       await s.close();
     });
+
+    it('refuses a grant past the largest safe quantity and changes nothing', async () => {
+      await fresh();
+      const a = mintUuid();
+      await s.changeBag(change(a, Number.MAX_SAFE_INTEGER - 1, 'big'));
+      expect((await s.changeBag(change(a, 1, 'edge'))).status).toBe('applied');
+      await expect(s.changeBag(change(a, 1, 'over'))).rejects.toMatchObject({ code: 'CONFLICT', message: 'This grant would take the quantity beyond the largest the bag holds.' });
+      expect(await s.bag(a)).toEqual([{ definitionId: 'MATL-1', quantity: Number.MAX_SAFE_INTEGER }]);
+      // the refused key stays free
+      expect((await s.changeBag(change(a, -1, 'over'))).status).toBe('applied');
+      await sound();
+      await s.close();
+    });
+
+    it('answers every quantity and entry in its snapshot, by account, definition and sequence', async () => {
+      await fresh();
+      const [a, b] = [mintUuid(), mintUuid()].sort();
+      await s.changeBag(change(b!, 4, 'b1', 'MATL-2'));
+      await s.changeBag(change(a!, 5, 'a1', 'MATL-2'));
+      await s.changeBag(change(a!, 2, 'a2', 'FOOD-1'));
+      await s.changeBag(change(a!, -5, 'a3', 'MATL-2'));
+      const snap = await s.bagSnapshot();
+      expect(snap.quantities).toEqual([
+        { accountId: a, definitionId: 'FOOD-1', quantity: 2 },
+        { accountId: a, definitionId: 'MATL-2', quantity: 0 },
+        { accountId: b, definitionId: 'MATL-2', quantity: 4 },
+      ]);
+      expect(snap.entries.map((e) => [e.accountId, e.definitionId, e.seq, e.delta, e.quantityAfter, e.sourceRef])).toEqual([
+        [a, 'FOOD-1', 1, 2, 2, 'bag-grant:a2'],
+        [a, 'MATL-2', 1, 5, 5, 'bag-grant:a1'],
+        [a, 'MATL-2', 2, -5, 0, 'bag-consume:a3'],
+        [b, 'MATL-2', 1, 4, 4, 'bag-grant:b1'],
+      ]);
+      await s.close();
+    });
   });
 
   it('keeps islands, characters, progress keys and recipes across a restart', async () => {

@@ -5,6 +5,7 @@
  * every kind of bad platform token is a 401; unreachable keys are a 503; a link binds an identity to the
  * caller's account once (409 for another account); and the platform's token is never stored.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,9 +13,14 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadServiceConfig, useServiceConfig, type ServiceConfig } from '../../api/_lib/config.js';
+import { ServiceError } from '../../api/_lib/errors.js';
 import type { EntryExports } from '../../api/_lib/http/entry.js';
+import type { NewAccount } from '../../api/_lib/ledger/types.js';
+import { externalLinkTo, externalLogin } from '../../api/_lib/player/external-login.js';
 import * as playerEntry from '../../api/player.js';
 import { sqliteHarness } from '../helpers/ledger.js';
+import { newAccount } from '../helpers/ledger-ops.js';
+import { sqlitePlayerHarness, withMethods } from '../helpers/player.js';
 import { SAMPLE_OUT } from '../helpers/catalog.js';
 import { call, newPlayer, responseErrors, SECRET } from '../helpers/game-api.js';
 
@@ -204,3 +210,61 @@ describe('identities and names', () => {
   });
 });
 
+
+describe('the login service called directly, over stores that race or fail', () => {
+  const players = sqlitePlayerHarness();
+  beforeAll(() => players.setup());
+  afterAll(() => players.teardown());
+
+  it('creates the account under the identity\'s client key and a fingerprint of that key alone (stored: it must not change)', async () => {
+    const [ledger, store] = [await h.fresh(), await players.fresh()];
+    const seen: NewAccount[] = [];
+    const spy = withMethods(ledger, { createAccount: (input: NewAccount) => (seen.push(input), ledger.createAccount(input)) });
+    const out = await externalLogin(config, spy, store, { token: await platformToken('direct-1') });
+    expect(out.created).toBe(true);
+    expect(seen.map((s) => [s.clientKey, s.fingerprint])).toEqual([['external:steam:direct-1', createHash('sha256').update('external:steam:direct-1').digest('hex').slice(0, 16)]]);
+    // a later login of a linked identity creates nothing
+    expect((await externalLogin(config, spy, store, { token: await platformToken('direct-1') })).created).toBe(false);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('logs an identity linked to an account made another way into that account, creating none', async () => {
+    const [ledger, store] = [await h.fresh(), await players.fresh()];
+    const mine = (await ledger.createAccount({ account: newAccount(), clientKey: undefined, fingerprint: 'f' })).account;
+    await externalLinkTo(config, store, mine, { token: await platformToken('direct-2') });
+    const spy = withMethods(ledger, { createAccount: () => Promise.reject(new Error('no account may be created')) });
+    const out = await externalLogin(config, spy, store, { token: await platformToken('direct-2') });
+    expect([out.created, out.account.accountId]).toEqual([false, mine.accountId]);
+  });
+
+  it('says created only when this login both created the account and bound the identity', async () => {
+    const [ledger, store] = [await h.fresh(), await players.fresh()];
+    // a racing login that has not bound yet: every login here sees no link
+    const unseen = withMethods(store, { externalLink: () => Promise.resolve(undefined) });
+    const token = await platformToken('direct-3');
+    expect((await externalLogin(config, ledger, unseen, { token })).created).toBe(true);
+    // the account exists (created false) and the identity is bound to it (existing)
+    expect((await externalLogin(config, ledger, unseen, { token })).created).toBe(false);
+    // the account was made by an earlier attempt that stopped before binding: created false, linked now
+    const retried = await players.fresh();
+    const again = await externalLogin(config, ledger, withMethods(retried, { externalLink: () => Promise.resolve(undefined) }), { token });
+    expect([again.created, again.link.externalUserId]).toEqual([false, 'direct-3']);
+    // a new account whose binding lost to another account's: created false, the bound account answered
+    const other = (await ledger.createAccount({ account: newAccount(), clientKey: undefined, fingerprint: 'f' })).account;
+    const taken = await players.fresh();
+    await externalLinkTo(config, taken, other, { token: await platformToken('direct-4') });
+    const lost = await externalLogin(config, ledger, withMethods(taken, { externalLink: () => Promise.resolve(undefined) }), { token: await platformToken('direct-4') });
+    expect([lost.created, lost.account.accountId]).toEqual([false, other.accountId]);
+  });
+
+  it('answers 503 when the linked account cannot be read', async () => {
+    const [ledger, store] = [await h.fresh(), await players.fresh()];
+    const blind = withMethods(ledger, { findAccount: () => Promise.resolve(undefined) });
+    const e = await externalLogin(config, blind, store, { token: await platformToken('direct-5') }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(e).toBeInstanceOf(ServiceError);
+    expect([(e as ServiceError).code, (e as ServiceError).message]).toEqual(['UPSTREAM_UNAVAILABLE', 'The linked account cannot be read; try again.']);
+  });
+});

@@ -11,7 +11,9 @@ import { initialIsland } from '../../api/_lib/island/generate.js';
 import { openRedisPlayerStore, PLAYER_KEYS } from '../../api/_lib/player/redis.js';
 import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
 import { ITEM_TRANSITIONS } from '../../api/_lib/player/items.js';
-import { startRedis, type TestRedis } from '../helpers/redis.js';
+import { ServiceError } from '../../api/_lib/errors.js';
+import type { PlayerStore } from '../../api/_lib/player/types.js';
+import { RecordingRequester, startRedis, type TestRedis } from '../helpers/redis.js';
 
 let server: TestRedis;
 let raw: RespRequester;
@@ -75,5 +77,80 @@ describe('the Redis player store', () => {
     expect((await s.itemHistory(item))!.item.characterId).toBeNull();
     expect((await s.itemHistory(item))!.item).toMatchObject({ definitionId: 'ITEM-1', accountId: a, state: 'owned', seq: 3, mintedAt: at });
     await s.close();
+  });
+});
+
+describe('the Redis player store\'s commands', () => {
+  const at = '2026-11-23T10:00:00.000Z';
+  const character = (accountId: string) => {
+    const id = mintUuid();
+    return { id, studioCode: studioCodeOf(id), accountId, era: 'warlords' as const, name: 'Ada', classId: 'warrior', raceId: 'human', factionId: 'crusade', createdAt: at, progress: EMPTY_PROGRESS, progressRevision: 1, updatedAt: at };
+  };
+
+  it('reads an existing island with one HMGET and runs no script for a character it cannot find', async () => {
+    const rec = new RecordingRequester(raw);
+    const s = openRedisPlayerStore({ requester: rec });
+    const a = mintUuid();
+    await s.island(a, () => ({ state: initialIsland(2), revision: 1, updatedAt: at }));
+    rec.commands = [];
+    expect((await s.island(a, () => ({ state: initialIsland(3), revision: 1, updatedAt: at }))).state.seed).toBe(2);
+    expect(rec.commands).toEqual(['hmget']);
+    rec.commands = [];
+    expect(await s.saveProgress(a, mintUuid(), { expectedRevision: 1, progress: EMPTY_PROGRESS, idempotencyKey: 'k', fingerprint: 'p', at })).toEqual({ status: 'missing' });
+    expect(rec.commands).toEqual(['hmget']);
+    rec.commands = [];
+    expect(await s.recordItemEvent({ studioUuid: mintUuid(), kind: 'consumed', from: ITEM_TRANSITIONS.consumed.from, to: 'consumed', accountId: undefined, characterId: null, idempotencyKey: 'k', fingerprint: 'c', at })).toEqual({ status: 'missing' });
+    expect(rec.commands).toEqual(['hmget']);
+  });
+
+  it('answers 503 naming the operation after its retries, for every method', async () => {
+    const rec = new RecordingRequester(raw);
+    const s = openRedisPlayerStore({ requester: rec }, { retryDelaysMs: [1] });
+    const a = mintUuid();
+    const calls: [string, (st: PlayerStore) => Promise<unknown>][] = [
+      ['read', (st) => st.island(a, () => ({ state: initialIsland(1), revision: 1, updatedAt: at }))],
+      ['script', (st) => st.saveIsland(a, { expectedRevision: 1, state: initialIsland(1), writeId: 'w', at })],
+      ['script', (st) => st.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' })],
+      ['read', (st) => st.characters(a, 'warlords')],
+      ['read', (st) => st.character(a, mintUuid())],
+      ['read', (st) => st.saveProgress(a, mintUuid(), { expectedRevision: 1, progress: EMPTY_PROGRESS, idempotencyKey: 'k', fingerprint: 'p', at })],
+      ['script', (st) => st.learnRecipe(a, 'RECP-1', at)],
+      ['read', (st) => st.recipes(a)],
+      ['script', (st) => st.linkExternal({ provider: 'p', externalUserId: 'e', username: 'u', accountId: a, linkedAt: at })],
+      ['read', (st) => st.externalLink('p', 'e')],
+      ['script', (st) => st.mintItem({ item: { studioUuid: mintUuid(), definitionId: 'ITEM-1', accountId: a, state: 'owned', characterId: null, seq: 1, mintedAt: at, updatedAt: at }, idempotencyKey: 'k', fingerprint: 'm' })],
+      ['read', (st) => st.recordItemEvent({ studioUuid: mintUuid(), kind: 'consumed', from: ITEM_TRANSITIONS.consumed.from, to: 'consumed', accountId: undefined, characterId: null, idempotencyKey: 'k', fingerprint: 'c', at })],
+      ['read', (st) => st.itemHistory(mintUuid())],
+      ['read', (st) => st.accountItems(a)],
+      ['script', (st) => st.changeBag({ accountId: a, definitionId: 'MATL-1', delta: 1, sourceRef: 'bag-grant:k', fingerprint: 'g', at })],
+      ['read', (st) => st.bag(a)],
+      ['read', (st) => st.bagSnapshot()],
+    ];
+    for (const [what, run] of calls) {
+      rec.paths = [];
+      rec.failBefore = 2;
+      const e = await run(s).then(() => undefined, (err: unknown) => err);
+      expect(e).toBeInstanceOf(ServiceError);
+      expect([(e as ServiceError).code, (e as ServiceError).message, rec.paths.length]).toEqual(['UPSTREAM_UNAVAILABLE', `The player store cannot be reached (${what}); try again.`, 2]);
+    }
+    rec.failBefore = 0;
+  });
+
+  it('answers 503 when the character of a replayed creation key cannot be read', async () => {
+    const s = openRedisPlayerStore({ requester: raw }, { retryDelaysMs: [1] });
+    const a = mintUuid();
+    const c = character(a);
+    await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: 'vanish-key', fingerprint: 'f' });
+    await raw.request({ body: ['hdel', PLAYER_KEYS.chars(a), `${c.id}:body`] });
+    const e = await s.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'vanish-key', fingerprint: 'f' }).then(() => undefined, (err: unknown) => err);
+    expect([(e as ServiceError).code, (e as ServiceError).message]).toEqual(['UPSTREAM_UNAVAILABLE', 'The character of this idempotency key cannot be read; try again.']);
+  });
+
+  it('closes the connection it was given, and only that', async () => {
+    let closed = 0;
+    await openRedisPlayerStore({ requester: raw, close: () => Promise.resolve(void closed++) }).close();
+    expect(closed).toBe(1);
+    await expect(openRedisPlayerStore({ requester: raw }).close()).resolves.toBeUndefined();
+    expect((await raw.request({ body: ['ping'] })).result).toBe('PONG');
   });
 });

@@ -431,8 +431,11 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       const entries: BagEntry[] = [];
       for (const accountId of accounts) {
         const all = await commands.hash(K.bag(accountId));
-        for (const [k, v] of Object.entries(all)) if (!k.endsWith(':seq')) quantities.push({ accountId, definitionId: k, quantity: Number(v) });
-        for (const e of await commands.call('read', () => redis.lrange(K.bagEntries(accountId), 0, -1))) entries.push(JSON.parse(str(e)) as BagEntry);
+        const lines = Object.entries(all).filter(([k]) => !k.endsWith(':seq'));
+        for (const [k, v] of lines.sort(([x], [y]) => (x < y ? -1 : 1))) quantities.push({ accountId, definitionId: k, quantity: Number(v) });
+        const own = (await commands.call('read', () => redis.lrange(K.bagEntries(accountId), 0, -1))).map((e) => JSON.parse(str(e)) as BagEntry);
+        // the list is in append order across definitions: order by definition, then sequence
+        for (const e of own.sort((x, y) => (x.definitionId < y.definitionId ? -1 : x.definitionId > y.definitionId ? 1 : x.seq - y.seq))) entries.push(e);
       }
       return { quantities, entries };
     },

@@ -277,7 +277,10 @@ export interface PlayerStore {
   changeBag(change: BagChange): Promise<BagChangeOutcome>;
   /** The account's stackables with a quantity above zero, by definition id. */
   bag(accountId: string): Promise<BagLine[]>;
-  /** Every bag quantity and every entry (for the invariants: quantity = sum of entries). */
+  /**
+   * Every bag quantity and every entry (for the invariants: quantity = sum of entries), quantities by
+   * account then definition id, entries by account, definition id, then sequence.
+   */
   bagSnapshot(): Promise<{ quantities: (BagLine & { accountId: string })[]; entries: BagEntry[] }>;
   close(): Promise<void>;
 }
