@@ -8,10 +8,12 @@
  * Then the output of `bench/collections.ts` `run()`, when that module exists, the export benchmark of
  * `bench/export.ts` over the build outputs, and the ledger benchmark of `bench/ledger.ts` (a real
  * `redis-server` and the SQLite store; `--only=ledger` runs it alone), and the storage upload benchmark of
- * `bench/storage.ts` (`--only=storage`).
+ * `bench/storage.ts` (`--only=storage`). The export under load (`bench/load.ts`: the local server, 50
+ * connections, 15 s per URL) runs over the real snapshot's build (else the sample's) unless `--only`
+ * names neither.
  *
  * Flags: `--only=sample,real,gen-100k,ledger,storage` (subset), `--seed=N` (queries and generator), `--queries=N`
- * (default 1000), `--no-build` (search only).
+ * (default 1000), `--no-build` (search only), `--load-seconds=N` (seconds per URL under load, default 15).
  * Build outputs and index files go to `.tmp/bench/<catalog>/`.
  */
 import { existsSync } from 'node:fs';
@@ -152,6 +154,16 @@ async function main(): Promise<void> {
       out.push(await mod.run(), '');
     } catch (e) {
       out.push('## Export', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
+    }
+  }
+  if (!only || only.includes('real') || only.includes('sample')) {
+    log('export under load');
+    try {
+      const mod = await import('./load.js');
+      const seconds = flag('load-seconds');
+      out.push(await mod.run(undefined, seconds ? { seconds: Number(seconds) } : {}), '');
+    } catch (e) {
+      out.push('## Export under load', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
     }
   }
   if (!only || only.includes('ledger')) {
