@@ -10,9 +10,10 @@ import { createServer, type Server } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { errors as joseErrors, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadServiceConfig, useServiceConfig, type ServiceConfig } from '../../api/_lib/config.js';
+import { externalVerifier } from '../../api/_lib/auth/external.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 import type { EntryExports } from '../../api/_lib/http/entry.js';
 import type { NewAccount } from '../../api/_lib/ledger/types.js';
@@ -117,6 +118,8 @@ describe('POST /api/auth/external', () => {
       'HS256 with the public key': hs,
       tampered: `${head}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: 'someone-else' })).toString('base64url')}.${good.split('.')[2]}`,
       'a subject that is no id': await platformToken('has space'),
+      'no exp': await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: 'platform-1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject('bad-case').setIssuedAt(now).sign(privateKey),
+      'no subject': await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: 'platform-1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setIssuedAt(now).setExpirationTime(now + 600).sign(privateKey),
     };
     for (const [name, token] of Object.entries(cases)) {
       const r = await login(token);
@@ -137,6 +140,20 @@ describe('POST /api/auth/external', () => {
     useServiceConfig(loadServiceConfig({ ...env, EXTERNAL_AUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` }));
     const r = await login(await platformToken('no-keys'));
     expect(r.status).toBe(503);
+    expect(r.body.detail).toBe("The external platform's keys cannot be fetched; try again.");
+    // a key set that is not one: the platform's fault, not the client's
+    const broken = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"keys":"none"}'));
+    await new Promise<void>((ok) => broken.listen(0, '127.0.0.1', ok));
+    try {
+      const brokenConfig = loadServiceConfig({ ...env, EXTERNAL_AUTH_JWKS_URL: `http://127.0.0.1:${(broken.address() as AddressInfo).port}/jwks.json` });
+      useServiceConfig(brokenConfig);
+      expect((await login(await platformToken('broken-keys'))).status).toBe(503);
+      const e = await externalVerifier(brokenConfig.externalAuth, 0).verify(await platformToken('broken-keys')).then(() => undefined, (err: unknown) => err);
+      expect(e).toBeInstanceOf(ServiceError);
+      expect((e as ServiceError).cause).toBeInstanceOf(joseErrors.JWKSInvalid);
+    } finally {
+      await new Promise((ok) => broken.close(ok));
+    }
     const off = Object.fromEntries(Object.entries(env).filter(([k]) => !['EXTERNAL_AUTH_JWKS_URL', 'EXTERNAL_AUTH_ISSUER', 'EXTERNAL_AUTH_AUDIENCE'].includes(k)));
     useServiceConfig(loadServiceConfig(off));
     expect((await login(await platformToken('no-keys'))).status).toBe(503);

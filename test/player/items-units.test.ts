@@ -13,7 +13,7 @@ import { useServiceConfig } from '../../api/_lib/config.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 import { mintUuid } from '../../api/_lib/ledger/ids.js';
 import type { Account, LedgerStore } from '../../api/_lib/ledger/types.js';
-import { itemDefinitions, itemHistory, mintItem, recordItemEvent } from '../../api/_lib/player/items.js';
+import { ITEM_TRANSITIONS, itemDefinitions, itemHistory, mintItem, recordItemEvent } from '../../api/_lib/player/items.js';
 import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
 import type { ItemEventOutcome, PlayerStore } from '../../api/_lib/player/types.js';
 import { SAMPLE_OUT } from '../helpers/catalog.js';
@@ -128,9 +128,12 @@ describe('mintItem', () => {
 });
 
 describe('recordItemEvent', () => {
-  it('answers 404 for an unknown item', async () => {
-    const e = await refusal(recordItemEvent(store, ledger, mintUuid(), { event: 'destroyed', idempotencyKey: 'k-00000001' }, clock));
-    expect([e.code, e.message]).toEqual(['NOT_FOUND', 'No item has this studio_uuid.']);
+  it('answers 404 for an unknown item, whatever the event', async () => {
+    const c = await characterOf(ada);
+    for (const body of [{ event: 'destroyed' }, { event: 'assigned', characterId: c }, { event: 'transferred', toStudioId: bo.studioId }] as const) {
+      const e = await refusal(recordItemEvent(store, ledger, mintUuid(), { ...body, idempotencyKey: 'k-00000001' }, clock));
+      expect([e.code, e.message]).toEqual(['NOT_FOUND', 'No item has this studio_uuid.']);
+    }
   });
 
   it('refuses a transfer without a target, to an unknown one (naming the selector) or to the owner (naming the field)', async () => {
@@ -189,6 +192,9 @@ describe('recordItemEvent', () => {
     await recordItemEvent(store, ledger, item.studioUuid, { event: 'consumed', idempotencyKey: 'k-00000001' }, clock);
     const e = await refusal(recordItemEvent(store, ledger, item.studioUuid, { event: 'unequipped', idempotencyKey: 'k-00000002' }, clock));
     expect([e.code, e.message]).toEqual(['CONFLICT', 'The item is consumed: it cannot be unequipped (allowed from equipped).']);
+    const d = await refusal(recordItemEvent(store, ledger, item.studioUuid, { event: 'destroyed', idempotencyKey: 'k-00000003' }, clock));
+    expect(d.message).toBe(`The item is consumed: it cannot be destroyed (allowed from ${ITEM_TRANSITIONS.destroyed.from.join(', ')}).`);
+    expect(ITEM_TRANSITIONS.destroyed.from.length).toBeGreaterThan(1);
   });
 
   it('answers the outcomes a store gives under races: key reused, the item gone, the owner unreadable', async () => {
