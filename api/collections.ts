@@ -11,6 +11,9 @@
  * - `GET /v1/relics/{key}`, `/v1/enchants/{key}` (uuid, id or name slug), `/v1/infusions/{key}` (uuid or id),
  *   `/v1/artifacts/{key}` (uuid or name slug); keys compare without case and accents; hidden artifacts are
  *   found by lookup (spec 3 hides them from lists only). No parameters.
+ * - `GET /api/v1/{name}/{key}.json`: the static item file's path (route `{name}-file`), reached only when the
+ *   build wrote no file there (a rewrite runs after the filesystem; the catalog config's `itemFileBudget`):
+ *   the same bytes as `/v1/{name}/{key}`, which are the bytes the file would hold.
  * - `OPTIONS` preflight on every path; `HEAD` like `GET` without a body.
  *
  * Responses: 200 list `{collection, total, count, limit, offset, items}` (schema
@@ -66,10 +69,14 @@ function item(name: CollectionName): RouteHandler {
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('collections', {
   relics: { GET: list('relics') },
   'relics-item': { GET: item('relics') },
+  'relics-file': { GET: item('relics') },
   enchants: { GET: list('enchants') },
   'enchants-item': { GET: item('enchants') },
+  'enchants-file': { GET: item('enchants') },
   infusions: { GET: list('infusions') },
   'infusions-item': { GET: item('infusions') },
+  'infusions-file': { GET: item('infusions') },
   artifacts: { GET: list('artifacts') },
   'artifacts-item': { GET: item('artifacts') },
+  'artifacts-file': { GET: item('artifacts') },
 });

@@ -29,6 +29,9 @@ export interface BuildRun {
   readonly errors: number;
   readonly warnings: number;
   readonly maxRssMB: number;
+  /** Every file the build wrote (any type) and their bytes: what a deployment uploads. */
+  readonly outputFiles: number;
+  readonly outputBytes: number;
 }
 
 /** Numbers of one floor child. */
@@ -44,18 +47,21 @@ export interface FloorRun {
 /** Result of {@link benchBuild}: the build and its floor, or why the build could not run. */
 export type BuildBench = { readonly build: BuildRun; readonly floor: FloorRun | { error: string } } | { readonly error: string };
 
-function jsonFiles(dir: string): string[] {
+/** Files under `dir` (sorted walk) whose name passes `keep`. */
+function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
   const out: string[] = [];
   const walk = (d: string): void => {
     for (const name of readdirSync(d).sort()) {
       const p = join(d, name);
       if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith('.json')) out.push(p);
+      else if (keep(name)) out.push(p);
     }
   };
   walk(dir);
   return out;
 }
+
+const jsonFiles = (dir: string): string[] => filesUnder(dir, (name) => name.endsWith('.json'));
 
 const maxRssMB = (): number => process.resourceUsage().maxRSS / 1024;
 
@@ -65,7 +71,8 @@ async function childBuild(src: string, out: string, config: string | undefined):
   const report = await mod.buildCatalog({ src, out, config, site: false, reportFile: false });
   const seconds = (performance.now() - t0) / 1000;
   const { files, records, errors, warnings } = report.stats;
-  return { ok: report.ok, seconds, files, records, errors, warnings, maxRssMB: maxRssMB() };
+  const written = filesUnder(out, () => true);
+  return { ok: report.ok, seconds, files, records, errors, warnings, maxRssMB: maxRssMB(), outputFiles: written.length, outputBytes: written.reduce((a, f) => a + statSync(f).size, 0) };
 }
 
 function childFloor(src: string, out: string): FloorRun {

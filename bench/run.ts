@@ -50,18 +50,18 @@ const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KiB`;
 
 function buildTable(rows: readonly (readonly [string, BuildBench])[]): string {
   const lines = [
-    '| catalog | build | records | files | build s | floor s | build ÷ floor | build peak RSS | floor peak RSS | errors / warnings |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| catalog | build | records | files | build s | floor s | build ÷ floor | build peak RSS | floor peak RSS | errors / warnings | output files | output MB |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const [name, r] of rows) {
     if ('error' in r) {
-      lines.push(`| ${name} | not available: ${r.error.replace(/\|/g, '/')} | | | | | | | | |`);
+      lines.push(`| ${name} | not available: ${r.error.replace(/\|/g, '/')} | | | | | | | | | | |`);
       continue;
     }
     const { build: b, floor: f } = r;
     const floorOk = !('error' in f);
     lines.push(
-      `| ${name} | ${b.ok ? 'ok' : 'failed'} | ${b.records} | ${b.files} | ${fmt(b.seconds)} | ${floorOk ? fmt(f.seconds) : 'n/a'} | ${floorOk ? fmt(b.seconds / f.seconds, 1) + '×' : 'n/a'} | ${fmt(b.maxRssMB, 0)} MB | ${floorOk ? fmt(f.maxRssMB, 0) + ' MB' : 'n/a'} | ${b.errors} / ${b.warnings} |`,
+      `| ${name} | ${b.ok ? 'ok' : 'failed'} | ${b.records} | ${b.files} | ${fmt(b.seconds)} | ${floorOk ? fmt(f.seconds) : 'n/a'} | ${floorOk ? fmt(b.seconds / f.seconds, 1) + '×' : 'n/a'} | ${fmt(b.maxRssMB, 0)} MB | ${floorOk ? fmt(f.maxRssMB, 0) + ' MB' : 'n/a'} | ${b.errors} / ${b.warnings} | ${b.outputFiles} | ${fmt(b.outputBytes / 1e6, 1)} |`,
     );
   }
   return lines.join('\n');

@@ -8,7 +8,10 @@
  * - one static file per lookup key for CDN consumers, `collectionItemFile(name, key)`
  *   (`api/v1/{name}/{key}.json`), whose bytes are `JSON.stringify(item)`: exactly the body of
  *   `GET /v1/{name}/{key}`. The file name uses the key as the record spells it (id, uuid) or the name slug;
- *   static paths are case-sensitive, the function compares keys folded (case and accents).
+ *   static paths are case-sensitive, the function compares keys folded (case and accents). Item files are
+ *   written while they fit the catalog config's `itemFileBudget` (see {@link deriveCollections}); the
+ *   collections function answers `api/v1/{name}/{key}.json` too (a rewrite after the filesystem), so a
+ *   path without a file still gets the same bytes.
  *
  * Lookup keys (spec 4.2): relics and enchants by uuid, id or name slug; infusions by uuid or id;
  * artifacts by uuid or name slug. Slug rule: `slugify` in `api/_lib/formats/collection-index.ts` (the record's own
@@ -20,7 +23,8 @@
  * (`collections/shape`, left out), two items claiming one folded key (`collections/duplicate-key`; the key
  * stays with the first claimant, by key kind uuid → id → slug and then catalog order), items without any
  * lookup key (`collections/missing-key`), filter fields holding values no filter can select
- * (`collections/filter-value`). A missing dataset file emits nothing and reports nothing (collect owns that).
+ * (`collections/filter-value`), a collection whose item files do not fit the budget
+ * (`collections/item-files-over-budget`). A missing dataset file emits nothing and reports nothing (collect owns that).
  *
  * Output is deterministic: sorted terms and fragments, sorted object keys, compact JSON written as-is (`raw: true`).
  */
@@ -59,6 +63,11 @@ export const collectionRules: RuleDef[] = [
     name: 'collections/missing-key',
     severity: 'warn',
     description: 'Every collection item has at least one lookup key of its collection (spec 4.2), else no single lookup can reach it.',
+  },
+  {
+    name: 'collections/item-files-over-budget',
+    severity: 'warn',
+    description: 'The static item files of every collection fit the item file budget (itemFileBudget in catalog.config.json); a collection that does not gets none, and its item paths are answered by the collections function with the same bytes.',
   },
   {
     name: 'collections/filter-value',
@@ -296,11 +305,15 @@ export function indexCollection(name: CollectionName, data: unknown, problems: C
 }
 
 /**
- * The derive stage (see module docstring): for each collection whose dataset file parsed, its index file
- * and its static item files. Problems go to `ctx.report` with the dataset's file name.
+ * The derive stage (see module docstring): for each collection whose dataset file parsed, its index file,
+ * and its static item files while they fit the configuration's `itemFileBudget` (summed over the
+ * collections, smallest first, ties in collection order; a collection that does not fit emits none and is
+ * reported under `collections/item-files-over-budget`, its item paths answered by the collections
+ * function with the same bytes). Problems go to `ctx.report` with the dataset's file name.
  */
 export const deriveCollections: Deriver = (ctx: DeriveContext) => {
   const out: Emitted[] = [];
+  const indexed: { name: CollectionName; file: string; files: readonly Emitted[] }[] = [];
   for (const name of COLLECTION_NAMES) {
     const file = `${COLLECTION_DEFS[name].dataset}.json`;
     const doc = ctx.docs.get(file);
@@ -310,7 +323,21 @@ export const deriveCollections: Deriver = (ctx: DeriveContext) => {
     for (const p of problems) ctx.report({ rule: p.rule, file, pointer: p.pointer, message: p.message });
     if (!built) continue;
     out.push({ path: collectionIndexFile(name), body: built.indexJson, raw: true });
-    for (const f of built.itemFiles) out.push(f); // a loop: spreading 100,000s of files overflows the call stack
+    indexed.push({ name, file, files: built.itemFiles });
+  }
+  let left = ctx.config.itemFileBudget;
+  for (const c of [...indexed].sort((a, b) => a.files.length - b.files.length)) {
+    if (c.files.length <= left) {
+      left -= c.files.length;
+      for (const f of c.files) out.push(f); // a loop: spreading 100,000s of files overflows the call stack
+      continue;
+    }
+    ctx.report({
+      rule: 'collections/item-files-over-budget',
+      file: c.file,
+      pointer: '',
+      message: `${c.files.length} static item files of /api/v1/${c.name}/{key}.json do not fit the item file budget (${left} of itemFileBudget ${ctx.config.itemFileBudget} left), so none are written; the collections function answers those paths with the same bytes. Raise itemFileBudget in catalog.config.json to publish them as files.`,
+    });
   }
   return out;
 };

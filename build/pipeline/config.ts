@@ -16,6 +16,12 @@ import type { CatalogConfig, Severity } from './types.js';
 /** Default config file name inside a source folder. */
 export const CONFIG_FILE = 'catalog.config.json';
 
+/**
+ * Default of `itemFileBudget`: most static collection item files one build emits (10,000). Why this
+ * number: README, "Deploying on Vercel" (deployment limits) and docs/architecture.md, "Scale".
+ */
+export const DEFAULT_ITEM_FILE_BUDGET = 10_000;
+
 /** A config that cannot be used: every problem listed. */
 export class CatalogConfigError extends Error {
   override readonly name = 'CatalogConfigError';
@@ -81,6 +87,7 @@ interface RawConfig {
   overrides?: { files: string[]; rules: Record<string, Severity> }[];
   versions?: Record<string, string>;
   assetIndex?: string;
+  itemFileBudget?: number;
 }
 
 /** Apply defaults and freeze. `retired` defaults to `['systems-catalog.json']`. */
@@ -95,5 +102,6 @@ function normaliseConfig(raw: RawConfig): CatalogConfig {
     rules: Object.freeze({ ...(raw.rules ?? {}) }),
     overrides: Object.freeze((raw.overrides ?? []).map((o) => Object.freeze({ files: o.files, rules: Object.freeze({ ...o.rules }) }))),
     versions: Object.freeze({ ...DEFAULT_VERSIONS, ...(raw.versions ?? {}) }),
+    itemFileBudget: raw.itemFileBudget ?? DEFAULT_ITEM_FILE_BUDGET,
   });
 }

@@ -83,6 +83,13 @@ export interface CatalogConfig {
   readonly versions: Readonly<Record<string, string>>;
   /** The exported asset index `modelRef` keys are checked against (spec 4.9), when the config names one. */
   readonly assetIndex?: { readonly file: string; readonly keys: ReadonlySet<string> };
+  /**
+   * Most static collection item files (`api/v1/<collection>/<key>.json`) the build emits, summed over
+   * the collections, smallest collection first; a collection that does not fit emits none and the
+   * collections function answers those paths with the same bytes (default `DEFAULT_ITEM_FILE_BUDGET`,
+   * 10,000; 0 emits none).
+   */
+  readonly itemFileBudget: number;
 }
 
 /** Everything a pure derive function may read, and where it reports problems. */

@@ -41,6 +41,15 @@ describe('matchPath', () => {
     expect(at('/v1/relics/a/b')).toEqual({ entry: 'catalog', name: 'not-found', key: 'relics/a/b' });
   });
 
+  it('takes a {key}.json segment without its suffix', () => {
+    expect(at('/api/v1/relics/RELC-0001.json')).toEqual({ entry: 'collections', name: 'relics-file', key: 'RELC-0001' });
+    expect(at('/api/v1/artifacts/warden%20aegis.json')).toEqual({ entry: 'collections', name: 'artifacts-file', key: 'warden aegis' });
+    expect(at('/api/v1/enchants/a.b.json')).toEqual({ entry: 'collections', name: 'enchants-file', key: 'a.b' });
+    expect(at('/api/v1/relics/.json')?.name).toBe('not-found');
+    expect(at('/api/v1/relics/x.jsonx')?.name).toBe('not-found');
+    expect(at('/api/v1/relics/a/b.json')?.name).toBe('not-found');
+  });
+
   it('gives no key for a key that is not valid percent-encoding', () => {
     expect(at('/v1/relics/%E0%A4%A')).toEqual({ entry: 'collections', name: 'relics-item', key: undefined });
     expect(at('/api/%zz')).toEqual({ entry: 'catalog', name: 'not-found', key: undefined });
@@ -79,8 +88,8 @@ describe('the table', () => {
     expect(tbl().ENTRIES).toEqual(['catalog', 'collections', 'registries', 'wallet', 'admin', 'storage', 'player']);
     expect(tbl().routesOf('catalog').map((r) => r.name)).toEqual(['search', 'stats', 'export', 'retired', 'not-found', 'not-found']);
     expect(tbl().routesOf('collections').map((r) => r.path)).toEqual([
-      '/v1/relics', '/v1/relics/{key}', '/v1/enchants', '/v1/enchants/{key}',
-      '/v1/infusions', '/v1/infusions/{key}', '/v1/artifacts', '/v1/artifacts/{key}',
+      '/v1/relics', '/v1/relics/{key}', '/api/v1/relics/{key}.json', '/v1/enchants', '/v1/enchants/{key}', '/api/v1/enchants/{key}.json',
+      '/v1/infusions', '/v1/infusions/{key}', '/api/v1/infusions/{key}.json', '/v1/artifacts', '/v1/artifacts/{key}', '/api/v1/artifacts/{key}.json',
     ]);
     expect(tbl().routesOf('registries')).toHaveLength(16);
     expect(tbl().routesOf('wallet').map((r) => [r.path, r.methods])).toEqual([
@@ -133,7 +142,7 @@ describe('the table', () => {
 
   it('knows which routes carry a key', () => {
     expect(tbl().ROUTES.filter(tbl().hasKey).map((r) => r.name)).toEqual([
-      'relics-item', 'enchants-item', 'infusions-item', 'artifacts-item', 'sprite', 'character', 'icon', 'legacy-asset', 'account', 'object', 'progress', 'item', 'item-events', 'not-found', 'not-found',
+      'relics-item', 'relics-file', 'enchants-item', 'enchants-file', 'infusions-item', 'infusions-file', 'artifacts-item', 'artifacts-file', 'sprite', 'character', 'icon', 'legacy-asset', 'account', 'object', 'progress', 'item', 'item-events', 'not-found', 'not-found',
     ]);
   });
 });
@@ -144,6 +153,7 @@ describe('Vercel rewrites', () => {
     expect(tbl().vercelSource('/a/{key+}')).toBe('/a/:_key+');
     expect(tbl().vercelSource('/api/{key*}')).toBe('/api/:_key*');
     expect(tbl().vercelSource('/api/search')).toBe('/api/search');
+    expect(tbl().vercelSource('/api/v1/relics/{key}.json')).toBe('/api/v1/relics/:_key.json');
   });
 
   it('rewrites each path once onto its entry with the route name and the key', () => {
@@ -156,6 +166,6 @@ describe('Vercel rewrites', () => {
 
   it('leaves out every route of a missing entry', () => {
     expect(tbl().vercelRewrites(() => false)).toEqual([]);
-    expect(tbl().vercelRewrites((e) => e === 'collections').map((r) => r.destination.split('?')[0])).toEqual(Array(8).fill('/api/collections'));
+    expect(tbl().vercelRewrites((e) => e === 'collections').map((r) => r.destination.split('?')[0])).toEqual(Array(12).fill('/api/collections'));
   });
 });

@@ -160,6 +160,9 @@ const CASES: Case[] = [
   ]),
   ['GET', '/v1/relics/RELC-0001', 'collections', 'relics-item', 'RELC-0001'],
   ['GET', '/v1/relics/Fire%20Ring', 'collections', 'relics-item', 'Fire Ring'],
+  // a static item file's path the build wrote no file for (itemFileBudget): the collections function
+  ...COLLECTIONS.map((name): Case => ['GET', `/api/v1/${name}/no-such-file.json`, 'collections', `${name}-file`, 'no-such-file']),
+  ['GET', '/api/v1/relics/Fire%20Ring.json', 'collections', 'relics-file', 'Fire Ring'],
   // 4.3 asset search
   ['GET', '/api/v1/studiodot-assets', 'registries', 'studiodot-assets', null],
   ['GET', '/api/v1/studiodot-assets/categories', 'registries', 'studiodot-assets-categories', null],

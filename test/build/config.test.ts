@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CatalogConfigError, loadCatalogConfig } from '../../build/pipeline/config.js';
+import { CatalogConfigError, DEFAULT_ITEM_FILE_BUDGET, loadCatalogConfig } from '../../build/pipeline/config.js';
 import { DEFAULT_VERSIONS } from '../../build/pipeline/layout.js';
 
 const dirs: string[] = [];
@@ -58,13 +58,14 @@ describe('loadCatalogConfig: refusals', () => {
   });
 
   it('lists every schema problem at once, each with its pointer (/ for the whole file)', async () => {
-    const e = await refusal({ name: '', base_url: 'not a url', namespaces: { skill: 'sk:' }, extra: 1, rules: { 'json/syntax': 'loud' } });
+    const e = await refusal({ name: '', base_url: 'not a url', namespaces: { skill: 'sk:' }, extra: 1, rules: { 'json/syntax': 'loud' }, itemFileBudget: -1 });
     const pointers = e.problems.map((p) => p.split(' ')[0]);
     expect(pointers).toContain('/');
     expect(pointers).toContain('/name');
     expect(pointers).toContain('/base_url');
     expect(pointers).toContain('/namespaces');
     expect(pointers).toContain('/rules/json~1syntax');
+    expect(pointers).toContain('/itemFileBudget');
     expect(e.problems.find((p) => p.startsWith('/name '))).toMatch(/fewer than 1/);
     expect(e.problems.some((p) => p.startsWith('/ ') && p.includes('cdn_url'))).toBe(true);
   });
@@ -83,7 +84,9 @@ describe('loadCatalogConfig: defaults and normalisation', () => {
       rules: {},
       overrides: [],
       versions: DEFAULT_VERSIONS,
+      itemFileBudget: 10_000,
     });
+    expect(DEFAULT_ITEM_FILE_BUDGET).toBe(10_000);
     expect(Object.isFrozen(c)).toBe(true);
     expect(Object.isFrozen(c.namespaces)).toBe(true);
     expect(Object.isFrozen(c.rules)).toBe(true);
@@ -103,8 +106,10 @@ describe('loadCatalogConfig: defaults and normalisation', () => {
         rules: { 'schema/*': 'warn' },
         overrides: [{ files: ['legacy/*.json'], rules: { 'json/syntax': 'off' }, reason: 'old' }],
         versions: { package: '9.9.9', extra: '1' },
+        itemFileBudget: 0,
       }),
     );
+    expect(c.itemFileBudget).toBe(0);
     expect(c.baseUrl).toBe('https://catalog.test/v');
     expect(c.cdnUrl).toBe('https://cdn.test');
     expect(c.namespaces.sprite).toBe('sp:');

@@ -31,6 +31,7 @@ describe('collection rules', () => {
       'collections/shape': 'error',
       'collections/duplicate-key': 'error',
       'collections/missing-key': 'warn',
+      'collections/item-files-over-budget': 'warn',
       'collections/filter-value': 'warn',
     });
     for (const r of collectionRules) expect(r.description.length, r.name).toBeGreaterThan(30);
@@ -217,5 +218,28 @@ describe('deriveCollections', () => {
     expect(out[0]!.raw).toBe(true);
     expect(JSON.parse(out[0]!.body as string)).toMatchObject({ collection: 'relics', keys: { r: 0 } });
     expect(issues.map((i) => `${i.rule} ${i.file} ${i.pointer}`)).toEqual(['collections/filter-value master-relics.json /relics/0/tier', 'collections/shape master-enchants.json ']);
+  });
+
+  it('gives item files to the smallest collections while they fit the budget, reporting the rest', () => {
+    const docs = new Map<string, SourceDoc>([
+      // relics: 2 items × (id, name slug) = 4 files; enchants: 1 × 2 = 2; infusions: 2 × 1 (id) = 2; artifacts: 1 × 1 (slug) = 1
+      ['master-relics.json', { path: 'master-relics.json', text: '', data: { relics: [{ id: 'r1', name: 'A' }, { id: 'r2', name: 'B' }] } }],
+      ['master-enchants.json', { path: 'master-enchants.json', text: '', data: { enchants: [{ id: 'e1', name: 'C' }] } }],
+      ['master-infusions.json', { path: 'master-infusions.json', text: '', data: { infusions: [{ id: 'i1' }, { id: 'i2' }] } }],
+      ['master-artifacts.json', { path: 'master-artifacts.json', text: '', data: { artifacts: [{ name: 'D' }] } }],
+    ]);
+    const run = (itemFileBudget: number) => {
+      const issues: IssueInput[] = [];
+      const out = deriveCollections({ config: testConfig({ itemFileBudget }), docs, report: (i) => issues.push(i) });
+      const written = [...new Set(out.filter((o) => !o.path.includes('/collections/')).map((o) => o.path.split('/')[2]))].sort();
+      return { written, over: issues.filter((i) => i.rule === 'collections/item-files-over-budget').map((i) => `${i.file} ${i.message.split(' (')[1]!.split(')')[0]}`) };
+    };
+    expect(run(9)).toEqual({ written: ['artifacts', 'enchants', 'infusions', 'relics'], over: [] });
+    // ties keep collection order: enchants (2) before infusions (2)
+    expect(run(8)).toEqual({ written: ['artifacts', 'enchants', 'infusions'], over: ['master-relics.json 3 of itemFileBudget 8 left'] });
+    expect(run(3)).toEqual({ written: ['artifacts', 'enchants'], over: ['master-infusions.json 0 of itemFileBudget 3 left', 'master-relics.json 0 of itemFileBudget 3 left'] });
+    expect(run(2)).toEqual({ written: ['artifacts'], over: ['master-enchants.json 1 of itemFileBudget 2 left', 'master-infusions.json 1 of itemFileBudget 2 left', 'master-relics.json 1 of itemFileBudget 2 left'] });
+    expect(run(0).written).toEqual([]);
+    expect(run(0).over).toHaveLength(4);
   });
 });

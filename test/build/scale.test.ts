@@ -1,11 +1,12 @@
 /**
  * The build at size (spec 3, 4.2; docs/architecture.md, "Scale"): the real snapshot with every item
  * collection replicated to 5,000 items (`dev/scale-catalog.ts`) goes through the whole pipeline and is
- * served by the collections function, whose answers are byte-identical to the static files; and the
- * collections deriver takes a dataset of 150,000 items, whose 450,000 static files once overflowed the
- * call stack when spread into one call. The 100,000- and 1,000,000-record runs live in `npm run bench`.
+ * served by the collections function (past the item file budget, no item files are written, and the
+ * function answers their paths with the bytes a file would hold); and the collections deriver takes a
+ * dataset of 150,000 items, whose 450,000 static files once overflowed the call stack when spread into
+ * one call. The 100,000- and 1,000,000-record runs live in `npm run bench`.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +43,18 @@ describe('a catalog with every collection at 5,000 items', () => {
     expect(report.ok).toBe(true);
   });
 
-  it('serves pages and lookups of replicas, byte-identical to the static item files', async () => {
+  it('writes item files within the budget, smallest collection first, and reports each collection that did not fit', () => {
+    // infusions have two lookup keys (uuid, id): 10,000 files, exactly the default budget; the others have more
+    expect(readdirSync(join(dir, 'out/api/v1/infusions'))).toHaveLength(2 * PER_COLLECTION);
+    const over = report.issues.filter((i) => i.rule === 'collections/item-files-over-budget');
+    expect(over.map((i) => [i.file, i.severity, i.pointer])).toEqual(['master-artifacts.json', 'master-enchants.json', 'master-relics.json'].map((f) => [f, 'warn', '']));
+    for (const i of over) {
+      expect(i.message).toMatch(/^\d+ static item files of \/api\/v1\/(relics|enchants|artifacts)\/\{key\}\.json do not fit the item file budget \(0 of itemFileBudget 10000 left\), so none are written; the collections function answers those paths with the same bytes\./);
+      expect(existsSync(join(dir, 'out/api/v1', i.file.replace(/^master-|\.json$/g, '')))).toBe(false);
+    }
+  });
+
+  it('serves pages and lookups of replicas, and the item files it did not write, with the bytes a file would hold', async () => {
     for (const name of COLLECTION_NAMES) {
       const items = (JSON.parse(readFileSync(join(dir, 'src', `${COLLECTION_DEFS[name].dataset}.json`), 'utf8')) as Record<string, unknown[]>)[COLLECTION_DEFS[name].arrayKey] as Record<string, unknown>[];
       // artifacts hidden until found are listed with discovered=all (spec 3, 4.2)
@@ -56,17 +68,18 @@ describe('a catalog with every collection at 5,000 items', () => {
       expect(res.status).toBe(200);
       const text = await res.text();
       expect(text).toBe(JSON.stringify(last));
-      expect(readFileSync(join(dir, 'out/api/v1', name, `${String(last.uuid)}.json`), 'utf8')).toBe(text);
+      const file = await GET(new Request(`http://t/api/v1/${name}/${encodeURIComponent(String(last.uuid))}.json`));
+      expect([file.status, await file.text()]).toEqual([200, text]);
     }
   });
 });
 
 describe('the collections deriver at 150,000 items', () => {
-  it('derives the index and every static item file', () => {
+  it('derives the index and, within the budget, every static item file', () => {
     const relics = Array.from({ length: 150_000 }, (_, i) => ({ uuid: `RELC-20260423030000-${i.toString(16).toUpperCase().padStart(6, '0')}-00000000`, id: `relic-${i}`, name: `Ember Relic ${i}`, category: 'utility', tier: 1 + (i % 8), slot: 'relic' }));
     const docs = new Map<string, SourceDoc>([['master-relics.json', { path: 'master-relics.json', text: '', data: { relics } }]]);
     const problems: unknown[] = [];
-    const out = deriveCollections({ config: testConfig({ name: 'scale' }), docs, report: (p) => problems.push(p) });
+    const out = deriveCollections({ config: testConfig({ name: 'scale', itemFileBudget: 3 * 150_000 }), docs, report: (p) => problems.push(p) });
     expect(problems).toEqual([]);
     expect(out).toHaveLength(1 + 3 * 150_000);
     expect(out[0]!.path).toBe('api/v1/collections/relics.json');

@@ -15,6 +15,7 @@ export function testConfig(fields: Partial<CatalogConfig> = {}): CatalogConfig {
     rules: {},
     overrides: [],
     versions: {},
+    itemFileBudget: 10_000,
     ...fields,
   });
 }

@@ -10,8 +10,8 @@
  *   preflight, 405 with a true `Allow`, and 404;
  * - the local server routes through the generated `vercel.json` with Vercel's own routing library.
  *
- * Path syntax: literal segments, `{key}` (exactly one segment) and `{key+}` (one or more segments,
- * `/` included, e.g. a storage key). Matching is case-insensitive like Vercel's router; the key is
+ * Path syntax: literal segments, `{key}` (exactly one segment), `{key}.json` (one segment ending in
+ * `.json`, the key without it) and `{key+}` (one or more segments, `/` included, e.g. a storage key). Matching is case-insensitive like Vercel's router; the key is
  * percent-decoded. A route is public: a client cannot change what its path means, because the route
  * and key always come from the path (routing query parameters are ignored on public paths).
  *
@@ -52,6 +52,8 @@ const GET: readonly Method[] = ['GET'];
 const collectionRoutes = (['relics', 'enchants', 'infusions', 'artifacts'] as const).flatMap((name) => [
   { path: `/v1/${name}`, entry: 'collections', name, methods: GET },
   { path: `/v1/${name}/{key}`, entry: 'collections', name: `${name}-item`, methods: GET },
+  // the static item file's path: answered here when the build wrote no file for it (itemFileBudget)
+  { path: `/api/v1/${name}/{key}.json`, entry: 'collections', name: `${name}-file`, methods: GET },
 ] as const);
 
 const registry = (path: string, name: string): RouteDef => ({ path, entry: 'registries', name, methods: GET });
@@ -139,6 +141,7 @@ function compilePath(path: string): RegExp {
   let re = '^';
   for (const part of path.split('/').slice(1)) {
     if (part === '{key}') re += '/([^/]+)';
+    else if (part === '{key}.json') re += '/([^/]+)\\.json';
     else if (part === '{key+}') re += '/([^/]+(?:/[^/]+)*)';
     else if (part === '{key*}') re += '(?:/([^/]+(?:/[^/]+)*))?';
     else if (/[{}:]/.test(part)) throw new Error(`Unsupported route placeholder "${part}" in ${path}`);
