@@ -8,8 +8,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 const REPO = resolve(import.meta.dirname, '..');
-/** Relative imports of a module: `from './x.js'`. */
-const RELATIVE_IMPORT = /\bfrom\s+['"](\.{1,2}\/[^'"]+)\.js['"]/g;
+/** Relative imports of a module: `from './x.js'`, and dynamic ones, `import('./x.js')` (adapters loaded on use). */
+const RELATIVE_IMPORT = /(?:\bfrom\s+|\bimport\(\s*)['"](\.{1,2}\/[^'"]+)\.js['"]/g;
 
 /**
  * Transpile `entry` (a `.ts` file in the repository) and its relative imports into `outDir`, keeping
