@@ -8,7 +8,8 @@
  * Then the output of `bench/collections.ts` `run()`, when that module exists, the export benchmark of
  * `bench/export.ts` over the build outputs, and the ledger benchmark of `bench/ledger.ts` (a real
  * `redis-server` and the SQLite store; `--only=ledger` runs it alone), and the storage upload benchmark of
- * `bench/storage.ts` (`--only=storage`). The export under load (`bench/load.ts`: the local server, 50
+ * `bench/storage.ts` (`--only=storage`). The cold start of every function entry (`bench/cold-start.ts`)
+ * runs with the builds unless `--only` leaves out `real`. The export under load (`bench/load.ts`: the local server, 50
  * connections, 15 s per URL) runs over the real snapshot's build (else the sample's) unless `--only`
  * names neither.
  *
@@ -154,6 +155,15 @@ async function main(): Promise<void> {
       out.push(await mod.run(), '');
     } catch (e) {
       out.push('## Export', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
+    }
+  }
+  if (withBuild && (!only || only.includes('real'))) {
+    log('cold start');
+    try {
+      const mod = await import('./cold-start.js');
+      out.push(await mod.run(), '');
+    } catch (e) {
+      out.push('## Cold start', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
     }
   }
   if (!only || only.includes('real') || only.includes('sample')) {
