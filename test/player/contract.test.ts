@@ -13,6 +13,7 @@ import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
 import type { Character, IslandDoc, ItemEventRequest, ItemInstance, PlayerStore } from '../../api/_lib/player/types.js';
 import { ITEM_TRANSITIONS } from '../../api/_lib/player/items.js';
 import { checkBagInvariants } from '../../api/_lib/player/bag.js';
+import { createRng } from '../../api/_lib/util/prng.js';
 import { redisPlayerHarness, restPlayerHarness, sqlitePlayerHarness, type PlayerHarness } from '../helpers/player.js';
 
 const harnesses: PlayerHarness[] = [sqlitePlayerHarness(), redisPlayerHarness(), restPlayerHarness()];
@@ -336,6 +337,45 @@ describe.each(harnesses)('player store contract: $name', (h) => {
         [a, 'MATL-2', 2, -5, 0, 'bag-consume:a3'],
         [b, 'MATL-2', 1, 4, 4, 'bag-grant:b1'],
       ]);
+      await s.close();
+    });
+  });
+
+  describe('list orders, whatever the order of the writes', () => {
+    const times = ['2026-11-23T09:00:00.000Z', '2026-11-23T10:00:00.000Z', '2026-11-23T11:00:00.000Z'];
+    /** `xs` in a seeded random order. */
+    const shuffled = <T>(xs: readonly T[], seed: number): T[] => {
+      const rng = createRng(seed);
+      const out = [...xs];
+      for (let i = out.length - 1; i > 0; i--) {
+        const j = rng.int(i + 1);
+        [out[i], out[j]] = [out[j]!, out[i]!];
+      }
+      return out;
+    };
+    const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+    it('recipes by time then id, items by mint time then id, the bag and its snapshot by definition then sequence', async () => {
+      await fresh();
+      const a = mintUuid();
+      const recipes = Array.from({ length: 30 }, (_, i) => ({ recipeId: `RECP-${String(i).padStart(2, '0')}`, learnedAt: times[i % 3]! }));
+      for (const r of shuffled(recipes, 1)) await s.learnRecipe(a, r.recipeId, r.learnedAt);
+      expect(await s.recipes(a)).toEqual([...recipes].sort((x, y) => byText(x.learnedAt, y.learnedAt) || byText(x.recipeId, y.recipeId)));
+
+      const items = Array.from({ length: 30 }, (_, i) => ({ studioUuid: mintUuid(), definitionId: 'ITEM-1', accountId: a, state: 'owned' as const, characterId: null, seq: 1, mintedAt: times[i % 3]!, updatedAt: times[i % 3]! }));
+      for (const [k, item] of shuffled(items, 2).entries()) await s.mintItem({ item, idempotencyKey: `order-${k}`, fingerprint: 'f' });
+      expect((await s.accountItems(a)).map((i) => i.studioUuid)).toEqual([...items].sort((x, y) => byText(x.mintedAt, y.mintedAt) || byText(x.studioUuid, y.studioUuid)).map((i) => i.studioUuid));
+
+      const defs = Array.from({ length: 20 }, (_, i) => `MATL-${String(i).padStart(2, '0')}`);
+      const writes = shuffled([...defs, ...defs, ...defs].map((d, i) => ({ d, delta: 1 + (i % 4) })), 3);
+      for (const [k, w] of writes.entries()) await s.changeBag({ accountId: a, definitionId: w.d, delta: w.delta, sourceRef: `bag-grant:order-${k}`, fingerprint: 'g', at: times[0]! });
+      const totals = new Map<string, number>();
+      for (const w of writes) totals.set(w.d, (totals.get(w.d) ?? 0) + w.delta);
+      expect(await s.bag(a)).toEqual(defs.map((d) => ({ definitionId: d, quantity: totals.get(d) })));
+      const snap = await s.bagSnapshot();
+      expect(snap.quantities.filter((q) => q.accountId === a)).toEqual(defs.map((d) => ({ accountId: a, definitionId: d, quantity: totals.get(d) })));
+      const entries = snap.entries.filter((e) => e.accountId === a).map((e) => [e.definitionId, e.seq]);
+      expect(entries).toEqual(defs.flatMap((d) => [[d, 1], [d, 2], [d, 3]]));
       await s.close();
     });
   });

@@ -434,8 +434,9 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
         const lines = Object.entries(all).filter(([k]) => !k.endsWith(':seq'));
         for (const [k, v] of lines.sort(([x], [y]) => (x < y ? -1 : 1))) quantities.push({ accountId, definitionId: k, quantity: Number(v) });
         const own = (await commands.call('read', () => redis.lrange(K.bagEntries(accountId), 0, -1))).map((e) => JSON.parse(str(e)) as BagEntry);
-        // the list is in append order across definitions: order by definition, then sequence
-        for (const e of own.sort((x, y) => (x.definitionId < y.definitionId ? -1 : x.definitionId > y.definitionId ? 1 : x.seq - y.seq))) entries.push(e);
+        // the list is in append order, so one definition's entries are in sequence order already: a
+        // stable sort by definition keeps them so
+        for (const e of own.sort((x, y) => (x.definitionId < y.definitionId ? -1 : x.definitionId > y.definitionId ? 1 : 0))) entries.push(e);
       }
       return { quantities, entries };
     },
