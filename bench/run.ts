@@ -5,7 +5,7 @@
  * - `real`     the real snapshot (`../shared/fixtures/objectstore/api/v1`, config
  *              `test/real-snapshot/catalog.config.json`);
  * - `gen-100k` a generated catalog of 100,000 records (`bench/generate.ts`, seeded).
- * Then the output of `bench/collections.ts` `run()`, when that module exists, the export benchmark of
+ * Then the output of `bench/collections.ts` `run()`, the export benchmark of
  * `bench/export.ts` over the build outputs, and the ledger benchmark of `bench/ledger.ts` (a real
  * `redis-server` and the SQLite store; `--only=ledger` runs it alone), and the storage upload benchmark of
  * `bench/storage.ts` (`--only=storage`). The cold start of every function entry (`bench/cold-start.ts`)
@@ -20,7 +20,6 @@
 import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { benchBuild, type BuildBench } from './build.js';
 import { GEN_SEED, generateCatalog } from './generate.js';
 import { extractRecords } from './records.js';
@@ -137,63 +136,24 @@ async function main(): Promise<void> {
   }
   out.push('## Search', '', 'MiniSearch peer: `prefix: true, fuzzy: 0.2, boost: { name: 2 }` over `name` and `id`. Index size: our file bytes; peer: `JSON.stringify(miniSearch)` length. Cold start: new `node` process → read + parse the index file → first answer, median of 5.', '', searchTable(searches), '');
 
-  const collections = join(REPO, 'bench/collections.ts');
-  if (existsSync(collections)) {
-    log('collections');
+  /** Run one section; a failure becomes a "not available" line under its title. */
+  const section = async (title: string, run: () => Promise<string>): Promise<void> => {
+    log(title.toLowerCase());
     try {
-      const mod = (await import(pathToFileURL(collections).href)) as { run?: () => Promise<string> };
-      if (typeof mod.run === 'function') out.push(await mod.run(), '');
+      out.push(await run(), '');
     } catch (e) {
-      out.push(`## Collections`, '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
+      out.push(`## ${title}`, '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
     }
-  }
-  const exportBench = join(REPO, 'bench/export.ts');
-  if (withBuild && existsSync(exportBench)) {
-    log('export');
-    try {
-      const mod = (await import(pathToFileURL(exportBench).href)) as { run: () => Promise<string> };
-      out.push(await mod.run(), '');
-    } catch (e) {
-      out.push('## Export', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
-    }
-  }
-  if (withBuild && (!only || only.includes('real'))) {
-    log('cold start');
-    try {
-      const mod = await import('./cold-start.js');
-      out.push(await mod.run(), '');
-    } catch (e) {
-      out.push('## Cold start', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
-    }
-  }
+  };
+  await section('Collections', async () => (await import('./collections.js')).run());
+  if (withBuild) await section('Export', async () => (await import('./export.js')).run());
+  if (withBuild && (!only || only.includes('real'))) await section('Cold start', async () => (await import('./cold-start.js')).run());
   if (!only || only.includes('real') || only.includes('sample')) {
-    log('export under load');
-    try {
-      const mod = await import('./load.js');
-      const seconds = flag('load-seconds');
-      out.push(await mod.run(undefined, seconds ? { seconds: Number(seconds) } : {}), '');
-    } catch (e) {
-      out.push('## Export under load', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
-    }
+    const seconds = flag('load-seconds');
+    await section('Export under load', async () => (await import('./load.js')).run(undefined, seconds ? { seconds: Number(seconds) } : {}));
   }
-  if (!only || only.includes('ledger')) {
-    log('ledger');
-    try {
-      const mod = await import('./ledger.js');
-      out.push(await mod.run(), '');
-    } catch (e) {
-      out.push('## Ledger', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
-    }
-  }
-  if (!only || only.includes('storage')) {
-    log('storage');
-    try {
-      const mod = await import('./storage.js');
-      out.push(await mod.run(), '');
-    } catch (e) {
-      out.push('## Storage', '', `not available: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, '');
-    }
-  }
+  if (!only || only.includes('ledger')) await section('Ledger', async () => (await import('./ledger.js')).run());
+  if (!only || only.includes('storage')) await section('Storage', async () => (await import('./storage.js')).run());
   out.push(`_Total benchmark time: ${fmt((performance.now() - started) / 1000, 0)} s._`);
   process.stdout.write(out.join('\n') + '\n');
 }

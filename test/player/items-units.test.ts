@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useServiceConfig } from '../../api/_lib/config.js';
-import { ServiceError } from '../../api/_lib/errors.js';
 import { mintUuid } from '../../api/_lib/ledger/ids.js';
 import type { Account, LedgerStore } from '../../api/_lib/ledger/types.js';
 import { ITEM_TRANSITIONS, itemDefinitions, itemHistory, mintItem, recordItemEvent } from '../../api/_lib/player/items.js';
@@ -19,7 +18,7 @@ import type { ItemEventOutcome, PlayerStore } from '../../api/_lib/player/types.
 import { SAMPLE_OUT } from '../helpers/catalog.js';
 import { useGameConfig } from '../helpers/game-api.js';
 import { sqliteHarness } from '../helpers/ledger.js';
-import { newAccount } from '../helpers/ledger-ops.js';
+import { newAccount, refusal } from '../helpers/ledger-ops.js';
 import { sqlitePlayerHarness, withMethods } from '../helpers/player.js';
 
 const ledgers = sqliteHarness();
@@ -49,16 +48,6 @@ beforeEach(async () => {
   ada = (await ledger.createAccount({ account: newAccount({ displayName: 'Ada' }), clientKey: undefined, fingerprint: 'f' })).account;
   bo = (await ledger.createAccount({ account: newAccount({ displayName: 'Bo' }), clientKey: undefined, fingerprint: 'f' })).account;
 });
-
-async function refusal(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ServiceError) return e;
-    throw e;
-  }
-  throw new Error('expected a refusal');
-}
 
 const mint = (fields: Record<string, string> = {}) => mintItem(store, ledger, { definitionId: DEFINITION, studioId: ada.studioId, idempotencyKey: `mint-${mintUuid()}`, ...fields }, clock);
 
