@@ -109,6 +109,7 @@ describe('/api/ledger/{studio_uuid}', () => {
     const again = await event(id, { event: 'equipped', idempotencyKey: 'life-ev-02', characterId: heroId });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ ...equipped.body, idempotent: true });
+    expect([equipped.headers.get('idempotent-replayed'), again.headers.get('idempotent-replayed')]).toEqual([null, 'true']);
     const blocked = await event(id, { event: 'transferred', idempotencyKey: 'life-ev-03', toStudioId: b.studioId });
     expect(blocked.status).toBe(409);
     expect(String(blocked.body.detail)).toMatch(/equipped/);

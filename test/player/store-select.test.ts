@@ -1,0 +1,56 @@
+/**
+ * Which player store a configuration opens (`api/_lib/player/store.ts`; spec 1.8): the SQLite file or the
+ * Redis database of the ledger's configuration, none where no store is configured (503 naming the
+ * feature, the reason for the operator's log only), and one store per configuration in force, closed
+ * when the next configuration takes over.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { loadServiceConfig, useServiceConfig, type StoreConfig } from '../../api/_lib/config.js';
+import { openPlayerStore, playerStore } from '../../api/_lib/player/store.js';
+import { refusal } from '../helpers/ledger-ops.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'player-store-'));
+afterAll(() => {
+  useServiceConfig(undefined);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('openPlayerStore', () => {
+  it('opens the driver the configuration names', async () => {
+    const sqlite = await openPlayerStore({ driver: 'sqlite', file: join(dir, 'a.sqlite') });
+    expect(sqlite.driver).toBe('sqlite');
+    await sqlite.close();
+    // a REST target connects on the first command: opening sends nothing
+    const config = loadServiceConfig({ STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_URL: 'https://redis.invalid', UPSTASH_REDIS_REST_TOKEN: 'token-0123456789', JWT_SECRET: 'player-store-secret-0123456789-abcdef' });
+    const redis = await openPlayerStore(config.store);
+    expect(redis.driver).toBe('redis');
+  });
+
+  it('answers 503 naming player state where no store is configured, and logs the reason only', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const e = await refusal(openPlayerStore({ driver: 'none', reason: 'set STORE_DRIVER' }));
+      expect([e.code, e.message]).toEqual(['UPSTREAM_UNAVAILABLE', 'Player state is not available on this deployment.']);
+      expect(log).toHaveBeenCalledWith('[config]', 'set STORE_DRIVER');
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
+
+describe('playerStore', () => {
+  it('is one store per configuration in force, the previous one closed when the next takes over', async () => {
+    useServiceConfig(loadServiceConfig({ STORE_DRIVER: 'sqlite', DATA_DIR: join(dir, 'one'), JWT_SECRET: 'player-store-secret-0123456789-abcdef' }));
+    const first = await playerStore();
+    expect(await playerStore()).toBe(first);
+    const closed = vi.spyOn(first, 'close');
+    useServiceConfig(loadServiceConfig({ STORE_DRIVER: 'sqlite', DATA_DIR: join(dir, 'two'), JWT_SECRET: 'player-store-secret-0123456789-abcdef' }));
+    const second = await playerStore();
+    expect(second).not.toBe(first);
+    expect(second.driver).toBe('sqlite');
+    expect(closed).toHaveBeenCalledTimes(1);
+  });
+});
