@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { loadServiceConfig, useServiceConfig, type StoreConfig } from '../../api/_lib/config.js';
+import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
 import { openPlayerStore, playerStore } from '../../api/_lib/player/store.js';
 import { refusal } from '../helpers/ledger-ops.js';
 
