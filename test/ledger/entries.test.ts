@@ -4,29 +4,14 @@
  * credentials with 401 and `WWW-Authenticate` (the route exists, takes its method, and checks the caller
  * first); unknown methods are 405. The account lookup's refusals name what to send.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
+import { describe, expect, it } from 'vitest';
+import { freshEntrySuite } from '../helpers/entry.js';
 
 const SECRET = 'entries-secret-0123456789-abcdefghijklm';
 const PASSWORD = 'entries-password-0123456789';
-const dataDir = mkdtempSync(join(tmpdir(), 'entries-'));
-beforeEach(() => {
-  vi.resetModules();
-});
-afterAll(() => {
-  useServiceConfig(undefined);
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-type Entry = Record<string, (r: Request) => Promise<Response>>;
-const load = async (name: 'wallet' | 'admin'): Promise<Entry> => {
-  const config = await import('../../api/_lib/config.js');
-  config.useServiceConfig(loadServiceConfig({ JWT_SECRET: SECRET, ADMIN_PASSWORD: PASSWORD, STORE_DRIVER: 'sqlite', DATA_DIR: dataDir }));
-  return name === 'wallet' ? await import('../../api/wallet.js') : await import('../../api/admin.js');
-};
+const suite = freshEntrySuite('entries-');
+const load = (name: 'wallet' | 'admin') =>
+  suite.load({ JWT_SECRET: SECRET, ADMIN_PASSWORD: PASSWORD, STORE_DRIVER: 'sqlite' }, () => (name === 'wallet' ? import('../../api/wallet.js') : import('../../api/admin.js')));
 
 describe('entries, loaded afresh', () => {
   const routes: ['wallet' | 'admin', string, string][] = [

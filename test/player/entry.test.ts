@@ -5,29 +5,13 @@
  * island spec is served with its content type and a strong ETag of its bytes (304 on a match).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
+import { describe, expect, it } from 'vitest';
 import { SAMPLE_OUT } from '../helpers/catalog.js';
+import { freshEntrySuite } from '../helpers/entry.js';
 import { SECRET } from '../helpers/game-api.js';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'player-entry-'));
-beforeEach(() => {
-  vi.resetModules();
-});
-afterAll(() => {
-  useServiceConfig(undefined);
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-type Entry = Record<string, (r: Request) => Promise<Response>>;
-const load = async (): Promise<Entry> => {
-  const config = await import('../../api/_lib/config.js');
-  config.useServiceConfig(loadServiceConfig({ JWT_SECRET: SECRET, STORE_DRIVER: 'sqlite', DATA_DIR: dataDir, CATALOG_DIR: SAMPLE_OUT }));
-  return (await import('../../api/player.js')) as unknown as Entry;
-};
+const suite = freshEntrySuite('player-entry-');
+const load = () => suite.load({ JWT_SECRET: SECRET, STORE_DRIVER: 'sqlite', CATALOG_DIR: SAMPLE_OUT }, () => import('../../api/player.js'));
 
 const KEY = '7d6a3c58-0b8e-4c1f-9a41-7f0e5d2b9c10';
 // [method, path]: every route of the player entry that needs a caller's token or a game server's credentials
