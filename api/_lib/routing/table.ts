@@ -11,8 +11,8 @@
  * - the local server routes through the generated `vercel.json` with Vercel's own routing library.
  *
  * Path syntax: literal segments, `{key}` (exactly one segment), `{key}.json` (one segment ending in
- * `.json`, the key without it) and `{key+}` (one or more segments, `/` included, e.g. a storage key). Matching is case-insensitive like Vercel's router; the key is
- * percent-decoded. A route is public: a client cannot change what its path means, because the route
+ * `.json`, the key without it) and `{key+}` (one or more segments, `/` included, e.g. a storage key).
+ * Matching is case-insensitive like Vercel's router; the key is percent-decoded. A route is public: a client cannot change what its path means, because the route
  * and key always come from the path (routing query parameters are ignored on public paths).
  *
  * Entries whose file does not exist yet are not rewritten: their paths fall through to the catalog
