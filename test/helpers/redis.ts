@@ -97,10 +97,13 @@ export async function flushRedis(url: string): Promise<void> {
 export class RecordingRequester implements Requester {
   paths: string[] = [];
   commands: string[] = [];
+  /** Every request's body: the command and its arguments. */
+  bodies: unknown[][] = [];
   failBefore = 0;
   constructor(private readonly inner: Requester) {}
   request<T>(req: UpstashRequest): Promise<UpstashResponse<T>> {
     this.paths.push((req.path ?? []).join('/'));
+    this.bodies.push((req.body as unknown[] | undefined) ?? []);
     const name = (req.body as unknown[] | undefined)?.[0];
     this.commands.push(typeof name === 'string' ? name.toLowerCase() : '');
     if (this.failBefore > 0) {

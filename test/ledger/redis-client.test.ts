@@ -9,7 +9,7 @@
  * errors refused at once, the 503 texts, the key names and hash slots of the module header, the account
  * creation refusals, the snapshot's order, and the cost of a posting page in commands.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectRespRequester, type RespRequester } from '../../api/_lib/ledger/resp-requester.js';
 import { KEYS, openRedisLedger, RETRY_DELAYS_MS, redisScript } from '../../api/_lib/ledger/redis.js';
 import { ISSUER_ACCOUNT_ID, type LedgerStore } from '../../api/_lib/ledger/types.js';
@@ -130,6 +130,33 @@ describe('the RESP requester transport', () => {
     expect((await raw.request({ body: ['hgetall', 'missing'] })).result).toEqual([]);
   });
 
+  it('fails a command at once while the server is down, reports no unhandled error, and answers again after the restart', async () => {
+    const own = await startRedis();
+    const r = await connectRespRequester(own.url);
+    const logged = vi.spyOn(console, 'error');
+    try {
+      expect((await r.request({ body: ['set', 'k', 'v'] })).result).toBe('OK');
+      await own.stop();
+      const t0 = performance.now();
+      await expect(r.request({ body: ['get', 'k'] })).rejects.toThrow();
+      // no offline queue: the command is refused at once, not after the first reconnection (100 ms) fails
+      expect(performance.now() - t0).toBeLessThan(80);
+      await new Promise((ok) => setTimeout(ok, 400)); // reconnections meet a closed port meanwhile
+      await own.start();
+      let answer: unknown;
+      for (let i = 0; i < 60 && answer === undefined; i++) {
+        answer = await r.request({ body: ['get', 'k'] }).then((x) => x.result, () => undefined);
+        if (answer === undefined) await new Promise((ok) => setTimeout(ok, 100));
+      }
+      expect(answer).toBe('v');
+      expect(logged.mock.calls.filter((c) => /Unhandled error event/.test(String(c[0])))).toEqual([]);
+    } finally {
+      logged.mockRestore();
+      await r.close();
+      await own.destroy();
+    }
+  });
+
   it('closes its connection when the store closes', async () => {
     const r = await connectRespRequester(server.url);
     const store = openRedisLedger({ requester: r, close: () => r.close() });
@@ -141,9 +168,37 @@ describe('the RESP requester transport', () => {
 describe('the store over a real server', () => {
   const open = () => openRedisLedger({ requester: raw }, { retryDelaysMs: [5, 20] });
 
-  it('names its scripts by the sha1 of their source', () => {
+  it('names its scripts by the sha1 of their source, the name Redis gives them, so a warm credit is one EVALSHA', async () => {
     expect(redisScript('return 1')).toEqual({ source: 'return 1', sha: createHash('sha1').update('return 1').digest('hex') });
+    expect((await raw.request<string>({ body: ['script', 'load', 'return 1'] })).result).toBe(redisScript('return 1').sha);
     expect(open().driver).toBe('redis');
+    await flush();
+    const rec = new RecordingRequester(raw);
+    const store = openRedisLedger({ requester: rec });
+    const a = newAccount();
+    await store.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+    await store.credit(creditOf(a)); // may load the script (EVALSHA, NOSCRIPT, EVAL)
+    rec.commands = [];
+    await store.credit(creditOf(a));
+    expect(rec.commands).toEqual(['evalsha']);
+  });
+
+  it('answers 503 naming the operation for every read', async () => {
+    const rec = new RecordingRequester(raw);
+    const store = openRedisLedger({ requester: rec }, { retryDelaysMs: [1] });
+    const reads: (() => Promise<unknown>)[] = [
+      () => store.findAccount({ studioId: 'STUDIO_NOBODY' }),
+      () => store.findAccount({ accountId: newAccount().accountId }),
+      () => store.balance(newAccount().accountId),
+      () => store.postings(newAccount().accountId, { limit: 10, filter: {} }),
+      () => store.snapshot(),
+    ];
+    for (const read of reads) {
+      rec.failBefore = 2;
+      const e = await refusal(read());
+      expect([e.code, e.message]).toEqual(['UPSTREAM_UNAVAILABLE', 'The ledger store cannot be reached (read); try again with the same idempotency key.']);
+    }
+    rec.failBefore = 0;
   });
 
   it('keeps the key layout of the module header, one account in one hash slot', async () => {
@@ -221,6 +276,20 @@ describe('the store over a real server', () => {
     await store.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
     for (let i = 0; i < 300; i++) await store.credit(creditOf(a, { purpose: i % 10 === 0 ? 'test' : 'verify' }));
     let before = raw.commands();
+    const rec = new RecordingRequester(raw);
+    const reader = openRedisLedger({ requester: rec });
+    const ranges = async (run: () => Promise<unknown>) => {
+      rec.bodies = [];
+      await run();
+      return rec.bodies.filter((b) => b[0] === 'lrange').map((b) => [Number(b[2]), Number(b[3])]);
+    };
+    // an unfiltered page reads limit + 1 postings; a filtered one reads max(100, 4 × limit) at a time
+    expect(await ranges(() => reader.postings(a.accountId, { limit: 10, filter: {} }))).toEqual([[289, 299]]);
+    expect(await ranges(() => reader.postings(a.accountId, { limit: 50, beforeSeq: 101, filter: {} }))).toEqual([[49, 99]]);
+    expect(await ranges(() => reader.postings(a.accountId, { limit: 10, filter: { purpose: 'test' } }))).toEqual([[200, 299], [100, 199]]);
+    expect(await ranges(() => reader.postings(a.accountId, { limit: 10, filter: { kind: 'verify_send' } }))).toEqual([[200, 299]]);
+    expect(await ranges(() => reader.postings(a.accountId, { limit: 50, filter: { purpose: 'test' } }))).toEqual([[100, 299], [0, 99]]);
+    before = raw.commands();
     const page = await store.postings(a.accountId, { limit: 10, filter: {} });
     expect(raw.commands() - before).toBe(2); // LLEN, LRANGE
     expect(page.postings.map((p) => p.seq)).toEqual([300, 299, 298, 297, 296, 295, 294, 293, 292, 291]);

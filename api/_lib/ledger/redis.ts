@@ -66,11 +66,8 @@ const script = redisScript;
 const CREDIT = script(CREDIT_SCRIPT);
 const CREATE = script(CREATE_ACCOUNT_SCRIPT);
 
-/** A value the client may or may not have parsed as JSON, as an object. */
-function obj(value: unknown): Record<string, unknown> {
-  if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
-  return (value ?? {}) as Record<string, unknown>;
-}
+/** A stored JSON document (replies stay text: `automaticDeserialization` is off on both paths), as an object. */
+const obj = (value: unknown): Record<string, unknown> => JSON.parse(String(value)) as Record<string, unknown>;
 const n = (v: unknown): number => Number(v);
 const transferOf = (value: unknown): Transfer => transferFrom(obj(value));
 const postingOf = (value: unknown): Posting => postingFrom(obj(value));
@@ -82,16 +79,15 @@ function accountOf(h: Record<string, string>): Account | undefined {
 
 /**
  * The client over a custom Requester with the ledger's settings. `@upstash/redis`'s Node constructor
- * takes no options with a Requester (no HTTP retries then, no auto-pipelining proxy, but JSON-looking
- * replies parsed); this subclass sets the same options as the REST client through the base class's
- * protected fields, so both paths decode replies the same way.
+ * takes no options with a Requester: that path has no HTTP retries, no auto-pipelining proxy and no
+ * telemetry (the constructor sets those up for a URL only), but it parses JSON-looking replies; this
+ * subclass turns that off through the base class's protected options, so both paths decode replies the
+ * same way.
  */
 class RequesterRedis extends Redis {
   constructor(requester: Requester) {
     super(requester);
     this.opts = { automaticDeserialization: false };
-    this.enableAutoPipelining = false;
-    this.enableTelemetry = false;
   }
 }
 
@@ -121,8 +117,8 @@ export function redisClientOf(target: RedisLedgerTarget): Redis {
         url: target.url,
         token: target.token,
         // `retry: false` still sends a failed request twice (the client loops attempts + 1 times); zero
-        // retries is one request per command
-        retry: { retries: 0, backoff: () => 0 },
+        // retries is one request per command (and the backoff is never asked)
+        retry: { retries: 0 },
         enableAutoPipelining: false,
         automaticDeserialization: false,
         enableTelemetry: false,
