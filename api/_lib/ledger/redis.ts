@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto';
 import { Redis, type Requester } from '@upstash/redis';
 import { ServiceError } from '../errors.js';
+import { byCodeUnits } from '../util/sorted.js';
 import { CREATE_ACCOUNT_SCRIPT, CREDIT_SCRIPT } from './redis-scripts.js';
 import { replayOutcome } from './outcome.js';
 import { accountFrom, postingFrom, text as s, transferFrom } from './decode.js';
@@ -193,7 +194,7 @@ class RedisLedger implements LedgerStore {
     let id: string;
     if ('studioId' in selector) {
       const found = await this.#call('read', () => this.redis.hget(KEYS.studio, selector.studioId));
-      if (found === null || found === undefined) return undefined;
+      if (found === null) return undefined; // replies stay raw: a missing field is nil
       id = s(found);
     } else {
       id = selector.accountId.toLowerCase();
@@ -222,7 +223,7 @@ class RedisLedger implements LedgerStore {
 
   async balance(accountId: string): Promise<number> {
     const v = await this.#call('read', () => this.redis.hget(KEYS.account(accountId), 'balance'));
-    return v === null || v === undefined ? 0 : n(v);
+    return v === null ? 0 : n(v);
   }
 
   async postings(accountId: string, options: { beforeSeq?: number | undefined; limit: number; filter: PostingFilter }): Promise<PostingPage> {
@@ -235,7 +236,7 @@ class RedisLedger implements LedgerStore {
     while (end >= 1 && found.length <= options.limit) {
       const start = Math.max(1, end - chunk + 1);
       const items = await this.#call('read', () => this.redis.lrange(key, start - 1, end - 1));
-      for (let i = items.length - 1; i >= 0 && found.length <= options.limit; i--) {
+      for (let i = items.length - 1; i >= 0; i--) {
         const p = postingOf(items[i]);
         if (options.filter.kind !== undefined && p.kind !== options.filter.kind) continue;
         if (options.filter.purpose !== undefined && p.purpose !== options.filter.purpose) continue;
@@ -256,7 +257,7 @@ class RedisLedger implements LedgerStore {
       accounts.push({ accountId: id, balance, postings: items.map(postingOf) });
     }
     const refs = await this.commands.hash(KEYS.refs);
-    const transfers = Object.values(refs).map(transferOf).sort((a, b) => (a.sourceRef < b.sourceRef ? -1 : 1));
+    const transfers = Object.values(refs).map(transferOf).sort(byCodeUnits((t) => t.sourceRef));
     return { accounts, transfers };
   }
 
@@ -305,8 +306,9 @@ export class RetryingCommands {
   async hash(key: string): Promise<Record<string, string>> {
     const reply: unknown = await this.call('read', () => this.redis.hgetall(key));
     const out: Record<string, string> = {};
-    const flat = Array.isArray(reply) ? (reply as unknown[]) : [];
-    for (let i = 0; i + 1 < flat.length; i += 2) out[String(flat[i])] = String(flat[i + 1]);
+    // the raw reply is the flat list [field, value, ...] ([] for a missing key)
+    const flat = reply as unknown[];
+    for (let i = 0; i < flat.length; i += 2) out[String(flat[i])] = String(flat[i + 1]);
     return out;
   }
 
