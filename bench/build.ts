@@ -100,9 +100,10 @@ function childFloor(src: string, out: string): FloorRun {
   return { seconds, inputFiles: inputs.length, outputFiles: values.length, inputBytes: bytes(inputs), outputBytes: bytes(outputs), maxRssMB: maxRssMB() };
 }
 
-function runChild(args: readonly string[]): Promise<unknown> {
+function runChild(args: readonly string[], heapMB?: number): Promise<unknown> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const heap = heapMB ? [`--max-old-space-size=${heapMB}`] : [];
+    const child = spawn(process.execPath, [...heap, '--import', 'tsx', import.meta.filename, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
@@ -121,12 +122,13 @@ function runChild(args: readonly string[]): Promise<unknown> {
 
 /**
  * Build `src` into `out` in a child process, then measure the floor over the same input and the
- * produced output in another child. Never throws: a missing build entry or a crash becomes `{error}`.
+ * produced output in another child (`heapMB`: both children's old-space limit, default Node's). Never
+ * throws: a missing build entry or a crash becomes `{error}`.
  */
-export async function benchBuild(src: string, out: string, config?: string): Promise<BuildBench> {
-  const build = (await runChild(['build', src, out, ...(config ? [config] : [])])) as BuildRun | { error: string };
+export async function benchBuild(src: string, out: string, config?: string, heapMB?: number): Promise<BuildBench> {
+  const build = (await runChild(['build', src, out, ...(config ? [config] : [])], heapMB)) as BuildRun | { error: string };
   if ('error' in build) return build;
-  const floor = (await runChild(['floor', src, out])) as FloorRun | { error: string };
+  const floor = (await runChild(['floor', src, out], heapMB)) as FloorRun | { error: string };
   return { build, floor };
 }
 

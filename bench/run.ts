@@ -4,7 +4,9 @@
  * - `sample`   the project's sample catalog (`catalog-src/`);
  * - `real`     the real snapshot (`../shared/fixtures/objectstore/api/v1`, config
  *              `test/real-snapshot/catalog.config.json`);
- * - `gen-100k` a generated catalog of 100,000 records (`bench/generate.ts`, seeded).
+ * - `gen-100k` a generated catalog of 100,000 records (`bench/generate.ts`, seeded);
+ * - `gen-1m`   the same at 1,000,000 records, only when `--only` names it (minutes, gigabytes; its build
+ *              and floor children get a 16 GB heap).
  * Then the output of `bench/collections.ts` `run()`, the export benchmark of
  * `bench/export.ts` over the build outputs, and the ledger benchmark of `bench/ledger.ts` (a real
  * `redis-server` and the SQLite store; `--only=ledger` runs it alone), and the storage upload benchmark of
@@ -13,7 +15,7 @@
  * connections, 15 s per URL) runs over the real snapshot's build (else the sample's) unless `--only`
  * names neither.
  *
- * Flags: `--only=sample,real,gen-100k,ledger,storage` (subset), `--seed=N` (queries and generator), `--queries=N`
+ * Flags: `--only=sample,real,gen-100k,gen-1m,ledger,storage` (subset), `--seed=N` (queries and generator), `--queries=N`
  * (default 1000), `--no-build` (search only), `--load-seconds=N` (seconds per URL under load, default 15).
  * Build outputs and index files go to `.tmp/bench/<catalog>/`.
  */
@@ -33,6 +35,10 @@ interface Catalog {
   readonly src: string;
   readonly config?: string;
   readonly prepare?: () => void;
+  /** Runs only when `--only` names it (it takes minutes and gigabytes). */
+  readonly optIn?: boolean;
+  /** Old-space limit of the build and floor children, MB (default Node's). */
+  readonly heapMB?: number;
 }
 
 function flag(name: string): string | undefined {
@@ -97,7 +103,8 @@ async function main(): Promise<void> {
     { name: 'sample', src: join(REPO, 'catalog-src') },
     { name: 'real', src: resolve(REPO, '../shared/fixtures/objectstore/api/v1'), config: join(REPO, 'test/real-snapshot/catalog.config.json') },
     { name: 'gen-100k', src: join(TMP, 'gen-100k'), prepare: () => void generateCatalog({ out: join(TMP, 'gen-100k'), records: 100_000, seed }) },
-  ].filter((c) => !only || only.includes(c.name));
+    { name: 'gen-1m', src: join(TMP, 'gen-1m'), prepare: () => void generateCatalog({ out: join(TMP, 'gen-1m'), records: 1_000_000, seed }), optIn: true, heapMB: 16_384 },
+  ].filter((c: Catalog) => (only ? only.includes(c.name) : !c.optIn));
 
   const builds: [string, BuildBench][] = [];
   const searches: SearchBench[] = [];
@@ -113,7 +120,7 @@ async function main(): Promise<void> {
     if (withBuild) {
       log(`${c.name}: build`);
       const config = c.config && existsSync(c.config) ? c.config : undefined;
-      builds.push([c.name, await benchBuild(c.src, join(TMP, c.name, 'dist'), config)]);
+      builds.push([c.name, await benchBuild(c.src, join(TMP, c.name, 'dist'), config, c.heapMB)]);
     }
     const records = extractRecords(c.src);
     if (records.length === 0) {
