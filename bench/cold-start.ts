@@ -17,8 +17,9 @@
  * with its relics replicated to 100,000 (`dev/scale-catalog.ts`, built here into
  * `.tmp/bench/relics-100k`) for the collections entry, and the build bench's generated catalog
  * (`.tmp/bench/gen-100k`, built here when missing) for the catalog and registries entries. The stateful
- * entries answer from the embedded SQLite store in a temporary data folder; the catalog size does not
- * reach them.
+ * entries run twice: on the embedded SQLite store in a temporary data folder, and on the production
+ * path, `@upstash/redis` over REST (a local stand-in for Upstash's REST API in front of a `redis-server`
+ * on 127.0.0.1, as in the tests); the catalog size does not reach them.
  *
  * Standalone: `npx tsx bench/cold-start.ts [--runs N]`.
  */
@@ -31,6 +32,8 @@ import { parseArgs } from 'node:util';
 import { transpileTree } from '../dev/transpile.js';
 import { mintToken } from '../api/_lib/auth/tokens.js';
 import { loadServiceConfig } from '../api/_lib/config.js';
+import { startRedis } from '../test/helpers/redis.js';
+import { startUpstashRest } from '../test/helpers/upstash-rest.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const TMP = join(REPO, '.tmp/bench');
@@ -167,14 +170,19 @@ export async function run(options: { runs?: number } = {}): Promise<string> {
     '',
     `A new \`node\` process imports the entry transpiled file by file (as \`@vercel/node\` ships it) and answers one request; median of ${runs} after one unmeasured run. First answer: import start to last byte, inside the process; process: spawn to answer. Targets at 100,000 records: first answer ≤ 200 ms (collections ≤ 150 ms), peak RSS < 256 MB.`,
     '',
-    '| entry | request | catalog | status | first answer ms | process ms | peak RSS |',
+    '| entry | request | catalog or store | status | first answer ms | process ms | peak RSS |',
     '|---|---|---|---:|---:|---:|---:|',
   ];
+  const redis = await startRedis();
+  const rest = await startUpstashRest(redis.url);
+  const restEnv = { STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_URL: rest.url, UPSTASH_REDIS_REST_TOKEN: rest.token };
   try {
     for (const probe of probes) {
-      const catalogs: [string, string][] = probe.large ? [['real', real], [probe.large, large[probe.large]]] : [['real', real]];
-      for (const [name, dist] of catalogs) {
-        const env = { ...baseEnv, CATALOG_DIR: dist };
+      const catalogs: [string, Record<string, string>][] = probe.large
+        ? [['real', { CATALOG_DIR: real }], [probe.large, { CATALOG_DIR: large[probe.large] }]]
+        : [['sqlite', { CATALOG_DIR: real }], ['redis (REST)', { CATALOG_DIR: real, ...restEnv }]];
+      for (const [name, over] of catalogs) {
+        const env = { ...baseEnv, ...over };
         const samples: (ChildAnswer & { processMs: number })[] = [];
         for (let i = -1; i < runs; i++) {
           const r = await runChild(script, entryJs[probe.entry]!, probe, env);
@@ -187,6 +195,8 @@ export async function run(options: { runs?: number } = {}): Promise<string> {
       }
     }
   } finally {
+    await rest.close();
+    await redis.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   }
   return lines.join('\n');
