@@ -1,7 +1,7 @@
 /**
  * Catalog build benchmark: one build per child process (so peak memory is the build's own), beside
  * a floor measured in another child: `JSON.parse` of every input file plus `JSON.stringify` of every
- * output file the build produced. Peak memory is `process.resourceUsage().maxRSS` of each child.
+ * output file the build produced. Peak memory is each child's own peak resident set (`bench/memory.ts`).
  *
  * Child usage (internal): `node --import tsx bench/build.ts build <src> <out> [config]` and
  * `node --import tsx bench/build.ts floor <src> <out>`; each prints one JSON line.
@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { peakRssBytes } from './memory.js';
 
 /** The part of the build entry the benchmark relies on. */
 interface BuildEntry {
@@ -63,7 +64,7 @@ function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
 
 const jsonFiles = (dir: string): string[] => filesUnder(dir, (name) => name.endsWith('.json'));
 
-const maxRssMB = (): number => process.resourceUsage().maxRSS / 1024;
+const maxRssMB = (): number => peakRssBytes() / 1048576;
 
 async function childBuild(src: string, out: string, config: string | undefined): Promise<BuildRun> {
   const mod = (await import('../build/pipeline/index.js')) as unknown as BuildEntry;

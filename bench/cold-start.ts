@@ -7,8 +7,8 @@
  * - `first answer ms`: from the start of the import to the last byte of the first answer, measured
  *   inside the child (what a function adds to the platform's own start);
  * - `process ms`: from spawning `node` to that answer (Node's start included);
- * - `peak RSS`: the child's peak resident set (`VmHWM` of `/proc/self/status`; `ru_maxrss` would report
- *   the spawning parent's peak, which survives `exec`).
+ * - `peak RSS`: the child's peak resident set (`VmHWM` of `/proc/self/status`, as in `bench/memory.ts`,
+ *   written out in the child script, which imports nothing but the entry).
  *
  * Targets (100,000 records): every entry's first answer within 200 ms and under 256 MB; the
  * collections entry within 150 ms.

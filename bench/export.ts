@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { peakRssBytes } from './memory.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const TMP = join(REPO, '.tmp/bench');
@@ -31,7 +32,7 @@ async function child(dist: string, type: string, format: string): Promise<void> 
   let bytes = 0;
   if (res.body) for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
   const seconds = (performance.now() - t0) / 1000;
-  const result: ChildResult = { status: res.status, seconds, bytes, maxRssMB: process.resourceUsage().maxRSS / 1024 };
+  const result: ChildResult = { status: res.status, seconds, bytes, maxRssMB: peakRssBytes() / 1048576 };
   process.stdout.write(JSON.stringify(result) + '\n');
 }
 

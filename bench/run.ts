@@ -139,7 +139,7 @@ async function main(): Promise<void> {
     '',
   ];
   if (withBuild) {
-    out.push('## Catalog build', '', 'Each build and each floor runs in its own child process; floor = `JSON.parse` of every input file + `JSON.stringify` of every output file; peak RSS = `process.resourceUsage().maxRSS` of that child.', '', buildTable(builds), '');
+    out.push('## Catalog build', '', 'Each build and each floor runs in its own child process; floor = `JSON.parse` of every input file + `JSON.stringify` of every output file; peak RSS = the own peak resident set (`VmHWM`) of that child.', '', buildTable(builds), '');
   }
   out.push('## Search', '', 'MiniSearch peer: `prefix: true, fuzzy: 0.2, boost: { name: 2 }` over `name` and `id`. Index size: our file bytes; peer: `JSON.stringify(miniSearch)` length. Cold start: new `node` process → read + parse the index file → first answer, median of 5.', '', searchTable(searches), '');
 

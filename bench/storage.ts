@@ -7,7 +7,7 @@
  * `s3rver` started on 127.0.0.1. Beside them, the floors: the same bytes written with `fs`
  * (`createWriteStream`) and sent with one bare `PutObject` (a file stream with its length) to the same
  * s3rver. Every case runs in its own child process; reported are MB/s and the growth of the resident set
- * over the run (`process.resourceUsage().maxRSS` minus the RSS before the upload), which must not grow
+ * over the run (the process's own peak resident set, `bench/memory.ts`, minus the RSS before the upload), which must not grow
  * with the file size: the body is streamed to a temporary file, never held in memory.
  */
 import { execFileSync } from 'node:child_process';
@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { peakRssBytes } from './memory.js';
 
 /** File sizes, MB (10^6 bytes): the 50 MB of the target, and one smaller and one larger to show the memory plateau. */
 export const SIZES_MB = [10, 50, 200] as const;
@@ -104,7 +105,7 @@ async function runCase(which: Case, sizeMB: number, env: Record<string, string>)
   const t0 = performance.now();
   await run();
   const seconds = (performance.now() - t0) / 1000;
-  const peak = process.resourceUsage().maxRSS * 1024;
+  const peak = peakRssBytes();
   rmSync(dir, { recursive: true, force: true });
   return { seconds, growthMB: Math.max(0, peak - base) / 1e6 };
 }
