@@ -6,7 +6,7 @@
  *
  * - `first answer ms`: from the start of the import to the last byte of the first answer, measured
  *   inside the child (what a function adds to the platform's own start);
- * - `process ms`: from spawning `node` to that answer (Node's start included);
+ * - `process ms`: from spawning `node` until the child prints that answer (Node's start included);
  * - `peak RSS`: the child's peak resident set (`VmHWM` of `/proc/self/status`, as in `bench/memory.ts`,
  *   written out in the child script, which imports nothing but the entry).
  *
@@ -95,11 +95,15 @@ function runChild(script: string, entryJs: string, probe: Probe, env: Record<str
     });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    let processMs = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      // the answer is the last thing the child prints; its exit may wait for open sockets
+      if (out.endsWith('\n') && processMs === 0) processMs = performance.now() - t0;
+    });
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', fail);
     child.on('exit', (code) => {
-      const processMs = performance.now() - t0;
       try {
         ok({ ...(JSON.parse(out.trim().split('\n').pop() ?? '') as ChildAnswer), processMs });
       } catch {
