@@ -30,6 +30,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { transpileTree } from '../dev/transpile.js';
+import { median } from './stats.js';
 import { mintToken } from '../api/_lib/auth/tokens.js';
 import { loadServiceConfig } from '../api/_lib/config.js';
 import { startRedis } from '../test/helpers/redis.js';
@@ -60,11 +61,6 @@ interface ChildAnswer {
   readonly answerMs: number;
   readonly maxRssMB: number;
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** The child script: import the entry, answer one request, print {@link ChildAnswer}. */
 function childScript(): string {

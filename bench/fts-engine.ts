@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createClient } from '@libsql/client';
 import { extractRecords } from './records.js';
+import { quantile } from './stats.js';
 
 const WORDS = ['blood', 'wraith', 'iron ingot', 'frost', 'dusk blade', 'mith', 'storm', 'vengeful slash'];
 
@@ -45,11 +46,10 @@ export async function run(src: string, queries = 200): Promise<string> {
     await cold.execute({ sql: 'SELECT id FROM items WHERE items MATCH ? ORDER BY rank LIMIT 50', args: ['"frost"*'] });
     const firstMs = performance.now() - t;
     cold.close();
-    const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
     return [
       '| records | FTS5 build s | database MB | query p50 ms | query p99 ms | new connection, first query ms |',
       '|---:|---:|---:|---:|---:|---:|',
-      `| ${records.length} | ${buildS.toFixed(1)} | ${(statSync(file).size / 1e6).toFixed(0)} | ${q(0.5).toFixed(1)} | ${q(0.99).toFixed(1)} | ${firstMs.toFixed(1)} |`,
+      `| ${records.length} | ${buildS.toFixed(1)} | ${(statSync(file).size / 1e6).toFixed(0)} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.99).toFixed(1)} | ${firstMs.toFixed(1)} |`,
     ].join('\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -16,12 +16,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freePort } from '../test/helpers/redis.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const TMP = join(REPO, '.tmp/bench');
@@ -43,17 +43,6 @@ interface LoadRow {
   readonly mibPerS: number;
   readonly non2xx: number;
   readonly errors: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => ok(port));
-    });
-  });
 }
 
 /** Start the local server on `dist` without a build; resolves with its base URL and the child. */

@@ -11,6 +11,7 @@ import MiniSearch from 'minisearch';
 import { buildSearchIndex, loadSearchIndex, type SearchRecord } from '../api/_lib/search/index.js';
 import { makeQueries, type BenchQuery } from './queries.js';
 import { transpileTree } from '../dev/transpile.js';
+import { median, quantile } from './stats.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const BENCH_TMP = join(REPO, '.tmp/bench');
@@ -44,15 +45,6 @@ export interface SearchBench {
   readonly records: number;
   readonly queries: number;
   readonly rows: readonly EngineRow[];
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
-}
-
-function median(xs: readonly number[]): number {
-  return quantile([...xs].sort((a, b) => a - b), 0.5);
 }
 
 interface Timed {
