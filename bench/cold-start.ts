@@ -31,6 +31,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { transpileTree } from '../dev/transpile.js';
 import { median } from './stats.js';
+import { collectionIndexFile } from '../api/_lib/formats/layout.js';
 import { mintToken } from '../api/_lib/auth/tokens.js';
 import { loadServiceConfig } from '../api/_lib/config.js';
 import { startRedis } from '../test/helpers/redis.js';
@@ -113,7 +114,7 @@ function runChild(script: string, entryJs: string, probe: Probe, env: Record<str
 async function relics100k(): Promise<string> {
   const dir = join(TMP, 'relics-100k');
   const dist = join(dir, 'dist');
-  if (existsSync(join(dist, 'api/v1/game-data-manifest.json'))) return dist;
+  if (existsSync(join(dist, collectionIndexFile('relics')))) return dist; // absent after a format change
   const { writeScaledCatalog } = await import('../dev/scale-catalog.js');
   writeScaledCatalog({ from: REAL_SRC, out: join(dir, 'src'), records: 100_000, config: REAL_CONFIG, collections: ['relics'] });
   const { buildCatalog } = await import('../build/pipeline/index.js');
@@ -139,7 +140,7 @@ async function gen100k(): Promise<string> {
 export async function run(options: { runs?: number } = {}): Promise<string> {
   const runs = options.runs ?? 5;
   const real = join(TMP, 'real', 'dist');
-  if (!existsSync(real)) {
+  if (!existsSync(join(real, collectionIndexFile('relics')))) {
     const { buildCatalog } = await import('../build/pipeline/index.js');
     await buildCatalog({ src: REAL_SRC, out: real, config: REAL_CONFIG, site: false, reportFile: false });
   }

@@ -1,9 +1,9 @@
 /**
  * Derive stage of the four item collections (spec 2.2, 3, 4.2): from `master-{relics,enchants,infusions,artifacts}.json`
  * it emits, per collection,
- * - the collection index `collectionIndexFile(name)` (`api/v1/collections/{name}.json`, format
- *   `collection-index/2`, see `api/_lib/formats/collection-index.ts` and `schemas/output/collection-index.schema.json`)
- *   that `/v1/{name}` reads: items pre-serialised in catalog order, folded search text, term → positions,
+ * - the collection index `collectionIndexFile(name)` (`api/v1/collections/{name}.cidx`, format
+ *   `collection-index/3`: a JSON header, schema `schemas/output/collection-index.schema.json`, and binary sections,
+ *   `api/_lib/formats/collection-file.ts`) that `/v1/{name}` reads: items pre-serialised in catalog order, folded search text, term → positions,
  *   fragment around non-term characters (`of frost`) → positions, filter value → positions, folded lookup key → position, hidden artifact positions;
  * - one static file per lookup key for CDN consumers, `collectionItemFile(name, key)`
  *   (`api/v1/{name}/{key}.json`), whose bytes are `JSON.stringify(item)`: exactly the body of
@@ -26,7 +26,7 @@
  * (`collections/filter-value`), a collection whose item files do not fit the budget
  * (`collections/item-files-over-budget`). A missing dataset file emits nothing and reports nothing (collect owns that).
  *
- * Output is deterministic: sorted terms and fragments, sorted object keys, compact JSON written as-is (`raw: true`).
+ * Output is deterministic: sorted terms, fragments and keys, sorted object keys, bytes written as-is (`raw: true`).
  */
 import { collectionIndexFile, collectionItemFile } from '../../api/_lib/formats/layout.js';
 import { escapePointer as seg, isRecord, sortKeys } from '../../api/_lib/util/json.js';
@@ -34,17 +34,17 @@ import { byCodeUnits, compareCodeUnits } from '../../api/_lib/util/sorted.js';
 import {
   COLLECTION_DEFS,
   COLLECTION_NAMES,
-  INDEX_FORMAT,
   foldKey,
   foldText,
   slugify,
   termSpans,
   type CollectionDef,
-  type CollectionIndexFile,
+  type CollectionIndexData,
   type CollectionName,
   type FilterDef,
   type KeyKind,
 } from '../../api/_lib/formats/collection-index.js';
+import { encodeCollectionIndex } from '../../api/_lib/formats/collection-file.js';
 import type { DeriveContext, Deriver, Emitted, RuleDef } from '../pipeline/types.js';
 
 /** Rules of this stage with their default severities. */
@@ -85,10 +85,10 @@ export interface CollectionProblem {
 
 /** What {@link indexCollection} produces for one collection. */
 export interface IndexedCollection {
-  /** The index file content. */
-  readonly index: CollectionIndexFile;
-  /** The index file as emitted (compact, deterministic JSON). */
-  readonly indexJson: string;
+  /** The index's content. */
+  readonly index: CollectionIndexData;
+  /** The index file as emitted (`encodeCollectionIndex`, deterministic). */
+  readonly file: Buffer;
   /** Static item files, one per claimed lookup key, sorted by path. */
   readonly itemFiles: readonly Emitted[];
 }
@@ -284,8 +284,7 @@ export function indexCollection(name: CollectionName, data: unknown, problems: C
 
   const terms = [...termPositions.keys()].sort(compareCodeUnits);
   const fragments = [...fragmentPositions.keys()].sort(compareCodeUnits);
-  const index: CollectionIndexFile = {
-    format: INDEX_FORMAT,
+  const index: CollectionIndexData = {
     collection: name,
     dataset: def.dataset,
     items,
@@ -301,7 +300,7 @@ export function indexCollection(name: CollectionName, data: unknown, problems: C
   const itemFiles: Emitted[] = [...claims.values()]
     .map((c) => ({ path: collectionItemFile(name, c.spelled), body: items[c.pos]!, raw: true }))
     .sort(byCodeUnits((f) => f.path));
-  return { index, indexJson: JSON.stringify(index), itemFiles };
+  return { index, file: encodeCollectionIndex(index), itemFiles };
 }
 
 /**
@@ -322,7 +321,7 @@ export const deriveCollections: Deriver = (ctx: DeriveContext) => {
     const built = indexCollection(name, doc.data, problems);
     for (const p of problems) ctx.report({ rule: p.rule, file, pointer: p.pointer, message: p.message });
     if (!built) continue;
-    out.push({ path: collectionIndexFile(name), body: built.indexJson, raw: true });
+    out.push({ path: collectionIndexFile(name), body: built.file, raw: true });
     indexed.push({ name, file, files: built.itemFiles });
   }
   let left = ctx.config.itemFileBudget;

@@ -18,8 +18,9 @@ export interface OutputFile {
   readonly bytes: Buffer;
 }
 
-/** Serialise an emitted value: strings marked raw as-is, anything else with `JSON.stringify` (compact). */
+/** Serialise an emitted value: bytes and strings marked raw as-is, anything else with `JSON.stringify` (compact). */
 export function serialise(e: Emitted): OutputFile {
+  if (e.raw && e.body instanceof Uint8Array) return { path: e.path, bytes: Buffer.isBuffer(e.body) ? e.body : Buffer.from(e.body) };
   const text = e.raw && typeof e.body === 'string' ? e.body : JSON.stringify(e.body);
   return { path: e.path, bytes: Buffer.from(text, 'utf8') };
 }

@@ -55,9 +55,9 @@ export interface SourceDoc {
 /** One file the build will write, relative to the output folder (e.g. `api/v1/icon-registry.json`). */
 export interface Emitted {
   readonly path: string;
-  /** A JSON value (serialised by emit, deterministically) or an already-serialised string. */
+  /** A JSON value (serialised by emit, deterministically), or, with `raw`, an already-serialised string or bytes. */
   readonly body: unknown;
-  /** When `body` is a string: its media type; default JSON. */
+  /** True when `body` is written as it is: a string (as UTF-8) or a `Uint8Array`. */
   readonly raw?: boolean;
 }
 

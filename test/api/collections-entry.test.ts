@@ -30,7 +30,7 @@ beforeAll(async () => {
   for (const name of COLLECTION_NAMES) {
     const file = join(dir, collectionIndexFile(name));
     await mkdir(join(file, '..'), { recursive: true });
-    await writeFile(file, indexCollection(name, { [name]: DATA[name] })!.indexJson);
+    await writeFile(file, indexCollection(name, { [name]: DATA[name] })!.file);
   }
   await mkdir(join(dir, MANIFEST_FILE, '..'), { recursive: true });
   await writeFile(join(dir, MANIFEST_FILE), JSON.stringify({ buildId: BUILD }));

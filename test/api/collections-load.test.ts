@@ -1,16 +1,23 @@
 /**
- * Loading a collection index (spec §4.2, §7; `api/_lib/collections/load.ts`): a well-formed
- * `collection-index/2` file becomes a queryable collection (items, folded keys, filters, hidden artifacts left
- * out of lists), and every way a file can be broken is refused with a message naming what is wrong (the
- * function then answers 503 UPSTREAM_UNAVAILABLE instead of wrong lists). Small indexes built by the build's
- * own indexer, then broken one field at a time.
+ * Opening a collection index (spec §4.2, §7; `api/_lib/collections/load.ts`, format `collection-index/3` in
+ * `api/_lib/formats/collection-file.ts`): a well-formed file becomes a queryable collection (items, folded
+ * keys, filters, hidden artifacts left out of lists), whether held in memory or opened from disk; every way a
+ * file can be broken is refused with a message naming what is wrong: at open (the function answers 503
+ * UPSTREAM_UNAVAILABLE instead of wrong lists), or, for what is checked on first use, by the query that
+ * needs it (503 with the cause). Small indexes built by the build's own indexer, then broken one part at a time.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { indexCollection } from '../../build/derive/collections.js';
-import { loadIndex } from '../../api/_lib/collections/load.js';
+import { loadIndex, openIndex, type LoadedCollection } from '../../api/_lib/collections/load.js';
 import { has, type PosSet } from '../../api/_lib/collections/positions.js';
 import { lookupItem, queryCollection } from '../../api/_lib/collections/query.js';
-import type { CollectionName } from '../../api/_lib/formats/collection-index.js';
+import type { CollectionIndexData, CollectionName } from '../../api/_lib/formats/collection-index.js';
+import { encodeCollectionIndex, headerOf, type SectionName } from '../../api/_lib/formats/collection-file.js';
 
 type Raw = Record<string, unknown>;
 
@@ -25,144 +32,308 @@ const RELICS = [
   { uuid: 'RELC-2', id: 'relic-ember', name: 'Ember Relic', category: 'combat', tier: 3, element: 'fire|holy', description: 'Hot.' },
 ];
 
-function rawIndex(name: CollectionName, items: unknown[]): Raw {
-  return JSON.parse(indexCollection(name, { [name]: items })!.indexJson) as Raw;
+function data(name: CollectionName, items: unknown[]): CollectionIndexData {
+  return indexCollection(name, { [name]: items })!.index;
+}
+function file(name: CollectionName, items: unknown[]): Buffer {
+  return indexCollection(name, { [name]: items })!.file;
 }
 
 const members = (set: PosSet | undefined, n: number): number[] | undefined => (set ? Array.from({ length: n }, (_, p) => p).filter((p) => has(set, p)) : undefined);
+const dir = mkdtempSync(join(tmpdir(), 'collections-load-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+/** `bytes` written to a file and opened from there. */
+function opened(bytes: Uint8Array, expected?: CollectionName): LoadedCollection {
+  const path = join(dir, `${files++}.cidx`);
+  writeFileSync(path, bytes);
+  return openIndex(path, expected);
+}
 
-describe('a well-formed index', () => {
+describe.each([
+  ['held in memory', (b: Uint8Array, e?: CollectionName) => loadIndex(b, e)],
+  ['opened from a file', opened],
+] as const)('a well-formed index %s', (_how, load) => {
   it('loads items, search texts, keys, filters and the positions shown in lists', () => {
-    const raw = rawIndex('artifacts', ARTIFACTS);
-    const c = loadIndex(raw, 'artifacts');
+    const raw = data('artifacts', ARTIFACTS);
+    const c = load(encodeCollectionIndex(raw), 'artifacts');
     expect(c.name).toBe('artifacts');
     expect(c.def.name).toBe('artifacts');
     expect(c.dataset).toBe('master-artifacts');
     expect(c.n).toBe(4);
-    expect(c.items).toEqual(raw.items);
-    expect(c.search).toEqual(raw.search);
+    expect([0, 1, 2, 3].map((p) => c.item(p))).toEqual(raw.items);
+    expect(c.itemsJoined([0, 1, 2, 3])).toBe(raw.items.join(','));
+    expect(c.itemsJoined([0, 2, 3])).toBe([raw.items[0], raw.items[2], raw.items[3]].join(','));
+    expect(c.itemsJoined([])).toBe('');
+    expect([0, 1, 2, 3].map((p) => c.searchText(p))).toEqual(raw.search);
     expect(c.bodyPrefix).toBe('{"collection":"master-artifacts","total":');
     expect(members(c.visible, 4)).toEqual([1, 3]);
     expect(c.visible!.size).toBe(2);
-    expect([...c.keys]).toEqual(Object.entries(raw.keys as Raw));
+    for (const [k, p] of Object.entries(raw.keys)) expect(c.keyPosition(k), k).toBe(p);
+    expect(c.keyPosition('sun-blad')).toBeUndefined();
+    expect(c.keyPosition('sun-blade-')).toBeUndefined();
+    expect(c.keyPosition('')).toBeUndefined();
     expect(members(c.filters.get('tier')!.get('3'), 4)).toEqual([1, 2]);
     expect(members(c.filters.get('artifactType')!.get('arcane'), 4)).toEqual([2, 3]);
     expect([...c.filters.keys()].sort()).toEqual(['artifactType', 'handedness', 'subtype', 'tier']);
     expect(c.terms.entries).toEqual(raw.terms);
+    expect(c.terms.postings.map((s) => members(s, 4))).toEqual(raw.postings);
     expect(c.fragments.entries).toEqual(raw.fragments);
+    expect(c.fragments.postings.map((s) => members(s, 4))).toEqual(raw.fragmentPostings);
     expect(c.fragments.groups).toBeDefined();
     expect(c.gaps.entries).toEqual([' ', ', ', '.']);
     expect((JSON.parse(queryCollection(c, { limit: 10, offset: 0 }).body) as { items: Raw[] }).items.map((i) => i.uuid)).toEqual(['ARTF-2', 'ARTF-4']);
     expect((JSON.parse(queryCollection(c, { limit: 10, offset: 0, discovered: 'all' }).body) as Raw).total).toBe(4);
   });
 
+  it('reads items far apart and side by side, with text outside ASCII', () => {
+    const many = Array.from({ length: 400 }, (_, i) => ({ uuid: `RELC-${i}`, id: `r-${i}`, name: `Épée ${i} ✦ ${'x'.repeat(i % 7 === 0 ? 20_000 : 10)}`, tier: 1 + (i % 8), description: 'd' }));
+    const raw = data('relics', many);
+    const c = load(encodeCollectionIndex(raw), 'relics');
+    const pick = [0, 1, 2, 7, 8, 150, 151, 398, 399];
+    expect(c.itemsJoined(pick)).toBe(pick.map((p) => raw.items[p]).join(','));
+    expect(c.item(399)).toBe(raw.items[399]);
+    expect(JSON.parse(queryCollection(c, { limit: 500, offset: 0 }).body)).toMatchObject({ total: 400, items: many });
+    expect(c.searchText(7)).toBe(raw.search[7]);
+  });
+
+  it('an empty collection', () => {
+    const c = load(file('enchants', []), 'enchants');
+    expect(c.n).toBe(0);
+    expect(c.terms.entries).toEqual([]);
+    expect(c.fragments.entries).toEqual([]);
+    expect(c.keyPosition('a')).toBeUndefined();
+    expect(queryCollection(c, { limit: 10, offset: 0, q: 'a' }).body).toBe('{"collection":"master-enchants","total":0,"count":0,"limit":10,"offset":0,"items":[]}');
+  });
+
   it('hides the first and the last item alike', () => {
     const items = ARTIFACTS.map((a, i) => ({ ...a, discovery: { hiddenUntilFound: i === 0 || i === 3 } }));
-    expect(members(loadIndex(rawIndex('artifacts', items)).visible, 4)).toEqual([1, 2]);
+    expect(members(load(file('artifacts', items)).visible, 4)).toEqual([1, 2]);
     const lastOnly = ARTIFACTS.map((a, i) => ({ ...a, discovery: { hiddenUntilFound: i === 3 } }));
-    expect(members(loadIndex(rawIndex('artifacts', lastOnly)).visible, 4)).toEqual([0, 1, 2]);
+    expect(members(load(file('artifacts', lastOnly)).visible, 4)).toEqual([0, 1, 2]);
   });
 
   it('without hidden items nothing is filtered out of lists', () => {
-    const c = loadIndex(rawIndex('relics', RELICS));
+    const c = load(file('relics', RELICS));
     expect(c.visible).toBeUndefined();
     expect(queryCollection(c, { limit: 10, offset: 0 }).total).toBe(2);
   });
 
   it('a filter missing from the file is a filter no item matches', () => {
-    const raw = rawIndex('relics', RELICS);
-    const filters = { ...(raw.filters as Raw) };
+    const raw = data('relics', RELICS);
+    const filters = { ...raw.filters };
     delete filters.element;
-    const c = loadIndex({ ...raw, filters });
+    const c = load(encodeCollectionIndex({ ...raw, filters }));
     expect(c.filters.has('element')).toBe(false);
     expect(queryCollection(c, { limit: 10, offset: 0, element: 'frost' }).total).toBe(0);
     expect(queryCollection(c, { limit: 10, offset: 0, category: 'combat' }).total).toBe(1);
   });
 
   it('key lookups use position 0 and the last position', () => {
-    const c = loadIndex(rawIndex('relics', RELICS));
-    expect(lookupItem(c, 'relc-1')).toBe(c.items[0]);
-    expect(lookupItem(c, 'RELIC-EMBER')).toBe(c.items[1]);
+    const raw = data('relics', RELICS);
+    const c = load(encodeCollectionIndex(raw));
+    expect(lookupItem(c, 'relc-1')).toBe(raw.items[0]);
+    expect(lookupItem(c, 'RELIC-EMBER')).toBe(raw.items[1]);
   });
 });
 
-describe('a broken index is refused, naming what is wrong', () => {
-  const good = rawIndex('relics', RELICS);
-  const refuse = (raw: unknown, why: RegExp, expected?: CollectionName): void => {
-    expect(() => loadIndex(raw, expected)).toThrow(why);
-    try {
-      loadIndex(raw, expected);
-    } catch (e) {
-      expect((e as Error).name).toBe('CorruptIndex');
-      expect((e as Error).message).toMatch(/^collection index: /);
+it('an index copied to an odd offset loads from its copy', () => {
+  const good = file('relics', RELICS);
+  const odd = new Uint8Array(good.length + 1).subarray(1);
+  odd.set(good);
+  expect(lookupItem(loadIndex(odd), 'relic-frost')).toBe(data('relics', RELICS).items[0]);
+});
+
+it('the file is closed once the index is garbage', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const before = readdirSync('/proc/self/fd').length;
+  for (let i = 0; i < 20; i++) opened(file('relics', RELICS));
+  gc();
+  await new Promise((r) => setTimeout(r, 50));
+  expect(readdirSync('/proc/self/fd').length).toBeLessThan(before + 20);
+});
+
+/**
+ * `bytes` with its header changed by `change`: the sections stay put while the new header fits before them,
+ * else every section moves back by a multiple of 8 bytes to make room.
+ */
+function patchHeader(bytes: Buffer, change: (h: Raw) => void): Buffer {
+  const h = headerOf(bytes) as Raw;
+  const start = (h.sections as Record<SectionName, [number, number]>).postings[0];
+  change(h);
+  let json = JSON.stringify(h);
+  let shift = 0;
+  while (12 + json.length > start + shift) {
+    shift += 8;
+    const moved = structuredClone(h);
+    for (const v of Object.values((moved.sections ?? {}) as Record<string, unknown>)) if (Array.isArray(v) && typeof v[0] === 'number') v[0] += shift;
+    json = JSON.stringify(moved);
+  }
+  const out = Buffer.alloc(bytes.length + shift);
+  bytes.copy(out, 0, 0, 12);
+  out.writeUInt32LE(json.length, 8);
+  out.write(json, 12, 'utf8');
+  bytes.copy(out, start + shift, start);
+  return out;
+}
+
+describe('a broken index is refused at open, naming what is wrong', () => {
+  const raw = data('relics', RELICS);
+  const good = encodeCollectionIndex(raw);
+  const refuse = (bytes: Uint8Array, why: RegExp, expected?: CollectionName): void => {
+    for (const load of [loadIndex, opened]) {
+      let error: unknown;
+      try {
+        load(bytes, expected);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, String(why)).toBeInstanceOf(Error);
+      expect((error as Error).name).toBe('CorruptIndex');
+      expect((error as Error).message).toMatch(/^collection index: /);
+      expect((error as Error).message).toMatch(why);
     }
   };
+  const sections = (h: Raw): Record<SectionName, [number, number]> => h.sections as Record<SectionName, [number, number]>;
 
-  it('not an object, another format, another collection or dataset', () => {
-    refuse(null, /not an object/);
-    refuse([good], /not an object/);
-    refuse({ ...good, format: 'collection-index/1' }, /format is "collection-index\/1", expected collection-index\/2/);
-    refuse({ ...good, collection: 'swords' }, /unknown collection/);
-    refuse({ ...good, collection: 7 }, /unknown collection/);
+  it('not an index: another magic, a header past the end, a header that is not JSON or not an object', () => {
+    refuse(Buffer.from('{"format":"collection-index/2"}'), /does not start with GDCIDX03/);
+    refuse(good.subarray(0, 8), /does not start with GDCIDX03/);
+    const long = Buffer.from(good);
+    long.writeUInt32LE(good.length, 8);
+    refuse(long, /the header runs past the end of the file/);
+    const notJson = Buffer.from(good);
+    notJson.write('{', 12 + good.readUInt32LE(8) - 1);
+    refuse(notJson, /the header is not JSON/);
+    refuse(patchHeader(good, (h) => Object.keys(h).forEach((k) => delete h[k])), /format is undefined|sections\.items is not \[offset, length\]/);
+  });
+
+  it('another format, another collection or dataset, counts that are not counts', () => {
+    refuse(patchHeader(good, (h) => void (h.format = 'collection-index/2')), /format is "collection-index\/2", expected collection-index\/3/);
+    refuse(patchHeader(good, (h) => void (h.collection = 'swords')), /unknown collection/);
+    refuse(patchHeader(good, (h) => void (h.collection = 7)), /unknown collection/);
     refuse(good, /holds relics, expected enchants/, 'enchants');
-    refuse({ ...good, dataset: 'master-enchants' }, /dataset is not master-relics/);
+    refuse(patchHeader(good, (h) => void (h.dataset = 'master-enchant')), /dataset is not master-relics/);
+    for (const k of ['n', 'terms', 'fragments', 'keys']) {
+      refuse(patchHeader(good, (h) => void (h[k] = -1)), /n, terms, fragments and keys are not counts/);
+      refuse(patchHeader(good, (h) => void (h[k] = 0.5)), /are not counts/);
+    }
     expect(loadIndex(good, 'relics').name).toBe('relics');
   });
 
-  it('items and search texts that are not lists of strings, or differ in length', () => {
-    refuse({ ...good, items: 'x' }, /items is not an array of strings/);
-    refuse({ ...good, items: ['{}', 3] }, /items is not an array of strings/);
-    refuse({ ...good, search: [1, 2] }, /search is not an array of strings/);
-    refuse({ ...good, search: ['a'] }, /search and items differ in length/);
-  });
-
-  it('terms: not strings, postings of another length, malformed, unsorted or repeated', () => {
-    const terms = good.terms as string[];
-    const postings = good.postings as number[][];
-    refuse({ ...good, terms: 5 }, /terms is not an array of strings/);
-    refuse({ ...good, postings: postings.slice(1) }, /terms and their postings differ in length/);
-    refuse({ ...good, postings: 'x' }, /terms and their postings differ in length/);
-    refuse({ ...good, terms: ['of frost', ...terms.slice(1)] }, /terms\[0\] is malformed/);
-    refuse({ ...good, terms: [...terms.slice(0, 2), terms[1]!, ...terms.slice(3)] }, /terms are not sorted and distinct at 2/);
-    refuse({ ...good, terms: [terms[1]!, terms[0]!, ...terms.slice(2)] }, /terms are not sorted and distinct at 1/);
+  it('sections missing, misplaced, overlapping, of the wrong size, or not ending with the file', () => {
+    refuse(patchHeader(good, (h) => void delete (h.sections as Raw).terms), /sections\.terms is not \[offset, length\]/);
+    refuse(patchHeader(good, (h) => void (sections(h).terms = [8, 'x'] as unknown as [number, number])), /sections\.terms is not/);
+    refuse(patchHeader(good, (h) => void (sections(h).postings = [sections(h).postings[0] + 4, sections(h).postings[1]])), /sections\.postings is misplaced/);
+    refuse(patchHeader(good, (h) => void (sections(h).postings = [0, sections(h).postings[1]])), /sections\.postings is misplaced/);
+    refuse(patchHeader(good, (h) => void (sections(h).termStarts = [sections(h).termStarts[0], sections(h).termStarts[1] + 4])), /sections\.termStarts is|misplaced/);
+    refuse(patchHeader(good, (h) => void (sections(h).postings = [sections(h).postings[0], sections(h).postings[1] - 2])), /postings is not a whole number of Int32/);
+    refuse(patchHeader(good, (h) => void (h.n = 3)), /sections\.searchStarts is \d+ bytes, expected 16/);
+    refuse(patchHeader(good, (h) => void (h.keys = (h.keys as number) + 1)), /sections\.keyStarts is/);
+    refuse(Buffer.concat([good, Buffer.from(' ')]), /the items section ends at \d+, the file at \d+/);
+    refuse(good.subarray(0, good.length - 1), /the items section ends at/);
   });
 
   it('postings that are not strictly increasing positions below the item count', () => {
-    const postings = good.postings as number[][];
-    const withList = (i: number, list: unknown): Raw => ({ ...good, postings: postings.map((l, k) => (k === i ? list : l)) });
-    refuse(withList(0, 'x'), /terms postings\[0\] is not an array/);
+    const withList = (i: number, list: number[]): Buffer => encodeCollectionIndex({ ...raw, postings: raw.postings.map((l, k) => (k === i ? list : l)) });
     refuse(withList(1, [1, 1]), /terms postings\[1\] is not a strictly increasing list of positions below 2/);
     refuse(withList(1, [1, 0]), /strictly increasing/);
     refuse(withList(1, [2]), /below 2/);
     refuse(withList(1, [-1]), /strictly increasing/);
-    refuse(withList(1, [0.5]), /strictly increasing/);
-    refuse(withList(1, ['0']), /strictly increasing/);
     expect(loadIndex(withList(1, [0, 1])).n).toBe(2);
     expect(loadIndex(withList(1, [0])).n).toBe(2);
+    refuse(encodeCollectionIndex({ ...raw, fragmentPostings: raw.fragmentPostings.map((l, i) => (i === 0 ? [9] : l)) }), /fragments postings\[0\]/);
   });
 
-  it('fragments: malformed or with fragment postings of another length', () => {
-    const fragments = good.fragments as string[];
-    refuse({ ...good, fragments: ['ab', ...fragments.slice(1)] }, /fragments\[0\] is malformed/);
-    refuse({ ...good, fragmentPostings: [] }, /fragments and their postings differ in length/);
-    refuse({ ...good, fragmentPostings: (good.fragmentPostings as unknown[]).map((l, i) => (i === 0 ? [9] : l)) }, /fragments postings\[0\]/);
+  it('starts that do not span their section or decrease', () => {
+    const at: Record<string, [number, number]> = sections(headerOf(good) as Raw);
+    const poke = (section: string, index: number, value: number): Buffer => {
+      const out = Buffer.from(good);
+      out.writeInt32LE(value, at[section]![0] + 4 * index);
+      return out;
+    };
+    refuse(poke('termStarts', 0, 1), /termStarts do not span their section/);
+    refuse(poke('termStarts', 1, 1000), /termStarts decrease at 2/);
+    refuse(poke('fragmentStarts', 0, 0), /fragmentStarts do not span their section/);
+    refuse(poke('searchStarts', 0, 2), /searchStarts do not span/);
+    refuse(poke('searchStarts', 1, 1000), /searchStarts decrease at 2/);
+    refuse(poke('keyStarts', 0, 1), /keyStarts do not span/);
+    refuse(poke('keyPositions', 0, 2), /keyPositions\[0\] is not a position/);
+    refuse(poke('keyPositions', 1, -1), /keyPositions\[1\] is not a position/);
+    const items = (value: number, index: number): Buffer => {
+      const out = Buffer.from(good);
+      out.writeDoubleLE(value, at.itemStarts![0] + 8 * index);
+      return out;
+    };
+    refuse(items(0, 0), /itemStarts do not span the items section/);
+    refuse(items(1e6, 2), /itemStarts do not span the items section/);
+    refuse(items(1, 1), /itemStarts do not increase at 1/);
   });
 
-  it('filters: not an object, a filter not an object, positions out of range', () => {
-    refuse({ ...good, filters: [] }, /filters is not an object/);
-    refuse({ ...good, filters: { ...(good.filters as Raw), tier: [1] } }, /filters\.tier is not an object/);
-    refuse({ ...good, filters: { ...(good.filters as Raw), tier: { '1': [5] } } }, /filters\.tier\.1 is not a strictly increasing list/);
+  it('filters and hidden: not objects, not runs of postings, positions out of range', () => {
+    refuse(patchHeader(good, (h) => void (h.filters = [])), /filters is not an object/);
+    refuse(patchHeader(good, (h) => void ((h.filters as Raw).tier = [1])), /filters\.tier is not an object/);
+    refuse(patchHeader(good, (h) => void ((h.filters as Raw).tier = { '1': [3, 2] })), /filters\.tier\.1 is not a run of postings/);
+    refuse(patchHeader(good, (h) => void ((h.filters as Raw).tier = { '1': [0, 1e6] })), /filters\.tier\.1 is not a run of postings/);
+    refuse(encodeCollectionIndex({ ...raw, filters: { ...raw.filters, tier: { '1': [5] } } }), /filters\.tier\.1 is not a strictly increasing list/);
     // A parameter no filter of the collection has is not read.
-    expect(loadIndex({ ...good, filters: { ...(good.filters as Raw), colour: 'x' } }).filters.has('colour')).toBe(false);
+    expect(loadIndex(encodeCollectionIndex({ ...raw, filters: { ...raw.filters, colour: { x: [9] } } })).filters.has('colour')).toBe(false);
+    refuse(patchHeader(good, (h) => void (h.hidden = [1])), /hidden is not a run of postings/);
+    refuse(encodeCollectionIndex({ ...raw, hidden: [2] }), /hidden is not a strictly increasing list of positions below 2/);
+  });
+});
+
+describe('what is checked on first use answers 503 with the cause, and keeps answering it', () => {
+  const raw = data('relics', RELICS);
+  const firstUse = (c: LoadedCollection, use: (c: LoadedCollection) => unknown, why: RegExp): void => {
+    for (let twice = 0; twice < 2; twice++) {
+      let error: unknown;
+      try {
+        use(c);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toMatchObject({ name: 'ServiceError', code: 'UPSTREAM_UNAVAILABLE' });
+      expect((error as Error).message).toMatch(/^The relics collection index is corrupt \(\w+\); rebuild the catalog\.$/);
+      expect(((error as Error).cause as Error).message).toMatch(why);
+    }
+  };
+
+  it('terms: malformed, unsorted or repeated, or fewer than the header says', () => {
+    const terms = raw.terms;
+    const broken = (t: string[]): LoadedCollection => loadIndex(encodeCollectionIndex({ ...raw, terms: t }));
+    firstUse(broken(['of frost', ...terms.slice(1)]), (c) => c.terms, /terms\[0\] is malformed/);
+    firstUse(broken([...terms.slice(0, 2), terms[1]!, ...terms.slice(3)]), (c) => c.terms, /terms are not sorted and distinct at 2/);
+    firstUse(broken([terms[1]!, terms[0]!, ...terms.slice(2)]), (c) => queryCollection(c, { limit: 5, offset: 0, q: 'frost' }), /terms are not sorted and distinct at 1/);
+    const fewer = patchHeader(encodeCollectionIndex(raw), (h) => void (h.terms = (h.terms as number) - 1));
+    // the header then disagrees with termStarts' size, which open checks
+    expect(() => loadIndex(fewer)).toThrow(/sections\.termStarts is/);
+    firstUse(broken([...terms.slice(0, 1), `${terms[1]}\n${terms[2]}`, ...terms.slice(3), 'zzzz']), (c) => c.terms, /terms holds \d+ entries, the header says \d+/);
   });
 
-  it('keys: not an object, or a key naming no item', () => {
-    refuse({ ...good, keys: null }, /keys is not an object/);
-    for (const p of [-1, 2, 0.5, '0']) refuse({ ...good, keys: { 'relic-frost': p } }, /keys\.relic-frost is not a position/);
+  it('fragments: malformed or unsorted; the gaps come from them', () => {
+    const f = raw.fragments;
+    const broken = loadIndex(encodeCollectionIndex({ ...raw, fragments: ['ab', ...f.slice(1)] }));
+    firstUse(broken, (c) => c.fragments, /fragments\[0\] is malformed/);
+    firstUse(broken, (c) => c.gaps, /fragments\[0\] is malformed/);
+    firstUse(loadIndex(encodeCollectionIndex({ ...raw, fragments: [...f].reverse() })), (c) => queryCollection(c, { limit: 5, offset: 0, q: 'of fr' }), /fragments are not sorted/);
   });
 
-  it('hidden: not a list of positions', () => {
-    refuse({ ...good, hidden: undefined }, /hidden is not an array/);
-    refuse({ ...good, hidden: [2] }, /hidden is not a strictly increasing list of positions below 2/);
+  it('search text shorter than its starts say', () => {
+    const bytes = encodeCollectionIndex(raw);
+    const at = (headerOf(bytes) as { sections: Record<string, [number, number]> }).sections;
+    // a two-byte character where two one-byte ones were: one code unit fewer
+    const out = Buffer.from(bytes);
+    out.write('é', at.search![0], 'utf8');
+    firstUse(loadIndex(out), (c) => c.searchText(0), /the search text is \d+ code units, searchStarts end at \d+/);
+  });
+
+  it('keys out of order', () => {
+    const bytes = encodeCollectionIndex(raw);
+    const at = (headerOf(bytes) as { sections: Record<string, [number, number]> }).sections;
+    const out = Buffer.from(bytes);
+    out.write('z', at.keys![0], 'latin1');
+    firstUse(loadIndex(out), (c) => lookupItem(c, 'relic-frost'), /keys are not sorted and distinct at 1/);
   });
 });

@@ -24,8 +24,8 @@ const ARTIFACTS: Rec[] = [
   { uuid: 'ARTF-2', name: 'Moon Shield', tier: 3, handedness: 'offhand', description: 'Cold, pale light.' },
 ];
 
-const relics = loadIndex(JSON.parse(indexCollection('relics', { relics: RELICS })!.indexJson));
-const artifacts = loadIndex(JSON.parse(indexCollection('artifacts', { artifacts: ARTIFACTS })!.indexJson));
+const relics = loadIndex(indexCollection('relics', { relics: RELICS })!.file);
+const artifacts = loadIndex(indexCollection('artifacts', { artifacts: ARTIFACTS })!.file);
 
 function run(index = relics, query: Partial<CollectionQuery> = {}): ReturnType<typeof queryCollection> {
   return queryCollection(index, { limit: 50, offset: 0, ...query });
@@ -77,7 +77,7 @@ describe('queryCollection', () => {
   });
 
   it('q and keys fold compatibility capitals to lower case (𝒜 is a, ™ is tm)', () => {
-    const odd = loadIndex(JSON.parse(indexCollection('relics', { relics: [{ uuid: 'RELC-9', id: 'odd', name: '𝒜rcane Widget™', tier: 1, description: 'ℌoly.' }] })!.indexJson));
+    const odd = loadIndex(indexCollection('relics', { relics: [{ uuid: 'RELC-9', id: 'odd', name: '𝒜rcane Widget™', tier: 1, description: 'ℌoly.' }] })!.file);
     for (const q of ['arcane', 'ARCANE', '𝒜rcane', 'widgettm', 'widget™', 'holy.']) expect(run(odd, { q }).total, q).toBe(1);
     expect(lookupItem(odd, 'arcane-widgettm')).toBeDefined();
   });

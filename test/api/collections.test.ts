@@ -15,6 +15,8 @@ import { MANIFEST_FILE, collectionIndexFile, collectionItemFile, type Collection
 import { foldText, loadIndex, queryCollection, slugify } from '../../api/_lib/collections/index.js';
 import { collectionRules, deriveCollections, indexCollection } from '../../build/derive/collections.js';
 import type { DeriveContext, Emitted, IssueInput, SourceDoc } from '../../build/pipeline/types.js';
+import { serialise } from '../../build/pipeline/emit.js';
+import { encodeCollectionIndex, headerOf } from '../../api/_lib/formats/collection-file.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
@@ -90,7 +92,7 @@ function derive(data: Partial<Record<CollectionName, unknown>>): { emitted: read
 async function writeOutput(root: string, emitted: readonly Emitted[], manifest = true): Promise<void> {
   for (const e of emitted) {
     await mkdir(join(root, e.path, '..'), { recursive: true });
-    await writeFile(join(root, e.path), e.raw && typeof e.body === 'string' ? e.body : JSON.stringify(e.body));
+    await writeFile(join(root, e.path), serialise(e).bytes);
   }
   if (manifest) {
     await mkdir(join(root, MANIFEST_FILE, '..'), { recursive: true });
@@ -154,7 +156,7 @@ describe('build stage', () => {
   it('writes indexes that follow the index schema', () => {
     for (const e of built.emitted.filter((x) => x.path.includes('/collections/'))) {
       expect(e.raw).toBe(true);
-      expect(schemaErrors('output/collection-index', JSON.parse(e.body as string))).toBeNull();
+      expect(schemaErrors('output/collection-index', headerOf(e.body as Buffer))).toBeNull();
     }
   });
 
@@ -532,18 +534,38 @@ describe('503 UPSTREAM_UNAVAILABLE (spec 7)', () => {
   it('when the index is missing', async () => {
     await outage((root) => writeOutput(root, others()));
   });
-  it('when the index is not JSON', async () => {
-    await outage(async (root) => {
-      await writeOutput(root, others());
-      await writeFile(join(root, collectionIndexFile('relics')), '{"format":"collection-index/2","items":[');
-    });
-  });
-  it('when the index is JSON of the wrong shape', async () => {
-    const good = JSON.parse(built.emitted.find((e) => e.path === collectionIndexFile('relics'))!.body as string) as Rec;
-    for (const bad of [{ ...good, format: 'collection-index/1' }, { ...good, fragments: undefined }, { ...good, items: 'x' }, { ...good, postings: [[5, 2]] }, { ...good, keys: { a: 999 } }, { ...good, collection: 'enchants' }]) {
+  const goodFile = (): Buffer => built.emitted.find((e) => e.path === collectionIndexFile('relics'))!.body as Buffer;
+  it('when the index is cut short or is an index of the previous format', async () => {
+    for (const bytes of [goodFile().subarray(0, goodFile().length - 1), goodFile().subarray(0, 40), Buffer.from('{"format":"collection-index/2","items":[')]) {
       await outage(async (root) => {
         await writeOutput(root, others());
-        await writeFile(join(root, collectionIndexFile('relics')), JSON.stringify(bad));
+        await writeFile(join(root, collectionIndexFile('relics')), bytes);
+      });
+    }
+  });
+  it('when the index is of the wrong shape', async () => {
+    const rebuilt = (change: (h: Rec) => void): Buffer => {
+      const file = Buffer.from(goodFile());
+      const h = headerOf(file) as Rec;
+      change(h);
+      const json = Buffer.from(JSON.stringify(h));
+      // the changes keep the header's length, so the sections stay where they are
+      expect(json.length).toBe(file.readUInt32LE(8));
+      json.copy(file, 12);
+      return file;
+    };
+    const index = built.emitted.find((e) => e.path === collectionIndexFile('relics'))!;
+    const data = indexCollection('relics', { relics: RELICS })!.index;
+    for (const bad of [
+      rebuilt((h) => void (h.format = 'collection-index/4')),
+      rebuilt((h) => void (h.collection = 'swords')),
+      encodeCollectionIndex({ ...data, postings: [[5, 2], ...data.postings.slice(1)] }),
+      encodeCollectionIndex({ ...data, keys: { ...data.keys, a: 999 } }),
+    ]) {
+      expect(Buffer.compare(bad, index.body as Buffer)).not.toBe(0);
+      await outage(async (root) => {
+        await writeOutput(root, others());
+        await writeFile(join(root, collectionIndexFile('relics')), bad);
       });
     }
   });
@@ -581,7 +603,7 @@ describe('engine matches a plain filter over a generated collection', () => {
     r.slot = 'relic';
     return r;
   });
-  const idx = loadIndex(JSON.parse(indexCollection('relics', { relics: items })!.indexJson));
+  const idx = loadIndex(indexCollection('relics', { relics: items })!.file);
 
   function reference(q: Rec): Rec[] {
     return items.filter((r) => {
@@ -671,7 +693,7 @@ describe('q matches a brute-force substring scan', () => {
   });
   const built = indexCollection('relics', { relics: items })!;
   const file = built.index;
-  const idx = loadIndex(JSON.parse(built.indexJson));
+  const idx = loadIndex(built.file);
   const texts = items.map((r) => ['name', 'id', 'description'].map((f) => (typeof r[f] === 'string' ? refFold(r[f]) : '')));
 
   function check(q: string, extra: { tier?: number } = {}): number {
@@ -774,10 +796,21 @@ describe('q matches a brute-force substring scan', () => {
   });
 
   it('refuses indexes whose fragments are out of order or hold two gaps', () => {
-    const good = JSON.parse(built.indexJson) as Rec & { fragments: string[]; fragmentPostings: number[][] };
-    expect(() => loadIndex({ ...good, fragments: [...good.fragments].reverse(), fragmentPostings: [...good.fragmentPostings].reverse() })).toThrow(/sorted/);
+    // fragments are checked on first use: the query that needs them answers 503 and names the cause
+    const good = built.index;
+    const causeOf = (run: () => unknown): string => {
+      try {
+        run();
+      } catch (e) {
+        return `${(e as { code?: string }).code} ${((e as Error).cause as Error).message}`;
+      }
+      return 'no error';
+    };
+    const reversed = loadIndex(encodeCollectionIndex({ ...good, fragments: [...good.fragments].reverse(), fragmentPostings: [...good.fragmentPostings].reverse() }));
+    expect(causeOf(() => reversed.fragments)).toMatch(/^UPSTREAM_UNAVAILABLE .*sorted/);
     const twoGaps = [...good.fragments];
     twoGaps[0] = 'a-b-c';
-    expect(() => loadIndex({ ...good, fragments: twoGaps })).toThrow(/malformed/);
+    const malformed = loadIndex(encodeCollectionIndex({ ...good, fragments: twoGaps }));
+    expect(causeOf(() => queryCollection(malformed, { limit: 5, offset: 0, q: 'of fr' }))).toMatch(/^UPSTREAM_UNAVAILABLE .*malformed/);
   });
 });

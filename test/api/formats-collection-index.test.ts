@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import {
   COLLECTION_DEFS,
   COLLECTION_NAMES,
-  INDEX_FORMAT,
   foldKey,
   foldText,
   isCollectionName,
@@ -16,6 +15,7 @@ import {
   slugify,
   termSpans,
 } from '../../api/_lib/formats/collection-index.js';
+import { INDEX_FORMAT, INDEX_MAGIC } from '../../api/_lib/formats/collection-file.js';
 
 describe('the four collections (spec §4.2)', () => {
   it('are relics, enchants, infusions and artifacts, in that order', () => {
@@ -80,7 +80,8 @@ describe('the four collections (spec §4.2)', () => {
   });
 
   it('tags its index files with their format version', () => {
-    expect(INDEX_FORMAT).toBe('collection-index/2');
+    expect(INDEX_FORMAT).toBe('collection-index/3');
+    expect(INDEX_MAGIC).toBe('GDCIDX03');
   });
 });
 

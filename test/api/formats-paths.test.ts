@@ -63,7 +63,7 @@ describe('output layout (spec §4.1, §9.1)', () => {
 
   it('puts one export file per type and one index per collection', () => {
     expect(exportFile('weapons')).toBe('api/v1/exports/weapons.json');
-    expect(collectionIndexFile('relics')).toBe('api/v1/collections/relics.json');
+    expect(collectionIndexFile('relics')).toBe('api/v1/collections/relics.cidx');
   });
 
   it('puts a collection item at its percent-encoded lookup key', () => {

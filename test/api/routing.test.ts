@@ -81,7 +81,7 @@ describe('vercel.json', () => {
     expect(config.buildCommand).toBe('npm run build');
     expect(config.outputDirectory).toBe('dist');
     expect(Object.keys(config.functions).sort()).toEqual(ENTRIES.map((e) => `api/${e}.ts`).sort());
-    const sample = [...DIST_FILES, 'api/v1/classes.json', 'api/v1/master-recipes.json', 'api/v1/collections/relics.json', 'api/v1/exports/armor.json', 'api/v1/icon-registry.json', 'api/v1/sprite-stats.json'].map((f) => `dist/${f}`);
+    const sample = [...DIST_FILES, 'api/v1/classes.json', 'api/v1/master-recipes.json', 'api/v1/collections/relics.cidx', 'api/v1/exports/armor.json', 'api/v1/icon-registry.json', 'api/v1/sprite-stats.json'].map((f) => `dist/${f}`);
     for (const entry of ENTRIES) {
       const settings = config.functions[`api/${entry}.ts`]!;
       const own = picomatch(ENTRY_CATALOG_FILES[entry].map((f) => `dist/${f}`));

@@ -11,6 +11,8 @@ import { collectionRules, deriveCollections, indexCollection, type CollectionPro
 import type { CollectionName } from '../../api/_lib/formats/collection-index.js';
 import type { IssueInput, SourceDoc } from '../../build/pipeline/types.js';
 import { testConfig } from '../helpers/config.js';
+import { loadIndex } from '../../api/_lib/collections/load.js';
+import { lookupItem } from '../../api/_lib/collections/query.js';
 
 function index(name: CollectionName, items: unknown[]): { problems: CollectionProblem[]; built: NonNullable<ReturnType<typeof indexCollection>> } {
   const problems: CollectionProblem[] = [];
@@ -192,8 +194,10 @@ describe('items that are not objects, hidden artifacts, datasets', () => {
 
   it('names the collection and its dataset in the index', () => {
     const { built } = index('enchants', []);
-    expect(built.index).toMatchObject({ format: 'collection-index/2', collection: 'enchants', dataset: 'master-enchants', items: [], hidden: [] });
-    expect(JSON.parse(built.indexJson)).toEqual(built.index);
+    expect(built.index).toMatchObject({ collection: 'enchants', dataset: 'master-enchants', items: [], hidden: [] });
+    const header = JSON.parse(built.file.toString('utf8', 12, 12 + built.file.readUInt32LE(8))) as Record<string, unknown>;
+    expect(header).toMatchObject({ format: 'collection-index/3', collection: 'enchants', dataset: 'master-enchants', n: 0 });
+    expect(loadIndex(built.file, 'enchants').n).toBe(0);
   });
 
   it('refuses a dataset without its item array', () => {
@@ -214,9 +218,9 @@ describe('deriveCollections', () => {
     ]);
     const issues: IssueInput[] = [];
     const out = deriveCollections({ config: testConfig(), docs, report: (i) => issues.push(i) });
-    expect(out.map((o) => o.path)).toEqual(['api/v1/collections/relics.json', 'api/v1/relics/r.json']);
+    expect(out.map((o) => o.path)).toEqual(['api/v1/collections/relics.cidx', 'api/v1/relics/r.json']);
     expect(out[0]!.raw).toBe(true);
-    expect(JSON.parse(out[0]!.body as string)).toMatchObject({ collection: 'relics', keys: { r: 0 } });
+    expect(lookupItem(loadIndex(out[0]!.body as Buffer, 'relics'), 'r')).toBe(JSON.stringify({ id: 'r', tier: 0 }));
     expect(issues.map((i) => `${i.rule} ${i.file} ${i.pointer}`)).toEqual(['collections/filter-value master-relics.json /relics/0/tier', 'collections/shape master-enchants.json ']);
   });
 

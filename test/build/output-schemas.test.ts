@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { createSchemaRegistry, catalogSchemaId } from '../../build/pipeline/validate.js';
 import { REAL_OUT, SAMPLE_OUT, SAMPLE_SRC, REAL_SRC } from '../helpers/catalog.js';
+import { headerOf } from '../../api/_lib/formats/collection-file.js';
 
 const OUT = 'https://schemas.game-data.dev/output/';
 const RESP = 'https://schemas.game-data.dev/responses/';
@@ -38,7 +39,7 @@ function schemaOf(path: string): string | null {
   if (/^exports\/full\/[a-z]+\.json$/.test(path)) return RESP + 'export.schema.json';
   if (path.startsWith('exports/full/')) return 'csv';
   if (path.startsWith('exports/')) return OUT + 'export-file.schema.json';
-  if (path.startsWith('collections/')) return OUT + 'collection-index.schema.json';
+  if (/^collections\/[a-z]+\.cidx$/.test(path)) return OUT + 'collection-index.schema.json';
   if (path.startsWith('icon-shards/')) return OUT + 'icon-shard.schema.json';
   if (/^(relics|enchants|infusions|artifacts)\//.test(path)) return RESP + 'collection-item.schema.json';
   return null;
@@ -80,7 +81,8 @@ describe.each([
       }
       const validate = ajv.getSchema(id);
       expect(validate, `no schema ${id} for ${f}`).toBeDefined();
-      const data: unknown = JSON.parse(await readFile(join(api, f), 'utf8'));
+      // a collection index is binary after its JSON header, which the schema describes
+      const data: unknown = f.endsWith('.cidx') ? headerOf(await readFile(join(api, f))) : JSON.parse(await readFile(join(api, f), 'utf8'));
       if (!validate!(data)) failures.push(`${f}: ${ajv.errorsText(validate!.errors)}`);
     }
     expect(derived).toBeGreaterThan(20);

@@ -15,6 +15,7 @@ import { deriveCollections } from '../../build/derive/collections.js';
 import type { SourceDoc } from '../../build/pipeline/types.js';
 import { writeScaledCatalog } from '../../dev/scale-catalog.js';
 import { GET } from '../../api/collections.js';
+import { loadIndex } from '../../api/_lib/collections/load.js';
 import { COLLECTION_DEFS, COLLECTION_NAMES } from '../../api/_lib/formats/collection-index.js';
 import { REAL_CONFIG, REAL_SRC } from '../helpers/catalog.js';
 import { useCatalog } from '../helpers/service.js';
@@ -82,6 +83,7 @@ describe('the collections deriver at 150,000 items', () => {
     const out = deriveCollections({ config: testConfig({ name: 'scale', itemFileBudget: 3 * 150_000 }), docs, report: (p) => problems.push(p) });
     expect(problems).toEqual([]);
     expect(out).toHaveLength(1 + 3 * 150_000);
-    expect(out[0]!.path).toBe('api/v1/collections/relics.json');
+    expect(out[0]!.path).toBe('api/v1/collections/relics.cidx');
+    expect(loadIndex(out[0]!.body as Buffer, 'relics').n).toBe(150_000);
   }, 120_000);
 });

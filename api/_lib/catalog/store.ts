@@ -56,6 +56,32 @@ async function load<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T>
   }
 }
 
+/**
+ * A structure opened from the file `relPath` (relative to the output folder) by `open`, which is given the
+ * file's absolute path and may keep it open (a collection index reads its items per request): once per
+ * process; a failed open is not cached. Every reader of a file must pass the same `open`.
+ * @throws ServiceError `UPSTREAM_UNAVAILABLE` when the file is missing or unreadable, or `open` throws.
+ */
+export function openCatalogFile<T>(relPath: string, open: (file: string) => T): Promise<T> {
+  // a second NUL keeps opened files apart from parsed JSON of the same path
+  const key = `\0\0${relPath}`;
+  let hit = cache.get(key) as Promise<T> | undefined;
+  if (!hit) {
+    const file = join(getServiceConfig().catalogDir, relPath);
+    hit = Promise.resolve().then(() => {
+      try {
+        return open(file);
+      } catch (cause) {
+        const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
+        throw new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is ${missing ? 'not available; run the catalog build' : 'corrupt; rebuild the catalog'}.`, { cause });
+      }
+    });
+    cache.set(key, hit);
+    hit.catch(() => cache.delete(key));
+  }
+  return hit;
+}
+
 /** Largest prebuilt file {@link readCatalogBody} keeps in memory, bytes (16 MiB); larger ones are streamed from disk per request. */
 export const BODY_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 

@@ -4,18 +4,19 @@
  */
 import type { CollectionName } from '../formats/collection-index.js';
 import { collectionIndexFile } from '../formats/layout.js';
-import { readCatalogJson } from '../catalog/store.js';
-import { loadIndex, type LoadedCollection } from './load.js';
+import { openCatalogFile } from '../catalog/store.js';
+import { openIndex, type LoadedCollection } from './load.js';
 
-export { COLLECTION_DEFS, COLLECTION_NAMES, isCollectionName, foldKey, foldText, slugify, type CollectionDef, type CollectionIndexFile } from '../formats/collection-index.js';
+export { COLLECTION_DEFS, COLLECTION_NAMES, isCollectionName, foldKey, foldText, slugify, type CollectionDef, type CollectionIndexData } from '../formats/collection-index.js';
 export { listParamSpec, LOOKUP_PARAM_SPEC, LIMIT_DEFAULT, LIMIT_MAX } from './params.js';
-export { loadIndex, type LoadedCollection } from './load.js';
+export { loadIndex, openIndex, type LoadedCollection } from './load.js';
 export { queryCollection, lookupItem, type CollectionQuery, type QueryResult } from './query.js';
 
 /**
- * The collection index of `name` from the catalog output folder, loaded and checked once per process.
- * @throws ServiceError `UPSTREAM_UNAVAILABLE` (503, spec 7) when the file is missing, not JSON, or not a valid index.
+ * The collection index of `name` from the catalog output folder, opened and checked once per process
+ * (`openIndex`: the items stay on disk and are read per request).
+ * @throws ServiceError `UPSTREAM_UNAVAILABLE` (503, spec 7) when the file is missing, unreadable or not a valid index.
  */
 export function loadCollection(name: CollectionName): Promise<LoadedCollection> {
-  return readCatalogJson(collectionIndexFile(name), (raw) => loadIndex(raw, name));
+  return openCatalogFile(collectionIndexFile(name), (file) => openIndex(file, name));
 }

@@ -1,15 +1,30 @@
 /**
- * Loading a collection index (`collection-index/2`, `api/_lib/formats/collection-index.ts`; spec §4.2): every
- * field of the parsed file is checked, then the in-memory structures are built once per process: position
- * sets with bitsets, dictionaries with their substring indexes, the gaps and the fragment groups derived from
- * the fragments, filter and key maps, and the visible positions. Pure: the caller reads the file.
+ * Opening a collection index (`collection-index/3`, `api/_lib/formats/collection-file.ts`; spec §4.2) so that
+ * a cold function answers its first request without reading what that request does not need
+ * (docs/architecture.md, "Scale"):
+ * - at open: the header and every section's bounds are checked, every position list is checked (strictly
+ *   increasing, below n), the filter and hidden sets are built, and the bytes before the items section are
+ *   kept in memory as one buffer that the typed-array sections view in place (no copy);
+ * - on first use: the term and fragment dictionaries (with their substring indexes, groups and gaps), the
+ *   decoded search text, and the order check of the lookup keys; a failed check there answers 503 from
+ *   then on;
+ * - per request: the items of a page or a lookup, read by position from the items section (from the file by
+ *   positioned reads, or from the bytes given).
+ *
+ * Corrupt files fail at open with a `CorruptIndex` error (the store answers 503) or, for what is checked on
+ * first use, with a `ServiceError` `UPSTREAM_UNAVAILABLE` (503) from the query.
+ * Sections are little-endian: a big-endian host refuses every index at open.
  */
-import { COLLECTION_DEFS, INDEX_FORMAT, isCollectionName, isSingleTerm, type CollectionDef, type CollectionName } from '../formats/collection-index.js';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
+import { ServiceError } from '../errors.js';
+import { COLLECTION_DEFS, isCollectionName, isSingleTerm, type CollectionDef, type CollectionName } from '../formats/collection-index.js';
+import { headerOf, INDEX_FORMAT, INDEX_MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName } from '../formats/collection-file.js';
 import { isRecord } from '../util/json.js';
 import { FRAGMENT_RE, gapsOf, groupsOf, makeDictionary, type Dictionary } from './dictionary.js';
 import { makeSet, type PosSet } from './positions.js';
 
-/** A collection index ready for queries (built once per process by {@link loadIndex}). */
+/** A collection index ready for queries (see the module docstring for what is read when). */
 export interface LoadedCollection {
   readonly name: CollectionName;
   readonly def: CollectionDef;
@@ -17,27 +32,29 @@ export interface LoadedCollection {
   readonly dataset: string;
   /** Number of items. */
   readonly n: number;
-  /** Pre-serialised items in catalog order. */
-  readonly items: readonly string[];
-  /** Folded search text per item. */
-  readonly search: readonly string[];
-  /** Terms and their postings. */
+  /** Terms and their postings (built on first use). */
   readonly terms: Dictionary;
-  /** Fragments around non-term characters (`of frost`, `ice.`) and their postings. */
+  /** Fragments around non-term characters (`of frost`, `ice.`) and their postings (built on first use). */
   readonly fragments: Dictionary;
   /**
    * Gaps: the distinct maximal runs of non-term characters of the search fields (`, `, `-`, `.`), each with
-   * the items holding it; derived at load from the fragments (each fragment holds exactly one gap).
+   * the items holding it; derived from the fragments on first use (each fragment holds exactly one gap).
    */
   readonly gaps: Dictionary;
   /** Query parameter → folded value → positions. */
   readonly filters: ReadonlyMap<string, ReadonlyMap<string, PosSet>>;
-  /** Folded key → position. */
-  readonly keys: ReadonlyMap<string, number>;
   /** Positions shown in lists by default (undefined when nothing is hidden). */
   readonly visible: PosSet | undefined;
   /** `{"collection":"<dataset>","total":` */
   readonly bodyPrefix: string;
+  /** Folded search text of the item at position `p` (its fields joined by `\n`). */
+  searchText(p: number): string;
+  /** The item at position `p` as `JSON.stringify(item)`: the bytes of its lookup response. */
+  item(p: number): string;
+  /** The items at `positions` (ascending), each as {@link item}, joined by `,`. */
+  itemsJoined(positions: readonly number[]): string;
+  /** Position of the item whose folded lookup key is `folded`, or undefined. */
+  keyPosition(folded: string): number | undefined;
 }
 
 class CorruptIndex extends Error {
@@ -48,63 +65,100 @@ function fail(what: string): never {
   throw new CorruptIndex(`collection index: ${what}`);
 }
 
-function positions(v: unknown, n: number, what: string): Int32Array {
-  if (!Array.isArray(v)) fail(`${what} is not an array`);
-  const out = new Int32Array(v.length);
-  let prev = -1;
-  for (let i = 0; i < v.length; i++) {
-    const p: unknown = v[i];
-    if (typeof p !== 'number' || !Number.isInteger(p) || p <= prev || p >= n) fail(`${what} is not a strictly increasing list of positions below ${n}`);
-    out[i] = p;
-    prev = p;
-  }
-  return out;
-}
-
-function strings(v: unknown, what: string): string[] {
-  if (!Array.isArray(v) || !v.every((s): s is string => typeof s === 'string')) fail(`${what} is not an array of strings`);
-  return v;
-}
-
-function dictionary(entries: unknown, lists: unknown, what: string, n: number, valid: (s: string) => boolean): Dictionary {
-  const strs = strings(entries, what);
-  if (!Array.isArray(lists) || lists.length !== strs.length) fail(`${what} and their postings differ in length`);
-  strs.forEach((t, i) => {
-    if (!valid(t)) fail(`${what}[${i}] is malformed`);
-    if (i > 0 && !(strs[i - 1]! < t)) fail(`${what} are not sorted and distinct at ${i}`);
-  });
-  const raw: unknown[] = lists;
-  return makeDictionary(
-    strs,
-    raw.map((v, i) => makeSet(positions(v, n, `${what} postings[${i}]`), n)),
-  );
-}
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /**
- * Check a parsed collection index file (`api/_lib/formats/collection-index.ts`; spec §4.2) and build the
- * in-memory structures (bitsets, maps, joined terms; the gaps and the fragment groups, derived from the
- * fragments). Linear in the file size.
- * @param raw the parsed JSON of `collectionIndexFile(name)`.
- * @param expected the collection the file must describe, when known.
- * @throws Error when the file is not a well-formed `collection-index/2` index (the store turns this into 503),
- *         including terms or fragments out of code-unit order or repeated, and fragments without exactly one gap.
+ * Reads the file's bytes `[start, end)` (inside the items section) and decodes each of `runs` (pairs of
+ * file offsets within that span, ascending) as UTF-8.
  */
-export function loadIndex(raw: unknown, expected?: CollectionName): LoadedCollection {
-  if (!isRecord(raw)) fail('not an object');
+type ReadRuns = (start: number, end: number, runs: readonly number[]) => string[];
+
+/** Runs of the items section closer than this many bytes are read together. */
+const READ_GAP = 16 * 1024;
+
+/**
+ * Check the header and sections of `core` (the file's bytes up to the items section, at least) and build
+ * the collection (module docstring).
+ * @param core bytes starting at the file's first byte; its buffer offset must be a multiple of 8.
+ * @param fileBytes size of the whole file.
+ * @param readRuns how items are read.
+ */
+function decode(core: Uint8Array, fileBytes: number, readRuns: ReadRuns, expected: CollectionName | undefined): LoadedCollection {
+  if (endianness() !== 'LE') fail('this host is big-endian; the sections are little-endian');
+  if (core.byteOffset % 8 !== 0) fail('bytes are not 8-byte aligned');
+  const buf = Buffer.from(core.buffer, core.byteOffset, core.byteLength);
+  let raw: unknown;
+  try {
+    raw = headerOf(core);
+  } catch (e) {
+    fail((e as Error).message.replace(/^collection index: /, ''));
+  }
+  const headerBytes = buf.readUInt32LE(8);
+  if (!isRecord(raw)) fail('the header is not an object');
   if (raw.format !== INDEX_FORMAT) fail(`format is ${JSON.stringify(raw.format)}, expected ${INDEX_FORMAT}`);
   const name = raw.collection;
   if (typeof name !== 'string' || !isCollectionName(name)) fail('unknown collection');
   if (expected !== undefined && name !== expected) fail(`holds ${name}, expected ${expected}`);
   const def = COLLECTION_DEFS[name];
   if (raw.dataset !== def.dataset) fail(`dataset is not ${def.dataset}`);
-  const items = strings(raw.items, 'items');
-  const n = items.length;
-  const search = strings(raw.search, 'search');
-  if (search.length !== n) fail('search and items differ in length');
-  const terms = dictionary(raw.terms, raw.postings, 'terms', n, isSingleTerm);
-  const plainFragments = dictionary(raw.fragments, raw.fragmentPostings, 'fragments', n, (f) => FRAGMENT_RE.test(f));
-  const fragments: Dictionary = { ...plainFragments, groups: groupsOf(plainFragments, n) };
-  const gaps = gapsOf(fragments, n);
+  const { n, terms: termCount, fragments: fragmentCount, keys: keyCount } = raw;
+  if (!isCount(n) || !isCount(termCount) || !isCount(fragmentCount) || !isCount(keyCount)) fail('n, terms, fragments and keys are not counts');
+
+  // Sections: in file order, aligned, not overlapping, the items last and ending with the file.
+  if (!isRecord(raw.sections)) fail('sections is not an object');
+  const at = {} as Record<SectionName, readonly [number, number]>;
+  let end = PREFIX_BYTES + headerBytes;
+  for (const s of SECTION_NAMES) {
+    const v: unknown = raw.sections[s];
+    if (!Array.isArray(v) || v.length !== 2 || !isCount(v[0]) || !isCount(v[1])) fail(`sections.${s} is not [offset, length]`);
+    if (v[0] % 8 !== 0 || v[0] < end) fail(`sections.${s} is misplaced`);
+    at[s] = [v[0], v[1]];
+    end = v[0] + v[1];
+  }
+  const itemsAt = at.items[0];
+  if (end !== fileBytes) fail(`the items section ends at ${end}, the file at ${fileBytes}`);
+  if (buf.length < itemsAt) fail('bytes before the items section are missing');
+  const sized: [SectionName, number][] = [
+    ['termStarts', (termCount + 1) * 4],
+    ['fragmentStarts', (fragmentCount + 1) * 4],
+    ['searchStarts', (n + 1) * 4],
+    ['keyStarts', (keyCount + 1) * 4],
+    ['keyPositions', keyCount * 4],
+    ['itemStarts', (n + 1) * 8],
+  ];
+  for (const [s, bytes] of sized) if (at[s][1] !== bytes) fail(`sections.${s} is ${at[s][1]} bytes, expected ${bytes}`);
+  if (at.postings[1] % 4 !== 0) fail('sections.postings is not a whole number of Int32');
+  const i32 = (s: SectionName): Int32Array => new Int32Array(core.buffer, core.byteOffset + at[s][0], at[s][1] / 4);
+  const utf8 = (s: SectionName): string => buf.toString('utf8', at[s][0], at[s][0] + at[s][1]);
+  const postings = i32('postings');
+  const P = postings.length;
+
+  /** Check `postings[a .. b)` is a strictly increasing list of positions below n. */
+  const checkRun = (a: number, b: number, what: string): void => {
+    let prev = -1;
+    for (let i = a; i < b; i++) {
+      const p = postings[i]!;
+      if (p <= prev || p >= n) fail(`${what} is not a strictly increasing list of positions below ${n}`);
+      prev = p;
+    }
+  };
+  const checkStarts = (starts: Int32Array, first: number, last: number, what: string): void => {
+    if (starts[0] !== first || starts[starts.length - 1] !== last) fail(`${what} do not span their section`);
+    for (let i = 1; i < starts.length; i++) if (starts[i]! < starts[i - 1]!) fail(`${what} decrease at ${i}`);
+  };
+  const range = (v: unknown, what: string): [number, number] => {
+    if (!Array.isArray(v) || v.length !== 2 || !isCount(v[0]) || !isCount(v[1]) || v[0] > v[1] || v[1] > P) fail(`${what} is not a run of postings`);
+    return [v[0], v[1]];
+  };
+
+  const termStarts = i32('termStarts');
+  const fragmentStarts = i32('fragmentStarts');
+  checkStarts(termStarts, 0, termStarts[termCount]!, 'termStarts');
+  checkStarts(fragmentStarts, termStarts[termCount]!, fragmentStarts[fragmentCount]!, 'fragmentStarts');
+  if (fragmentStarts[fragmentCount]! > P) fail('fragmentStarts run past the postings');
+  for (let t = 0; t < termCount; t++) checkRun(termStarts[t]!, termStarts[t + 1]!, `terms postings[${t}]`);
+  for (let f = 0; f < fragmentCount; f++) checkRun(fragmentStarts[f]!, fragmentStarts[f + 1]!, `fragments postings[${f}]`);
+  const listOf = (a: number, b: number): PosSet => makeSet(postings.subarray(a, b), n);
 
   if (!isRecord(raw.filters)) fail('filters is not an object');
   const filters = new Map<string, Map<string, PosSet>>();
@@ -113,43 +167,229 @@ export function loadIndex(raw: unknown, expected?: CollectionName): LoadedCollec
     if (byValue === undefined) continue;
     if (!isRecord(byValue)) fail(`filters.${f.param} is not an object`);
     const m = new Map<string, PosSet>();
-    for (const [value, list] of Object.entries(byValue)) m.set(value, makeSet(positions(list, n, `filters.${f.param}.${value}`), n));
+    for (const [value, v] of Object.entries(byValue)) {
+      const [a, b] = range(v, `filters.${f.param}.${value}`);
+      checkRun(a, b, `filters.${f.param}.${value}`);
+      m.set(value, listOf(a, b));
+    }
     filters.set(f.param, m);
   }
 
-  if (!isRecord(raw.keys)) fail('keys is not an object');
-  const keys = new Map<string, number>();
-  for (const [k, p] of Object.entries(raw.keys)) {
-    if (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p >= n) fail(`keys.${k} is not a position`);
-    keys.set(k, p);
-  }
-
-  const hidden = positions(raw.hidden, n, 'hidden');
+  const [ha, hb] = range(raw.hidden, 'hidden');
+  checkRun(ha, hb, 'hidden');
   let visible: PosSet | undefined;
-  if (hidden.length > 0) {
-    const list = new Int32Array(n - hidden.length);
+  if (hb > ha) {
+    const list = new Int32Array(n - (hb - ha));
     let k = 0;
-    let h = 0;
+    let h = ha;
     for (let p = 0; p < n; p++) {
-      if (h < hidden.length && hidden[h] === p) h++;
+      if (h < hb && postings[h] === p) h++;
       else list[k++] = p;
     }
     visible = makeSet(list, n);
   }
+
+  const searchStarts = i32('searchStarts');
+  checkStarts(searchStarts, 0, searchStarts[n]!, 'searchStarts');
+  const keyStarts = i32('keyStarts');
+  const keyPositions = i32('keyPositions');
+  checkStarts(keyStarts, 0, at.keys[1], 'keyStarts');
+  for (let k = 0; k < keyCount; k++) if (keyPositions[k]! >= n || keyPositions[k]! < 0) fail(`keyPositions[${k}] is not a position`);
+  const itemStarts = new Float64Array(core.buffer, core.byteOffset + at.itemStarts[0], n + 1);
+  if (itemStarts[0] !== 1 || itemStarts[n] !== (n === 0 ? 1 : at.items[1])) fail('itemStarts do not span the items section');
+  for (let p = 1; p <= n; p++) if (!(itemStarts[p]! > itemStarts[p - 1]!)) fail(`itemStarts do not increase at ${p}`);
+
+  // Built on first use; a failed check there is remembered and answers 503 from then on.
+  const lazy = <T>(what: string, build: () => T): (() => T) => {
+    let done: { value: T } | { error: ServiceError } | undefined;
+    return () => {
+      if (!done) {
+        try {
+          done = { value: build() };
+        } catch (cause) {
+          if (!(cause instanceof CorruptIndex)) throw cause;
+          done = { error: new ServiceError('UPSTREAM_UNAVAILABLE', `The ${name} collection index is corrupt (${what}); rebuild the catalog.`, { cause }) };
+        }
+      }
+      if ('error' in done) throw done.error;
+      return done.value;
+    };
+  };
+  const dictionary = (s: 'terms' | 'fragments', count: number, starts: Int32Array, valid: (e: string) => boolean): Dictionary => {
+    const text = utf8(s);
+    const entries = count === 0 && text === '' ? [] : text.split('\n');
+    if (entries.length !== count) fail(`${s} holds ${entries.length} entries, the header says ${count}`);
+    entries.forEach((e, i) => {
+      if (!valid(e)) fail(`${s}[${i}] is malformed`);
+      if (i > 0 && !(entries[i - 1]! < e)) fail(`${s} are not sorted and distinct at ${i}`);
+    });
+    return makeDictionary(
+      entries,
+      entries.map((_, i) => listOf(starts[i]!, starts[i + 1]!)),
+    );
+  };
+  const terms = lazy('terms', () => dictionary('terms', termCount, termStarts, isSingleTerm));
+  const fragments = lazy('fragments', () => {
+    const plain = dictionary('fragments', fragmentCount, fragmentStarts, (f) => FRAGMENT_RE.test(f));
+    return { ...plain, groups: groupsOf(plain, n) };
+  });
+  const gaps = lazy('fragments', () => gapsOf(fragments(), n));
+  const search = lazy('search', () => {
+    const text = utf8('search');
+    if (text.length !== searchStarts[n]) fail(`the search text is ${text.length} code units, searchStarts end at ${searchStarts[n]}`);
+    return text;
+  });
+  const keysChecked = lazy('keys', () => {
+    for (let k = 1; k < keyCount; k++) {
+      // key k (the source range) against key k - 1 (the target range): it must come after
+      if (buf.compare(buf, at.keys[0] + keyStarts[k - 1]!, at.keys[0] + keyStarts[k]!, at.keys[0] + keyStarts[k]!, at.keys[0] + keyStarts[k + 1]!) <= 0) {
+        fail(`keys are not sorted and distinct at ${k}`);
+      }
+    }
+    return true;
+  });
+
+  const itemsJoined = (positions: readonly number[]): string => {
+    if (positions.length === 0) return '';
+    // runs of consecutive positions: [start byte, end byte) pairs
+    const runs: number[] = [];
+    for (let i = 0; i < positions.length; ) {
+      let j = i;
+      while (j + 1 < positions.length && positions[j + 1] === positions[j]! + 1) j++;
+      runs.push(itemsAt + itemStarts[positions[i]!]!, itemsAt + itemStarts[positions[j]! + 1]! - 1);
+      i = j + 1;
+    }
+    let out = '';
+    for (let r = 0; r < runs.length; ) {
+      let s = r + 2;
+      while (s < runs.length && runs[s]! - runs[s - 1]! < READ_GAP) s += 2;
+      const parts = readRuns(runs[r]!, runs[s - 1]!, runs.slice(r, s));
+      for (const part of parts) out += out === '' ? part : `,${part}`;
+      r = s;
+    }
+    return out;
+  };
 
   return {
     name,
     def,
     dataset: def.dataset,
     n,
-    items,
-    search,
-    terms,
-    fragments,
-    gaps,
+    get terms() {
+      return terms();
+    },
+    get fragments() {
+      return fragments();
+    },
+    get gaps() {
+      return gaps();
+    },
     filters,
-    keys,
     visible,
     bodyPrefix: `{"collection":${JSON.stringify(def.dataset)},"total":`,
+    searchText: (p) => search().slice(searchStarts[p], searchStarts[p + 1]),
+    item: (p) => itemsJoined([p]),
+    itemsJoined,
+    keyPosition(folded) {
+      keysChecked();
+      const target = Buffer.from(folded, 'utf8');
+      const base = at.keys[0];
+      let lo = 0;
+      let hi = keyCount - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const c = buf.compare(target, 0, target.length, base + keyStarts[mid]!, base + keyStarts[mid + 1]!);
+        if (c === 0) return keyPositions[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return undefined;
+    },
   };
+}
+
+/**
+ * A collection index held in memory (tests, benchmarks): `bytes` is the whole file
+ * (`encodeCollectionIndex`). Copies the bytes once when their offset is not 8-byte aligned.
+ * @param expected the collection the file must describe, when known.
+ * @throws Error (`CorruptIndex`) when the bytes are not a well-formed `collection-index/3` file (module docstring).
+ */
+export function loadIndex(bytes: Uint8Array, expected?: CollectionName): LoadedCollection {
+  const core = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
+  const view = Buffer.from(core.buffer, core.byteOffset, core.byteLength);
+  return decode(
+    core,
+    core.byteLength,
+    (_start, _end, runs) => {
+      const out: string[] = [];
+      for (let i = 0; i < runs.length; i += 2) out.push(view.toString('utf8', runs[i], runs[i + 1]));
+      return out;
+    },
+    expected,
+  );
+}
+
+/** Closes the file of an opened index once the index is garbage. */
+const closer = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+});
+
+/** Fill `into` from `fd` at `position`, looping over short reads. @throws Error on a read error or an early end of file */
+function readFully(fd: number, into: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < into.length) {
+    const got = readSync(fd, into, done, into.length - done, position + done);
+    if (got === 0) throw new CorruptIndex('collection index: the file ends early');
+    done += got;
+  }
+}
+
+/**
+ * Open the collection index file at `file`: reads the header and the bytes before the items section
+ * (one read), and keeps the file open for item reads (closed when the index is garbage).
+ * @param expected the collection the file must describe, when known.
+ * @throws Error from the file system (missing, unreadable) or `CorruptIndex` (module docstring); item reads
+ *   that fail later throw `ServiceError` `UPSTREAM_UNAVAILABLE`.
+ */
+export function openIndex(file: string, expected?: CollectionName): LoadedCollection {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const prefix = new Uint8Array(Math.min(size, PREFIX_BYTES));
+    readFully(fd, prefix, 0);
+    const head = Buffer.from(prefix.buffer);
+    if (head.length < PREFIX_BYTES || head.toString('latin1', 0, 8) !== INDEX_MAGIC) fail(`does not start with ${INDEX_MAGIC}`);
+    const front = new Uint8Array(Math.min(size, PREFIX_BYTES + head.readUInt32LE(8)));
+    readFully(fd, front, 0);
+    let header: unknown;
+    try {
+      header = headerOf(front);
+    } catch (e) {
+      fail((e as Error).message.replace(/^collection index: /, ''));
+    }
+    const itemsAt: unknown = isRecord(header) && isRecord(header.sections) && Array.isArray(header.sections.items) ? header.sections.items[0] : undefined;
+    if (!isCount(itemsAt) || itemsAt > size) fail('sections.items is not [offset, length]');
+    const core = new Uint8Array(new ArrayBuffer(itemsAt));
+    readFully(fd, core, 0);
+    const index = decode(core, size, (start, end, runs) => {
+      const chunk = Buffer.allocUnsafe(end - start);
+      try {
+        readFully(fd, chunk, start);
+      } catch (cause) {
+        throw new ServiceError('UPSTREAM_UNAVAILABLE', `The ${expected ?? 'collection'} items cannot be read; try again.`, { cause });
+      }
+      const out: string[] = [];
+      for (let i = 0; i < runs.length; i += 2) out.push(chunk.toString('utf8', runs[i]! - start, runs[i + 1]! - start));
+      return out;
+    }, expected);
+    closer.register(index, fd);
+    return index;
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * Queries of the item collections (spec 2.2, 3, 4.2): list queries and single lookups, pure functions over a
- * collection index loaded by `load.ts` (format `collection-index/2`, see `api/_lib/formats/collection-index.ts`). No I/O.
+ * collection index opened by `load.ts` (format `collection-index/3`, `api/_lib/formats/collection-file.ts`). The only I/O
+ * is the read of a page's items from the index file (`LoadedCollection.itemsJoined`).
  *
  * Semantics:
  * - Filters combine with AND. Word filters compare folded (case and accents ignored, `api/_lib/formats/collection-index.ts`);
@@ -47,7 +48,8 @@ export interface QueryResult {
  * unless `discovered` is given, results in catalog order.
  * @param query parsed parameters (`parseQuery` with `listParamSpec`): `limit` (1-500, default 50), `offset`
  *   (≥ 0, default 0), optional `q`, `discovered` (`all`) and filters; an unknown filter value matches nothing.
- * @returns totals, the page's positions and the serialised response body (spec §2.2). Never throws.
+ * @returns totals, the page's positions and the serialised response body (spec §2.2).
+ * @throws ServiceError `UPSTREAM_UNAVAILABLE` when the index proves corrupt on first use or its items cannot be read (`load.ts`).
  */
 export function queryCollection(index: LoadedCollection, query: CollectionQuery): QueryResult {
   const sets: PosSet[] = [];
@@ -66,8 +68,7 @@ export function queryCollection(index: LoadedCollection, query: CollectionQuery)
   const total = result === undefined ? index.n : result.size;
   const { limit, offset } = query;
   const positions = page(result, index.n, offset, limit);
-  let items = '';
-  for (let i = 0; i < positions.length; i++) items += (i === 0 ? '' : ',') + index.items[positions[i]!]!;
+  const items = index.itemsJoined(positions);
   const body = `${index.bodyPrefix}${total},"count":${positions.length},"limit":${limit},"offset":${offset},"items":[${items}]}`;
   return { total, count: positions.length, limit, offset, positions, body };
 }
@@ -78,6 +79,6 @@ export function queryCollection(index: LoadedCollection, query: CollectionQuery)
  * hides them from lists only.
  */
 export function lookupItem(index: LoadedCollection, key: string): string | undefined {
-  const p = index.keys.get(foldKey(key));
-  return p === undefined ? undefined : index.items[p];
+  const p = index.keyPosition(foldKey(key));
+  return p === undefined ? undefined : index.item(p);
 }

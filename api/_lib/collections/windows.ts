@@ -114,11 +114,10 @@ function inWindow(dict: Dictionary, w: Window, p: number): boolean {
 
 /** Items of `candidates` whose search text contains `fq`, as a new set. */
 function confirm(index: LoadedCollection, candidates: PosSet, fq: string): PosSet {
-  const search = index.search;
   const out: number[] = [];
   if (candidates.list) {
     const list = candidates.list;
-    for (let i = 0; i < list.length; i++) if (search[list[i]!]!.includes(fq)) out.push(list[i]!);
+    for (let i = 0; i < list.length; i++) if (index.searchText(list[i]!).includes(fq)) out.push(list[i]!);
   } else {
     const bits = candidates.bits!;
     for (let w = 0; w < bits.length; w++) {
@@ -126,7 +125,7 @@ function confirm(index: LoadedCollection, candidates: PosSet, fq: string): PosSe
       while (word !== 0) {
         const low = word & -word;
         const p = (w << 5) + 31 - Math.clz32(low);
-        if (search[p]!.includes(fq)) out.push(p);
+        if (index.searchText(p).includes(fq)) out.push(p);
         word ^= low;
       }
     }
@@ -136,7 +135,8 @@ function confirm(index: LoadedCollection, candidates: PosSet, fq: string): PosSe
 
 /**
  * Items matching `q` (spec §4.2: folded substring of one search field; `q` as parsed, at most 200 characters),
- * or undefined when `q` folds to nothing (no constraint). Never throws.
+ * or undefined when `q` folds to nothing (no constraint).
+ * @throws ServiceError `UPSTREAM_UNAVAILABLE` when a dictionary or the search text proves corrupt on first use (`load.ts`).
  * - One run of letters and digits: the union of the postings of the terms containing it (exact).
  * - No letters or digits at all: an occurrence lies inside one gap, so the union of the gaps containing `q` (exact).
  * - Otherwise `q` is cut into windows, one around each stretch of non-term characters: the runs on either

@@ -1,15 +1,16 @@
 /**
- * The collection index (`collectionIndexFile(name)` = `api/v1/collections/{name}.json`, format
- * `collection-index/2`, schema `schemas/output/collection-index.schema.json`; spec §2.2, §3, §4.2, §8) and the
- * per-collection facts both sides need: which filters, search fields and lookup keys each collection has, and
- * the text folding of search text, query text, filter values and lookup keys. Pure: no I/O.
+ * The content of a collection index (spec §2.2, §3, §4.2, §8) and the per-collection facts both sides need:
+ * which filters, search fields and lookup keys each collection has, and the text folding of search text,
+ * query text, filter values and lookup keys. Pure: no I/O.
  *
- * Written by: `build/derive/collections.ts` (`indexCollection`, one index per collection plus one static item
- * file per lookup key, `collectionItemFile`). Read by: `api/_lib/collections/load.ts` (`loadIndex`, which checks
- * every field) for `/v1/{name}` and `/v1/{name}/{key}` (`api/collections.ts`).
+ * Computed by: `build/derive/collections.ts` (`indexCollection`, one index per collection plus one static item
+ * file per lookup key, `collectionItemFile`), and laid out as bytes by `collection-file.ts` (format
+ * `collection-index/3`, `collectionIndexFile(name)` = `api/v1/collections/{name}.cidx`). Read by:
+ * `api/_lib/collections/load.ts` (`openIndex`, `loadIndex`) for `/v1/{name}` and `/v1/{name}/{key}`
+ * (`api/collections.ts`).
  *
- * Shape: see {@link CollectionIndexFile}. Positions are 0-based indexes into `items`; string offsets and the
- * sort order are UTF-16 code units.
+ * Shape: see {@link CollectionIndexData}. Positions are 0-based indexes into `items`; string offsets and the
+ * sort order of terms and fragments are UTF-16 code units.
  *
  * Folding (one rule for search text, query text, filter values and lookup keys, so both sides agree;
  * `foldForMatch` in `api/_lib/text/fold.ts`):
@@ -137,16 +138,12 @@ export function isCollectionName(name: string): name is CollectionName {
   return Object.hasOwn(COLLECTION_DEFS, name);
 }
 
-/** Version tag of the index file format; a reader rejects any other (the function then answers 503). */
-export const INDEX_FORMAT = 'collection-index/2';
-
 /**
- * The collection index file (`api/v1/collections/{name}.json`), schema
- * `schemas/output/collection-index.schema.json`. Positions are 0-based indexes into `items`, which
- * keeps the catalog order (the order of every list response). Every position list is strictly increasing.
+ * What a collection index holds (laid out as bytes by `collection-file.ts`). Positions are 0-based indexes
+ * into `items`, which keeps the catalog order (the order of every list response). Every position list is
+ * strictly increasing.
  */
-export interface CollectionIndexFile {
-  readonly format: typeof INDEX_FORMAT;
+export interface CollectionIndexData {
   readonly collection: CollectionName;
   /** Source dataset name (the response's `collection`). */
   readonly dataset: string;

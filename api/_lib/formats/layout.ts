@@ -17,7 +17,7 @@
  * - `api/v1/stats.json`                     the `/api/stats` body (`stats.ts`; §4.4)
  * - `api/v1/exports/{type}.json`            records of one export type (`export.ts`; §4.4)
  * - `api/v1/exports/full/{type}.{json,csv}`  the unfiltered `/api/export` body of a type, byte for byte (§4.4)
- * - `api/v1/collections/{name}.json`        collection indexes read by `/v1/{name}` (`collection-index.ts`; §4.2)
+ * - `api/v1/collections/{name}.cidx`        collection indexes read by `/v1/{name}` (`collection-file.ts`; §4.2)
  * - `api/v1/{name}/{key}.json`              one collection item per lookup key, for CDN consumers (§4.2)
  * - icon, sprite, character and asset registry files: see `registries.ts` (§4.3, §4.5, §4.6)
  */
@@ -64,9 +64,9 @@ export function fullExportFile(type: ExportType, format: 'json' | 'csv'): string
   return `${API_V1_DIR}/exports/full/${type}.${format}`;
 }
 
-/** Path of a collection's index, read by the collection functions (shape in `collection-index.ts`; §4.2). */
+/** Path of a collection's index, read by the collection functions (bytes in `collection-file.ts`; §4.2). */
 export function collectionIndexFile(name: CollectionName): string {
-  return `${API_V1_DIR}/collections/${name}.json`;
+  return `${API_V1_DIR}/collections/${name}.cidx`;
 }
 
 /**

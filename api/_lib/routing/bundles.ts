@@ -29,7 +29,7 @@ import type { EntryName } from './table.js';
 /** Catalog files each entry reads, as globs relative to the catalog output folder (`dist/`). */
 export const ENTRY_CATALOG_FILES: Readonly<Record<EntryName, readonly string[]>> = Object.freeze({
   catalog: [MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, `${API_V1_DIR}/exports/*.json`, `${API_V1_DIR}/exports/full/*`],
-  collections: [MANIFEST_FILE, `${API_V1_DIR}/collections/*.json`],
+  collections: [MANIFEST_FILE, `${API_V1_DIR}/collections/*.cidx`],
   registries: [
     MANIFEST_FILE,
     ICON_REGISTRY_FILE,
