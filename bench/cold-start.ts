@@ -136,6 +136,31 @@ async function gen100k(): Promise<string> {
   return dist;
 }
 
+/**
+ * Cold start of one catalog entry over the catalog output folder `catalogDir`: `runs` new processes
+ * (after one unmeasured) each import the entry as {@link run} does and answer `GET path`.
+ * @returns medians of the first answer and process times (ms) and of the peak RSS (MB), and the status.
+ */
+export async function coldCatalogEntry(entry: 'catalog' | 'collections' | 'registries', path: string, catalogDir: string, runs = 5): Promise<{ status: number; answerMs: number; processMs: number; maxRssMB: number }> {
+  const js = join(TMP, 'cold-js-one');
+  rmSync(js, { recursive: true, force: true });
+  const entryJs = transpileTree(join(REPO, `api/${entry}.ts`), js);
+  cpSync(join(REPO, 'schemas'), join(js, 'schemas'), { recursive: true });
+  const script = childScript();
+  const samples: (ChildAnswer & { processMs: number })[] = [];
+  for (let i = -1; i < runs; i++) {
+    const r = await runChild(script, entryJs, { entry, method: 'GET', path }, { CATALOG_DIR: catalogDir });
+    if (i >= 0) samples.push(r);
+  }
+  rmSync(js, { recursive: true, force: true });
+  return {
+    status: samples[0]!.status,
+    answerMs: median(samples.map((s) => s.answerMs)),
+    processMs: median(samples.map((s) => s.processMs)),
+    maxRssMB: median(samples.map((s) => s.maxRssMB)),
+  };
+}
+
 /** Markdown section: one row per entry and catalog. */
 export async function run(options: { runs?: number } = {}): Promise<string> {
   const runs = options.runs ?? 5;

@@ -7,11 +7,11 @@
  *
  * `run()` returns a markdown report; `npx tsx bench/collections.ts [--seed=N] [--samples=N]` prints it.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CollectionName } from '../api/_lib/formats/index.js';
+import { collectionIndexFile, MANIFEST_FILE, type CollectionName } from '../api/_lib/formats/index.js';
 import { parseQuery } from '../api/_lib/http/index.js';
 import { listParamSpec, loadIndex, openIndex, queryCollection, type CollectionQuery, type LoadedCollection } from '../api/_lib/collections/index.js';
 import { indexCollection } from '../build/derive/collections.js';
@@ -290,15 +290,58 @@ export async function run(options: CollectionBenchOptions = {}): Promise<string>
     realNote = `Real snapshot not available: ${String(e)}`;
   }
 
-  const items = generateRelics(100_000, seed);
-  let t = performance.now();
-  const built = indexCollection('relics', { relics: items })!;
+  const gen = await generated(100_000, seed, options.samples ? Math.max(100, options.samples >> 1) : 1000);
+  const all = [...realRows, ...gen.rows];
+  const worst = all.reduce((m, r) => Math.max(m, r.p99us / r.floorP99us), 0);
+  return [
+    '## Item collections (/v1/relics|enchants|infusions|artifacts)',
+    '',
+    'Query = `queryCollection` on an open index (filter, count, page, read the items, compose the body). Floor = `JSON.stringify` of the same response object. Samples alternate query/floor; a sample is the mean of `runs/sample` back-to-back runs (chosen so a floor sample lasts ≥ 5 µs). `parseQuery` (shared HTTP layer) is shown apart. Times in microseconds.',
+    '',
+    '### Real snapshot',
+    '',
+    realNote || table(realRows),
+    '',
+    `### Generated: 100,000 relic-like items (seed ${seed})`,
+    '',
+    table(gen.rows),
+    '',
+    gen.summary,
+    '',
+    `Worst p99 ÷ floor p99: ${worst.toFixed(2)} (target ≤ 3).`,
+  ].join('\n');
+}
+
+/**
+ * Generate `records` relics, index them and write the index to `file`; nothing of them stays referenced
+ * once this returns (at 1,000,000 items they take gigabytes).
+ */
+function writeGenerated(records: number, seed: number, file: string): { indexMs: number; fileBytes: number; itemsBytes: number; itemFiles: number } {
+  const items = generateRelics(records, seed);
+  const t = performance.now();
+  const built = indexCollection('relics', { relics: items });
+  if (!built) throw new Error('the generated relics did not index');
   const indexMs = performance.now() - t;
-  // opened from a file as the function opens it: items are read from disk per query
-  const dir = mkdtempSync(join(tmpdir(), 'bench-collections-'));
-  const file = join(dir, 'relics.cidx');
+  mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, built.file);
-  t = performance.now();
+  const itemsBytes = (headerOf(built.file) as { sections: { items: [number, number] } }).sections.items[0];
+  return { indexMs, fileBytes: built.file.length, itemsBytes, itemFiles: built.itemFiles.length };
+}
+
+/**
+ * The generated collection of `records` relic-like items: indexed, written to a file and opened as the
+ * function opens it (items read from disk per query), with {@link GENERATED_QUERIES} measured over it.
+ * @param dist when given, the index and a manifest are written there as a catalog output folder (kept),
+ *   else to a temporary folder (removed).
+ * @returns the rows and a one-paragraph summary of the index's build, size and opening.
+ */
+export async function generated(records: number, seed: number, samples: number, dist?: string): Promise<{ rows: QueryRow[]; summary: string }> {
+  await Promise.resolve();
+  const dir = dist ?? mkdtempSync(join(tmpdir(), 'bench-collections-'));
+  const file = join(dir, collectionIndexFile('relics'));
+  const { indexMs, fileBytes, itemsBytes, itemFiles } = writeGenerated(records, seed, file);
+  if (dist) writeFileSync(join(dist, MANIFEST_FILE), JSON.stringify({ buildId: `bench-relics-${records}` }));
+  let t = performance.now();
   const index = openIndex(file, 'relics');
   const openMs = performance.now() - t;
   t = performance.now();
@@ -309,28 +352,40 @@ export async function run(options: CollectionBenchOptions = {}): Promise<string>
   t = performance.now();
   index.searchText(0);
   const searchMs = performance.now() - t;
-  const itemsBytes = (headerOf(built.file) as { sections: { items: [number, number] } }).sections.items[0];
-  const genRows = GENERATED_QUERIES.map(([label, query]) => measure(index, 'relics', label, query, options.samples ? Math.max(100, options.samples >> 1) : 1000));
-  rmSync(dir, { recursive: true, force: true });
+  const rows = GENERATED_QUERIES.map(([label, query]) => measure(index, 'relics', label, query, samples));
+  if (!dist) rmSync(dir, { recursive: true, force: true });
+  const mib = (b: number): string => (b / 1048576).toFixed(1);
+  return {
+    rows,
+    summary: `Index (\`collection-index/3\`): built in ${indexMs.toFixed(0)} ms into ${mib(fileBytes)} MiB, of which ${mib(itemsBytes)} MiB before the items are read at open; opened and checked in ${openMs.toFixed(0)} ms; the first \`q\` builds the dictionaries in ${dictMs.toFixed(0)} ms and decodes the search text in ${searchMs.toFixed(0)} ms; ${itemFiles} lookup keys (each a static item file while the build's item file budget allows).`,
+  };
+}
 
-  const all = [...realRows, ...genRows];
-  const worst = all.reduce((m, r) => Math.max(m, r.p99us / r.floorP99us), 0);
+/** The request each cold start answers: a `q` and a filter, so the dictionaries are built in it. */
+export const COLD_REQUEST = '/v1/relics?q=frost&tier=3&limit=50';
+
+/**
+ * The generated collection at `records` items (`npm run bench -- --only=gen-1m` runs it at 1,000,000 in a
+ * child with a large heap): query table and index summary as {@link generated}, and the collections entry's
+ * cold start over it ({@link COLD_REQUEST}, median of 3). The catalog folder is kept under
+ * `.tmp/bench/relics-{records}`.
+ */
+export async function atScale(records: number, seed: number, samples: number): Promise<string> {
+  const dist = join(resolve(import.meta.dirname, '..'), '.tmp/bench', `relics-${records}`, 'dist');
+  rmSync(dist, { recursive: true, force: true });
+  mkdirSync(join(dist, 'api/v1'), { recursive: true });
+  const gen = await generated(records, seed, samples, dist);
+  const { coldCatalogEntry } = await import('./cold-start.js');
+  const cold = await coldCatalogEntry('collections', COLD_REQUEST, dist, 3);
+  const worst = gen.rows.reduce((m, r) => Math.max(m, r.p99us / r.floorP99us), 0);
   return [
-    '## Item collections (/v1/relics|enchants|infusions|artifacts)',
+    `## Item collections at ${records.toLocaleString('en-US')} relic-like items (seed ${seed})`,
     '',
-    'Query = `queryCollection` on a loaded index (filter, count, page, compose the body). Floor = `JSON.stringify` of the same response object. Samples alternate query/floor; a sample is the mean of `runs/sample` back-to-back runs (chosen so a floor sample lasts ≥ 5 µs). `parseQuery` (shared HTTP layer) is shown apart. Times in microseconds.',
+    table(gen.rows),
     '',
-    '### Real snapshot',
+    gen.summary,
     '',
-    realNote || table(realRows),
-    '',
-    `### Generated: 100,000 relic-like items (seed ${seed})`,
-    '',
-    table(genRows),
-    '',
-    `Index (\`collection-index/3\`): built in ${indexMs.toFixed(0)} ms into ${(built.file.length / 1048576).toFixed(1)} MiB, of which ${(itemsBytes / 1048576).toFixed(1)} MiB before the items are read at open; opened and checked in ${openMs.toFixed(0)} ms; the first \`q\` builds the dictionaries in ${dictMs.toFixed(0)} ms and decodes the search text in ${searchMs.toFixed(0)} ms; ${built.itemFiles.length} static item files.`,
-    '',
-    `Worst p99 ÷ floor p99: ${worst.toFixed(2)} (target ≤ 3).`,
+    `Worst p99 ÷ floor p99: ${worst.toFixed(2)} (target ≤ 3). Cold start of the collections entry (\`GET ${COLD_REQUEST}\`, median of 3): status ${cold.status}, first answer ${cold.answerMs.toFixed(0)} ms, process ${cold.processMs.toFixed(0)} ms, peak RSS ${cold.maxRssMB.toFixed(0)} MB.`,
   ].join('\n');
 }
 
@@ -341,7 +396,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   };
   const seed = arg('seed');
   const samples = arg('samples');
-  run({ ...(seed !== undefined ? { seed } : {}), ...(samples !== undefined ? { samples } : {}) })
+  const records = arg('records');
+  (records !== undefined
+    ? atScale(records, seed ?? COLLECTION_SEED, samples ?? 300)
+    : run({ ...(seed !== undefined ? { seed } : {}), ...(samples !== undefined ? { samples } : {}) })
+  )
     .then((md) => process.stdout.write(md + '\n'))
     .catch((e: unknown) => {
       process.stderr.write(`${String(e)}\n`);

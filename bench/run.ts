@@ -5,7 +5,8 @@
  * - `real`     the real snapshot (`../shared/fixtures/objectstore/api/v1`, config
  *              `test/real-snapshot/catalog.config.json`);
  * - `gen-100k` a generated catalog of 100,000 records (`bench/generate.ts`, seeded);
- * - `gen-1m`   the same at 1,000,000 records, only when `--only` names it (minutes, gigabytes; its build
+ * - `gen-1m`   the same at 1,000,000 records, only when `--only` names it, with the item collection at
+ *              1,000,000 relics (`bench/collections.ts --records=1000000`: query table and cold start) (minutes, gigabytes; its build
  *              and floor children get a 16 GB heap).
  * Then the output of `bench/collections.ts` `run()`, the export benchmark of
  * `bench/export.ts` over the build outputs, and the ledger benchmark of `bench/ledger.ts` (a real
@@ -19,6 +20,7 @@
  * (default 1000), `--no-build` (search only), `--load-seconds=N` (seconds per URL under load, default 15).
  * Build outputs and index files go to `.tmp/bench/<catalog>/`.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -153,6 +155,12 @@ async function main(): Promise<void> {
     }
   };
   await section('Collections', async () => (await import('./collections.js')).run());
+  if (only?.includes('gen-1m')) {
+    // in a child with a heap large enough for a million items held while they are indexed
+    await section('Collections at 1,000,000', () =>
+      Promise.resolve(execFileSync(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', join(REPO, 'bench/collections.ts'), '--records=1000000', `--seed=${seed}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })),
+    );
+  }
   if (withBuild) await section('Export', async () => (await import('./export.js')).run());
   if (withBuild && (!only || only.includes('real'))) await section('Cold start', async () => (await import('./cold-start.js')).run());
   if (!only || only.includes('real') || only.includes('sample')) {

@@ -97,6 +97,43 @@ describe.each([
     expect(c.searchText(7)).toBe(raw.search[7]);
   });
 
+  it('reads a run of neighbouring items at once, and items far apart one by one', () => {
+    // items of about 300 bytes, one of 20,000 at position 10
+    const many = Array.from({ length: 200 }, (_, i) => ({ uuid: `RELC-${i}`, id: `r-${i}`, name: `Relic ${i}`, tier: 1, description: i === 10 ? 'x'.repeat(20_000) : 'y'.repeat(250) }));
+    const raw = data('relics', many);
+    const c = load(encodeCollectionIndex(raw), 'relics');
+    const reads = (positions: number[]): number => {
+      const before = c.reads;
+      expect(c.itemsJoined(positions)).toBe(positions.map((p) => raw.items[p]).join(','));
+      return c.reads - before;
+    };
+    expect(reads([])).toBe(0);
+    expect(reads(Array.from({ length: 50 }, (_, i) => 100 + i))).toBe(1);
+    expect(reads([0, 2, 4, 6, 8])).toBe(1); // gaps of one item: far below 16 KiB
+    expect(reads([0, 199])).toBe(2); // 60 KB apart
+    expect(reads([9, 11])).toBe(2); // the 20,000-byte item lies between
+    expect(reads([9, 10, 11])).toBe(1);
+    expect(reads([150, 151, 199])).toBe(1);
+    expect(queryCollection(c, { limit: 50, offset: 0, tier: 1 }).count).toBe(50);
+  });
+
+  it('finds keys whose UTF-8 order is not their UTF-16 order', () => {
+    // U+E000 sorts after U+13000 by code units (0xD80C < 0xE000) and before it by UTF-8 bytes (EE < F0);
+    // neither has a compatibility decomposition, so both survive folding
+    const items = [
+      { uuid: 'RELC-1', id: '\u{13000}-relic', name: 'A', tier: 1 },
+      { uuid: 'RELC-2', id: '\uE000-relic', name: 'Z', tier: 1 },
+      { uuid: 'RELC-3', id: 'é-relic', name: 'E', tier: 1 },
+    ];
+    const raw = data('relics', items);
+    expect(Object.keys(raw.keys)).toEqual(expect.arrayContaining(['\u{13000}-relic', '\uE000-relic']));
+    const c = load(encodeCollectionIndex(raw), 'relics');
+    for (const [k, p] of Object.entries(raw.keys)) expect(c.keyPosition(k), k).toBe(p);
+    expect(lookupItem(c, '\u{13000}-RELIC')).toBe(raw.items[0]);
+    expect(lookupItem(c, '\uE000-relic')).toBe(raw.items[1]);
+    expect(lookupItem(c, 'É-relic')).toBe(raw.items[2]);
+  });
+
   it('an empty collection', () => {
     const c = load(file('enchants', []), 'enchants');
     expect(c.n).toBe(0);

@@ -55,6 +55,11 @@ export interface LoadedCollection {
   itemsJoined(positions: readonly number[]): string;
   /** Position of the item whose folded lookup key is `folded`, or undefined. */
   keyPosition(folded: string): number | undefined;
+  /**
+   * Reads of the items section so far: one per run of items (neighbours closer than 16 KiB read together);
+   * for operators and tests.
+   */
+  readonly reads: number;
 }
 
 class CorruptIndex extends Error {
@@ -249,6 +254,7 @@ function decode(core: Uint8Array, fileBytes: number, readRuns: ReadRuns, expecte
     return true;
   });
 
+  let reads = 0;
   const itemsJoined = (positions: readonly number[]): string => {
     if (positions.length === 0) return '';
     // runs of consecutive positions: [start byte, end byte) pairs
@@ -264,6 +270,7 @@ function decode(core: Uint8Array, fileBytes: number, readRuns: ReadRuns, expecte
       let s = r + 2;
       while (s < runs.length && runs[s]! - runs[s - 1]! < READ_GAP) s += 2;
       const parts = readRuns(runs[r]!, runs[s - 1]!, runs.slice(r, s));
+      reads++;
       for (const part of parts) out += out === '' ? part : `,${part}`;
       r = s;
     }
@@ -287,6 +294,9 @@ function decode(core: Uint8Array, fileBytes: number, readRuns: ReadRuns, expecte
     filters,
     visible,
     bodyPrefix: `{"collection":${JSON.stringify(def.dataset)},"total":`,
+    get reads() {
+      return reads;
+    },
     searchText: (p) => search().slice(searchStarts[p], searchStarts[p + 1]),
     item: (p) => itemsJoined([p]),
     itemsJoined,
