@@ -3,7 +3,7 @@
  * so that a cold-start measurement runs `node` on JavaScript, as the deployed function does, instead
  * of paying for an on-the-fly TypeScript loader.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -13,7 +13,7 @@ const RELATIVE_IMPORT = /(?:\bfrom\s+|\bimport\(\s*)['"](\.{1,2}\/[^'"]+)\.js['"
 
 /**
  * Transpile `entry` (a `.ts` file in the repository) and its relative imports into `outDir`, keeping
- * paths relative to the repository root. Returns the absolute path of the entry's `.js` file.
+ * paths relative to the repository root; an import with no `.ts` source is a `.js` module, copied as it is. Returns the absolute path of the entry's `.js` file.
  */
 export function transpileTree(entry: string, outDir: string): string {
   const seen = new Set<string>();
@@ -23,7 +23,17 @@ export function transpileTree(entry: string, outDir: string): string {
     if (seen.has(file)) continue;
     seen.add(file);
     const source = readFileSync(file, 'utf8');
-    for (const m of source.matchAll(RELATIVE_IMPORT)) queue.push(resolve(dirname(file), `${m[1] as string}.ts`));
+    for (const m of source.matchAll(RELATIVE_IMPORT)) {
+      // a `.ts` source, or a module that is JavaScript already (generated code)
+      const base = resolve(dirname(file), m[1] as string);
+      queue.push(existsSync(`${base}.ts`) ? `${base}.ts` : `${base}.js`);
+    }
+    if (file.endsWith('.js')) {
+      const target = join(outDir, relative(REPO, file));
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, source);
+      continue;
+    }
     const js = ts.transpileModule(source, {
       fileName: file,
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },

@@ -59,7 +59,8 @@ export function renderVercelConfig(root: string = PROJECT_ROOT): Record<string, 
   const functions: Record<string, unknown> = {};
   for (const entry of ENTRIES.filter(exists)) {
     const files = [...ENTRY_CATALOG_FILES[entry].map((f) => `${OUTPUT_DIRECTORY}/${f}`), ...ENTRY_PROJECT_FILES[entry]];
-    functions[`api/${entry}.ts`] = { includeFiles: globOf(files), maxDuration: MAX_DURATION_S };
+    // an entry that reads no file besides its imports has no includeFiles
+    functions[`api/${entry}.ts`] = { ...(files.length > 0 ? { includeFiles: globOf(files) } : {}), maxDuration: MAX_DURATION_S };
   }
   return {
     $schema: 'https://openapi.vercel.sh/vercel.json',

@@ -2,6 +2,9 @@
 // and malformed JSON with its position (400), and schema validation reporting every bad field at once as a
 // JSON pointer, unknown fields included (400 INVALID_BODY). The schema is schemas/requests/
 // verify-send-to-account.schema.json (spec 4.8).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJsonBody } from '../../api/_lib/http/body.js';
 import { ServiceError, type ErrorCode } from '../../api/_lib/errors.js';
@@ -302,5 +305,31 @@ describe('exactly one of several members (oneOf)', () => {
     ]);
     expect(problems(base)).toEqual([{ name: '/studioId', message: 'One of "studioId" or "accountId" is required.' }]);
     expect(problems({ ...base, studioId: 'STUDIO_A' })).toEqual([]);
+  });
+});
+
+describe('the generated request validators (npm run validators)', () => {
+  it('are what Ajv compiles from schemas/requests/ today', async () => {
+    const { renderRequestValidators, REQUEST_VALIDATORS_FILE } = await import('../../dev/request-validators.js');
+    expect(readFileSync(join(import.meta.dirname, '../..', REQUEST_VALIDATORS_FILE), 'utf8')).toBe(renderRequestValidators());
+  });
+
+  it('has one validator per schema file, and a schema the generator cannot map is refused', async () => {
+    const { renderRequestValidators } = await import('../../dev/request-validators.js');
+    const { default: validators } = await import('../../api/_lib/http/request-validators.js');
+    const names = readdirSync(join(import.meta.dirname, '../../schemas/requests')).filter((f) => f.endsWith('.schema.json')).map((f) => f.replace('.schema.json', ''));
+    expect(Object.keys(validators).sort()).toEqual(names.sort());
+    const dir = mkdtempSync(join(tmpdir(), 'validators-'));
+    try {
+      writeFileSync(join(dir, 'a-b.schema.json'), JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://x.test/a-b.json', type: 'string', maxLength: 3 }));
+      const text = renderRequestValidators(dir);
+      expect(text).toContain('export default { "a-b": aB };');
+      expect(text).toContain('= ucs2length;');
+      expect(text).not.toMatch(/\brequire\(/);
+      writeFileSync(join(dir, 'c.schema.json'), JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://x.test/c.json', type: 'object', properties: { a: { const: { b: [1] } } } }));
+      expect(() => renderRequestValidators(dir)).toThrow(/requires a module not mapped here: require\("ajv\/dist\/runtime\/equal"\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -9,13 +9,14 @@
  * | empty body, bytes that are not UTF-8, or malformed JSON (line, column and offset named) | 400 | INVALID_BODY |
  * | the value breaks the route's JSON Schema in `schemas/requests/` | 400 | INVALID_BODY, every bad field in `errors[]` as a JSON pointer |
  *
- * Request schemas are JSON Schema 2020-12 files `schemas/requests/<name>.schema.json`, compiled once per
- * process with Ajv (`allErrors`). They set `additionalProperties: false`, so unknown fields are refused.
+ * Request schemas are JSON Schema 2020-12 files `schemas/requests/<name>.schema.json`, compiled with Ajv
+ * (`allErrors`, `verbose`, `ajv-formats`) ahead of time into `request-validators.js` by `npm run validators`
+ * (`dev/request-validators.ts`; a test fails when it is out of date), so a cold function loads neither Ajv
+ * nor the schemas. They set `additionalProperties: false`, so unknown fields are refused.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import requestValidators from './request-validators.js';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { ServiceError, type FieldProblem } from '../errors.js';
 import { PROJECT_ROOT } from '../config.js';
@@ -40,33 +41,18 @@ export interface BodyOptions {
   readonly precheck?: (value: unknown) => readonly FieldProblem[];
 }
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-let ajv: Ajv2020 | undefined;
-const validators = new Map<string, ValidateFunction>();
-
 /** `$id` prefix of the request schemas (a schema may `$ref` another by its file name). */
 export const REQUEST_SCHEMA_ID = 'https://schemas.game-data.dev/requests/';
 
 /**
- * The compiled validator of a request schema. On first use every file of `schemas/requests/` is added
- * to one Ajv instance (so a schema may `$ref` another's `$defs`); each is compiled on its first use.
+ * The compiled validator of a request schema (`request-validators.js`, generated from every file of
+ * `schemas/requests/`, so a schema may `$ref` another's `$defs`).
  * @throws Error for a name that is not a schema file's (a defect of the caller, not of the request).
  */
 export function requestValidator(name: string): ValidateFunction {
-  let v = validators.get(name);
-  if (!v) {
-    if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`Bad request schema name "${name}"`);
-    if (!ajv) {
-      ajv = addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true }));
-      for (const file of readdirSync(REQUEST_SCHEMAS_DIR).filter((f) => f.endsWith('.schema.json')).sort()) {
-        ajv.addSchema(JSON.parse(readFileSync(join(REQUEST_SCHEMAS_DIR, file), 'utf8')) as object);
-      }
-    }
-    const found = ajv.getSchema(`${REQUEST_SCHEMA_ID}${name}.schema.json`);
-    if (!found) throw new Error(`No request schema "${name}"`);
-    v = found;
-    validators.set(name, v);
-  }
+  if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`Bad request schema name "${name}"`);
+  const v = Object.hasOwn(requestValidators, name) ? requestValidators[name] : undefined;
+  if (!v) throw new Error(`No request schema "${name}"`);
   return v;
 }
 

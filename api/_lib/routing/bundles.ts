@@ -51,14 +51,15 @@ export const ENTRY_CATALOG_FILES: Readonly<Record<EntryName, readonly string[]>>
 
 /**
  * Files of the repository (not the catalog) an entry reads at run time, as globs relative to the
- * project root: the request schemas of the routes that read JSON bodies (`api/_lib/http/body.ts`).
+ * project root. None today: request bodies are checked by validators compiled ahead of time into a
+ * module the entries import (`api/_lib/http/body.ts`), which the bundler follows like any import.
  */
 export const ENTRY_PROJECT_FILES: Readonly<Record<EntryName, readonly string[]>> = Object.freeze({
   catalog: [],
   collections: [],
   registries: [],
-  wallet: ['schemas/requests/verify-send-to-account.schema.json'],
-  admin: ['schemas/requests/create-account.schema.json', 'schemas/requests/grant-coin.schema.json'],
-  storage: ['schemas/requests/storage-upload.schema.json', 'schemas/requests/storage-upload-zip.schema.json', 'schemas/requests/storage-presign.schema.json', 'schemas/requests/storage-register.schema.json'],
-  player: ['schemas/requests/{island,character,recipe,auth,item,bag}-*.schema.json'],
+  wallet: [],
+  admin: [],
+  storage: [],
+  player: [],
 });
