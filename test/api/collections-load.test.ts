@@ -6,7 +6,7 @@
  * UPSTREAM_UNAVAILABLE instead of wrong lists), or, for what is checked on first use, by the query that
  * needs it (503 with the cause). Small indexes built by the build's own indexer, then broken one part at a time.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { tmpdir } from 'node:os';
@@ -244,6 +244,20 @@ describe('a broken index is refused at open, naming what is wrong', () => {
     notJson.write('{', 12 + good.readUInt32LE(8) - 1);
     refuse(notJson, /the header is not JSON/);
     refuse(patchHeader(good, (h) => Object.keys(h).forEach((k) => delete h[k])), /format is undefined|sections\.items is not \[offset, length\]/);
+    const withHeader = (text: string): Buffer => {
+      const out = Buffer.alloc(16 + text.length);
+      out.write('GDCIDX03', 0, 'latin1');
+      out.writeUInt32LE(text.length, 8);
+      out.write(text, 12);
+      return out;
+    };
+    expect(() => loadIndex(withHeader('null'))).toThrow(/^collection index: the header is not an object$/);
+    expect(() => loadIndex(withHeader('[1]'))).toThrow(/^collection index: the header is not an object$/);
+    expect(() => opened(withHeader('null'))).toThrow(/^collection index: sections\.items is not \[offset, length\]$/);
+    refuse(patchHeader(good, (h) => void (h.sections = [])), /sections is not an object|sections\.items is not/);
+    expect(() => loadIndex(patchHeader(good, (h) => void (h.sections = [])))).toThrow(/^collection index: sections is not an object$/);
+    // the items section said to start past the end of the file
+    expect(() => opened(patchHeader(good, (h) => void (sections(h).items = [good.length + 8, 0])))).toThrow(/^collection index: sections\.items is not \[offset, length\]$/);
   });
 
   it('another format, another collection or dataset, counts that are not counts', () => {
@@ -296,6 +310,7 @@ describe('a broken index is refused at open, naming what is wrong', () => {
     refuse(poke('searchStarts', 0, 2), /searchStarts do not span/);
     refuse(poke('searchStarts', 1, 1000), /searchStarts decrease at 2/);
     refuse(poke('keyStarts', 0, 1), /keyStarts do not span/);
+    refuse(poke('keyStarts', (headerOf(good) as { keys: number }).keys, 1), /keyStarts do not span/);
     refuse(poke('keyPositions', 0, 2), /keyPositions\[0\] is not a position/);
     refuse(poke('keyPositions', 1, -1), /keyPositions\[1\] is not a position/);
     const items = (value: number, index: number): Buffer => {
@@ -317,8 +332,32 @@ describe('a broken index is refused at open, naming what is wrong', () => {
     // A parameter no filter of the collection has is not read.
     expect(loadIndex(encodeCollectionIndex({ ...raw, filters: { ...raw.filters, colour: { x: [9] } } })).filters.has('colour')).toBe(false);
     refuse(patchHeader(good, (h) => void (h.hidden = [1])), /hidden is not a run of postings/);
+    refuse(patchHeader(good, (h) => void (h.hidden = [-1, 0])), /hidden is not a run of postings/);
+    refuse(patchHeader(good, (h) => void (h.hidden = [0, 1, 2])), /hidden is not a run of postings/);
+    refuse(patchHeader(good, (h) => void (h.hidden = ['0', 0])), /hidden is not a run of postings/);
+    refuse(patchHeader(good, (h) => void (h.hidden = [0, 0.5])), /hidden is not a run of postings/);
     refuse(encodeCollectionIndex({ ...raw, hidden: [2] }), /hidden is not a strictly increasing list of positions below 2/);
   });
+});
+
+it('a file cut short after it was opened answers 503 for its items, and nothing else changes', () => {
+  const raw = data('relics', RELICS);
+  const path = join(dir, 'cut.cidx');
+  const bytes = encodeCollectionIndex(raw);
+  writeFileSync(path, bytes);
+  const c = openIndex(path, 'relics');
+  expect(c.item(1)).toBe(raw.items[1]);
+  truncateSync(path, bytes.length - 10);
+  let error: unknown;
+  try {
+    c.item(1);
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toMatchObject({ name: 'ServiceError', code: 'UPSTREAM_UNAVAILABLE', message: 'The relics items cannot be read; try again.' });
+  expect(((error as Error).cause as Error).message).toBe('collection index: the file ends early');
+  expect(c.item(0)).toBe(raw.items[0]);
+  expect(c.keyPosition('relic-ember')).toBe(1);
 });
 
 describe('what is checked on first use answers 503 with the cause, and keeps answering it', () => {
