@@ -72,6 +72,8 @@ export function renderVercelConfig(root: string = PROJECT_ROOT): Record<string, 
     headers: [
       { source: '/api/v1/(.*)', headers: staticHeaders },
       { source: '/schemas/(.*)', headers: staticHeaders },
+      // a versioned copy never changes once written (`api/_lib/formats/changes.ts`)
+      { source: '/v/(.*)', headers: staticHeaders.map((h) => (h.key.endsWith('Cache-Control') ? { key: h.key, value: 'public, max-age=31536000, immutable' } : h)) },
     ],
     rewrites: vercelRewrites(exists),
   };

@@ -22,6 +22,12 @@ export const CONFIG_FILE = 'catalog.config.json';
  */
 export const DEFAULT_ITEM_FILE_BUDGET = 10_000;
 
+/**
+ * Default of `keepBuilds`: builds whose catalog the output keeps under `v/{buildId}/` (3: this one and the
+ * two before it), so a consumer a few builds behind still syncs by change feeds (`api/_lib/formats/changes.ts`).
+ */
+export const DEFAULT_KEEP_BUILDS = 3;
+
 /** A config that cannot be used: every problem listed. */
 export class CatalogConfigError extends Error {
   override readonly name = 'CatalogConfigError';
@@ -88,6 +94,7 @@ interface RawConfig {
   versions?: Record<string, string>;
   assetIndex?: string;
   itemFileBudget?: number;
+  keepBuilds?: number;
 }
 
 /** Apply defaults and freeze. `retired` defaults to `['systems-catalog.json']`. */
@@ -103,5 +110,6 @@ function normaliseConfig(raw: RawConfig): CatalogConfig {
     overrides: Object.freeze((raw.overrides ?? []).map((o) => Object.freeze({ files: o.files, rules: Object.freeze({ ...o.rules }) }))),
     versions: Object.freeze({ ...DEFAULT_VERSIONS, ...(raw.versions ?? {}) }),
     itemFileBudget: raw.itemFileBudget ?? DEFAULT_ITEM_FILE_BUDGET,
+    keepBuilds: raw.keepBuilds ?? DEFAULT_KEEP_BUILDS,
   });
 }

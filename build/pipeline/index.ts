@@ -19,6 +19,7 @@ import { deriveManifest } from '../derive/manifest.js';
 import { collect } from './collect.js';
 import { CONFIG_FILE, loadCatalogConfig } from './config.js';
 import { fileTable, reportFileFor, serialise, stagingDirFor, swapInto, writeAll, type OutputFile } from './emit.js';
+import { changeOutputs, copyKept } from './changes.js';
 import { checkLaw } from './law.js';
 import { fileKind, isLegacyKind, reportFileKinds, type FileKind } from './layout.js';
 import { Locator } from './locate.js';
@@ -162,10 +163,14 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   for (const [p, d] of live) outputs.set(publishedFile(p), { path: publishedFile(p), bytes: Buffer.from(d.text) });
   for (const e of derived) outputs.set(e.path, serialise(e));
   const table = fileTable([...outputs.values()]);
-  const all = [...outputs.values(), serialise(deriveManifest({ config, table, kinds, retired }))];
+  const manifest = serialise(deriveManifest({ config, table, kinds, retired }));
+  // the change feed and versioned copies compare with the output this build replaces (`changes.ts`)
+  const changes = changeOutputs(out, { buildId: table.buildId, files: table.files, outputs, manifest, keepBuilds: config.keepBuilds });
+  const all = [...outputs.values(), manifest, ...changes.files];
   const staging = stagingDirFor(out);
   try {
     await writeAll(staging, all);
+    await copyKept(out, staging, changes.kept);
     if (options.site) {
       progress('site');
       const { buildSite } = await import('../site.js');

@@ -90,6 +90,11 @@ export interface CatalogConfig {
    * 10,000; 0 emits none).
    */
   readonly itemFileBudget: number;
+  /**
+   * Builds whose catalog the output keeps as a versioned copy under `v/{buildId}/`, this one included,
+   * newest first (default `DEFAULT_KEEP_BUILDS`, 3; `build/pipeline/changes.ts`).
+   */
+  readonly keepBuilds: number;
 }
 
 /** Everything a pure derive function may read, and where it reports problems. */

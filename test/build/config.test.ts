@@ -85,6 +85,7 @@ describe('loadCatalogConfig: defaults and normalisation', () => {
       overrides: [],
       versions: DEFAULT_VERSIONS,
       itemFileBudget: 10_000,
+      keepBuilds: 3,
     });
     expect(DEFAULT_ITEM_FILE_BUDGET).toBe(10_000);
     expect(Object.isFrozen(c)).toBe(true);

@@ -34,6 +34,8 @@ function schemaOf(path: string): string | null {
     'sprite-stats.json': 'sprite-stats',
     'asset-index.json': 'asset-index',
     'asset-categories.json': 'asset-categories',
+    'changes.json': 'changes',
+    'versions.json': 'versions',
   };
   if (fixed[path]) return OUT + fixed[path] + '.schema.json';
   if (/^exports\/full\/[a-z]+\.json$/.test(path)) return RESP + 'export.schema.json';

@@ -16,6 +16,7 @@ export function testConfig(fields: Partial<CatalogConfig> = {}): CatalogConfig {
     overrides: [],
     versions: {},
     itemFileBudget: 10_000,
+    keepBuilds: 3,
     ...fields,
   });
 }

@@ -1,0 +1,179 @@
+/**
+ * The change feed and the versioned copies of the catalog (`api/_lib/formats/changes.ts`,
+ * `build/pipeline/changes.ts`): builds of a small catalog into one output folder, one after another,
+ * as a studio publishes them; and the comparison itself on hand-made sides.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../build/pipeline/index.js';
+import { compareBuilds, type BuildSide, type ChangeFeed, type RegistryEntry, type VersionList } from '../../api/_lib/formats/changes.js';
+import { publishedFile } from '../../api/_lib/formats/layout.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+const ts = (p: string, n: number): string => `${p}-20260101000000-${n.toString(16).toUpperCase().padStart(6, '0')}-0000ABCD`;
+const material = (n: number, name: string): Record<string, unknown> => ({ uuid: ts('MATL', n), id: `mat-${n}`, name, category: 'ore', tier: 1 });
+const relic = (n: number, name: string): Record<string, unknown> => ({ uuid: ts('RELC', n), id: `relic-${n}`, name, category: 'combat', tier: 2, description: 'd' });
+
+/** A publishing studio: one source folder and one output folder, rebuilt after each change. */
+async function studio(keepBuilds?: number): Promise<{ publish: (files: Record<string, unknown>) => Promise<string>; out: string }> {
+  const root = await mkdtemp(join(tmpdir(), 'changes-'));
+  dirs.push(root);
+  const src = join(root, 'src');
+  const out = join(root, 'dist');
+  await mkdir(src);
+  const config = { name: 'changes', base_url: 'https://catalog.test', cdn_url: 'https://cdn.test', namespaces: { skill: 's:', icon: 'i:' }, ...(keepBuilds ? { keepBuilds } : {}) };
+  await writeFile(join(src, 'catalog.config.json'), JSON.stringify(config));
+  return {
+    out,
+    async publish(files) {
+      for (const [name, v] of Object.entries(files)) {
+        if (v === undefined) await rm(join(src, name), { force: true });
+        else await writeFile(join(src, name), JSON.stringify(v, null, 2));
+      }
+      const r = await buildCatalog({ src, out, reportFile: false });
+      expect(r.issues.filter((i) => i.severity === 'error')).toEqual([]);
+      return r.buildId!;
+    },
+  };
+}
+
+const json = async <T>(file: string): Promise<T> => JSON.parse(await readFile(file, 'utf8')) as T;
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+describe('the change feed of successive builds', () => {
+  it('a first build adds every file and definition; the next names what changed, with both builds ids and hashes', async () => {
+    const s = await studio();
+    const first = await s.publish({
+      'master-materials.json': { version: '1', materials: [material(1, 'Iron Ore'), material(2, 'Copper Ore'), material(3, 'Tin Ore')] },
+      'master-relics.json': { relics: [relic(1, 'Relic of Frost')] },
+    });
+    const f1 = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
+    expect(f1).toMatchObject({ format: 'game-data-changes/1', buildId: first, previousBuildId: null });
+    expect(f1.kinds.material).toEqual({ added: [ts('MATL', 1), ts('MATL', 2), ts('MATL', 3)], removed: [], changed: [] });
+    expect(f1.kinds.relic).toEqual({ added: [ts('RELC', 1)], removed: [], changed: [] });
+    const manifest1 = await json<{ files: { path: string; bytes: number; sha256: string }[] }>(join(s.out, 'api/v1/game-data-manifest.json'));
+    expect(f1.files.added).toEqual(manifest1.files);
+    expect(f1.files.removed).toEqual([]);
+    expect(f1.files.changed).toEqual([]);
+
+    // Copper changes, Tin goes, Gold comes; the relics file is untouched
+    const materials1 = await readFile(join(s.out, 'api/v1/master-materials.json'));
+    const second = await s.publish({ 'master-materials.json': { version: '1', materials: [material(1, 'Iron Ore'), material(2, 'Copper Ore, refined'), material(4, 'Gold Ore')] } });
+    expect(second).not.toBe(first);
+    const f2 = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
+    expect(f2).toMatchObject({ buildId: second, previousBuildId: first });
+    expect(f2.kinds).toEqual({ material: { added: [ts('MATL', 4)], removed: [ts('MATL', 3)], changed: [ts('MATL', 2)] } });
+    const materials2 = await readFile(join(s.out, 'api/v1/master-materials.json'));
+    expect(f2.files.changed).toContainEqual({ path: 'api/v1/master-materials.json', bytes: materials2.length, sha256: sha(materials2), previousSha256: sha(materials1) });
+    expect(f2.files.changed.map((f) => f.path)).not.toContain('api/v1/master-relics.json');
+    expect(f2.files.added).toEqual([]);
+    // a consumer holding the first build reaches the second by the feed alone
+    const held = new Map(manifest1.files.map((f) => [f.path, f.sha256]));
+    for (const f of f2.files.changed) {
+      expect(held.get(f.path)).toBe(f.previousSha256);
+      held.set(f.path, f.sha256);
+    }
+    for (const f of f2.files.removed) held.delete(f.path);
+    for (const f of f2.files.added) held.set(f.path, f.sha256);
+    const manifest2 = await json<{ files: { path: string; sha256: string }[] }>(join(s.out, 'api/v1/game-data-manifest.json'));
+    expect(held).toEqual(new Map(manifest2.files.map((f) => [f.path, f.sha256])));
+
+    // the same sources again: the same build id, and a feed with nothing in it
+    expect(await s.publish({})).toBe(second);
+    const f3 = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
+    expect(f3).toEqual({ format: 'game-data-changes/1', buildId: second, previousBuildId: second, kinds: {}, files: { added: [], removed: [], changed: [] } });
+  }, 60_000);
+
+  it('a file removed with its definitions lists both', async () => {
+    const s = await studio();
+    const first = await s.publish({ 'master-materials.json': { version: '1', materials: [material(1, 'Iron Ore')] }, 'master-relics.json': { relics: [relic(1, 'R1'), relic(2, 'R2')] } });
+    await s.publish({ 'master-relics.json': undefined });
+    const feed = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
+    expect(feed.previousBuildId).toBe(first);
+    expect(feed.kinds.relic).toEqual({ added: [], removed: [ts('RELC', 1), ts('RELC', 2)], changed: [] });
+    expect(feed.kinds.material).toBeUndefined();
+    expect(feed.files.removed.map((f) => f.path)).toEqual(expect.arrayContaining(['api/v1/master-relics.json', 'api/v1/collections/relics.cidx', 'api/v1/relics/relic-1.json']));
+  }, 60_000);
+});
+
+describe('versioned copies under v/{buildId}/', () => {
+  it('keep each build as published, the configured number of builds, newest first', async () => {
+    const s = await studio(2);
+    const ids: string[] = [];
+    for (const name of ['Iron Ore', 'Iron Ore, smelted', 'Iron Ingot']) ids.push(await s.publish({ 'master-materials.json': { version: '1', materials: [material(1, name)] }, 'master-relics.json': { relics: [relic(1, 'R1')] } }));
+    const list = await json<VersionList>(join(s.out, 'api/v1/versions.json'));
+    expect(list.builds).toEqual([
+      { buildId: ids[2], previousBuildId: ids[1] },
+      { buildId: ids[1], previousBuildId: ids[0] },
+    ]);
+    expect(existsSync(join(s.out, 'v', ids[0]!))).toBe(false);
+    // the copy of the kept older build is the file it published, its manifest and its own feed
+    const old = await json<{ materials: { name: string }[] }>(join(s.out, `v/${ids[1]}/api/v1/master-materials.json`));
+    expect(old.materials[0]!.name).toBe('Iron Ore, smelted');
+    expect((await json<ChangeFeed>(join(s.out, `v/${ids[1]}/api/v1/changes.json`))).previousBuildId).toBe(ids[0]);
+    expect((await json<{ buildId: string }>(join(s.out, `v/${ids[1]}/api/v1/game-data-manifest.json`))).buildId).toBe(ids[1]);
+    // this build's copy holds every file of its table but the per-item files and the collection indexes
+    const manifest = await json<{ files: { path: string }[] }>(join(s.out, 'api/v1/game-data-manifest.json'));
+    expect(manifest.files.map((f) => f.path)).toEqual(expect.arrayContaining(['api/v1/relics/relic-1.json', 'api/v1/collections/relics.cidx', 'api/v1/master-relics.json']));
+    for (const f of manifest.files) {
+      const copy = join(s.out, 'v', ids[2]!, f.path);
+      if (/^api\/v1\/(relics\/[^/]+\.json|collections\/relics\.cidx)$/.test(f.path)) expect(existsSync(copy), f.path).toBe(false);
+      else expect(await readFile(copy), f.path).toEqual(await readFile(join(s.out, f.path)));
+    }
+  }, 90_000);
+});
+
+describe('compareBuilds', () => {
+  const file = (path: string, sha256: string) => ({ path, bytes: 1, sha256 });
+  const side = (buildId: string, defs: [string, RegistryEntry][], records: Record<string, string>, files = [file('api/v1/a.json', 'a1')]): BuildSide & { reads: string[] } => {
+    const reads: string[] = [];
+    return {
+      buildId,
+      files,
+      definitions: new Map(defs),
+      reads,
+      record: (id) => {
+        reads.push(id);
+        return records[id];
+      },
+    };
+  };
+  const entry = (kind: string, pointer = '/x/0', f = 'a.json'): RegistryEntry => ({ kind, file: f, pointer });
+
+  it('reads no record of a file whose hash is the same, and compares those of a changed file', () => {
+    const before = side('b1', [['A', entry('weapons')], ['B', entry('weapons', '/x/1')]], { A: '{"a":1}', B: '{"b":1}' });
+    const same = side('b2', [['A', entry('weapons')], ['B', entry('weapons', '/x/1')]], { A: '{"a":2}', B: '{"b":1}' });
+    expect(compareBuilds(same, before, publishedFile).kinds).toEqual({});
+    expect(same.reads).toEqual([]);
+    const changed = side('b2', [['A', entry('weapons')], ['B', entry('weapons', '/x/1')]], { A: '{"a":2}', B: '{"b":1}' }, [file('api/v1/a.json', 'a2')]);
+    expect(compareBuilds(changed, before, publishedFile).kinds).toEqual({ weapons: { added: [], removed: [], changed: ['A'] } });
+    expect(changed.reads.sort()).toEqual(['A', 'B']);
+  });
+
+  it('counts a definition that moved to another kind, file or pointer', () => {
+    const before = side('b1', [['A', entry('weapons')], ['B', entry('weapons', '/x/1')], ['C', entry('armor', '/y/0')]], { A: '1', B: '2', C: '3' });
+    const after = side('b2', [['A', entry('tools')], ['B', entry('weapons', '/x/0')], ['C', entry('armor', '/y/0', 'b.json')]], { A: '1', B: '2', C: '3' }, [file('api/v1/a.json', 'a1'), file('api/v1/b.json', 'b1')]);
+    // A changed kind; B and C moved but their records are the same
+    expect(compareBuilds(after, before, publishedFile).kinds).toEqual({ tools: { added: [], removed: [], changed: ['A'] } });
+    const differs = side('b2', [['B', entry('weapons', '/x/0')]], { B: '22' });
+    expect(compareBuilds(differs, before, publishedFile).kinds).toEqual({ weapons: { added: [], removed: ['A'], changed: ['B'] }, armor: { added: [], removed: ['C'], changed: [] } });
+  });
+
+  it('sorts ids and files by code unit, and a file whose record cannot be read counts as changed', () => {
+    const before = side('b1', [['b', entry('k')]], { b: '1' }, [file('api/v1/z.json', '1'), file('api/v1/a.json', 'a1')]);
+    const after = side('b2', [['b', entry('k')], ['B', entry('k')], ['a', entry('k')]], {}, [file('api/v1/y.json', '2'), file('api/v1/a.json', 'a2'), file('api/v1/Y.json', '3')]);
+    const feed = compareBuilds(after, before, publishedFile);
+    expect(feed.kinds.k).toEqual({ added: ['B', 'a'], removed: [], changed: ['b'] });
+    expect(feed.files.added.map((f) => f.path)).toEqual(['api/v1/Y.json', 'api/v1/y.json']);
+    expect(feed.files.removed).toEqual([file('api/v1/z.json', '1')]);
+    expect(feed.files.changed).toEqual([{ path: 'api/v1/a.json', bytes: 1, sha256: 'a2', previousSha256: 'a1' }]);
+  });
+});
