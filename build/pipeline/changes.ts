@@ -148,15 +148,13 @@ export function changeOutputs(out: string, current: CurrentBuild): ChangeOutputs
   const list: VersionList = { builds: [{ buildId: current.buildId, previousBuildId: feed.previousBuildId }, ...kept.map((b) => ({ buildId: b.buildId, previousBuildId: b.previousBuildId ?? null }))] };
 
   const files: OutputFile[] = [feedFile, { path: VERSIONS_FILE, bytes: Buffer.from(JSON.stringify(list)) }];
-  if (current.keepBuilds > 0) {
-    for (const f of current.files) {
-      if (NOT_VERSIONED.test(f.path)) continue;
-      const o = current.outputs.get(f.path);
-      if (o) files.push({ path: versionedFile(current.buildId, f.path), bytes: o.bytes });
-    }
-    files.push({ path: versionedFile(current.buildId, MANIFEST_FILE), bytes: current.manifest.bytes });
-    files.push({ path: versionedFile(current.buildId, CHANGES_FILE), bytes: feedFile.bytes });
+  for (const f of current.files) {
+    if (NOT_VERSIONED.test(f.path)) continue;
+    // every file of the table is an output
+    files.push({ path: versionedFile(current.buildId, f.path), bytes: current.outputs.get(f.path)!.bytes });
   }
+  files.push({ path: versionedFile(current.buildId, MANIFEST_FILE), bytes: current.manifest.bytes });
+  files.push({ path: versionedFile(current.buildId, CHANGES_FILE), bytes: feedFile.bytes });
   return { feed, files, kept: kept.map((b) => versionedFile(b.buildId, '').replace(/\/$/, '')) };
 }
 

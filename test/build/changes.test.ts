@@ -104,6 +104,54 @@ describe('the change feed of successive builds', () => {
   }, 60_000);
 });
 
+describe('a damaged previous output', () => {
+  const materials = { version: '1', materials: [material(1, 'Iron Ore'), material(2, 'Copper Ore')] };
+
+  it('whose manifest is not JSON makes a first build, and the build still succeeds', async () => {
+    const s = await studio();
+    await s.publish({ 'master-materials.json': materials });
+    await writeFile(join(s.out, 'api/v1/game-data-manifest.json'), '{"buildId":');
+    const id = await s.publish({});
+    const feed = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
+    expect(feed).toMatchObject({ buildId: id, previousBuildId: null });
+    expect(feed.kinds.material!.added).toEqual([ts('MATL', 1), ts('MATL', 2)]);
+  }, 60_000);
+
+  it('keeps what it can read of a hand-edited manifest, registry and version list, and follows no path out of v/', async () => {
+    const s = await studio();
+    const first = await s.publish({ 'master-materials.json': materials });
+    const manifestPath = join(s.out, 'api/v1/game-data-manifest.json');
+    const manifest = await json<{ buildId: string; files: unknown[] }>(manifestPath);
+    const keptFile = manifest.files.find((f) => (f as { path: string }).path === 'api/v1/master-materials.json');
+    // entries without a path, a hash or a size are dropped: the files they named count as added
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, files: [keptFile, { path: 'api/v1/stats.json', sha256: 'x' }, { sha256: 'y', bytes: 1 }, 'z'] }));
+    const registryPath = join(s.out, 'api/v1/master-registry.json');
+    const registry = await json<{ byUuid: Record<string, unknown> }>(registryPath);
+    // a registry entry without a kind, file or pointer is not a definition of the previous build
+    await writeFile(registryPath, JSON.stringify({ ...registry, byUuid: { ...registry.byUuid, [ts('MATL', 2)]: { kind: 'material', file: 'master-materials.json' }, 'MATL-GONE': 'x', 'MATL-OLD': { kind: 'material', file: 'master-materials.json', pointer: '/materials/9' } } }));
+    // a folder beside v/ that a version id with `..` would reach
+    await mkdir(join(s.out, 'escape/api/v1'), { recursive: true });
+    await writeFile(join(s.out, 'escape/api/v1/game-data-manifest.json'), '{}');
+    const versions = await json<VersionList>(join(s.out, 'api/v1/versions.json'));
+    await writeFile(join(s.out, 'api/v1/versions.json'), JSON.stringify({ builds: [...versions.builds, { buildId: '../escape', previousBuildId: null }, { buildId: 'f'.repeat(20), previousBuildId: null }, { buildId: 'F'.repeat(20) }, 7] }));
+
+    const second = await s.publish({ 'master-materials.json': { version: '1', materials: [material(1, 'Iron Ore, refined'), material(2, 'Copper Ore')] } });
+    const feed = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
+    expect(feed.previousBuildId).toBe(first);
+    // MATL-2 had no readable previous entry: added; MATL-OLD is gone; MATL-1 changed
+    expect(feed.kinds.material).toEqual({ added: [ts('MATL', 2)], removed: ['MATL-OLD'], changed: [ts('MATL', 1)] });
+    expect(feed.files.added.map((f) => f.path)).toContain('api/v1/stats.json');
+    expect(feed.files.changed.map((f) => f.path)).toEqual(['api/v1/master-materials.json']);
+    expect(feed.files.removed).toEqual([]);
+    // the version list keeps the first build; the path out of v/ and the unkept ids are dropped
+    expect((await json<VersionList>(join(s.out, 'api/v1/versions.json'))).builds).toEqual([
+      { buildId: second, previousBuildId: first },
+      { buildId: first, previousBuildId: null },
+    ]);
+    expect(existsSync(join(s.out, 'v', 'f'.repeat(20)))).toBe(false);
+  }, 60_000);
+});
+
 describe('versioned copies under v/{buildId}/', () => {
   it('keep each build as published, the configured number of builds, newest first', async () => {
     const s = await studio(2);
@@ -168,12 +216,31 @@ describe('compareBuilds', () => {
   });
 
   it('sorts ids and files by code unit, and a file whose record cannot be read counts as changed', () => {
-    const before = side('b1', [['b', entry('k')]], { b: '1' }, [file('api/v1/z.json', '1'), file('api/v1/a.json', 'a1')]);
-    const after = side('b2', [['b', entry('k')], ['B', entry('k')], ['a', entry('k')]], {}, [file('api/v1/y.json', '2'), file('api/v1/a.json', 'a2'), file('api/v1/Y.json', '3')]);
-    const feed = compareBuilds(after, before, publishedFile);
-    expect(feed.kinds.k).toEqual({ added: ['B', 'a'], removed: [], changed: ['b'] });
-    expect(feed.files.added.map((f) => f.path)).toEqual(['api/v1/Y.json', 'api/v1/y.json']);
-    expect(feed.files.removed).toEqual([file('api/v1/z.json', '1')]);
-    expect(feed.files.changed).toEqual([{ path: 'api/v1/a.json', bytes: 1, sha256: 'a2', previousSha256: 'a1' }]);
+    const ids = ['q', 'b', 'Z', 'é', 'a'];
+    const before = side('b1', [...ids.map((i): [string, RegistryEntry] => [`c-${i}`, entry('k')]), ...ids.map((i): [string, RegistryEntry] => [`r-${i}`, entry('k')])], {}, [
+      file('api/v1/z.json', '1'),
+      file('api/v1/r2.json', '1'),
+      file('api/v1/R1.json', '1'),
+      file('api/v1/c2.json', 'x'),
+      file('api/v1/a.json', 'a1'),
+      file('api/v1/C1.json', 'x'),
+    ]);
+    const after = side('b2', [...ids.map((i): [string, RegistryEntry] => [`c-${i}`, entry('k')]), ...ids.map((i): [string, RegistryEntry] => [`n-${i}`, entry('k')])], {}, [
+      file('api/v1/y.json', '2'),
+      file('api/v1/c2.json', 'y'),
+      file('api/v1/a.json', 'a2'),
+      file('api/v1/Y.json', '3'),
+      file('api/v1/C1.json', 'y'),
+      file('api/v1/x.json', '4'),
+    ]);
+    // every record unreadable on this side: a changed file's definitions all count as changed
+    const feed = compareBuilds(after, { ...before, record: () => '1' }, publishedFile);
+    const order = ['Z', 'a', 'b', 'q', 'é'];
+    expect(feed.kinds.k).toEqual({ added: order.map((i) => `n-${i}`), removed: order.map((i) => `r-${i}`), changed: order.map((i) => `c-${i}`) });
+    expect(feed.files.added.map((f) => f.path)).toEqual(['api/v1/Y.json', 'api/v1/x.json', 'api/v1/y.json']);
+    expect(feed.files.removed.map((f) => f.path)).toEqual(['api/v1/R1.json', 'api/v1/r2.json', 'api/v1/z.json']);
+    expect(feed.files.changed.map((f) => f.path)).toEqual(['api/v1/C1.json', 'api/v1/a.json', 'api/v1/c2.json']);
+    expect(feed.files.changed[1]).toEqual({ path: 'api/v1/a.json', bytes: 1, sha256: 'a2', previousSha256: 'a1' });
+    expect(feed.files.removed[2]).toEqual(file('api/v1/z.json', '1'));
   });
 });
