@@ -107,14 +107,22 @@ describe('the change feed of successive builds', () => {
 describe('a damaged previous output', () => {
   const materials = { version: '1', materials: [material(1, 'Iron Ore'), material(2, 'Copper Ore')] };
 
-  it('whose manifest is not JSON makes a first build, and the build still succeeds', async () => {
+  it('whose manifest is not JSON, or has no build id or file list, makes a first build, and the build still succeeds', async () => {
     const s = await studio();
-    await s.publish({ 'master-materials.json': materials });
-    await writeFile(join(s.out, 'api/v1/game-data-manifest.json'), '{"buildId":');
-    const id = await s.publish({});
-    const feed = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
-    expect(feed).toMatchObject({ buildId: id, previousBuildId: null });
-    expect(feed.kinds.material!.added).toEqual([ts('MATL', 1), ts('MATL', 2)]);
+    const first = await s.publish({ 'master-materials.json': materials });
+    const manifest = await readFile(join(s.out, 'api/v1/game-data-manifest.json'), 'utf8');
+    const parsed = JSON.parse(manifest) as Record<string, unknown>;
+    for (const broken of ['{"buildId":', JSON.stringify({ ...parsed, buildId: 7 }), JSON.stringify({ ...parsed, files: {} }), '[]']) {
+      await writeFile(join(s.out, 'api/v1/game-data-manifest.json'), broken);
+      const id = await s.publish({});
+      const feed = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
+      expect(feed, broken).toMatchObject({ buildId: id, previousBuildId: null });
+      expect(feed.kinds.material!.added).toEqual([ts('MATL', 1), ts('MATL', 2)]);
+    }
+    // a version list that is not a list keeps no earlier build
+    await writeFile(join(s.out, 'api/v1/versions.json'), JSON.stringify({ builds: { 0: { buildId: first } } }));
+    await s.publish({});
+    expect((await json<VersionList>(join(s.out, 'api/v1/versions.json'))).builds).toEqual([{ buildId: first, previousBuildId: first }]);
   }, 60_000);
 
   it('keeps what it can read of a hand-edited manifest, registry and version list, and follows no path out of v/', async () => {
@@ -124,23 +132,29 @@ describe('a damaged previous output', () => {
     const manifest = await json<{ buildId: string; files: unknown[] }>(manifestPath);
     const keptFile = manifest.files.find((f) => (f as { path: string }).path === 'api/v1/master-materials.json');
     // entries without a path, a hash or a size are dropped: the files they named count as added
-    await writeFile(manifestPath, JSON.stringify({ ...manifest, files: [keptFile, { path: 'api/v1/stats.json', sha256: 'x' }, { sha256: 'y', bytes: 1 }, 'z'] }));
+    const badFiles = [{ path: 'api/v1/stats.json', sha256: 'x' }, { path: 'api/v1/search-index.json', sha256: 7, bytes: 1 }, { path: 7, sha256: 'y', bytes: 1 }, { sha256: 'y', bytes: 1 }, 'z'];
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, files: [keptFile, ...badFiles] }));
     const registryPath = join(s.out, 'api/v1/master-registry.json');
     const registry = await json<{ byUuid: Record<string, unknown> }>(registryPath);
     // a registry entry without a kind, file or pointer is not a definition of the previous build
-    await writeFile(registryPath, JSON.stringify({ ...registry, byUuid: { ...registry.byUuid, [ts('MATL', 2)]: { kind: 'material', file: 'master-materials.json' }, 'MATL-GONE': 'x', 'MATL-OLD': { kind: 'material', file: 'master-materials.json', pointer: '/materials/9' } } }));
-    // a folder beside v/ that a version id with `..` would reach
-    await mkdir(join(s.out, 'escape/api/v1'), { recursive: true });
-    await writeFile(join(s.out, 'escape/api/v1/game-data-manifest.json'), '{}');
+    const bad = { 'MATL-GONE': 'x', 'MATL-K': { kind: 7, file: 'master-materials.json', pointer: '/materials/0' }, 'MATL-F': { kind: 'material', file: 7, pointer: '/materials/0' }, 'MATL-P': { kind: 'material', file: 'master-materials.json', pointer: 7 } };
+    await writeFile(registryPath, JSON.stringify({ ...registry, byUuid: { ...registry.byUuid, ...bad, [ts('MATL', 2)]: { kind: 'material', file: 'master-materials.json' }, 'MATL-OLD': { kind: 'material', file: 'master-materials.json', pointer: '/materials/9' } } }));
+    // folders beside v/ that version ids with `..` would reach
+    const hex = 'a'.repeat(20);
+    for (const d of ['escape', `escape/${hex}`]) {
+      await mkdir(join(s.out, d, 'api/v1'), { recursive: true });
+      await writeFile(join(s.out, d, 'api/v1/game-data-manifest.json'), '{}');
+    }
     const versions = await json<VersionList>(join(s.out, 'api/v1/versions.json'));
-    await writeFile(join(s.out, 'api/v1/versions.json'), JSON.stringify({ builds: [...versions.builds, { buildId: '../escape', previousBuildId: null }, { buildId: 'f'.repeat(20), previousBuildId: null }, { buildId: 'F'.repeat(20) }, 7] }));
+    const badIds = ['../escape', `${hex}/../../escape`, `../escape/${hex}`, 'f'.repeat(20), 'F'.repeat(20)];
+    await writeFile(join(s.out, 'api/v1/versions.json'), JSON.stringify({ builds: [...versions.builds, ...badIds.map((buildId) => ({ buildId, previousBuildId: null })), { buildId: 7 }, 7] }));
 
     const second = await s.publish({ 'master-materials.json': { version: '1', materials: [material(1, 'Iron Ore, refined'), material(2, 'Copper Ore')] } });
     const feed = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
     expect(feed.previousBuildId).toBe(first);
     // MATL-2 had no readable previous entry: added; MATL-OLD is gone; MATL-1 changed
     expect(feed.kinds.material).toEqual({ added: [ts('MATL', 2)], removed: ['MATL-OLD'], changed: [ts('MATL', 1)] });
-    expect(feed.files.added.map((f) => f.path)).toContain('api/v1/stats.json');
+    expect(feed.files.added.map((f) => f.path)).toEqual(expect.arrayContaining(['api/v1/stats.json', 'api/v1/search-index.json']));
     expect(feed.files.changed.map((f) => f.path)).toEqual(['api/v1/master-materials.json']);
     expect(feed.files.removed).toEqual([]);
     // the version list keeps the first build; the path out of v/ and the unkept ids are dropped
