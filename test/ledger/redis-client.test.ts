@@ -7,9 +7,10 @@
  * retried only by the store's own policy, whose attempts and waits are counted), no pipelining, no
  * telemetry headers, replies left as text (a display name that looks like JSON stays as typed), reply
  * errors refused at once, the 503 texts, the key names and hash slots of the module header, the account
- * creation refusals, the snapshot's order, and the cost of a posting page in commands.
+ * creation refusals, the snapshot's order, and the cost of a posting page in commands. The requester's own
+ * connection (server down, restart, close) is in `resp-requester.test.ts`.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRespRequester, type RespRequester } from '../../api/_lib/ledger/resp-requester.js';
 import { KEYS, openRedisLedger, RETRY_DELAYS_MS, redisScript } from '../../api/_lib/ledger/redis.js';
 import { ISSUER_ACCOUNT_ID, type LedgerStore } from '../../api/_lib/ledger/types.js';
@@ -130,39 +131,6 @@ describe('the RESP requester transport', () => {
     expect((await raw.request({ body: ['hgetall', 'missing'] })).result).toEqual([]);
   });
 
-  it('fails a command at once while the server is down, reports no unhandled error, and answers again after the restart', async () => {
-    const own = await startRedis();
-    const r = await connectRespRequester(own.url);
-    const logged = vi.spyOn(console, 'error');
-    try {
-      expect((await r.request({ body: ['set', 'k', 'v'] })).result).toBe('OK');
-      await own.stop();
-      const t0 = performance.now();
-      await expect(r.request({ body: ['get', 'k'] })).rejects.toThrow();
-      // no offline queue: the command is refused at once, not after the first reconnection (100 ms) fails
-      expect(performance.now() - t0).toBeLessThan(80);
-      await new Promise((ok) => setTimeout(ok, 400)); // reconnections meet a closed port meanwhile
-      await own.start();
-      let answer: unknown;
-      for (let i = 0; i < 60 && answer === undefined; i++) {
-        answer = await r.request({ body: ['get', 'k'] }).then((x) => x.result, () => undefined);
-        if (answer === undefined) await new Promise((ok) => setTimeout(ok, 100));
-      }
-      expect(answer).toBe('v');
-      expect(logged.mock.calls.filter((c) => /Unhandled error event/.test(String(c[0])))).toEqual([]);
-    } finally {
-      logged.mockRestore();
-      await r.close();
-      await own.destroy();
-    }
-  });
-
-  it('closes its connection when the store closes', async () => {
-    const r = await connectRespRequester(server.url);
-    const store = openRedisLedger({ requester: r, close: () => r.close() });
-    await store.close();
-    await expect(r.request({ body: ['ping'] })).rejects.toThrow();
-  });
 });
 
 describe('the store over a real server', () => {
