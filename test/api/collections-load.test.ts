@@ -174,6 +174,19 @@ describe.each([
   });
 });
 
+it('lays the items out as the collection in catalog order, one JSON array, an empty one too', () => {
+  for (const [name, items] of [['relics', RELICS], ['artifacts', ARTIFACTS], ['enchants', []]] as const) {
+    const bytes = file(name, [...items]);
+    const { sections } = headerOf(bytes) as { sections: Record<SectionName, [number, number]> };
+    const [at, length] = sections.items;
+    expect(at + length).toBe(bytes.length);
+    const text = bytes.toString('utf8', at, at + length);
+    expect(text).toBe(`[${data(name, [...items]).items.join(',')}]`);
+    expect(JSON.parse(text)).toEqual(items);
+    expect(bytes.toString('latin1', 0, 8)).toBe('GDCIDX03');
+  }
+});
+
 it('an index copied to an odd offset loads from its copy', () => {
   const good = file('relics', RELICS);
   const odd = new Uint8Array(good.length + 1).subarray(1);
