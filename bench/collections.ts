@@ -296,7 +296,7 @@ export async function run(options: CollectionBenchOptions = {}): Promise<string>
   return [
     '## Item collections (/v1/relics|enchants|infusions|artifacts)',
     '',
-    'Query = `queryCollection` on an open index (filter, count, page, read the items, compose the body). Floor = `JSON.stringify` of the same response object. Samples alternate query/floor; a sample is the mean of `runs/sample` back-to-back runs (chosen so a floor sample lasts ≥ 5 µs). `parseQuery` (shared HTTP layer) is shown apart. Times in microseconds.',
+    'Query = `queryCollection` on an open index (filter, count, page, read the items, compose the body); the samples repeat a query, so its items come from the item cache after the first run, as in a warm function (a cold read is one `pread` per run of items; the cold start rows time it). Floor = `JSON.stringify` of the same response object. Samples alternate query/floor; a sample is the mean of `runs/sample` back-to-back runs (chosen so a floor sample lasts ≥ 5 µs). `parseQuery` (shared HTTP layer) is shown apart. Times in microseconds.',
     '',
     '### Real snapshot',
     '',

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexCollection } from '../../build/derive/collections.js';
-import { loadIndex, openIndex, type LoadedCollection } from '../../api/_lib/collections/load.js';
+import { ITEM_CACHE_CHARS, loadIndex, openIndex, type LoadedCollection } from '../../api/_lib/collections/load.js';
 import { has, type PosSet } from '../../api/_lib/collections/positions.js';
 import { lookupItem, queryCollection } from '../../api/_lib/collections/query.js';
 import type { CollectionIndexData, CollectionName } from '../../api/_lib/formats/collection-index.js';
@@ -101,11 +101,12 @@ describe.each([
     // items of about 300 bytes, one of 20,000 at position 10
     const many = Array.from({ length: 200 }, (_, i) => ({ uuid: `RELC-${i}`, id: `r-${i}`, name: `Relic ${i}`, tier: 1, description: i === 10 ? 'x'.repeat(20_000) : 'y'.repeat(250) }));
     const raw = data('relics', many);
-    const c = load(encodeCollectionIndex(raw), 'relics');
+    const bytes = encodeCollectionIndex(raw);
+    // each on an index of its own, so that no read finds the item cache warm
     const reads = (positions: number[]): number => {
-      const before = c.reads;
+      const c = load(bytes, 'relics');
       expect(c.itemsJoined(positions)).toBe(positions.map((p) => raw.items[p]).join(','));
-      return c.reads - before;
+      return c.reads;
     };
     expect(reads([])).toBe(0);
     expect(reads(Array.from({ length: 50 }, (_, i) => 100 + i))).toBe(1);
@@ -114,7 +115,33 @@ describe.each([
     expect(reads([9, 11])).toBe(2); // the 20,000-byte item lies between
     expect(reads([9, 10, 11])).toBe(1);
     expect(reads([150, 151, 199])).toBe(1);
+    // a warm index answers what it read lately without reading again
+    const c = load(bytes, 'relics');
     expect(queryCollection(c, { limit: 50, offset: 0, tier: 1 }).count).toBe(50);
+    expect(c.reads).toBe(1);
+    expect(queryCollection(c, { limit: 50, offset: 0, tier: 1 }).body).toBe(queryCollection(load(bytes, 'relics'), { limit: 50, offset: 0, tier: 1 }).body);
+    expect(c.reads).toBe(1);
+    expect(c.itemsJoined([0, 1, 2])).toBe(raw.items.slice(0, 3).join(','));
+    expect(c.reads).toBe(2); // another run (0..2, not 0..49): read
+    expect(c.item(199)).toBe(raw.items[199]);
+    expect(c.itemsJoined([0, 1, 2, 199])).toBe([...raw.items.slice(0, 3), raw.items[199]].join(','));
+    expect(c.reads).toBe(3);
+  });
+
+  it('keeps at most ITEM_CACHE_CHARS of item text, the least recently used run going first', () => {
+    const big = 'x'.repeat(100_000);
+    const items = Array.from({ length: 90 }, (_, i) => ({ uuid: `RELC-${i}`, id: `r-${i}`, name: `R ${i}`, tier: 1, description: big }));
+    const raw = data('relics', items);
+    const c = load(encodeCollectionIndex(raw), 'relics');
+    expect(90 * raw.items[0]!.length).toBeGreaterThan(ITEM_CACHE_CHARS);
+    for (let p = 0; p < 90; p++) expect(c.item(p)).toBe(raw.items[p]);
+    expect(c.reads).toBe(90);
+    // the newest runs are kept, the oldest gone
+    expect(c.item(89)).toBe(raw.items[89]);
+    expect(c.item(10)).toBe(raw.items[10]);
+    expect(c.reads).toBe(90);
+    expect(c.item(0)).toBe(raw.items[0]);
+    expect(c.reads).toBe(91);
   });
 
   it('finds keys whose UTF-8 order is not their UTF-16 order', () => {
@@ -359,7 +386,7 @@ it('a file cut short after it was opened answers 503 for its items, and nothing 
   const bytes = encodeCollectionIndex(raw);
   writeFileSync(path, bytes);
   const c = openIndex(path, 'relics');
-  expect(c.item(1)).toBe(raw.items[1]);
+  expect(c.item(0)).toBe(raw.items[0]);
   truncateSync(path, bytes.length - 10);
   let error: unknown;
   try {
@@ -369,6 +396,7 @@ it('a file cut short after it was opened answers 503 for its items, and nothing 
   }
   expect(error).toMatchObject({ name: 'ServiceError', code: 'UPSTREAM_UNAVAILABLE', message: 'The relics items cannot be read; try again.' });
   expect(((error as Error).cause as Error).message).toBe('collection index: the file ends early');
+  // what was read before stays answerable (the item cache), as does every lookup of a key
   expect(c.item(0)).toBe(raw.items[0]);
   expect(c.keyPosition('relic-ember')).toBe(1);
 });

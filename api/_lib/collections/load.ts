@@ -9,7 +9,8 @@
  *   decoded search text, and the order check of the lookup keys; a failed check there answers 503 from
  *   then on;
  * - per request: the items of a page or a lookup, read by position from the items section (from the file by
- *   positioned reads, or from the bytes given).
+ *   positioned reads, or from the bytes given); the runs of items read lately are kept, up to
+ *   {@link ITEM_CACHE_CHARS}, so a warm function answers a hot page or item from memory.
  *
  * Corrupt files fail at open with a `CorruptIndex` error (the store answers 503) or, for what is checked on
  * first use, with a `ServiceError` `UPSTREAM_UNAVAILABLE` (503) from the query.
@@ -56,8 +57,8 @@ export interface LoadedCollection {
   /** Position of the item whose folded lookup key is `folded`, or undefined. */
   keyPosition(folded: string): number | undefined;
   /**
-   * Reads of the items section so far: one per run of items (neighbours closer than 16 KiB read together);
-   * for operators and tests.
+   * Reads of the items section so far: one per run of items not in the item cache (neighbours closer than
+   * 16 KiB read together; {@link ITEM_CACHE_CHARS}); for operators and tests.
    */
   readonly reads: number;
 }
@@ -80,6 +81,13 @@ type ReadRuns = (start: number, end: number, runs: readonly number[]) => string[
 
 /** Runs of the items section closer than this many bytes are read together. */
 const READ_GAP = 16 * 1024;
+
+/**
+ * Characters of item text a collection keeps from its reads (8 Mi, about 8 MB of ASCII JSON): a warm
+ * function answers a page or an item it answered lately without reading the file again; the least
+ * recently used runs go first.
+ */
+export const ITEM_CACHE_CHARS = 8 * 1024 * 1024;
 
 /**
  * Check the header and sections of `core` (the file's bytes up to the items section, at least) and build
@@ -255,9 +263,12 @@ function decode(core: Uint8Array, fileBytes: number, readRuns: ReadRuns, expecte
   });
 
   let reads = 0;
+  // Recently read runs of items, newest last (a Map keeps insertion order), up to ITEM_CACHE_CHARS.
+  const cache = new Map<string, string>();
+  let cachedChars = 0;
   const itemsJoined = (positions: readonly number[]): string => {
     if (positions.length === 0) return '';
-    // runs of consecutive positions: [start byte, end byte) pairs
+    // runs of consecutive positions: [start byte, end byte) pairs, and their text once known
     const runs: number[] = [];
     for (let i = 0; i < positions.length; ) {
       let j = i;
@@ -265,16 +276,43 @@ function decode(core: Uint8Array, fileBytes: number, readRuns: ReadRuns, expecte
       runs.push(itemsAt + itemStarts[positions[i]!]!, itemsAt + itemStarts[positions[j]! + 1]! - 1);
       i = j + 1;
     }
-    let out = '';
-    for (let r = 0; r < runs.length; ) {
-      let s = r + 2;
-      while (s < runs.length && runs[s]! - runs[s - 1]! < READ_GAP) s += 2;
-      const parts = readRuns(runs[r]!, runs[s - 1]!, runs.slice(r, s));
-      reads++;
-      for (const part of parts) out += out === '' ? part : `,${part}`;
-      r = s;
+    const texts: string[] = new Array<string>(runs.length >> 1);
+    const missing: number[] = [];
+    for (let k = 0; k < texts.length; k++) {
+      const key = `${runs[2 * k]},${runs[2 * k + 1]}`;
+      const hit = cache.get(key);
+      if (hit === undefined) missing.push(k);
+      else {
+        cache.delete(key);
+        cache.set(key, hit);
+        texts[k] = hit;
+      }
     }
-    return out;
+    for (let m = 0; m < missing.length; ) {
+      // runs still to read that lie close together are one read
+      let e = m + 1;
+      while (e < missing.length && runs[2 * missing[e]!]! - runs[2 * missing[e - 1]! + 1]! < READ_GAP) e++;
+      const group = missing.slice(m, e);
+      const span: number[] = [];
+      for (const k of group) span.push(runs[2 * k]!, runs[2 * k + 1]!);
+      const parts = readRuns(span[0]!, span[span.length - 1]!, span);
+      reads++;
+      group.forEach((k, g) => {
+        const text = parts[g]!;
+        texts[k] = text;
+        if (text.length <= ITEM_CACHE_CHARS) {
+          cache.set(`${runs[2 * k]},${runs[2 * k + 1]}`, text);
+          cachedChars += text.length;
+        }
+      });
+      m = e;
+    }
+    for (const [key, text] of cache) {
+      if (cachedChars <= ITEM_CACHE_CHARS) break;
+      cache.delete(key);
+      cachedChars -= text.length;
+    }
+    return texts.join(',');
   };
 
   return {
