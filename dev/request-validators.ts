@@ -8,13 +8,13 @@
  * With `--check`, write nothing and exit 1 when the file differs from a fresh compilation (CI, hooks).
  * Exit codes: 0 written or up to date, 1 out of date (`--check`), 2 bad arguments.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { PROJECT_ROOT } from '../api/_lib/config.js';
+import { generatedFileCli } from './generated-file.js';
 
 /** The generated module, relative to the project root. */
 export const REQUEST_VALIDATORS_FILE = 'api/_lib/http/request-validators.js';
@@ -61,33 +61,6 @@ export function renderRequestValidators(dir = join(PROJECT_ROOT, 'schemas', 'req
   ].join('\n');
 }
 
-function main(argv: string[]): number {
-  let check: boolean;
-  try {
-    check = parseArgs({ args: argv, options: { check: { type: 'boolean', default: false } }, strict: true }).values.check;
-  } catch (e) {
-    process.stderr.write(`${(e as Error).message}\nUsage: npm run validators [-- --check]\n`);
-    return 2;
-  }
-  const file = join(PROJECT_ROOT, REQUEST_VALIDATORS_FILE);
-  const want = renderRequestValidators();
-  let have = '';
-  try {
-    have = readFileSync(file, 'utf8');
-  } catch {
-    // a missing file is out of date
-  }
-  if (have === want) {
-    process.stdout.write(`${REQUEST_VALIDATORS_FILE} is up to date with schemas/requests/.\n`);
-    return 0;
-  }
-  if (check) {
-    process.stderr.write(`${REQUEST_VALIDATORS_FILE} differs from schemas/requests/; run \`npm run validators\`.\n`);
-    return 1;
-  }
-  writeFileSync(file, want);
-  process.stdout.write(`${REQUEST_VALIDATORS_FILE} written from schemas/requests/.\n`);
-  return 0;
+if (import.meta.filename === process.argv[1]) {
+  process.exitCode = generatedFileCli(process.argv.slice(2), { file: REQUEST_VALIDATORS_FILE, source: 'schemas/requests/', script: 'validators', render: () => renderRequestValidators() });
 }
-
-if (import.meta.filename === process.argv[1]) process.exitCode = main(process.argv.slice(2));
