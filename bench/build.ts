@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { peakRssBytes } from './memory.js';
 
@@ -78,7 +78,10 @@ async function childBuild(src: string, out: string, config: string | undefined):
 
 function childFloor(src: string, out: string): FloorRun {
   const inputs = jsonFiles(src).map((f) => readFileSync(f, 'utf8'));
-  const outputs = jsonFiles(out).map((f) => readFileSync(f, 'utf8'));
+  // the versioned copies under v/ are copies of outputs, not outputs serialised again
+  const outputs = jsonFiles(out)
+    .filter((f) => !f.startsWith(join(out, 'v') + sep))
+    .map((f) => readFileSync(f, 'utf8'));
   const values: unknown[] = [];
   for (const text of outputs) {
     try {

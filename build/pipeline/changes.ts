@@ -4,10 +4,11 @@
  *
  * The previous published build is the output folder this build replaces (read before the swap): its
  * manifest, its game-data registry and the files whose hash changed. A first build (no manifest there)
- * lists every file and definition as added. The versioned copy of a build holds every file of its
- * manifest's table except what only the functions read, the per-item files of the collections
- * (`api/v1/{collection}/{key}.json`) and the collection indexes (`api/v1/collections/*.cidx`); the items
- * are in the published collection files. It adds the build's manifest and change feed. The copies of
+ * lists every file and definition as added. The versioned copy of a build is its catalog: every file of
+ * its manifest's table except the serving structures derived from the catalog, which a consumer
+ * rebuilds or queries live: the per-item files of the collections (`api/v1/{collection}/{key}.json`), the
+ * collection indexes (`api/v1/collections/*.cidx`), the search indexes (`*search-index.json`) and the
+ * exports (`api/v1/exports/**`). It adds the build's manifest and change feed. The copies of
  * the previous builds that the catalog config keeps (`keepBuilds`, newest first, this one included) are
  * carried over from the previous output unchanged.
  */
@@ -53,7 +54,7 @@ export interface ChangeOutputs {
 }
 
 /** Files left out of a versioned copy (module docstring). */
-const NOT_VERSIONED = new RegExp(`^api/v1/(?:(?:${COLLECTION_NAMES.join('|')})/[^/]+\\.json|collections/[^/]+\\.cidx)$`);
+const NOT_VERSIONED = new RegExp(`^api/v1/(?:(?:${COLLECTION_NAMES.join('|')})/[^/]+\\.json|collections/[^/]+\\.cidx|(?:[^/]+-)?search-index\\.json|exports/.+)$`);
 
 /** The value at JSON pointer `pointer` of `doc`, or undefined. */
 function at(doc: unknown, pointer: string): unknown {

@@ -182,12 +182,13 @@ describe('versioned copies under v/{buildId}/', () => {
     expect(old.materials[0]!.name).toBe('Iron Ore, smelted');
     expect((await json<ChangeFeed>(join(s.out, `v/${ids[1]}/api/v1/changes.json`))).previousBuildId).toBe(ids[0]);
     expect((await json<{ buildId: string }>(join(s.out, `v/${ids[1]}/api/v1/game-data-manifest.json`))).buildId).toBe(ids[1]);
-    // this build's copy holds every file of its table but the per-item files and the collection indexes
+    // this build's copy is its catalog: every file of its table but the serving structures and exports
     const manifest = await json<{ files: { path: string }[] }>(join(s.out, 'api/v1/game-data-manifest.json'));
-    expect(manifest.files.map((f) => f.path)).toEqual(expect.arrayContaining(['api/v1/relics/relic-1.json', 'api/v1/collections/relics.cidx', 'api/v1/master-relics.json']));
+    const serving = ['api/v1/relics/relic-1.json', 'api/v1/collections/relics.cidx', 'api/v1/search-index.json', 'api/v1/icon-search-index.json', 'api/v1/exports/materials.json', 'api/v1/exports/full/materials.csv'];
+    expect(manifest.files.map((f) => f.path)).toEqual(expect.arrayContaining([...serving, 'api/v1/master-relics.json', 'api/v1/master-registry.json', 'api/v1/icon-registry.json']));
     for (const f of manifest.files) {
       const copy = join(s.out, 'v', ids[2]!, f.path);
-      if (/^api\/v1\/(relics\/[^/]+\.json|collections\/relics\.cidx)$/.test(f.path)) expect(existsSync(copy), f.path).toBe(false);
+      if (serving.includes(f.path) || /^api\/v1\/(exports|relics)\//.test(f.path) || f.path.endsWith('search-index.json')) expect(existsSync(copy), f.path).toBe(false);
       else expect(await readFile(copy), f.path).toEqual(await readFile(join(s.out, f.path)));
     }
   }, 90_000);
