@@ -7,7 +7,9 @@
  * - `search-index.ts`      `/api/search` index format and search types (§2.5, §4.4)
  * - `stats.ts`             `/api/stats` file shape (§4.4)
  * - `export.ts`            `/api/export` files and export types (§4.4)
- * - `collection-index.ts`  item collection indexes, definitions and folding (§2.2, §3, §4.2)
+ * - `collection-index.ts`  item collection definitions, folding and the index's content (§2.2, §3, §4.2)
+ * - `collection-file.ts`   the collection index file's bytes, `collection-index/3` (§4.2)
+ * - `changes.ts`           the change feed, the kept builds and the sync protocol (§4.1, §9)
  * - `registries.ts`        icon, sprite, character and asset registry files (§2.3, §2.4, §4.3, §4.5, §4.6)
  * - `term-index.ts`        icon and sprite search term indexes and their tokeniser (§4.5, §4.6)
  */
