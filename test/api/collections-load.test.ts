@@ -401,6 +401,25 @@ it('a file cut short after it was opened answers 503 for its items, and nothing 
   expect(c.keyPosition('relic-ember')).toBe(1);
 });
 
+it('reads the search text and the lookup keys of an opened file on first use, not at open', () => {
+  const raw = data('relics', RELICS);
+  const bytes = encodeCollectionIndex(raw);
+  const at = (headerOf(bytes) as { sections: Record<SectionName, [number, number]> }).sections;
+  const path = join(dir, 'deferred.cidx');
+  writeFileSync(path, bytes);
+  const c = openIndex(path, 'relics');
+  expect(queryCollection(c, { limit: 5, offset: 0, tier: 3 }).total).toBe(1);
+  // the file changes under the open index: what it had not read yet is read as it is now
+  const changed = Buffer.from(bytes);
+  changed.write('z', at.keys[0], 'latin1');
+  changed.write('Q', at.search[0], 'latin1');
+  writeFileSync(path, changed);
+  expect(() => c.keyPosition('relic-frost')).toThrow(/keys/);
+  expect(c.searchText(0)).toBe(`Q${raw.search[0]!.slice(1)}`);
+  // the items, read per request, did not change
+  expect(c.item(0)).toBe(raw.items[0]);
+});
+
 describe('what is checked on first use answers 503 with the cause, and keeps answering it', () => {
   const raw = data('relics', RELICS);
   const firstUse = (c: LoadedCollection, use: (c: LoadedCollection) => unknown, why: RegExp): void => {

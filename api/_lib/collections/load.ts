@@ -4,7 +4,8 @@
  * (docs/architecture.md, "Scale"):
  * - at open: the header and every section's bounds are checked, every position list is checked (strictly
  *   increasing, below n), the filter and hidden sets are built, and the bytes before the items section are
- *   kept in memory as one buffer that the typed-array sections view in place (no copy);
+ *   kept in memory as one buffer that the typed-array sections view in place (no copy); from a file, the
+ *   search text and the lookup keys are read into that buffer only when first needed;
  * - on first use: the term and fragment dictionaries (with their substring indexes, groups and gaps), the
  *   decoded search text, and the order check of the lookup keys; a failed check there answers 503 from
  *   then on;
@@ -96,7 +97,18 @@ export const ITEM_CACHE_CHARS = 8 * 1024 * 1024;
  * @param fileBytes size of the whole file.
  * @param readRuns how items are read.
  */
-function decode(core: Uint8Array, fileBytes: number, readRuns: ReadRuns, expected: CollectionName | undefined): LoadedCollection {
+/** Sections `openIndex` leaves unread until first use: the folded search text and the lookup keys. */
+const DEFERRED = ['search', 'keys'] as const;
+/** One deferred section. */
+type Deferred = (typeof DEFERRED)[number];
+
+function decode(
+  core: Uint8Array,
+  fileBytes: number,
+  readRuns: ReadRuns,
+  expected: CollectionName | undefined,
+  fill: (section: Deferred, offset: number, bytes: number) => void = () => undefined,
+): LoadedCollection {
   if (endianness() !== 'LE') fail('this host is big-endian; the sections are little-endian');
   if (core.byteOffset % 8 !== 0) fail('bytes are not 8-byte aligned');
   const buf = Buffer.from(core.buffer, core.byteOffset, core.byteLength);
@@ -248,11 +260,13 @@ function decode(core: Uint8Array, fileBytes: number, readRuns: ReadRuns, expecte
   });
   const gaps = lazy('fragments', () => gapsOf(fragments(), n));
   const search = lazy('search', () => {
+    fill('search', at.search[0], at.search[1]);
     const text = utf8('search');
     if (text.length !== searchStarts[n]) fail(`the search text is ${text.length} code units, searchStarts end at ${searchStarts[n]}`);
     return text;
   });
   const keysChecked = lazy('keys', () => {
+    fill('keys', at.keys[0], at.keys[1]);
     for (let k = 1; k < keyCount; k++) {
       // key k (the source range) against key k - 1 (the target range): it must come after
       if (buf.compare(buf, at.keys[0] + keyStarts[k - 1]!, at.keys[0] + keyStarts[k]!, at.keys[0] + keyStarts[k]!, at.keys[0] + keyStarts[k + 1]!) <= 0) {
@@ -397,8 +411,9 @@ function readFully(fd: number, into: Uint8Array, position: number): void {
 }
 
 /**
- * Open the collection index file at `file`: reads the header and the bytes before the items section
- * (one read), and keeps the file open for item reads (closed when the index is garbage).
+ * Open the collection index file at `file`: reads the header and the bytes before the items section but the
+ * search text and the lookup keys, which are read on first use, and keeps the file open for those and the
+ * item reads (closed when the index is garbage).
  * @param expected the collection the file must describe, when known.
  * @throws Error from the file system (missing, unreadable) or `CorruptIndex` (module docstring); item reads
  *   that fail later throw `ServiceError` `UPSTREAM_UNAVAILABLE`.
@@ -421,8 +436,32 @@ export function openIndex(file: string, expected?: CollectionName): LoadedCollec
     }
     const itemsAt: unknown = isRecord(header) && isRecord(header.sections) && Array.isArray(header.sections.items) ? header.sections.items[0] : undefined;
     if (!isCount(itemsAt) || itemsAt > size) fail('sections.items is not [offset, length]');
+    // Everything before the items, but the deferred sections, which are read into their place on first
+    // use (pages of the buffer never written take no memory). A header whose deferred sections do not lie
+    // in order inside that span has everything read, and the checks of `decode` refuse it.
     const core = new Uint8Array(new ArrayBuffer(itemsAt));
-    readFully(fd, core, 0);
+    const sections = (header as { sections: Record<string, unknown> }).sections;
+    const spans = DEFERRED.map((s) => sections[s]);
+    let from = 0;
+    const deferred = new Set<Deferred>();
+    const inOrder = spans.every((v) => Array.isArray(v) && isCount(v[0]) && isCount(v[1]) && v[0] >= PREFIX_BYTES && v[0] + v[1] <= itemsAt);
+    if (inOrder && (spans[0] as number[])[0]! + (spans[0] as number[])[1]! <= (spans[1] as number[])[0]!) {
+      DEFERRED.forEach((s, i) => {
+        const [offset, bytes] = spans[i] as [number, number];
+        readFully(fd, core.subarray(from, offset), from);
+        from = offset + bytes;
+        deferred.add(s);
+      });
+    }
+    readFully(fd, core.subarray(from), from);
+    const fill = (section: Deferred, offset: number, bytes: number): void => {
+      if (!deferred.delete(section)) return;
+      try {
+        readFully(fd, core.subarray(offset, offset + bytes), offset);
+      } catch (cause) {
+        throw new CorruptIndex(`collection index: the ${section} section cannot be read (${(cause as Error).message})`);
+      }
+    };
     const index = decode(core, size, (start, end, runs) => {
       const chunk = Buffer.allocUnsafe(end - start);
       try {
@@ -433,7 +472,7 @@ export function openIndex(file: string, expected?: CollectionName): LoadedCollec
       const out: string[] = [];
       for (let i = 0; i < runs.length; i += 2) out.push(chunk.toString('utf8', runs[i]! - start, runs[i + 1]! - start));
       return out;
-    }, expected);
+    }, expected, fill);
     closer.register(index, fd);
     return index;
   } catch (e) {
