@@ -19,6 +19,20 @@ import { MANIFEST_FILE } from '../formats/layout.js';
 const cache = new Map<string, Promise<unknown>>();
 onConfigChange(() => cache.clear());
 
+/**
+ * The value `load` gives for `key`, loaded once per process (a throw becomes a rejection); a failed load is
+ * forgotten, so a later call retries.
+ */
+function once<T>(key: string, load: () => T | Promise<T>): Promise<T> {
+  let hit = cache.get(key) as Promise<T> | undefined;
+  if (!hit) {
+    hit = Promise.resolve().then(load);
+    cache.set(key, hit);
+    hit.catch(() => cache.delete(key));
+  }
+  return hit;
+}
+
 
 /**
  * Parsed JSON of `relPath` (relative to the output folder, e.g. `api/v1/stats.json`), loaded once per
@@ -30,14 +44,7 @@ onConfigChange(() => cache.clear());
  */
 export function readCatalogJson<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T> {
   // a NUL never occurs in a path, so a parsed value and the raw value of any file never share a key
-  const key = parse ? `\0${relPath}` : relPath;
-  let hit = cache.get(key) as Promise<T> | undefined;
-  if (!hit) {
-    hit = load(relPath, parse);
-    cache.set(key, hit);
-    hit.catch(() => cache.delete(key));
-  }
-  return hit;
+  return once(parse ? `\0${relPath}` : relPath, () => load(relPath, parse));
 }
 
 async function load<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T> {
@@ -64,22 +71,14 @@ async function load<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T>
  */
 export function openCatalogFile<T>(relPath: string, open: (file: string) => T): Promise<T> {
   // a second NUL keeps opened files apart from parsed JSON of the same path
-  const key = `\0\0${relPath}`;
-  let hit = cache.get(key) as Promise<T> | undefined;
-  if (!hit) {
-    const file = join(getServiceConfig().catalogDir, relPath);
-    hit = Promise.resolve().then(() => {
-      try {
-        return open(file);
-      } catch (cause) {
-        const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
-        throw new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is ${missing ? 'not available; run the catalog build' : 'corrupt; rebuild the catalog'}.`, { cause });
-      }
-    });
-    cache.set(key, hit);
-    hit.catch(() => cache.delete(key));
-  }
-  return hit;
+  return once(`\0\0${relPath}`, () => {
+    try {
+      return open(join(getServiceConfig().catalogDir, relPath));
+    } catch (cause) {
+      const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
+      throw new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is ${missing ? 'not available; run the catalog build' : 'corrupt; rebuild the catalog'}.`, { cause });
+    }
+  });
 }
 
 /** Largest prebuilt file {@link readCatalogBody} keeps in memory, bytes (16 MiB); larger ones are streamed from disk per request. */

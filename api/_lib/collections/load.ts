@@ -21,7 +21,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { ServiceError } from '../errors.js';
 import { COLLECTION_DEFS, isCollectionName, isSingleTerm, type CollectionDef, type CollectionName } from '../formats/collection-index.js';
-import { headerOf, INDEX_FORMAT, INDEX_MAGIC, PREFIX_BYTES, SECTION_NAMES, type SectionName } from '../formats/collection-file.js';
+import { headerOf, INDEX_FORMAT, PREFIX_BYTES, SECTION_NAMES, type SectionName } from '../formats/collection-file.js';
 import { isRecord } from '../util/json.js';
 import { FRAGMENT_RE, gapsOf, groupsOf, makeDictionary, type Dictionary } from './dictionary.js';
 import { makeSet, type PosSet } from './positions.js';
@@ -72,6 +72,15 @@ function fail(what: string): never {
   throw new CorruptIndex(`collection index: ${what}`);
 }
 
+/** {@link headerOf}, its refusals as `CorruptIndex`. */
+function parseHeader(bytes: Uint8Array): unknown {
+  try {
+    return headerOf(bytes);
+  } catch (e) {
+    throw new CorruptIndex((e as Error).message);
+  }
+}
+
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /**
@@ -112,12 +121,7 @@ function decode(
   if (endianness() !== 'LE') fail('this host is big-endian; the sections are little-endian');
   if (core.byteOffset % 8 !== 0) fail('bytes are not 8-byte aligned');
   const buf = Buffer.from(core.buffer, core.byteOffset, core.byteLength);
-  let raw: unknown;
-  try {
-    raw = headerOf(core);
-  } catch (e) {
-    fail((e as Error).message.replace(/^collection index: /, ''));
-  }
+  const raw = parseHeader(core);
   const headerBytes = buf.readUInt32LE(8);
   if (!isRecord(raw)) fail('the header is not an object');
   if (raw.format !== INDEX_FORMAT) fail(`format is ${JSON.stringify(raw.format)}, expected ${INDEX_FORMAT}`);
@@ -422,18 +426,12 @@ export function openIndex(file: string, expected?: CollectionName): LoadedCollec
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
-    const prefix = new Uint8Array(Math.min(size, PREFIX_BYTES));
+    const prefix = Buffer.alloc(Math.min(size, PREFIX_BYTES));
     readFully(fd, prefix, 0);
-    const head = Buffer.from(prefix.buffer);
-    if (head.length < PREFIX_BYTES || head.toString('latin1', 0, 8) !== INDEX_MAGIC) fail(`does not start with ${INDEX_MAGIC}`);
-    const front = new Uint8Array(Math.min(size, PREFIX_BYTES + head.readUInt32LE(8)));
+    // the header's length as the prefix says it (headerOf checks the magic), at most the file
+    const front = new Uint8Array(prefix.length < PREFIX_BYTES ? prefix.length : Math.min(size, PREFIX_BYTES + prefix.readUInt32LE(8)));
     readFully(fd, front, 0);
-    let header: unknown;
-    try {
-      header = headerOf(front);
-    } catch (e) {
-      fail((e as Error).message.replace(/^collection index: /, ''));
-    }
+    const header = parseHeader(front);
     const itemsAt: unknown = isRecord(header) && isRecord(header.sections) && Array.isArray(header.sections.items) ? header.sections.items[0] : undefined;
     if (!isCount(itemsAt) || itemsAt > size) fail('sections.items is not [offset, length]');
     // Everything before the items, but the deferred sections, which are read into their place on first
