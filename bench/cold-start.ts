@@ -24,7 +24,7 @@
  * Standalone: `npx tsx bench/cold-start.ts [--runs N]`.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -136,29 +136,41 @@ async function gen100k(): Promise<string> {
   return dist;
 }
 
-/**
- * Cold start of one catalog entry over the catalog output folder `catalogDir`: `runs` new processes
- * (after one unmeasured) each import the entry as {@link run} does and answer `GET path`.
- * @returns medians of the first answer and process times (ms) and of the peak RSS (MB), and the status.
- */
-export async function coldCatalogEntry(entry: 'catalog' | 'collections' | 'registries', path: string, catalogDir: string, runs = 5): Promise<{ status: number; answerMs: number; processMs: number; maxRssMB: number }> {
-  const js = join(TMP, 'cold-js-one');
-  rmSync(js, { recursive: true, force: true });
-  const entryJs = transpileTree(join(REPO, `api/${entry}.ts`), js);
-  cpSync(join(REPO, 'schemas'), join(js, 'schemas'), { recursive: true });
-  const script = childScript();
+/** Medians of a cold start: the first answer and process times (ms), the peak RSS (MB), and the status. */
+interface ColdStart {
+  readonly status: number;
+  readonly answerMs: number;
+  readonly processMs: number;
+  readonly maxRssMB: number;
+}
+
+/** `runs` children (after one unmeasured) answering `probe` with `entryJs` under `env`, as medians. */
+async function coldRuns(script: string, entryJs: string, probe: Probe, env: Record<string, string>, runs: number): Promise<ColdStart> {
   const samples: (ChildAnswer & { processMs: number })[] = [];
   for (let i = -1; i < runs; i++) {
-    const r = await runChild(script, entryJs, { entry, method: 'GET', path }, { CATALOG_DIR: catalogDir });
+    const r = await runChild(script, entryJs, probe, env);
     if (i >= 0) samples.push(r);
   }
-  rmSync(js, { recursive: true, force: true });
   return {
     status: samples[0]!.status,
     answerMs: median(samples.map((s) => s.answerMs)),
     processMs: median(samples.map((s) => s.processMs)),
     maxRssMB: median(samples.map((s) => s.maxRssMB)),
   };
+}
+
+/**
+ * Cold start of one catalog entry over the catalog output folder `catalogDir`: `runs` new processes
+ * (after one unmeasured) each import the entry as {@link run} does and answer `GET path`.
+ * @returns medians of the first answer and process times (ms) and of the peak RSS (MB), and the status.
+ */
+export async function coldCatalogEntry(entry: 'catalog' | 'collections' | 'registries', path: string, catalogDir: string, runs = 5): Promise<ColdStart> {
+  const js = join(TMP, 'cold-js-one');
+  rmSync(js, { recursive: true, force: true });
+  const entryJs = transpileTree(join(REPO, `api/${entry}.ts`), js);
+  const cold = await coldRuns(childScript(), entryJs, { entry, method: 'GET', path }, { CATALOG_DIR: catalogDir }, runs);
+  rmSync(js, { recursive: true, force: true });
+  return cold;
 }
 
 /** Markdown section: one row per entry and catalog. */
@@ -174,8 +186,7 @@ export async function run(options: { runs?: number } = {}): Promise<string> {
   rmSync(js, { recursive: true, force: true });
   const entries = ['catalog', 'collections', 'registries', 'wallet', 'admin', 'storage', 'player'];
   const entryJs = Object.fromEntries(entries.map((e) => [e, transpileTree(join(REPO, `api/${e}.ts`), js)]));
-  // the request and response schemas travel with the functions (vercel.json includeFiles)
-  cpSync(join(REPO, 'schemas'), join(js, 'schemas'), { recursive: true });
+  // no schema files: the functions read none at run time (request validators are compiled ahead of time)
   const script = childScript();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-cold-'));
   const baseEnv = { JWT_SECRET: SECRET, ADMIN_PASSWORD: PASSWORD, STORE_DRIVER: 'sqlite', DATA_DIR: dataDir, STORAGE_DRIVER: 'local' };
@@ -208,16 +219,8 @@ export async function run(options: { runs?: number } = {}): Promise<string> {
         ? [['real', { CATALOG_DIR: real }], [probe.large, { CATALOG_DIR: large[probe.large] }]]
         : [['sqlite', { CATALOG_DIR: real }], ['redis (REST)', { CATALOG_DIR: real, ...restEnv }]];
       for (const [name, over] of catalogs) {
-        const env = { ...baseEnv, ...over };
-        const samples: (ChildAnswer & { processMs: number })[] = [];
-        for (let i = -1; i < runs; i++) {
-          const r = await runChild(script, entryJs[probe.entry]!, probe, env);
-          if (i >= 0) samples.push(r);
-        }
-        const status = samples[0]!.status;
-        lines.push(
-          `| ${probe.entry} | \`${probe.method} ${probe.path.split('?')[0]}\` | ${name} | ${status} | ${median(samples.map((s) => s.answerMs)).toFixed(0)} | ${median(samples.map((s) => s.processMs)).toFixed(0)} | ${median(samples.map((s) => s.maxRssMB)).toFixed(0)} MB |`,
-        );
+        const c = await coldRuns(script, entryJs[probe.entry]!, probe, { ...baseEnv, ...over }, runs);
+        lines.push(`| ${probe.entry} | \`${probe.method} ${probe.path.split('?')[0]}\` | ${name} | ${c.status} | ${c.answerMs.toFixed(0)} | ${c.processMs.toFixed(0)} | ${c.maxRssMB.toFixed(0)} MB |`);
       }
     }
   } finally {

@@ -14,18 +14,13 @@
  * (`dev/request-validators.ts`; a test fails when it is out of date), so a cold function loads neither Ajv
  * nor the schemas. They set `additionalProperties: false`, so unknown fields are refused.
  */
-import { join } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import requestValidators from './request-validators.js';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { ServiceError, type FieldProblem } from '../errors.js';
-import { PROJECT_ROOT } from '../config.js';
 
 /** Default byte cap of a JSON body: 64 KiB. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
-
-/** Folder of the request schemas. */
-export const REQUEST_SCHEMAS_DIR = join(PROJECT_ROOT, 'schemas', 'requests');
 
 /** Options of {@link readJsonBody}. */
 export interface BodyOptions {
@@ -40,9 +35,6 @@ export interface BodyOptions {
    */
   readonly precheck?: (value: unknown) => readonly FieldProblem[];
 }
-
-/** `$id` prefix of the request schemas (a schema may `$ref` another by its file name). */
-export const REQUEST_SCHEMA_ID = 'https://schemas.game-data.dev/requests/';
 
 /**
  * The compiled validator of a request schema (`request-validators.js`, generated from every file of
