@@ -28,7 +28,7 @@ import {
 } from '../../api/_lib/formats/changes.js';
 import { COLLECTION_NAMES } from '../../api/_lib/formats/collection-index.js';
 import { MANIFEST_FILE, MASTER_REGISTRY_FILE, publishedFile } from '../../api/_lib/formats/layout.js';
-import { isRecord, pointerSegments } from '../../api/_lib/util/json.js';
+import { isRecord, valueAtPointer } from '../../api/_lib/util/json.js';
 import type { OutputFile } from './emit.js';
 
 /** What {@link changeOutputs} needs of the build being emitted. */
@@ -56,17 +56,6 @@ export interface ChangeOutputs {
 /** Files left out of a versioned copy (module docstring). */
 const NOT_VERSIONED = new RegExp(`^api/v1/(?:(?:${COLLECTION_NAMES.join('|')})/[^/]+\\.json|collections/[^/]+\\.cidx|(?:[^/]+-)?search-index\\.json|exports/.+)$`);
 
-/** The value at JSON pointer `pointer` of `doc`, or undefined. */
-function at(doc: unknown, pointer: string): unknown {
-  let v = doc;
-  for (const seg of pointerSegments(pointer)) {
-    if (Array.isArray(v)) v = v[Number(seg)];
-    else if (isRecord(v)) v = Object.hasOwn(v, seg) ? v[seg] : undefined;
-    else return undefined;
-  }
-  return v;
-}
-
 /** Definitions of a registry document (`byUuid`), or an empty map for anything else. */
 function definitionsOf(registry: unknown): Map<string, RegistryEntry> {
   const out = new Map<string, RegistryEntry>();
@@ -92,7 +81,7 @@ function recordReader(read: (path: string) => Buffer | undefined): BuildSide['re
       }
       parsed.set(path, doc);
     }
-    const v = at(parsed.get(path), entry.pointer);
+    const v = valueAtPointer(parsed.get(path), entry.pointer);
     return v === undefined ? undefined : JSON.stringify(v);
   };
 }

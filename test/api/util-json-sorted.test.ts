@@ -6,7 +6,7 @@
  * linear scan.
  */
 import { describe, expect, it } from 'vitest';
-import { escapePointer, isRecord, jsonPointer, pointerSegments, sortKeys } from '../../api/_lib/util/json.js';
+import { escapePointer, isRecord, jsonPointer, pointerSegments, valueAtPointer, sortKeys } from '../../api/_lib/util/json.js';
 import { byCodeUnits, compareCodeUnits, lowerBound, prefixEnd } from '../../api/_lib/util/sorted.js';
 import { createRng } from '../../api/_lib/util/prng.js';
 
@@ -117,5 +117,21 @@ describe('lowerBound and prefixEnd', () => {
     expect(prefixEnd(list, 'b', 4)).toBe(5);
     expect(prefixEnd(list, 'x', 5)).toBe(5);
     expect(prefixEnd([], 'x', 0)).toBe(0);
+  });
+});
+
+describe('valueAtPointer', () => {
+  const doc = { a: [{ 'b/c': 1, 'd~e': [null, 0] }], toString: 'own' };
+  it('follows members and items, escapes included, and answers undefined where the path stops', () => {
+    expect(valueAtPointer(doc, '')).toBe(doc);
+    expect(valueAtPointer(doc, '/a/0/b~1c')).toBe(1);
+    expect(valueAtPointer(doc, '/a/0/d~0e/1')).toBe(0);
+    expect(valueAtPointer(doc, '/a/0/d~0e/0')).toBeNull();
+    expect(valueAtPointer(doc, '/toString')).toBe('own');
+    expect(valueAtPointer(doc, '/a/1')).toBeUndefined();
+    expect(valueAtPointer(doc, '/a/0/b~1c/x')).toBeUndefined();
+    expect(valueAtPointer(doc, '/a/0/constructor')).toBeUndefined();
+    expect(valueAtPointer(doc, '/missing/0')).toBeUndefined();
+    expect(valueAtPointer('text', '/0')).toBeUndefined();
   });
 });

@@ -34,3 +34,17 @@ export function sortKeys<T>(o: Readonly<Record<string, T>>): Record<string, T> {
   for (const k of Object.keys(o).sort()) out[k] = o[k]!;
   return out;
 }
+
+/**
+ * The value at RFC 6901 pointer `pointer` (`''` is the whole document) of the parsed JSON `doc`, or
+ * undefined when a segment names no member or item. Own members only; never throws.
+ */
+export function valueAtPointer(doc: unknown, pointer: string): unknown {
+  let v = doc;
+  for (const seg of pointerSegments(pointer)) {
+    if (Array.isArray(v)) v = v[Number(seg)];
+    else if (isRecord(v)) v = Object.hasOwn(v, seg) ? v[seg] : undefined;
+    else return undefined;
+  }
+  return v;
+}
