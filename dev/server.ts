@@ -72,6 +72,7 @@ import { keyProblem } from '../api/_lib/storage/keys.js';
 import { PLATFORM_JWKS_PATH, platformJwks } from './external-platform.js';
 import { storage } from '../api/_lib/storage/store.js';
 import { MANIFEST_FILE } from '../api/_lib/formats/index.js';
+import { BUILD_REPORT_FILE, publishedBuildReport, type PublishedBuildReport } from '../api/_lib/formats/build-report.js';
 import { CATALOG_ARGS } from '../build/cli.js';
 
 /** Repository root (the folder holding `vercel.json` and `api/`). */
@@ -178,6 +179,12 @@ export interface LocalServerOptions {
   readonly root?: string;
   /** Environment the functions' configuration is read from (`CATALOG_DIR` is set to `out`); default the process environment with the development JWT secret (`dev/local-env.ts`). */
   readonly env?: Environment;
+  /**
+   * A build report to answer at `/api/v1/build-report.json` instead of the output's file: `npm start`
+   * passes a failed build's report, so an author sees its problems in the catalog browser while the
+   * previous output is served (api/_lib/formats/build-report.ts). Default: the output's own file.
+   */
+  readonly buildReport?: PublishedBuildReport;
 }
 
 /**
@@ -234,6 +241,10 @@ export async function createLocalHandler(options: LocalServerOptions): Promise<(
       if (stored) return stored;
       if (url.pathname === PLATFORM_JWKS_PATH && request.method === 'GET') {
         return new Response(JSON.stringify(await platformJwks(getServiceConfig().dataDir)), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
+      }
+      if (options.buildReport && url.pathname === `/${BUILD_REPORT_FILE}` && (request.method === 'GET' || request.method === 'HEAD')) {
+        const body = request.method === 'HEAD' ? null : JSON.stringify(options.buildReport);
+        return new Response(body, { headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } });
       }
       const r = await resolveRoute(request.method, url.pathname, url.search);
       switch (r.kind) {
@@ -561,6 +572,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${e.message}\nSet these variables (README, "Configuration"), then run npm start again.\n`);
     return 2;
   }
+  let failedReport: PublishedBuildReport | undefined;
   if (args.build) {
     const { buildCatalog } = await import('../build/pipeline/index.js');
     const { printReport, progressPrinter } = await import('../build/cli.js');
@@ -573,6 +585,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
     printReport(report);
     if (!report.ok) {
+      failedReport = publishedBuildReport(report);
       if (!(await exists(join(out, MANIFEST_FILE)))) {
         process.stderr.write('The catalog build failed and there is no previous output to serve. Fix the problems above, then run npm start again.\n');
         return 1;
@@ -586,7 +599,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   let server: RunningServer;
   try {
     // the local platform's JWKS URL names the port the server listens on
-    server = await startServer({ out, port: args.port, env: localEnvironment({ ...processEnvironment(), PORT: String(args.port) }) });
+    server = await startServer({
+      out,
+      port: args.port,
+      env: localEnvironment({ ...processEnvironment(), PORT: String(args.port) }),
+      ...(failedReport ? { buildReport: failedReport } : {}),
+    });
   } catch (e) {
     process.stderr.write(`Cannot start the server: ${(e as Error).message}\n`);
     return 2;

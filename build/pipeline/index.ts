@@ -12,6 +12,7 @@
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { writeFile, mkdir, rm } from 'node:fs/promises';
 import { publishedFile } from '../../api/_lib/formats/layout.js';
+import { BUILD_REPORT_FILE, publishedBuildReport } from '../../api/_lib/formats/build-report.js';
 import { compareCodeUnits } from '../../api/_lib/util/sorted.js';
 import { DERIVERS } from '../derive/index.js';
 import { collectTypedRecords, deriveCore } from '../derive/core.js';
@@ -167,6 +168,9 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   // the change feed and versioned copies compare with the output this build replaces (`changes.ts`)
   const changes = changeOutputs(out, { buildId: table.buildId, files: table.files, outputs, manifest, keepBuilds: config.keepBuilds });
   const all = [...outputs.values(), manifest, ...changes.files];
+  // the published report counts itself among the outputs (api/_lib/formats/build-report.ts)
+  const published = publishedBuildReport({ ok: true, buildId: table.buildId, issues, stats: { files, records, outputs: all.length + 1, errors, warnings, off } });
+  all.push({ path: BUILD_REPORT_FILE, bytes: Buffer.from(JSON.stringify(published)) });
   const staging = stagingDirFor(out);
   try {
     await writeAll(staging, all);

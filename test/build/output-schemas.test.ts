@@ -36,6 +36,7 @@ function schemaOf(path: string): string | null {
     'asset-categories.json': 'asset-categories',
     'changes.json': 'changes',
     'versions.json': 'versions',
+    'build-report.json': 'build-report',
   };
   if (fixed[path]) return OUT + fixed[path] + '.schema.json';
   if (/^exports\/full\/[a-z]+\.json$/.test(path)) return RESP + 'export.schema.json';

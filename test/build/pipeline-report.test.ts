@@ -128,6 +128,41 @@ describe('issues', () => {
   });
 });
 
+describe('published build report', () => {
+  it('is api/v1/build-report.json: every problem with its place, rule and severity, the counts, the build id, and nothing of the machine', async () => {
+    const { root, src, out } = await catalog({ 'master-items.json': ITEMS, 'x.json': '{"b": 1}', 'systems-catalog.json': {} });
+    const r = await buildCatalog({ src, out, reportFile: false });
+    expect(r.ok).toBe(true);
+    const text = await readFile(join(out, 'api/v1/build-report.json'), 'utf8');
+    const published = JSON.parse(text) as Record<string, unknown>;
+    expect(Object.keys(published)).toEqual(['format', 'ok', 'buildId', 'stats', 'issues']);
+    expect(published.format).toBe('build-report/1');
+    expect(published.ok).toBe(true);
+    expect(published.buildId).toBe(r.buildId);
+    const { seconds, ...counts } = r.stats;
+    expect(seconds).toBeGreaterThan(0);
+    expect(published.stats).toEqual(counts);
+    expect(counts.outputs).toBe(r.outputs.length);
+    expect(r.outputs).toContain('api/v1/build-report.json');
+    expect(published.issues).toEqual(r.issues.map(({ file, line, column, pointer, rule, severity, message }) => ({ file, line, column, pointer, rule, severity, message })));
+    expect((published.issues as { severity: string }[]).map((i) => i.severity).sort()).toEqual(['off', 'warn']);
+    expect(text).not.toContain(root);
+  });
+
+  it('has the same bytes for two builds of the same input, and is not written by a failed build', async () => {
+    const a = await catalog({ 'master-items.json': ITEMS, 'systems-catalog.json': {} });
+    const b = await catalog({ 'master-items.json': ITEMS, 'systems-catalog.json': {} });
+    await buildCatalog({ src: a.src, out: a.out, reportFile: false });
+    await buildCatalog({ src: b.src, out: b.out, reportFile: false });
+    expect(await readFile(join(a.out, 'api/v1/build-report.json'), 'utf8')).toBe(await readFile(join(b.out, 'api/v1/build-report.json'), 'utf8'));
+    await writeFile(join(a.src, 'master-items.json'), '{"items": [}');
+    const failed = await buildCatalog({ src: a.src, out: a.out, reportFile: false });
+    expect(failed.ok).toBe(false);
+    const kept = JSON.parse(await readFile(join(a.out, 'api/v1/build-report.json'), 'utf8')) as { ok: boolean; stats: { errors: number } };
+    expect(kept).toMatchObject({ ok: true, stats: { errors: 0 } });
+  });
+});
+
 describe('config file', () => {
   it('reads catalog.config.json from the source folder and does not treat it as a catalog file', async () => {
     const { src, out } = await catalog({ 'master-items.json': ITEMS });
@@ -199,7 +234,7 @@ describe('outputs', () => {
     const m = JSON.parse(await readFile(join(out, 'api/v1/game-data-manifest.json'), 'utf8')) as { buildId: string; files: { path: string }[]; retired: string[] };
     expect(m.buildId).toBe(r.buildId);
     expect(m.files.map((f) => f.path)).not.toContain('api/v1/game-data-manifest.json');
-    expect(m.files).toHaveLength(r.outputs.filter((p) => p.startsWith('api/v1/')).length - 3); // not the manifest, the change feed nor the version list
+    expect(m.files).toHaveLength(r.outputs.filter((p) => p.startsWith('api/v1/')).length - 4); // not the manifest, the change feed, the version list nor the build report
     expect(m.retired).toEqual(['systems-catalog.json']);
     const stats = JSON.parse(await readFile(join(out, 'api/v1/stats.json'), 'utf8')) as { totals: Record<string, number> };
     expect(stats.totals.items).toBe(0);
