@@ -1,12 +1,15 @@
 /**
  * Vite configuration of the static site page (`public/` → output folder root).
  *
- * - `root: public`: `public/index.html` is the page, `public/main.ts` its script (bundled, hashed names
- *   under `assets/`, so two builds of the same sources are byte-identical).
+ * - `root: public`: `public/index.html` is the catalog browser, `public/main.ts` its script;
+ *   `public/docs/index.html` the API reference page (`/docs/`). Scripts are bundled under `assets/` with
+ *   hashed names, so two builds of the same sources are byte-identical.
  * - `publicDir: false`: `public/` is the source root here, not a folder of files copied as they are.
  * - `emptyOutDir: false`: the page is built into the catalog output, which already holds `api/v1/**`.
  * - `schemas/**` is copied to `/schemas/...` with its folder structure (`structured: true`; without it
  *   nested folders are flattened), so CDN consumers can fetch the response and catalog schemas.
+ * - Scalar's standalone API reference bundle (`@scalar/api-reference`) is copied to
+ *   `/docs/scalar-standalone.js` as it is: the docs page loads it from this site, never from a CDN.
  *
  * `npx vite build` builds into `dist/`; the catalog build calls `buildSite(outDir)` (build/site.ts).
  */
@@ -27,11 +30,17 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     reportCompressedSize: false,
+    rollupOptions: {
+      input: { main: here('./public/index.html'), docs: here('./public/docs/index.html') },
+    },
   },
   plugins: [
     viteStaticCopy({
       structured: true,
       targets: [{ src: '../schemas/**/*.json', dest: 'schemas', rename: { stripBase: 1 } }],
+    }),
+    viteStaticCopy({
+      targets: [{ src: '../node_modules/@scalar/api-reference/dist/browser/standalone.js', dest: 'docs', rename: 'scalar-standalone.js' }],
     }),
   ],
 });

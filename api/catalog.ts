@@ -38,13 +38,15 @@ const SEARCH_LIMIT_MAX = 200;
 /** Default `limit` of `/api/search` (spec §8). */
 const SEARCH_LIMIT_DEFAULT = 50;
 
-const SEARCH_PARAMS = {
+/** Query parameters of `GET /api/search` (also read by the OpenAPI document, `build/openapi/`). */
+export const SEARCH_PARAMS = {
   q: { kind: 'string', required: true, maxLength: 200 },
   type: { kind: 'enum', values: ['all', ...SEARCH_TYPES], default: 'all' },
   limit: { kind: 'int', min: 1, max: SEARCH_LIMIT_MAX, default: SEARCH_LIMIT_DEFAULT, clamp: true },
 } as const;
 
-const EXPORT_PARAMS = {
+/** Query parameters of `GET /api/export` (also read by the OpenAPI document). */
+export const EXPORT_PARAMS = {
   type: { kind: 'enum', values: EXPORT_TYPES, required: true },
   tier: { kind: 'int', min: 1, max: 8 },
   category: { kind: 'string', maxLength: 200 },

@@ -61,8 +61,8 @@ const Q = { kind: 'string', required: true, maxLength: 200 } as const;
 const ICON_CATEGORY = { kind: 'enum', values: ICON_CATEGORIES } as const;
 const CATEGORY = { kind: 'string', maxLength: 100 } as const;
 
-/** Query parameters of every route. */
-const SPECS = {
+/** Query parameters of every route, by route name (also read by the OpenAPI document, `build/openapi/`). */
+export const SPECS = {
   sprites: { category: CATEGORY, page: PAGE, limit: LIMIT },
   'sprites-search': { q: Q, category: CATEGORY, page: PAGE, limit: LIMIT },
   sprite: {},

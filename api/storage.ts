@@ -51,7 +51,8 @@ export const MAX_MULTI_FILES = 50;
 /** Lifetime of a presigned upload URL, seconds. */
 export const PRESIGN_EXPIRES_S = 300;
 
-const LIST_SPEC = {
+/** Query parameters of `GET /api/storage/list` and `/api/storage/index` (also read by the OpenAPI document). */
+export const LIST_SPEC = {
   prefix: { kind: 'string', maxLength: 1024 },
   cursor: { kind: 'string', maxLength: 1400 },
   limit: { kind: 'int', min: 1, max: 1000, default: 100, clamp: true },

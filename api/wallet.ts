@@ -29,8 +29,8 @@ import { ledgerStore } from './_lib/ledger/store.js';
 import { overview, verifySend, VERIFY_SEND_PURPOSES, GRANT_PURPOSE, type VerifySendBody } from './_lib/ledger/service.js';
 import type { TransferKind } from './_lib/ledger/types.js';
 
-/** Query parameters of the overview. */
-const OVERVIEW_PARAMS = Object.freeze({
+/** Query parameters of the overview (also read by the OpenAPI document, `build/openapi/`). */
+export const OVERVIEW_PARAMS = Object.freeze({
   limit: { kind: 'int', min: 1, max: 200, default: 50, clamp: true },
   cursor: { kind: 'string', maxLength: 200 },
   kind: { kind: 'enum', values: ['verify_send', 'admin_grant'] },

@@ -56,7 +56,7 @@ async function handlerRun(env: Record<string, string>, tag: string, calls?: () =
   const wallet = await import('../api/wallet.js');
   const admin = await import('../api/admin.js');
   const auth = `Bearer ${await mintToken(config.jwt, { subject: 'STUDIO_BENCH', role: 'admin' })}`;
-  const post = (entry: typeof wallet, path: string, body: unknown) =>
+  const post = (entry: Pick<typeof wallet, 'POST'>, path: string, body: unknown) =>
     entry.POST(new Request(`http://bench${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: auth }, body: JSON.stringify(body) }));
   const studios: string[] = [];
   for (let i = 0; i < 20; i++) {

@@ -6,7 +6,8 @@
  * - `rewrites`: one per public route whose entry file exists (spec 4.1-4.8 paths → `/api/<entry>`).
  * - `functions`: one block per entry file with `includeFiles` (only the catalog files its routes read,
  *   plus the request schemas it validates bodies with) and `maxDuration` (seconds).
- * - `headers`: static catalog files (`/api/v1/**`, spec 4.1) and published schemas get CORS,
+ * - `redirects`: `/docs` → `/docs/`, the API reference page (`public/docs/`).
+ * - `headers`: static catalog files (`/api/v1/**`, spec 4.1), the OpenAPI document and published schemas get CORS,
  *   `Cache-Control: public, max-age=300` for clients and the same `CDN-Cache-Control` for the edge
  *   (spec 4.2, 8; Vercel would turn an `s-maxage` into `max-age=0, must-revalidate` for browsers).
  */
@@ -71,10 +72,12 @@ export function renderVercelConfig(root: string = PROJECT_ROOT): Record<string, 
     functions,
     headers: [
       { source: '/api/v1/(.*)', headers: staticHeaders },
+      { source: '/api/openapi.json', headers: staticHeaders },
       { source: '/schemas/(.*)', headers: staticHeaders },
       // a versioned copy never changes once written (`api/_lib/formats/changes.ts`)
       { source: '/v/(.*)', headers: staticHeaders.map((h) => (h.key.endsWith('Cache-Control') ? { key: h.key, value: 'public, max-age=31536000, immutable' } : h)) },
     ],
+    redirects: [{ source: '/docs', destination: '/docs/', permanent: true }],
     rewrites: vercelRewrites(exists),
   };
 }

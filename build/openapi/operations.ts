@@ -1,0 +1,743 @@
+/**
+ * The operation table: what each route of the route table (`api/_lib/routing/table.ts`) takes and answers,
+ * for the OpenAPI document (`build/openapi/document.ts`) and the typed client generated from it (`client/`).
+ *
+ * Nothing here repeats a schema or a rule the functions enforce:
+ * - query parameters are the very `ParamSpec` objects the handlers parse with (imported from the entries
+ *   and `api/_lib/collections/params.ts`);
+ * - request and response bodies are named by their schema under `schemas/` (`requests/…`, `responses/…`,
+ *   `output/…`), the files the functions and the tests validate with;
+ * - the access rule names the guard the handler calls (`api/_lib/auth/guard.ts`).
+ * What is only here is prose (summary, description), examples (a test validates each against its schema and
+ * sends it to the handler), and which refusals a route can answer (`errors`; the generator adds those that
+ * follow from the access rule, the parameters and the body).
+ *
+ * Spec sections: §4.1-§4.9 (routes), §5.3-§5.5 (access), §7 (errors).
+ */
+import { EXPORT_PARAMS, SEARCH_PARAMS } from '../../api/catalog.js';
+import { SPECS as REGISTRY_PARAMS } from '../../api/registries.js';
+import { LIST_SPEC } from '../../api/storage.js';
+import { OVERVIEW_PARAMS } from '../../api/wallet.js';
+import { LOOKUP_PARAM_SPEC, listParamSpec } from '../../api/_lib/collections/params.js';
+import { COLLECTION_NAMES, type CollectionName } from '../../api/_lib/formats/collection-index.js';
+import { ERAS } from '../../api/_lib/player/types.js';
+import type { ErrorCode } from '../../api/_lib/errors.js';
+import type { ParamSpec } from '../../api/_lib/http/params.js';
+import type { EntryName, Method } from '../../api/_lib/routing/table.js';
+
+/**
+ * Who may call an operation (spec 5.3-5.5; `api/_lib/auth/guard.ts`):
+ * - `public`: anyone, no credentials;
+ * - `player`: the caller's token, not a guest (`requireLogin`);
+ * - `admin`: a token whose role is admin or master, or `X-Admin-Password` (`requireAdmin`);
+ * - `server`: as admin, with the `server` role let in too (`requireGameServer`).
+ */
+export type Access = 'public' | 'player' | 'admin' | 'server';
+
+/** A request body: JSON (or a JSON merge patch) checked against a request schema, or a multipart form. */
+export type BodySpec =
+  | {
+      readonly kind: 'json';
+      /** Schema name under `schemas/`, e.g. `requests/create-account`. */
+      readonly schema: string;
+      /** Media types taken; default `application/json`. */
+      readonly mediaTypes?: readonly string[];
+      /** A body that passes the schema (checked by a test). */
+      readonly example: unknown;
+    }
+  | {
+      readonly kind: 'multipart';
+      /** Schema of the text fields, e.g. `requests/storage-upload`. */
+      readonly schema: string;
+      /** The file field and how many files it takes. */
+      readonly files: { readonly field: string; readonly min: number; readonly max: number };
+    };
+
+/** A success answer. */
+export interface SuccessSpec {
+  readonly status: 200 | 201 | 204;
+  readonly description: string;
+  /** Schema name under `schemas/` of the JSON body; none for 204. */
+  readonly schema?: string;
+  /** Another representation of the same answer, e.g. `text/csv` for the export. */
+  readonly alternative?: { readonly mediaType: string; readonly description: string };
+  /** Response headers worth naming (name → description). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** One operation: a route of the table and one of its methods. */
+export interface OperationSpec {
+  readonly entry: EntryName;
+  /** Route name in the route table. */
+  readonly route: string;
+  readonly method: Method;
+  /** Unique, camelCase: the typed client's function name. */
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  /** Group shown by the docs page. */
+  readonly tag: Tag;
+  readonly access: Access;
+  /** The query parameters the handler parses (it refuses any other); absent when it reads none. */
+  readonly query?: Readonly<Record<string, ParamSpec>>;
+  /** Query parameters a handler reads without the strict parser (unknown ones are ignored). */
+  readonly looseQuery?: Readonly<Record<string, ParamSpec>>;
+  /** What the `{key}` of the path names. */
+  readonly key?: string;
+  /** An example `{key}` for the docs and the request tests. */
+  readonly keyExample?: string;
+  readonly body?: BodySpec;
+  readonly success: readonly SuccessSpec[];
+  /** Refusals beyond those that follow from access, query, key and body (see the module header). */
+  readonly errors?: readonly ErrorCode[];
+  /** True when the answer carries `Cache-Control: public`, an `ETag`, and 304 on `If-None-Match`. */
+  readonly cacheable?: boolean;
+  /** True when the request must carry `If-Match` (412 on a stale one, 428 without). */
+  readonly ifMatch?: boolean;
+  /** Example query values for the docs and the request tests (they must pass `query`). */
+  readonly queryExample?: Readonly<Record<string, string>>;
+}
+
+/** A static file of the output described in the document (the CDN serves it; no function runs). */
+export interface StaticFileSpec {
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  /** Schema name under `schemas/`; none when the file's shape depends on which file it is. */
+  readonly schema?: string;
+  /** What the `{file}` of the path names, when it has one. */
+  readonly file?: string;
+}
+
+/** Tags, in the order the docs page lists them, with their descriptions. */
+export const TAGS = {
+  catalog: 'Search, totals and exports over the published catalog (§4.4).',
+  'static files': 'Files of the build, served by the CDN as they are (§4.1, §9).',
+  collections: 'Relics, enchants, infusions and artifacts with filters and paging (§4.2).',
+  registries: 'Sprites, characters, icons and the asset manifest (§4.3, §4.5, §4.6).',
+  wallet: 'The soft-currency ledger: verify-send and the overview (§4.8, §5.3).',
+  admin: 'Operator routes: accounts and coin grants (§2.6, §2.8, §4.8).',
+  storage: 'Binaries and their metadata index (§4.7, §4.9).',
+  player: 'Home island, characters, recipes and the bag of the caller’s account (§2.8, §2.9, §4.8).',
+  identity: 'External login and linking (§5.5).',
+  items: 'Unique items: minting and the item ledger (§2.6, §4.8).',
+} as const;
+
+/** One tag name. */
+export type Tag = keyof typeof TAGS;
+
+const IDEMPOTENCY =
+  'Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with ' +
+  '`Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.';
+const REPLAYED = { 'Idempotent-Replayed': '`true` when the answer is the replay of an earlier request with the same idempotency key.' };
+const LIMIT_HEADERS = {
+  'X-Limit-Requested': 'The `limit` as sent, when it was above the maximum and lowered.',
+  'X-Limit-Applied': 'The `limit` applied, when it was lowered.',
+};
+const UUID_EXAMPLE = '3f2b8c1e-7a4d-4e6b-9c0f-1d2e3f4a5b6c';
+
+const COLLECTION_KEYS: Readonly<Record<CollectionName, { readonly key: string; readonly example: string }>> = {
+  relics: { key: 'uuid, id or name slug of the relic', example: 'relic-ember-heart' },
+  enchants: { key: 'uuid, id or name slug of the enchant', example: 'keen-edge' },
+  infusions: { key: 'uuid or id of the infusion', example: 'INFN-20260602120000-000120-5A1B2C3D' },
+  artifacts: { key: 'uuid or name slug of the artifact (hidden artifacts are found too)', example: 'crown-of-ash' },
+};
+
+const collectionOperations = (name: CollectionName): OperationSpec[] => {
+  const One = name.charAt(0).toUpperCase() + name.slice(1, -1);
+  const Many = name.charAt(0).toUpperCase() + name.slice(1);
+  const { key, example } = COLLECTION_KEYS[name];
+  return [
+    {
+      entry: 'collections',
+      route: name,
+      method: 'GET',
+      operationId: `list${Many}`,
+      summary: `List ${name}`,
+      description: `The ${name}, filtered (filters combine with AND; words compare without case and accents) and paged by \`limit\` and \`offset\`.`,
+      tag: 'collections',
+      access: 'public',
+      query: listParamSpec(name),
+      queryExample: { tier: '3', limit: '20' },
+      success: [{ status: 200, description: `A page of ${name}.`, schema: 'responses/collection-list', headers: LIMIT_HEADERS }],
+      cacheable: true,
+    },
+    {
+      entry: 'collections',
+      route: `${name}-item`,
+      method: 'GET',
+      operationId: `get${One}`,
+      summary: `Get one ${name.slice(0, -1)}`,
+      tag: 'collections',
+      access: 'public',
+      query: LOOKUP_PARAM_SPEC,
+      key,
+      keyExample: example,
+      success: [{ status: 200, description: `The ${name.slice(0, -1)}.`, schema: 'responses/collection-item' }],
+      cacheable: true,
+    },
+    {
+      entry: 'collections',
+      route: `${name}-file`,
+      method: 'GET',
+      operationId: `get${One}File`,
+      summary: `Get one ${name.slice(0, -1)} by its static file path`,
+      description: `The bytes of \`/api/v1/${name}/{key}.json\`: the CDN serves the file when the build wrote one, this route when it did not (the catalog config's \`itemFileBudget\`).`,
+      tag: 'collections',
+      access: 'public',
+      query: LOOKUP_PARAM_SPEC,
+      key,
+      keyExample: example,
+      success: [{ status: 200, description: `The ${name.slice(0, -1)}.`, schema: 'responses/collection-item' }],
+      cacheable: true,
+    },
+  ];
+};
+
+const registry = (
+  route: keyof typeof REGISTRY_PARAMS,
+  operationId: string,
+  summary: string,
+  schema: string,
+  extra: Partial<OperationSpec> = {},
+): OperationSpec => ({
+  entry: 'registries',
+  route,
+  method: 'GET',
+  operationId,
+  summary,
+  tag: 'registries',
+  access: 'public',
+  query: REGISTRY_PARAMS[route],
+  success: [{ status: 200, description: summary + '.', schema: `responses/${schema}`, ...('page' in REGISTRY_PARAMS[route] ? { headers: LIMIT_HEADERS } : {}) }],
+  cacheable: true,
+  ...extra,
+});
+
+const operations: OperationSpec[] = [
+  // §4.4
+  {
+    entry: 'catalog',
+    route: 'search',
+    method: 'GET',
+    operationId: 'search',
+    summary: 'Search the catalog by name or id',
+    description: 'Best matches first: exact id, then name prefix, words and close spellings (§2.5).',
+    tag: 'catalog',
+    access: 'public',
+    query: SEARCH_PARAMS,
+    queryExample: { q: 'blade', type: 'weapons', limit: '10' },
+    success: [{ status: 200, description: 'The matching records, best first.', schema: 'responses/search', headers: LIMIT_HEADERS }],
+    cacheable: true,
+  },
+  {
+    entry: 'catalog',
+    route: 'stats',
+    method: 'GET',
+    operationId: 'getStats',
+    summary: 'Totals per data category',
+    tag: 'catalog',
+    access: 'public',
+    query: {},
+    success: [{ status: 200, description: 'The stats file of the build.', schema: 'responses/stats' }],
+    cacheable: true,
+  },
+  {
+    entry: 'catalog',
+    route: 'export',
+    method: 'GET',
+    operationId: 'exportRecords',
+    summary: 'Export the records of one type as JSON or CSV',
+    description: 'Without `tier` and `category` the body is the prebuilt file of the build; with them, the matching records.',
+    tag: 'catalog',
+    access: 'public',
+    query: EXPORT_PARAMS,
+    queryExample: { type: 'weapons', tier: '2' },
+    success: [
+      {
+        status: 200,
+        description: 'The records.',
+        schema: 'responses/export',
+        alternative: { mediaType: 'text/csv', description: 'With `format=csv`: RFC 4180, a header row, sent as an attachment.' },
+        headers: { 'Content-Disposition': 'With `format=csv`: `attachment; filename="<type>[-t<tier>][-<category>].csv"`.' },
+      },
+    ],
+    cacheable: true,
+  },
+  // §4.2
+  ...COLLECTION_NAMES.flatMap(collectionOperations),
+  // §4.5, §4.6, §4.3
+  registry('sprites', 'listSprites', 'List sprites', 'sprites-list', { queryExample: { limit: '20' } }),
+  registry('sprites-search', 'searchSprites', 'Search sprites', 'sprites-search', { queryExample: { q: 'knight' } }),
+  registry('sprite', 'getSprite', 'Get one sprite', 'sprite', { key: 'the sprite’s SPRT- id', keyExample: 'SPRT-1a2b3c4d-5e6f70' }),
+  registry('characters', 'listSpriteCharacters', 'List sprite characters', 'characters-list'),
+  registry('character', 'getSpriteCharacter', 'Get one sprite character', 'character', { key: 'the character’s id', keyExample: 'CHAR-1a2b3c4d-5e6f70' }),
+  registry('stats', 'getRegistryStats', 'Totals of the sprite, character and icon registries', 'registry-stats'),
+  registry('icons', 'listIcons', 'List icons', 'icons-list', { queryExample: { category: 'weapon' } }),
+  registry('icons-search', 'searchIcons', 'Search icons', 'icons-search', { queryExample: { q: 'sword' } }),
+  registry('icons-by-path', 'getIconByPath', 'Get the icon of an object key, path or CDN URL', 'icon', { queryExample: { path: 'icons/weapon/sword.png' }, errors: ['NOT_FOUND'] }),
+  registry('icons-categories', 'listIconCategories', 'Icon categories with their counts', 'icon-categories'),
+  registry('icon', 'getIcon', 'Get one icon', 'icon', { key: 'the icon’s studio uuid', keyExample: 'ICON-1a2b3c4d-5e6f70' }),
+  registry('legacy-categories', 'listLegacyAssetCategories', 'Icon categories (legacy asset registry path)', 'icon-categories'),
+  registry('legacy-search', 'searchLegacyAssets', 'Search icons (legacy asset registry path)', 'icons-search', { queryExample: { q: 'sword' } }),
+  registry('legacy-asset', 'getLegacyAsset', 'Get one icon by its ICON id (legacy asset registry path)', 'icon', { key: 'the icon’s ICON- id', keyExample: 'ICON-1a2b3c4d-5e6f70' }),
+  registry('studiodot-assets', 'listStudiodotAssets', 'Search the asset manifest', 'studiodot-assets-list', { queryExample: { type: 'icon' } }),
+  registry('studiodot-assets-categories', 'listStudiodotAssetCategories', 'Asset manifest categories with their counts', 'studiodot-assets-categories'),
+  // §4.8
+  {
+    entry: 'wallet',
+    route: 'verify-send',
+    method: 'POST',
+    operationId: 'verifySendToAccount',
+    summary: 'Credit an account once per idempotency key',
+    description: `Records the credit on the account's balance and transaction list in one atomic step. Exactly one of \`studioId\` and \`accountId\`. ${IDEMPOTENCY} A 503 changes nothing: retry with the same key.`,
+    tag: 'wallet',
+    access: 'admin',
+    body: {
+      kind: 'json',
+      schema: 'requests/verify-send-to-account',
+      example: { studioId: 'STUDIO_7Q2M4K9X', amount: 100, purpose: 'verify', idempotencyKey: 'order-2026-11-24-0001', note: 'launch bonus' },
+    },
+    success: [{ status: 200, description: 'The credit (or its replay).', schema: 'responses/wallet-credit', headers: REPLAYED }],
+    errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  {
+    entry: 'wallet',
+    route: 'overview',
+    method: 'GET',
+    operationId: 'getWalletOverview',
+    summary: 'The caller’s balance and transactions, newest first',
+    description: 'Paged with the opaque `cursor` of the previous page, which is bound to the account and the filters.',
+    tag: 'wallet',
+    access: 'player',
+    query: OVERVIEW_PARAMS,
+    queryExample: { limit: '20', kind: 'verify_send' },
+    success: [{ status: 200, description: 'The account, its balance and a page of transactions.', schema: 'responses/wallet-overview', headers: LIMIT_HEADERS }],
+    errors: ['NOT_FOUND'],
+  },
+  // §2.6, §2.8, §4.8
+  {
+    entry: 'admin',
+    route: 'accounts',
+    method: 'POST',
+    operationId: 'createAccount',
+    summary: 'Create an account and its user',
+    description: 'The server mints the account id and the `STUDIO_*` id. With `idempotencyKey`, a replay of the same payload answers 200 with the first account.',
+    tag: 'admin',
+    access: 'admin',
+    body: { kind: 'json', schema: 'requests/create-account', example: { displayName: 'Ash Walker', username: 'ash.walker', idempotencyKey: 'create-ash-walker-0001' } },
+    success: [
+      { status: 201, description: 'The new account.', schema: 'responses/account', headers: { Location: 'The account’s URL.' } },
+      { status: 200, description: 'The account created by an earlier request with the same idempotency key.', schema: 'responses/account', headers: REPLAYED },
+    ],
+    errors: ['CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  {
+    entry: 'admin',
+    route: 'account',
+    method: 'GET',
+    operationId: 'getAccount',
+    summary: 'Get an account by its studio id or account id',
+    tag: 'admin',
+    access: 'admin',
+    key: '`STUDIO_*` id or account uuid (either resolves the same account)',
+    keyExample: 'STUDIO_7Q2M4K9X',
+    success: [{ status: 200, description: 'The account.', schema: 'responses/account' }],
+  },
+  {
+    entry: 'admin',
+    route: 'grant-coin',
+    method: 'POST',
+    operationId: 'grantCoin',
+    summary: 'Grant coin to an account, with a reason',
+    description: `The same ledger as verify-send, under sourceRef \`admin-grant:{key}\`. ${IDEMPOTENCY}`,
+    tag: 'admin',
+    access: 'admin',
+    body: { kind: 'json', schema: 'requests/grant-coin', example: { accountId: UUID_EXAMPLE, amount: 250, reason: 'Compensation for the 11-20 outage', idempotencyKey: 'grant-outage-1120-ash' } },
+    success: [{ status: 200, description: 'The grant (or its replay).', schema: 'responses/wallet-credit', headers: REPLAYED }],
+    errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  // §4.7, §4.9
+  {
+    entry: 'storage',
+    route: 'upload',
+    method: 'POST',
+    operationId: 'uploadObject',
+    summary: 'Store one file',
+    description: 'The key is the folder and the file’s name; the bytes must be of a type taken and fit the name (415 otherwise).',
+    tag: 'storage',
+    access: 'admin',
+    body: { kind: 'multipart', schema: 'requests/storage-upload', files: { field: 'file', min: 1, max: 1 } },
+    success: [{ status: 201, description: 'The stored object.', schema: 'responses/storage-upload', headers: { Location: 'The object’s public URL.' } }],
+  },
+  {
+    entry: 'storage',
+    route: 'upload-multi',
+    method: 'POST',
+    operationId: 'uploadObjects',
+    summary: 'Store up to 50 files',
+    tag: 'storage',
+    access: 'admin',
+    body: { kind: 'multipart', schema: 'requests/storage-upload', files: { field: 'files', min: 1, max: 50 } },
+    success: [{ status: 200, description: 'One result per file, stored or refused.', schema: 'responses/storage-upload-multi' }],
+  },
+  {
+    entry: 'storage',
+    route: 'upload-zip',
+    method: 'POST',
+    operationId: 'uploadZip',
+    summary: 'Store the entries of a zip archive under a folder',
+    description: 'An unsafe archive (paths out of the folder, links, too many or too large entries) is 400 and stores nothing.',
+    tag: 'storage',
+    access: 'admin',
+    body: { kind: 'multipart', schema: 'requests/storage-upload-zip', files: { field: 'file', min: 1, max: 1 } },
+    success: [{ status: 200, description: 'One result per entry, stored, refused or skipped.', schema: 'responses/storage-upload-zip' }],
+  },
+  {
+    entry: 'storage',
+    route: 'presign',
+    method: 'POST',
+    operationId: 'presignUpload',
+    summary: 'A presigned PUT for one object (S3 storage only)',
+    tag: 'storage',
+    access: 'admin',
+    body: { kind: 'json', schema: 'requests/storage-presign', example: { key: 'era1/models/oak-staff.glb', contentType: 'model/gltf-binary', size: 482113 } },
+    success: [{ status: 200, description: 'The URL and the headers the PUT must send.', schema: 'responses/storage-presign' }],
+    errors: ['CONFLICT'],
+  },
+  {
+    entry: 'storage',
+    route: 'list',
+    method: 'GET',
+    operationId: 'listObjects',
+    summary: 'List stored objects in key order',
+    tag: 'storage',
+    access: 'admin',
+    query: LIST_SPEC,
+    queryExample: { prefix: 'era1/', limit: '50' },
+    success: [{ status: 200, description: 'A page of objects.', schema: 'responses/storage-list', headers: LIMIT_HEADERS }],
+  },
+  {
+    entry: 'storage',
+    route: 'register',
+    method: 'POST',
+    operationId: 'registerAssets',
+    summary: 'Register stored binaries in the metadata index',
+    description: 'At most 100 distinct keys, in one atomic write; a key with no stored object is refused and the rest are registered.',
+    tag: 'storage',
+    access: 'admin',
+    body: { kind: 'json', schema: 'requests/storage-register', example: { entries: [{ key: 'era1/models/oak-staff.glb', purpose: 'play' }] } },
+    success: [{ status: 200, description: 'One result per entry.', schema: 'responses/storage-register' }],
+  },
+  {
+    entry: 'storage',
+    route: 'index',
+    method: 'GET',
+    operationId: 'listAssetIndex',
+    summary: 'The metadata index in key order',
+    tag: 'storage',
+    access: 'admin',
+    query: LIST_SPEC,
+    success: [{ status: 200, description: 'A page of index entries.', schema: 'responses/storage-index', headers: LIMIT_HEADERS }],
+  },
+  {
+    entry: 'storage',
+    route: 'object',
+    method: 'DELETE',
+    operationId: 'deleteObject',
+    summary: 'Delete a stored object and its index entry',
+    description: 'Answers 204 whether or not the object existed. The key may contain `/`.',
+    tag: 'storage',
+    access: 'admin',
+    key: 'the object key (may contain `/`)',
+    keyExample: 'era1/models/oak-staff.glb',
+    success: [{ status: 204, description: 'Deleted, or there was nothing to delete.' }],
+  },
+  // §2.9, §4.8
+  {
+    entry: 'player',
+    route: 'spec',
+    method: 'GET',
+    operationId: 'getIslandSpec',
+    summary: 'The home island contract',
+    tag: 'player',
+    access: 'public',
+    success: [{ status: 200, description: 'Every value of §2.9.', schema: 'responses/island-spec' }],
+    cacheable: true,
+  },
+  {
+    entry: 'player',
+    route: 'state',
+    method: 'GET',
+    operationId: 'getIslandState',
+    summary: 'The caller’s home island',
+    description: 'The first read creates the island from the account’s seed.',
+    tag: 'player',
+    access: 'player',
+    success: [{ status: 200, description: 'The state and its revision.', schema: 'responses/island-state', headers: { ETag: '`"<revision>"`: send it as `If-Match` to change the island.' } }],
+    errors: ['NOT_FOUND'],
+  },
+  {
+    entry: 'player',
+    route: 'state',
+    method: 'PATCH',
+    operationId: 'patchIslandState',
+    summary: 'Change the caller’s home island',
+    description: 'A JSON merge patch (RFC 7396) of the state fields; the merged state must match the island state schema.',
+    tag: 'player',
+    access: 'player',
+    body: { kind: 'json', schema: 'requests/island-state-patch', mediaTypes: ['application/merge-patch+json', 'application/json'], example: { campPosition: { x: 12.5, y: 0, z: -4 } } },
+    success: [{ status: 200, description: 'The new state.', schema: 'responses/island-state', headers: { ETag: 'The new revision.' } }],
+    errors: ['NOT_FOUND'],
+    ifMatch: true,
+  },
+  {
+    entry: 'player',
+    route: 'export-from-rts',
+    method: 'POST',
+    operationId: 'exportIslandFromRts',
+    summary: 'Derive and store the RTS export of the caller’s island',
+    tag: 'player',
+    access: 'player',
+    body: { kind: 'json', schema: 'requests/island-export-from-rts', example: { gridX: 64, gridZ: 64, seed: 1337, biome: 'forest' } },
+    success: [{ status: 200, description: 'The new state.', schema: 'responses/island-state', headers: { ETag: 'The new revision.' } }],
+    errors: ['NOT_FOUND'],
+    ifMatch: true,
+  },
+  {
+    entry: 'player',
+    route: 'characters',
+    method: 'GET',
+    operationId: 'listCharacters',
+    summary: 'The caller’s characters of one era, oldest first',
+    tag: 'player',
+    access: 'player',
+    looseQuery: { era: { kind: 'enum', values: ERAS, required: true } },
+    queryExample: { era: 'warlords' },
+    success: [{ status: 200, description: 'The characters.', schema: 'responses/game-characters-list' }],
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+  },
+  {
+    entry: 'player',
+    route: 'characters',
+    method: 'POST',
+    operationId: 'createCharacter',
+    summary: 'Create a character',
+    description: `Class, race and faction are ids of the published catalog, the race within its faction; at most four per era, then 409. ${IDEMPOTENCY}`,
+    tag: 'player',
+    access: 'player',
+    body: { kind: 'json', schema: 'requests/character-create', example: { era: 'warlords', name: 'Ash Walker', classId: 'warrior', raceId: 'human', factionId: 'alliance', idempotencyKey: 'new-char-ash-0001' } },
+    success: [
+      { status: 201, description: 'The new character.', schema: 'responses/game-character', headers: { Location: 'The character’s progress URL.' } },
+      { status: 200, description: 'The character created by an earlier request with the same idempotency key.', schema: 'responses/game-character', headers: REPLAYED },
+    ],
+    errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  {
+    entry: 'player',
+    route: 'progress',
+    method: 'GET',
+    operationId: 'getCharacterProgress',
+    summary: 'The character-scoped fields of one of the caller’s characters',
+    tag: 'player',
+    access: 'player',
+    key: 'the character’s id (an RFC 4122 uuid)',
+    keyExample: UUID_EXAMPLE,
+    success: [{ status: 200, description: 'The progress and its revision.', schema: 'responses/character-progress', headers: { ETag: '`"<progress_revision>"`.' } }],
+    errors: ['BAD_REQUEST'],
+  },
+  {
+    entry: 'player',
+    route: 'progress',
+    method: 'PATCH',
+    operationId: 'patchCharacterProgress',
+    summary: 'Change the character-scoped fields of one of the caller’s characters',
+    description: `A JSON merge patch of the character-scoped fields (account-scoped fields are refused). ${IDEMPOTENCY}`,
+    tag: 'player',
+    access: 'player',
+    key: 'the character’s id (an RFC 4122 uuid)',
+    keyExample: UUID_EXAMPLE,
+    body: { kind: 'json', schema: 'requests/character-progress-patch', example: { idempotencyKey: 'progress-ash-0001', progress: { attributes: { STR: 12 } } } },
+    success: [{ status: 200, description: 'The new progress.', schema: 'responses/character-progress', headers: { ETag: 'The new revision.', ...REPLAYED } }],
+    errors: ['BAD_REQUEST', 'IDEMPOTENCY_KEY_REUSED'],
+    ifMatch: true,
+  },
+  // §5.5
+  {
+    entry: 'player',
+    route: 'external',
+    method: 'POST',
+    operationId: 'externalLogin',
+    summary: 'Log in with an external platform’s token',
+    description: 'The platform’s JWT is verified against its JWKS; the identity’s account is created on its first login. Our token comes back; the platform’s is never stored.',
+    tag: 'identity',
+    access: 'public',
+    body: { kind: 'json', schema: 'requests/auth-external', example: { token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJwbGF5ZXItMSJ9.c2lnbmF0dXJl' } },
+    success: [{ status: 200, description: 'Our token, the account and its characters.', schema: 'responses/auth-login' }],
+    errors: ['UNAUTHORIZED'],
+  },
+  {
+    entry: 'player',
+    route: 'external-link',
+    method: 'POST',
+    operationId: 'linkExternalIdentity',
+    summary: 'Bind an external identity to the caller’s account',
+    tag: 'identity',
+    access: 'player',
+    body: { kind: 'json', schema: 'requests/auth-external', example: { token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJwbGF5ZXItMSJ9.c2lnbmF0dXJl' } },
+    success: [
+      { status: 201, description: 'Bound.', schema: 'responses/auth-link' },
+      { status: 200, description: 'Already bound to this account.', schema: 'responses/auth-link' },
+    ],
+    errors: ['NOT_FOUND', 'CONFLICT'],
+  },
+  // §2.6, §4.8
+  {
+    entry: 'player',
+    route: 'uuid',
+    method: 'POST',
+    operationId: 'mintItem',
+    summary: 'Mint a unique item for an account',
+    description: `A \`studio_uuid\` for an \`ITEM-*\` definition of the catalog, owned by the account. ${IDEMPOTENCY}`,
+    tag: 'items',
+    access: 'server',
+    body: { kind: 'json', schema: 'requests/item-mint', example: { definitionId: 'ITEM-20260601120000-000001-1A2B3C4D', studioId: 'STUDIO_7Q2M4K9X', idempotencyKey: 'mint-drop-77-ash' } },
+    success: [
+      { status: 201, description: 'The minted item.', schema: 'responses/item-minted' },
+      { status: 200, description: 'The item minted by an earlier request with the same idempotency key.', schema: 'responses/item-minted', headers: REPLAYED },
+    ],
+    errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  {
+    entry: 'player',
+    route: 'item',
+    method: 'GET',
+    operationId: 'getItem',
+    summary: 'A unique item, its owner and its events',
+    tag: 'items',
+    access: 'server',
+    key: 'the item’s studio_uuid',
+    keyExample: UUID_EXAMPLE,
+    success: [{ status: 200, description: 'The item and every event, oldest first.', schema: 'responses/item-history' }],
+    errors: ['BAD_REQUEST'],
+  },
+  {
+    entry: 'player',
+    route: 'item-events',
+    method: 'POST',
+    operationId: 'recordItemEvent',
+    summary: 'Record an event of a unique item',
+    description: `Assigned, equipped, unequipped, transferred, consumed or destroyed; 409 when the item’s state forbids it. ${IDEMPOTENCY}`,
+    tag: 'items',
+    access: 'server',
+    key: 'the item’s studio_uuid',
+    keyExample: UUID_EXAMPLE,
+    body: { kind: 'json', schema: 'requests/item-event', example: { event: 'equipped', idempotencyKey: 'equip-77-ash-0001', characterId: UUID_EXAMPLE } },
+    success: [
+      { status: 201, description: 'The recorded event.', schema: 'responses/item-event' },
+      { status: 200, description: 'The event recorded by an earlier request with the same idempotency key.', schema: 'responses/item-event', headers: REPLAYED },
+    ],
+    errors: ['BAD_REQUEST', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  // §2.6, §2.8, §4.8
+  {
+    entry: 'player',
+    route: 'inventory',
+    method: 'GET',
+    operationId: 'getInventory',
+    summary: 'The caller’s bag: stackables and unique items',
+    tag: 'player',
+    access: 'player',
+    success: [{ status: 200, description: 'The bag.', schema: 'responses/inventory' }],
+    errors: ['NOT_FOUND'],
+  },
+  {
+    entry: 'player',
+    route: 'inventory-grant',
+    method: 'POST',
+    operationId: 'grantInventory',
+    summary: 'Add a quantity of a stackable to an account’s bag',
+    description: IDEMPOTENCY,
+    tag: 'items',
+    access: 'server',
+    body: { kind: 'json', schema: 'requests/bag-change', example: { studioId: 'STUDIO_7Q2M4K9X', definitionId: 'MATL-20260601120000-000010-2B3C4D5E', quantity: 5, idempotencyKey: 'loot-77-ash-iron' } },
+    success: [
+      { status: 201, description: 'The bag entry.', schema: 'responses/bag-change' },
+      { status: 200, description: 'The entry of an earlier request with the same idempotency key.', schema: 'responses/bag-change', headers: REPLAYED },
+    ],
+    errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  {
+    entry: 'player',
+    route: 'inventory-consume',
+    method: 'POST',
+    operationId: 'consumeInventory',
+    summary: 'Take a quantity of a stackable from an account’s bag',
+    description: `409 beyond the quantity held. ${IDEMPOTENCY}`,
+    tag: 'items',
+    access: 'server',
+    body: { kind: 'json', schema: 'requests/bag-change', example: { accountId: UUID_EXAMPLE, definitionId: 'MATL-20260601120000-000010-2B3C4D5E', quantity: 2, idempotencyKey: 'craft-77-ash-iron' } },
+    success: [
+      { status: 201, description: 'The bag entry.', schema: 'responses/bag-change' },
+      { status: 200, description: 'The entry of an earlier request with the same idempotency key.', schema: 'responses/bag-change', headers: REPLAYED },
+    ],
+    errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  {
+    entry: 'player',
+    route: 'recipes',
+    method: 'GET',
+    operationId: 'listRecipes',
+    summary: 'The recipes the caller’s account has learned',
+    tag: 'player',
+    access: 'player',
+    success: [{ status: 200, description: 'By time learned, then id.', schema: 'responses/account-recipes' }],
+    errors: ['NOT_FOUND'],
+  },
+  {
+    entry: 'player',
+    route: 'recipes',
+    method: 'POST',
+    operationId: 'learnRecipe',
+    summary: 'Learn a recipe of the published catalog',
+    description: 'Learning it again answers 200 with the first time and changes nothing.',
+    tag: 'player',
+    access: 'player',
+    body: { kind: 'json', schema: 'requests/recipe-learn', example: { recipeId: 'RECP-20260601120000-000030-3C4D5E6F' } },
+    success: [
+      { status: 201, description: 'Learned now.', schema: 'responses/recipe-learned' },
+      { status: 200, description: 'Learned before.', schema: 'responses/recipe-learned' },
+    ],
+    errors: ['NOT_FOUND'],
+  },
+];
+
+/** Every operation, in route table order. */
+export const OPERATIONS: readonly OperationSpec[] = Object.freeze(operations);
+
+/** Static files of the output described beside the operations (§4.1, §9). */
+export const STATIC_FILES: readonly StaticFileSpec[] = Object.freeze([
+  {
+    path: '/api/v1/game-data-manifest.json',
+    operationId: 'getManifest',
+    summary: 'The game-data manifest: every published file with its size and SHA-256, the build id, statuses and load order',
+    schema: 'output/game-data-manifest',
+  },
+  {
+    path: '/api/v1/changes.json',
+    operationId: 'getChanges',
+    summary: 'The change feed: what this build added, removed and changed since the previous one',
+    description: 'Sync protocol: `api/_lib/formats/changes.ts`.',
+    schema: 'output/changes',
+  },
+  { path: '/api/v1/versions.json', operationId: 'getVersions', summary: 'The kept builds, newest first', schema: 'output/versions' },
+  { path: '/api/v1/build-report.json', operationId: 'getBuildReport', summary: 'Every problem of the build, by file, line, pointer, rule and severity', schema: 'output/build-report' },
+  {
+    path: '/api/v1/{file}',
+    operationId: 'getCatalogFile',
+    summary: 'Any published catalog file',
+    description: 'Every file the manifest lists, e.g. `master-items.json`, `icon-shards/weapon.json` (the path may contain `/`).',
+    file: 'the file’s path below `/api/v1/`, as the manifest lists it without the `api/v1/` prefix',
+  },
+]);
