@@ -9,7 +9,8 @@
  * a `key` path parameter); per operation its query parameters (from the handler's `ParamSpec`s), `If-Match`
  * / `If-None-Match` where the route uses them, the body, every success, 304 for cacheable answers, and
  * every refusal as `application/problem+json` (`Problem`, RFC 9457) with the codes it can carry (§7);
- * security `bearerAuth` (JWT, §5.2-§5.4) and `adminPassword` (`X-Admin-Password`, §5.3).
+ * security `bearerAuth` (JWT, §5.2-§5.4) and `adminPassword` (`X-Admin-Password`, §5.3). A path parameter
+ * that may hold `/` (a storage key, a catalog file path) carries `x-multi-segment: true`.
  */
 import { STATUS_OF, type ErrorCode } from '../../api/_lib/errors.js';
 import type { ParamSpec } from '../../api/_lib/http/params.js';
@@ -230,7 +231,18 @@ export function openApiPath(route: RouteDef): string {
 
 function operationObject(route: RouteDef, op: OperationSpec): Json {
   const parameters: Json[] = [];
-  if (op.key) parameters.push({ name: 'key', in: 'path', required: true, description: op.key, schema: { type: 'string', minLength: 1 }, ...(op.keyExample ? { example: op.keyExample } : {}) });
+  if (op.key) {
+    parameters.push({
+      name: 'key',
+      in: 'path',
+      required: true,
+      description: op.key,
+      schema: { type: 'string', minLength: 1 },
+      ...(op.keyExample ? { example: op.keyExample } : {}),
+      // a `{key+}` route takes `/` inside its key: clients keep those unencoded
+      ...(route.path.includes('{key+}') ? { 'x-multi-segment': true } : {}),
+    });
+  }
   parameters.push(...queryParameters(op));
   if (op.ifMatch) parameters.push({ name: 'If-Match', in: 'header', required: true, description: 'The current `ETag` (not `*`).', schema: { type: 'string' } });
   if (op.cacheable) parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'An `ETag` of an earlier answer.', schema: { type: 'string' } });
@@ -255,7 +267,7 @@ function staticObject(file: StaticFileSpec): Json {
     summary: file.summary,
     ...(file.description ? { description: file.description } : {}),
     tags: ['static files'],
-    ...(file.file ? { parameters: [{ name: 'file', in: 'path', required: true, description: file.file, schema: { type: 'string', minLength: 1 }, example: 'master-items.json' }] } : {}),
+    ...(file.file ? { parameters: [{ name: 'file', in: 'path', required: true, description: file.file, schema: { type: 'string', minLength: 1 }, example: 'master-items.json', 'x-multi-segment': true }] } : {}),
     responses: {
       '200': { description: 'The file.', content: { 'application/json': { schema: file.schema ? refTo(file.schema) : {} } } },
       '304': { description: 'Not modified.' },
