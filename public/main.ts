@@ -1,18 +1,25 @@
 /**
- * The catalog browser page: search box (`/api/search`), totals (`/api/stats`), export links,
- * links to static files and endpoints. Data is written with `textContent` only.
+ * The catalog browser page: one page whose state lives in the query string of `/` (`state.ts`), pushed with
+ * `history.pushState` and restored on load and on `popstate`. Every view is reachable by a real link; plain
+ * clicks on links to `/?…` are handled in the page, other clicks (middle, with a modifier) are the browser's.
+ * The header's search box searches as you type (`/api/search`, spec §4.4); `/` focuses it. Views live in
+ * `views/`, HTTP calls in `api.ts`, the session cache in `data.ts`.
  */
-import {
-  ENDPOINTS,
-  EXPORT_TYPES,
-  publishedFeaturedFiles,
-  exportUrl,
-  problemMessage,
-  searchSummary,
-  searchUrl,
-  statsRows,
-  type SearchAnswer,
-} from './catalog-page.js';
+import { COLLECTION_NAMES } from '../api/_lib/formats/collection-index.js';
+import { errorBox } from './dom.js';
+import { parseState, stateHref, type PageState } from './state.js';
+import { collectionView } from './views/collection.js';
+import type { ViewContext } from './views/context.js';
+import { homeView } from './views/home.js';
+import { itemView } from './views/item.js';
+import { iconsView, spritesView } from './views/registries.js';
+import { reportView } from './views/report.js';
+import { searchView } from './views/search.js';
+import { statsView } from './views/stats.js';
+
+/** Wait after the last keystroke in the search box before searching. */
+const SEARCH_DELAY_MS = 200;
+const SITE = 'Game data catalog';
 
 function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -20,129 +27,178 @@ function byId<T extends HTMLElement>(id: string): T {
   return el as T;
 }
 
-function cell(row: HTMLTableRowElement, text: string, className?: string): void {
-  const td = row.insertCell();
-  td.textContent = text;
-  if (className) td.className = className;
+const root = byId('view');
+const live = byId('status');
+const searchForm = byId<HTMLFormElement>('search-form');
+const q = byId<HTMLInputElement>('q');
+const type = byId<HTMLSelectElement>('type');
+const nav = byId('site-nav');
+
+interface Current {
+  state: PageState;
+  readonly ctl: AbortController;
+  update?: (state: PageState) => boolean;
+}
+let current: Current | undefined;
+
+function announce(text: string): void {
+  // a change of text is what screen readers announce; clear first so a repeated sentence is said again
+  live.textContent = '';
+  requestAnimationFrame(() => (live.textContent = text));
 }
 
-function link(list: HTMLElement, href: string, text: string, note?: string): void {
-  const li = document.createElement('li');
-  const a = document.createElement('a');
-  a.href = href;
-  a.textContent = text;
-  li.append(a);
-  if (note) li.append(` — ${note}`);
-  list.append(li);
+/** Which header link is the current section. */
+function markNav(state: PageState): void {
+  const key = state.view === 'collection' ? `collection:${state.name}` : state.view === 'item' && (COLLECTION_NAMES as readonly string[]).includes(state.kind) ? `collection:${state.kind}` : state.view;
+  for (const a of nav.querySelectorAll<HTMLAnchorElement>('a[data-section]')) {
+    if (a.dataset.section === key) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
 }
 
-async function getJson(url: string, signal?: AbortSignal): Promise<unknown> {
-  const res = await fetch(url, { headers: { Accept: 'application/json' }, ...(signal ? { signal } : {}) });
-  const body: unknown = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(problemMessage(res.status, body));
-  return body;
+/** Keep the search box saying what the search view shows (unless someone is typing in it). */
+function syncSearchBox(state: PageState): void {
+  if (state.view !== 'search' || document.activeElement === q) return;
+  q.value = state.q;
+  type.value = state.type;
 }
 
-async function loadStats(): Promise<void> {
-  const status = byId('stats-status');
-  const table = byId<HTMLTableElement>('stats-table');
+function render(state: PageState, focus: boolean): void {
+  current?.ctl.abort();
+  const entry: Current = { state, ctl: new AbortController() };
+  current = entry;
+  root.replaceChildren();
+  // busy until the view has shown what it loads (tests and assistive technology wait for this)
+  root.setAttribute('aria-busy', 'true');
+  const settle = (): void => {
+    if (current === entry) root.removeAttribute('aria-busy');
+  };
+  markNav(state);
+  syncSearchBox(state);
+  const ctx: ViewContext = {
+    root,
+    signal: entry.ctl.signal,
+    navigate,
+    onUpdate: (update) => {
+      entry.update = update;
+    },
+    announce,
+    title: (what) => {
+      document.title = `${what} · ${SITE}`;
+    },
+  };
+  const fail = (e: unknown): void => {
+    if (entry.ctl.signal.aborted) return;
+    root.append(errorBox('This view could not be shown', e));
+  };
   try {
-    const rows = statsRows(await getJson('/api/stats'));
-    const tbody = table.tBodies[0]!;
-    tbody.replaceChildren();
-    for (const [name, count] of rows) {
-      const tr = tbody.insertRow();
-      cell(tr, name);
-      cell(tr, count.toLocaleString('en'), 'num');
+    let done: void | Promise<void>;
+    switch (state.view) {
+      case 'home':
+        done = homeView(state, ctx);
+        break;
+      case 'search':
+        done = searchView(state, ctx);
+        break;
+      case 'collection':
+        done = collectionView(state, ctx);
+        break;
+      case 'item':
+        done = itemView(state, ctx);
+        break;
+      case 'stats':
+        done = statsView(state, ctx);
+        break;
+      case 'icons':
+        done = iconsView(state, ctx);
+        break;
+      case 'sprites':
+        done = spritesView(state, ctx);
+        break;
+      case 'report':
+        done = reportView(state, ctx);
+        break;
     }
-    table.hidden = rows.length === 0;
-    status.textContent = rows.length === 0 ? 'No totals yet.' : '';
+    if (done) void done.catch(fail).finally(settle);
+    else settle();
   } catch (e) {
-    status.textContent = `Totals are not available: ${(e as Error).message}`;
-    status.className = 'error';
+    fail(e);
+    settle();
   }
+  if (focus) root.querySelector<HTMLElement>('h1')?.focus({ preventScroll: false });
 }
 
-let pending: AbortController | undefined;
-
-async function runSearch(q: string, type: string): Promise<void> {
-  const status = byId('search-status');
-  const table = byId<HTMLTableElement>('search-results');
-  pending?.abort();
-  const ctl = new AbortController();
-  pending = ctl;
-  status.className = 'muted';
-  status.textContent = 'Searching…';
-  try {
-    const answer = (await getJson(searchUrl(q, type), ctl.signal)) as SearchAnswer;
-    const tbody = table.tBodies[0]!;
-    tbody.replaceChildren();
-    for (const hit of answer.results) {
-      const tr = tbody.insertRow();
-      cell(tr, hit.type);
-      cell(tr, hit.id);
-      cell(tr, hit.name);
-    }
-    table.hidden = answer.results.length === 0;
-    status.textContent = searchSummary(answer);
-  } catch (e) {
-    if (ctl.signal.aborted) return;
-    table.hidden = true;
-    status.className = 'error';
-    status.textContent = (e as Error).message;
+/** Show `state`: in place when the current view takes it, else rendered anew. */
+function show(state: PageState, focus: boolean): void {
+  if (current?.update && current.state.view === state.view && current.update(state)) {
+    current.state = state;
+    markNav(state);
+    syncSearchBox(state);
+    return;
   }
+  render(state, focus);
+  if (focus) window.scrollTo(0, 0);
 }
 
-function init(): void {
-  const form = byId<HTMLFormElement>('search-form');
-  const q = byId<HTMLInputElement>('q');
-  const type = byId<HTMLSelectElement>('type');
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    if (q.value.trim() === '') return;
-    const params = new URLSearchParams({ q: q.value.trim(), type: type.value });
-    history.replaceState(null, '', `?${params.toString()}`);
-    void runSearch(q.value, type.value);
-  });
-  const initial = new URLSearchParams(location.search);
-  const iq = initial.get('q');
-  if (iq) {
-    q.value = iq;
-    type.value = initial.get('type') ?? 'all';
-    void runSearch(iq, type.value);
-  }
-
-  const exports = byId('export-links');
-  for (const t of EXPORT_TYPES) {
-    const li = document.createElement('li');
-    li.append(`${t}: `);
-    for (const [i, format] of (['json', 'csv'] as const).entries()) {
-      if (i > 0) li.append(' · ');
-      const a = document.createElement('a');
-      a.href = exportUrl(t, format);
-      a.textContent = format.toUpperCase();
-      li.append(a);
-    }
-    exports.append(li);
-  }
-  void loadFileLinks();
-  const endpoints = byId('endpoint-links');
-  for (const [path, what] of ENDPOINTS) link(endpoints, path, path, what);
-
-  void loadStats();
+/**
+ * Go to `state`: push a history entry (or rewrite the current one with `replace`, or when the address would
+ * not change) and show it; focus moves to the view's heading unless `keepFocus`.
+ */
+function navigate(state: PageState, options: { readonly replace?: boolean; readonly keepFocus?: boolean } = {}): void {
+  const href = stateHref(state);
+  const same = href === `${location.pathname}${location.search}`;
+  if (options.replace || same) history.replaceState(null, '', href);
+  else history.pushState(null, '', href);
+  show(state, !options.keepFocus);
 }
 
-/** Link the featured static files that this build published (per its game-data manifest). */
-async function loadFileLinks(): Promise<void> {
-  const files = byId('file-links');
-  let manifest: unknown = null;
-  try {
-    const res = await fetch('/api/v1/game-data-manifest.json');
-    if (res.ok) manifest = await res.json();
-  } catch {
-    // network failure: link the whole list
-  }
-  for (const f of publishedFeaturedFiles(manifest)) link(files, `/api/v1/${f}`, f);
-}
+// In-page navigation for plain clicks on links to the page's own states.
+document.addEventListener('click', (event) => {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const a = (event.target as Element | null)?.closest?.('a[href]');
+  if (!(a instanceof HTMLAnchorElement) || (a.target && a.target !== '_self') || a.hasAttribute('download')) return;
+  const url = new URL(a.href);
+  if (url.origin !== location.origin || url.pathname !== '/' || url.hash !== '') return;
+  event.preventDefault();
+  navigate(parseState(url.search));
+});
 
-init();
+window.addEventListener('popstate', () => show(parseState(location.search), true));
+
+// Search as you type: the first keystroke opens the search view, later ones rewrite it.
+let typing: ReturnType<typeof setTimeout> | undefined;
+function searchNow(): void {
+  clearTimeout(typing);
+  const text = q.value.trim();
+  const onSearch = current?.state.view === 'search';
+  if (text === '' && !onSearch) return;
+  navigate({ view: 'search', q: text.slice(0, 200), type: type.value as Extract<PageState, { view: 'search' }>['type'] }, { replace: onSearch, keepFocus: true });
+}
+q.addEventListener('input', () => {
+  clearTimeout(typing);
+  typing = setTimeout(searchNow, SEARCH_DELAY_MS);
+});
+type.addEventListener('change', () => {
+  if (q.value.trim() !== '' || current?.state.view === 'search') searchNow();
+});
+searchForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  searchNow();
+});
+
+// "/" focuses the search box, unless focus is in a field that takes text.
+document.addEventListener('keydown', (event) => {
+  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+  const t = event.target as HTMLElement | null;
+  if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
+  event.preventDefault();
+  q.focus();
+  q.select();
+});
+
+// A link to the current state written canonically (old shared links included) replaces the address once.
+const initial = parseState(location.search);
+if (location.pathname === '/' && location.search !== '' && stateHref(initial) !== `${location.pathname}${location.search}`) {
+  history.replaceState(null, '', stateHref(initial));
+}
+render(initial, false);

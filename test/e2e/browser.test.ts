@@ -1,104 +1,79 @@
-// The catalog browser page (public/) in a real browser: the sample catalog is built with the site into a
+// The catalog browser (public/) in a real browser: the sample catalog is built with the site into a
 // temporary folder, served by the local server (dev/server.ts), and used through Debian's Chromium as a
-// person would: totals, search by name, search with a typo, blank and failing queries, links, and a
-// screenshot in .tmp/screenshots/catalog-page.png. Expectations come from the catalog source files and
-// from the HTTP answers the page itself received, never from the page's own helpers.
-import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// person would: search as you type, collection filters and paging with the state in the address, item
+// pages of every kind, following references, pictures from the CDN, the icon grid, totals, the build
+// report (and a failed build's report), the keyboard, phone width, and screenshots at 1280 and 390 px in
+// .tmp/screenshots/. Expectations come from the catalog source files and from HTTP answers, never from the
+// page's own helpers. Nothing leaves 127.0.0.1: other hosts fail as network errors unless a test routes them.
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Response as PageResponse } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page, Response as PageResponse } from 'playwright-core';
 import { buildCatalog } from '../../build/pipeline/index.js';
+import { publishedBuildReport, type PublishedBuildReport } from '../../api/_lib/formats/build-report.js';
 import { startServer, type RunningServer } from '../../dev/server.js';
 import { useCatalog } from '../helpers/service.js';
 import { REPO_ROOT, SAMPLE_SRC } from '../helpers/catalog.js';
-import { hasChromium, inCi, launchChromium } from '../helpers/browser.js';
+import { DESKTOP, PHONE, PNG_1X1, SCREENSHOT_DIR, hasChromium, inCi, launchChromium, openPage, pageWidths, saveScreenshot, type TestPage } from '../helpers/browser.js';
 
-const SCREENSHOT = join(REPO_ROOT, '.tmp/screenshots/catalog-page.png');
+type Rec = Record<string, unknown>;
 
-interface Problem {
-  readonly status: number;
-  readonly detail: string;
-  readonly code: string;
-  readonly errors?: readonly { readonly name: string; readonly message: string }[];
-}
-interface SearchBody {
-  readonly query: string;
-  readonly totalResults: number;
-  readonly results: readonly { type: string; id: string; name: string }[];
-}
-interface Manifest {
-  readonly files: readonly { path: string; bytes: number; sha256: string }[];
+/** A catalog source file of the sample, parsed. */
+async function source(file: string): Promise<Rec> {
+  return JSON.parse(await readFile(join(SAMPLE_SRC, file), 'utf8')) as Rec;
 }
 
-/** A sample weapon, read from the catalog source (not from the build). */
-async function sampleWeapon(): Promise<{ uuid: string; name: string }> {
-  const raw = JSON.parse(await readFile(join(SAMPLE_SRC, 'master-weapons.json'), 'utf8')) as { items: { uuid: string; name: string }[] };
-  const weapon = raw.items[0];
-  if (!weapon) throw new Error('catalog-src/master-weapons.json has no items');
-  return weapon;
+/** The records of a source file's top-level array. */
+async function records(file: string, array: string): Promise<Rec[]> {
+  return (await source(file))[array] as Rec[];
 }
 
-/** The name with one letter dropped from the middle of its longest word (one typo). */
-function withOneTypo(name: string): string {
-  const words = name.split(' ');
-  const longest = words.reduce((best, w, i) => (w.length > (words[best] ?? '').length ? i : best), 0);
-  const word = words[longest]!;
-  const at = Math.floor(word.length / 2);
-  words[longest] = word.slice(0, at) + word.slice(at + 1);
-  return words.join(' ');
+function str(v: unknown): string {
+  if (typeof v !== 'string') throw new Error(`expected a string, got ${JSON.stringify(v)}`);
+  return v;
 }
 
-const isSearch = (r: PageResponse): boolean => new URL(r.url()).pathname === '/api/search';
+/** Spec §4.2: the filters of each collection, as its table lists them (enum values where it names them). */
+const SPEC_FILTERS: Readonly<Record<string, readonly (readonly [param: string, values?: readonly string[]])[]>> = {
+  relics: [['category', ['elemental', 'combat', 'defensive', 'utility']], ['tier', ['1', '2', '3', '4', '5', '6', '7', '8']], ['element'], ['slot', ['relic']]],
+  enchants: [['category'], ['tier', ['1', '2', '3', '4', '5', '6', '7', '8']], ['target', ['weapon', 'armor']]],
+  infusions: [['tier', ['1', '2', '3', '4', '5', '6', '7', '8']], ['scope', ['universal', 'profession']], ['profession']],
+  artifacts: [['tier', ['1', '2', '3', '4', '5', '6', '7', '8']], ['artifactType'], ['subtype'], ['handedness', ['1h', '2h', 'offhand']]],
+};
 
-/** Wait until the page has rendered the answer of its search call (summary or error line). */
-async function searchRendered(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const text = document.getElementById('search-status')?.textContent ?? '';
-    return text !== '' && text !== 'Searching…';
-  });
+const pathIs = (path: string) => (r: PageResponse): boolean => new URL(r.url()).pathname === path;
+
+/** Wait until the current view has shown what it loads (`#view` is busy until then). */
+async function settled(page: Page): Promise<void> {
+  await page.waitForSelector('#view:not([aria-busy])');
+  await page.waitForFunction(() => document.querySelectorAll('#view [aria-busy="true"]').length === 0);
 }
 
-/** Type `query` into the search box like a person, press Enter, and return the answer the page received. */
-async function typeAndSearch(page: Page, query: string): Promise<PageResponse> {
-  const box = page.locator('#q');
-  await box.fill('');
-  await box.pressSequentially(query);
-  const [answer] = await Promise.all([page.waitForResponse(isSearch), box.press('Enter')]);
-  await searchRendered(page);
-  return answer;
+/** The address's query as an object. */
+function query(page: Page): Record<string, string> {
+  return Object.fromEntries(new URL(page.url()).searchParams);
 }
 
-/** Rows of a table body as cell texts. */
-function tableRows(page: Page, selector: string): Promise<string[][]> {
-  return page.$$eval(`${selector} tbody tr`, (trs) => trs.map((tr) => [...(tr as HTMLTableRowElement).cells].map((c) => c.textContent ?? '')));
+/** Names in the collection table, in order. */
+function tableNames(page: Page): Promise<string[]> {
+  return page.$$eval('#collection-table tbody tr:not(.skeleton) td:first-child', (tds) => tds.map((td) => td.textContent ?? ''));
 }
-
-/** Every link on the page, as absolute URLs resolved by the browser. */
-async function pageLinks(page: Page): Promise<URL[]> {
-  // the static-file list is filled from the manifest after load
-  await page.waitForSelector('#file-links a');
-  return page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href)).then((hrefs) => hrefs.map((h) => new URL(h)));
-}
-
-const isStaticFile = (u: URL): boolean => u.pathname.startsWith('/api/v1/') && u.pathname.endsWith('.json') || u.pathname.startsWith('/schemas/');
 
 // Debian's Chromium is a system package: CI installs it (.ci/run, APT_PACKAGES), so there a missing
 // browser fails (this test, and the suite's beforeAll). A developer machine without it skips the suite.
-it.runIf(inCi)('has Debian\'s Chromium installed under CI', () => {
+it.runIf(inCi)("has Debian's Chromium installed under CI", () => {
   expect(hasChromium).toBe(true);
 });
 
-describe.skipIf(!hasChromium && !inCi)('catalog browser page in Chromium', () => {
+describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample catalog)', () => {
   let tmp: string;
   let out: string;
   let server: RunningServer;
   let base: string;
   let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let pageErrors: Error[];
+  let open: TestPage[] = [];
+  const shots = join(REPO_ROOT, SCREENSHOT_DIR);
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -117,190 +92,502 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser page in Chromium', () =>
     if (tmp) await rm(tmp, { recursive: true, force: true });
   });
 
-  beforeEach(async () => {
-    context = await browser.newContext({
-      baseURL: base,
-      viewport: { width: 1100, height: 900 },
-      locale: 'en-US',
-      timezoneId: 'UTC',
-      colorScheme: 'light',
-      reducedMotion: 'reduce',
-    });
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
-    pageErrors = [];
-    page.on('pageerror', (e) => pageErrors.push(e));
-  });
-
   afterEach(async () => {
-    await context?.close();
+    const errors = open.flatMap((o) => o.errors.map((e) => e.message));
+    for (const o of open) await o.context.close();
+    open = [];
     // An uncaught exception in the page's script fails the test that caused it.
-    expect(pageErrors.map((e) => e.message)).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
-  it('shows the totals that /api/stats reports, one row per category, sorted', async () => {
+  async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
+    const o = await openPage(browser, base, viewport);
+    open.push(o);
+    return o.page;
+  }
+
+  async function getJson<T>(path: string): Promise<T> {
+    const res = await fetch(`${base}${path}`);
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as T;
+  }
+
+  it('searches as you type (no Enter), narrows by type, and opens a result on its item page', async () => {
+    const weapon = (await records('master-weapons.json', 'items'))[0]!;
+    const name = str(weapon.name);
+    const page = await newPage();
     await page.goto('/');
-    expect(await page.title()).toBe('Game data catalog');
-    await page.locator('#stats-table').waitFor({ state: 'visible' });
+    await settled(page);
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
 
-    const stats = (await (await fetch(`${base}/api/stats`)).json()) as { totals: Record<string, unknown> };
-    const expected = Object.entries(stats.totals)
-      .filter((e): e is [string, number] => typeof e[1] === 'number')
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    expect(expected.length).toBeGreaterThan(0);
+    const answered = page.waitForResponse((r) => pathIs('/api/search')(r) && new URL(r.url()).searchParams.get('q') === name);
+    await page.keyboard.type(name, { delay: 20 });
+    const answer = await answered;
+    const body = (await answer.json()) as { totalResults: number; results: { type: string; id: string; name: string }[] };
+    await expect.poll(() => page.locator('#search-results li a').count()).toBe(body.results.length);
+    expect(query(page)).toEqual({ view: 'search', q: name });
+    const first = page.locator('#search-results li').first();
+    expect(await first.locator('a').textContent()).toBe(name);
+    expect(await first.locator('code').textContent()).toBe(weapon.uuid);
+    expect(await page.locator('#search-status').textContent()).toContain(String(body.totalResults));
+    // typing stayed in the box: the search view did not take the focus
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
 
-    const rows = await tableRows(page, '#stats-table');
-    expect(rows.map(([name, count]) => [name, Number((count ?? '').replaceAll(',', ''))])).toEqual(expected);
-    expect(await page.locator('#stats-status').textContent()).toBe('');
-    // The "Records" header lines up with its numbers.
-    const [headerAlign, countAlign] = await page.$eval('#stats-table', (t) => {
+    await Promise.all([page.waitForResponse(pathIs('/api/search')), page.selectOption('#type', 'bosses')]);
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'search', q: name, type: 'bosses' });
+    expect(await page.locator('#search-results li').count()).toBe(0);
+    expect(await page.locator('#search-status').textContent()).toContain('bosses');
+
+    await Promise.all([page.waitForResponse(pathIs('/api/search')), page.selectOption('#type', 'weapons')]);
+    await settled(page);
+    await first.locator('a').click();
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'item', kind: 'weapons', id: weapon.uuid });
+    expect(await page.locator('h1').textContent()).toBe(name);
+    expect(await page.locator('.ids').textContent()).toContain(str(weapon.uuid));
+    // Back returns to the results
+    await page.goBack();
+    await settled(page);
+    expect(query(page).view).toBe('search');
+    expect(await page.locator('#search-results li a').first().textContent()).toBe(name);
+  });
+
+  it('filters relics with the controls, pages through them, and keeps the view in the address across reload and Back', async () => {
+    const relics = await records('master-relics.json', 'relics');
+    const elemental = relics.filter((r) => r.category === 'elemental').map((r) => str(r.name));
+    expect(elemental.length).toBeGreaterThan(5);
+    const page = await newPage();
+    await page.goto('/?view=collection&name=relics');
+    await settled(page);
+    expect(await tableNames(page)).toEqual(relics.slice(0, 20).map((r) => str(r.name)));
+
+    await Promise.all([page.waitForResponse((r) => pathIs('/v1/relics')(r) && new URL(r.url()).searchParams.get('category') === 'elemental'), page.getByLabel('Category').selectOption('elemental')]);
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'collection', name: 'relics', category: 'elemental' });
+    expect(await tableNames(page)).toEqual(elemental.slice(0, 20));
+    await Promise.all([page.waitForResponse((r) => pathIs('/v1/relics')(r) && new URL(r.url()).searchParams.get('limit') === '10'), page.getByLabel('Per page').selectOption('10')]);
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'collection', name: 'relics', category: 'elemental', limit: '10' });
+    expect(await tableNames(page)).toEqual(elemental.slice(0, 10));
+    // a shared address may name any page size (1-500); the control follows it
+    await page.goto('/?view=collection&name=relics&category=elemental&limit=5');
+    await settled(page);
+    expect(await tableNames(page)).toEqual(elemental.slice(0, 5));
+    expect(await page.locator('#collection-status').textContent()).toBe(`Showing 1–5 of ${elemental.length} relics.`);
+    expect(await page.getByLabel('Per page').inputValue()).toBe('5');
+
+    await Promise.all([page.waitForResponse(pathIs('/v1/relics')), page.locator('.pager-top .next').click()]);
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'collection', name: 'relics', category: 'elemental', limit: '5', offset: '5' });
+    expect(await tableNames(page)).toEqual(elemental.slice(5, 10));
+    expect(await page.locator('#collection-status').textContent()).toBe(`Showing 6–${Math.min(10, elemental.length)} of ${elemental.length} relics.`);
+
+    await page.reload();
+    await settled(page);
+    expect(await tableNames(page)).toEqual(elemental.slice(5, 10));
+    expect(await page.getByLabel('Category').inputValue()).toBe('elemental');
+    expect(await page.getByLabel('Per page').inputValue()).toBe('5');
+
+    await page.goBack();
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'collection', name: 'relics', category: 'elemental', limit: '5' });
+    expect(await tableNames(page)).toEqual(elemental.slice(0, 5));
+
+    // two filters combine (AND), and a change starts again at the first page
+    await page.goForward();
+    await settled(page);
+    await Promise.all([page.waitForResponse((r) => pathIs('/v1/relics')(r) && new URL(r.url()).searchParams.get('tier') === '3'), page.getByLabel('Tier').selectOption('3')]);
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'collection', name: 'relics', category: 'elemental', tier: '3', limit: '5' });
+    expect(await tableNames(page)).toEqual(relics.filter((r) => r.category === 'elemental' && r.tier === 3).map((r) => str(r.name)));
+
+    // a free-word filter reloads as you type, and keeps the focus in its field
+    await page.getByLabel('Element').fill('');
+    await Promise.all([page.waitForResponse((r) => pathIs('/v1/relics')(r) && new URL(r.url()).searchParams.get('element') === 'fire'), page.getByLabel('Element').pressSequentially('fire')]);
+    await settled(page);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-element');
+    expect(await tableNames(page)).toEqual(relics.filter((r) => r.category === 'elemental' && r.tier === 3 && String(r.element).toLowerCase() === 'fire').map((r) => str(r.name)));
+  });
+
+  it('offers every filter of spec 4.2 as a control on each collection, and discovered=all for artifacts', async () => {
+    const page = await newPage();
+    for (const [name, filters] of Object.entries(SPEC_FILTERS)) {
+      await page.goto(`/?view=collection&name=${name}`);
+      await settled(page);
+      const controls = await page.$$eval('#collection-filters [name]', (els) => els.map((e) => (e as HTMLInputElement).name));
+      expect(controls, name).toEqual(['q', ...filters.map(([p]) => p), ...(name === 'artifacts' ? ['discovered'] : []), 'limit']);
+      for (const [param, values] of filters) {
+        const el = page.locator(`#collection-filters [name="${param}"]`);
+        // every control has a label a screen reader announces
+        expect(await el.evaluate((e) => (e as HTMLInputElement).labels?.[0]?.textContent ?? ''), `${name} ${param}`).not.toBe('');
+        if (values) expect(await el.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), `${name} ${param}`).toEqual(['', ...values]);
+      }
+    }
+    // artifacts hide the undiscovered ones unless asked (spec 3, 4.2)
+    const artifacts = await records('master-artifacts.json', 'artifacts');
+    const hidden = artifacts.filter((a) => (a.discovery as Rec | undefined)?.hiddenUntilFound === true).length;
+    expect(hidden).toBeGreaterThan(0);
+    expect(await page.locator('#collection-status').textContent()).toBe(`Showing 1–${artifacts.length - hidden} of ${artifacts.length - hidden} artifacts.`);
+    await Promise.all([page.waitForResponse((r) => pathIs('/v1/artifacts')(r) && new URL(r.url()).searchParams.get('discovered') === 'all'), page.getByLabel('Include undiscovered').check()]);
+    await settled(page);
+    expect(query(page).discovered).toBe('all');
+    expect(await page.locator('#collection-status').textContent()).toBe(`Showing 1–${artifacts.length} of ${artifacts.length} artifacts.`);
+  });
+
+  it('opens a weapon, follows its recipe, then a material of the recipe, and comes back', async () => {
+    const weapon = (await records('master-weapons.json', 'items'))[0]!;
+    const recipe = (await records('master-recipes.json', 'recipes')).find((r) => r.uuid === weapon.recipeUuid)!;
+    expect(recipe).toBeDefined();
+    const material = (recipe.materials as Rec[])[0]!;
+    const materialRecord = (await records('master-materials.json', 'materials')).find((m) => m.uuid === material.uuid)!;
+    const page = await newPage();
+    await page.goto(`/?view=item&kind=weapons&id=${str(weapon.uuid)}`);
+    await settled(page);
+    expect(await page.locator('h1').textContent()).toBe(weapon.name);
+
+    await page.locator(`#item-references a[href*="${str(recipe.uuid)}"]`).click();
+    await settled(page);
+    expect(query(page)).toMatchObject({ view: 'item', id: recipe.uuid });
+    expect(await page.locator('h1').textContent()).toBe(recipe.name);
+    // the recipe names its result and each of its materials as links
+    const refs = await page.$$eval('#item-references a', (as) => as.map((a) => new URL((a as HTMLAnchorElement).href).searchParams.get('id')));
+    expect(refs).toEqual(expect.arrayContaining([...(recipe.materials as Rec[]).map((m) => m.uuid), recipe.resultItemId]));
+    // the focus moved to the new page's heading
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+
+    await page.locator(`#item-references a[href*="${str(material.uuid)}"]`).first().click();
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'item', kind: 'materials', id: material.uuid });
+    expect(await page.locator('h1').textContent()).toBe(materialRecord.name);
+
+    await page.goBack();
+    await settled(page);
+    expect(await page.locator('h1').textContent()).toBe(recipe.name);
+    await page.goBack();
+    await settled(page);
+    expect(await page.locator('h1').textContent()).toBe(weapon.name);
+  });
+
+  it('has an item page for every kind of the catalog, showing the record it names', async () => {
+    const first = async (file: string, array: string): Promise<Rec> => (await records(file, array))[0]!;
+    const skills = ((await source('master-weaponSkills.json')).weaponTypes as Rec[]).flatMap((t) => (t.slots as Rec[]).flatMap((s) => s.skills as Rec[]));
+    // a skill whose SKIL id the build derives (spec 2.6): its id comes from the search answer
+    const derived = skills.find((s) => s.studioUuid === undefined)!;
+    const hit = (await getJson<{ results: { id: string; name: string }[] }>(`/api/search?q=${encodeURIComponent(str(derived.name))}&type=skills`)).results.find((r) => r.name === derived.name)!;
+    const sprite = (await getJson<{ items: Rec[] }>('/api/v1/sprites?limit=1')).items[0]!;
+    const icon = (await getJson<{ items: Rec[] }>('/api/v1/icons?limit=1')).items[0]!;
+    const character = (await getJson<{ items: Rec[] }>('/api/v1/characters?limit=1')).items[0]!;
+    const hiddenArtifact = (await records('master-artifacts.json', 'artifacts')).find((a) => (a.discovery as Rec).hiddenUntilFound === true)!;
+    const cases: [kind: string, id: string, name: string, record?: Rec][] = [];
+    const add = (kind: string, r: Rec, idField = 'uuid', withRecord = true): void => {
+      cases.push([kind, str(r[idField]), str(r.name), withRecord ? r : undefined]);
+    };
+    add('weapons', await first('master-weapons.json', 'items'));
+    add('armor', await first('master-armor.json', 'items'));
+    add('materials', await first('master-materials.json', 'materials'));
+    add('consumables', await first('master-consumables.json', 'items'));
+    add('skills', skills.find((s) => typeof s.studioUuid === 'string')!, 'studioUuid');
+    cases.push(['skills', hit.id, str(derived.name)]);
+    add('enemies', await first('enemies.json', 'enemies'), 'id');
+    add('bosses', await first('bosses.json', 'bosses'), 'id');
+    add('recipes', await first('master-recipes.json', 'recipes'));
+    add('attributes', await first('master-attributes.json', 'attributes'));
+    add('relics', await first('master-relics.json', 'relics'));
+    add('enchants', await first('master-enchants.json', 'enchants'));
+    add('infusions', await first('master-infusions.json', 'infusions'));
+    add('artifacts', hiddenArtifact);
+    add('sprites', sprite);
+    add('icons', icon, 'iconUuid');
+    add('characters', character);
+
+    const page = await newPage();
+    for (const [kind, id, name, record] of cases) {
+      await page.goto(`/?${new URLSearchParams({ view: 'item', kind, id }).toString()}`);
+      await settled(page);
+      expect(await page.locator('h1').textContent(), `${kind} ${id}`).toBe(name);
+      expect(await page.locator('.ids').textContent(), `${kind} ${id}`).toContain(id);
+      // the raw JSON link answers, and the JSON shown is the record as the catalog holds it
+      const raw = await page.locator('#raw-link').getAttribute('href');
+      const res = await fetch(`${base}${raw}`);
+      expect(res.status, `${kind} raw ${raw}`).toBe(200);
+      const shown = JSON.parse((await page.locator('pre.json').textContent()) ?? '') as Rec;
+      if (record) expect(shown, `${kind} ${id}`).toEqual(record);
+      else expect(Object.values(shown), `${kind} ${id}`).toContain(id);
+      // its picture box is there, with an image or a placeholder, never a broken image
+      expect(await page.locator('.item-head .thumb').count()).toBe(1);
+    }
+    // an id nobody has says so
+    await page.goto('/?view=item&kind=weapons&id=ITEM-NOPE');
+    await settled(page);
+    expect(await page.locator('h1').textContent()).toBe('Weapon not found');
+    expect(await page.locator('#item-error').textContent()).toContain('ITEM-NOPE');
+  });
+
+  it('shows an image once the CDN answers, and keeps the same placeholder box when the binary is missing', async () => {
+    const list = await getJson<{ items: { iconUuid: string; name: string; url: string }[] }>('/api/v1/icons?category=weapon&limit=48');
+    expect(list.items.length).toBeGreaterThan(1);
+    const [good, missing] = list.items as [{ iconUuid: string; name: string; url: string }, { iconUuid: string; name: string; url: string }];
+    const page = await newPage();
+    await page.route(good.url, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: PNG_1X1 }));
+    await page.route(missing.url, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not Found' }));
+    await page.goto('/?view=icons&category=weapon');
+    await settled(page);
+    const tileOf = (id: string) => page.locator('#icon-grid li', { has: page.locator('code', { hasText: id }) }).locator('.thumb');
+    await expect.poll(() => tileOf(good.iconUuid).getAttribute('data-state')).toBe('loaded');
+    await expect.poll(() => tileOf(missing.iconUuid).getAttribute('data-state')).toBe('missing');
+    expect(await tileOf(good.iconUuid).locator('img').evaluate((i) => [(i as HTMLImageElement).naturalWidth, getComputedStyle(i).opacity])).toEqual([1, '1']);
+    expect(await tileOf(missing.iconUuid).textContent()).toBe('Image not available');
+    expect(await tileOf(missing.iconUuid).locator('img').count()).toBe(0);
+    // same box in both states
+    const [a, b] = [await tileOf(good.iconUuid).boundingBox(), await tileOf(missing.iconUuid).boundingBox()];
+    expect([a?.width, a?.height]).toEqual([b?.width, b?.height]);
+    // no broken image anywhere: every <img> left on the page has loaded pixels
+    await expect.poll(() => page.locator('#icon-grid .thumb[data-state="loading"]').count()).toBe(0);
+    expect(await page.$$eval('img', (imgs) => imgs.filter((i) => !i.complete || i.naturalWidth === 0).length)).toBe(0);
+
+    // an item's icon, looked up by its ICON id in the registry, on the item page
+    const weapon = (await records('master-weapons.json', 'items')).find((w) => typeof w.iconUuid === 'string')!;
+    const icon = await getJson<{ url: string }>(`/api/v1/icons/${str(weapon.iconUuid)}`);
+    await page.route(icon.url, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: PNG_1X1 }));
+    await page.goto(`/?view=item&kind=weapons&id=${str(weapon.uuid)}`);
+    await settled(page);
+    await expect.poll(() => page.locator('.item-head .thumb').getAttribute('data-state')).toBe('loaded');
+    expect(await page.locator('.item-head .thumb img').getAttribute('src')).toBe(icon.url);
+    expect(await page.locator('.item-head .thumb img').getAttribute('alt')).toBe(weapon.name);
+  });
+
+  it('shows the icons of each category as a grid, with the counts of the registry, and pages through all icons', async () => {
+    const cats = await getJson<{ total: number; categories: { category: string; count: number }[] }>('/api/v1/icons/categories');
+    const page = await newPage();
+    await page.goto('/?view=icons');
+    await settled(page);
+    const tabs = await page.$$eval('.tabs a', (as) => as.map((a) => a.textContent ?? ''));
+    expect(tabs).toEqual([`All (${cats.total})`, ...cats.categories.map((c) => `${c.category} (${c.count})`)]);
+    const first = await getJson<{ items: { name: string }[] }>('/api/v1/icons?limit=48');
+    expect(await page.$$eval('#icon-grid .tile-name', (s) => s.map((e) => e.textContent))).toEqual(first.items.map((i) => i.name));
+
+    const skill = cats.categories.find((c) => c.category === 'skill')!;
+    await page.locator('.tabs a', { hasText: /^skill / }).click();
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'icons', category: 'skill' });
+    const skills = await getJson<{ items: { name: string }[] }>('/api/v1/icons?category=skill&limit=48');
+    expect(await page.locator('#icon-grid .tile').count()).toBe(skill.count);
+    expect(await page.$$eval('#icon-grid .tile-name', (s) => s.map((e) => e.textContent))).toEqual(skills.items.map((i) => i.name));
+    expect(await page.locator('.tabs a[aria-current="page"]').textContent()).toBe(`skill (${skill.count})`);
+
+    // the whole registry in pages of 48
+    await page.goto('/?view=icons');
+    await settled(page);
+    if (cats.total > 48) {
+      await page.locator('.pager .next').click();
+      await settled(page);
+      expect(query(page)).toEqual({ view: 'icons', page: '2' });
+      expect(await page.locator('#icon-grid .tile').count()).toBe(cats.total - 48);
+    }
+    // a tile opens the icon's item page
+    await page.locator('#icon-grid .tile a').first().click();
+    await settled(page);
+    expect(query(page).kind).toBe('icons');
+  });
+
+  it('shows the totals that /api/stats and /api/v1/stats report', async () => {
+    const stats = await getJson<{ catalog: string; totals: Record<string, number>; definitions: Record<string, number> }>('/api/stats');
+    const registry = await getJson<{ icons: { total: number } }>('/api/v1/stats');
+    const page = await newPage();
+    await page.goto('/?view=stats');
+    await settled(page);
+    const rows = await page.$$eval('#stats-table tbody tr', (trs) => trs.map((tr) => [...(tr as HTMLTableRowElement).cells].map((c) => c.textContent ?? '')));
+    const expected = Object.entries(stats.totals).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(rows.map(([n, c]) => [n, Number((c ?? '').replaceAll(',', ''))])).toEqual(expected);
+    const defs = await page.$$eval('#definitions-table tbody tr', (trs) => trs.map((tr) => [...(tr as HTMLTableRowElement).cells].map((c) => c.textContent ?? '')));
+    expect(Object.fromEntries(defs.map(([k, n]) => [k, Number(n)]))).toEqual(stats.definitions);
+    expect(await page.locator('#registry-table').textContent()).toContain(String(registry.icons.total));
+    expect(await page.locator('#view').textContent()).toContain(stats.catalog);
+    // the numbers line up right, with their header
+    const align = await page.$eval('#stats-table', (t) => {
       const table = t as HTMLTableElement;
-      return [table.tHead?.rows[0]?.cells[1], table.tBodies[0]?.rows[0]?.cells[1]].map((c) => (c ? getComputedStyle(c).textAlign : ''));
+      return [table.tHead!.rows[0]!.cells[1]!, table.tBodies[0]!.rows[0]!.cells[1]!].map((c) => getComputedStyle(c).textAlign);
     });
-    expect(countAlign).toBe('right');
-    expect(headerAlign).toBe(countAlign);
+    expect(align).toEqual(['right', 'right']);
+    // a collection's total leads to that collection
+    await page.locator('#stats-table a', { hasText: 'relics' }).click();
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'collection', name: 'relics' });
   });
 
-  it('finds a sample weapon typed by its exact name as the first result, and keeps the query in the address', async () => {
-    const weapon = await sampleWeapon();
-    await page.goto('/');
-    const answer = await typeAndSearch(page, weapon.name);
-    expect(answer.status()).toBe(200);
-    const body = (await answer.json()) as SearchBody;
+  it('lists every problem of the last build by file, filterable by severity and by rule, with the filter in the address', async () => {
+    const report = await getJson<PublishedBuildReport>('/api/v1/build-report.json');
+    expect(report.issues.length).toBeGreaterThan(0);
+    const page = await newPage();
+    await page.goto('/?view=report');
+    await settled(page);
+    expect(await page.locator('#report-summary').textContent()).toContain('The build succeeded');
+    expect(await page.locator('#report-summary').textContent()).toContain(str(report.buildId));
+    const files = [...new Set(report.issues.map((i) => i.file))].sort();
+    expect(await page.$$eval('.report-file', (s) => s.map((e) => (e as HTMLElement).dataset.file))).toEqual(files);
+    // each problem: line:column, pointer, rule, severity, message
+    const firstRow = report.issues.filter((i) => i.file === files[0]).sort((a, b) => a.line - b.line)[0]!;
+    const cells = await page.locator('.report-file').first().locator('tbody tr').first().locator('td').allTextContents();
+    expect(cells).toEqual([`${firstRow.line}:${firstRow.column}`, firstRow.pointer === '' ? '(whole file)' : firstRow.pointer, firstRow.rule, firstRow.severity, firstRow.message]);
 
-    const rows = await tableRows(page, '#search-results');
-    expect(rows[0]).toEqual(['weapons', weapon.uuid, weapon.name]);
-    expect(rows).toHaveLength(body.results.length);
-    expect(await page.locator('#search-results').isVisible()).toBe(true);
-    const summary = await page.locator('#search-status').textContent();
-    expect(summary).toContain(`"${weapon.name}"`);
-    expect(summary).toContain(String(body.totalResults));
-    expect(new URL(page.url()).searchParams.get('q')).toBe(weapon.name);
+    await page.getByLabel('Severity').selectOption('warn');
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'report', severity: 'warn' });
+    expect(await page.locator('.report-file tbody tr').count()).toBe(report.issues.filter((i) => i.severity === 'warn').length);
+
+    const rules = [...new Set(report.issues.filter((i) => i.severity === 'warn').map((i) => i.rule))].sort();
+    expect(await page.locator('#r-rule option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['', ...rules]);
+    // with the keyboard: the first rule is one step down from "All rules"; the select keeps the focus
+    const rule = rules[0]!;
+    await page.getByLabel('Rule').focus();
+    await page.keyboard.press('ArrowDown');
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'report', severity: 'warn', rule });
+    const kept = report.issues.filter((i) => i.severity === 'warn' && i.rule === rule);
+    expect(await page.locator('.report-file tbody tr').count()).toBe(kept.length);
+    expect(await page.$$eval('.report-file', (s) => s.map((e) => (e as HTMLElement).dataset.file))).toEqual([...new Set(kept.map((i) => i.file))].sort());
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('r-rule');
+
+    await page.reload();
+    await settled(page);
+    expect(await page.getByLabel('Rule').inputValue()).toBe(rule);
+    expect(await page.locator('.report-file tbody tr').count()).toBe(kept.length);
+
+    await page.getByLabel('Severity').selectOption('error');
+    await settled(page);
+    expect(await page.locator('.report-file').count()).toBe(report.issues.filter((i) => i.severity === 'error' && i.rule === rule).length);
+    expect(await page.locator('#report-status').textContent()).toContain(`of ${report.issues.length} problems`);
   });
 
-  it('still finds the weapon first when the query has one typo', async () => {
-    const weapon = await sampleWeapon();
-    const typo = withOneTypo(weapon.name);
-    expect(typo).not.toBe(weapon.name);
-    await page.goto('/');
-    const answer = await typeAndSearch(page, typo);
-    expect(answer.status()).toBe(200);
-    expect((await tableRows(page, '#search-results'))[0]).toEqual(['weapons', weapon.uuid, weapon.name]);
-  });
-
-  it('says so, and hides the table, when a type filter leaves no result', async () => {
-    const weapon = await sampleWeapon();
-    await page.goto('/');
-    await page.selectOption('#type', 'bosses');
-    const answer = await typeAndSearch(page, weapon.name);
-    const body = (await answer.json()) as SearchBody;
-    expect(body.totalResults).toBe(0);
-    expect(await page.locator('#search-results').isHidden()).toBe(true);
-    const summary = await page.locator('#search-status').textContent();
-    expect(summary).toContain(`"${weapon.name}"`);
-    expect(summary).toContain('bosses');
-  });
-
-  it('sends nothing for an empty or blank search box', async () => {
-    const weapon = await sampleWeapon();
-    const sent: string[] = [];
-    page.on('request', (r) => {
-      const u = new URL(r.url());
-      if (u.pathname === '/api/search') sent.push(u.searchParams.get('q') ?? '');
-    });
-    await page.goto('/');
-    const box = page.locator('#q');
-    await box.press('Enter');
-    expect(await box.evaluate((el) => (el as HTMLInputElement).validity.valueMissing)).toBe(true);
-    await box.pressSequentially('   ');
-    await box.press('Enter');
-    // A real search afterwards: had either submit above sent a request, it would have been sent first.
-    await typeAndSearch(page, weapon.name);
-    expect(sent).toEqual([weapon.name]);
-  });
-
-  it.each([
-    ['a blank query', '   '],
-    ['a query over 200 characters', 'x'.repeat(201)],
-  ])('shows the problem detail when a shared link carries %s', async (_what, q) => {
-    const [answer] = await Promise.all([page.waitForResponse(isSearch), page.goto(`/?${new URLSearchParams({ q }).toString()}`)]);
-    await searchRendered(page);
-    expect(answer.status()).toBe(400);
-    const problem = (await answer.json()) as Problem;
-    expect(problem.code).toBe('INVALID_QUERY');
-    const status = page.locator('#search-status');
-    // the page shows the problem's detail, then why each parameter was refused
-    expect(await status.textContent()).toBe([problem.detail, ...(problem.errors ?? []).map((e) => e.message)].join(' '));
-    expect(problem.errors?.length).toBeGreaterThan(0);
-    expect(await status.getAttribute('class')).toBe('error');
-    expect(await page.locator('#search-results').isHidden()).toBe(true);
-  });
-
-  it('links to published static files that serve the published bytes, and to the schemas', async () => {
-    await page.goto('/');
-    const manifest = (await (await fetch(`${base}/api/v1/game-data-manifest.json`)).json()) as Manifest;
-    // The manifest lists every published file with its SHA-256 (but not itself, which is compared with
-    // the output folder); schemas are copied unchanged from the repository.
-    const published = new Map(manifest.files.map((f) => [`/${f.path}`, f.sha256]));
-    const manifestPath = '/api/v1/game-data-manifest.json';
-    const links = (await pageLinks(page)).filter(isStaticFile);
-    const checked = links.filter((u) => published.has(u.pathname) || u.pathname === manifestPath || u.pathname.startsWith('/schemas/'));
-    expect(checked.map((u) => u.pathname)).toContain(manifestPath);
-    expect(checked.filter((u) => published.has(u.pathname)).length).toBeGreaterThan(0);
-    expect(checked.some((u) => u.pathname.startsWith('/schemas/'))).toBe(true);
-    for (const u of checked) {
-      const res = await fetch(u);
-      expect(res.status, u.pathname).toBe(200);
-      const bytes = Buffer.from(await res.arrayBuffer());
-      const sha = published.get(u.pathname);
-      if (sha) expect(createHash('sha256').update(bytes).digest('hex'), u.pathname).toBe(sha);
-      else if (u.pathname === manifestPath) expect(bytes).toEqual(await readFile(join(out, u.pathname)));
-      else expect(bytes.toString('utf8'), u.pathname).toBe(await readFile(join(REPO_ROOT, u.pathname), 'utf8'));
+  it("shows a failed build's errors first while the local server serves the previous output", async () => {
+    const src = join(tmp, 'broken-src');
+    await cp(SAMPLE_SRC, src, { recursive: true });
+    const relics = await readFile(join(src, 'master-relics.json'), 'utf8');
+    await writeFile(join(src, 'master-relics.json'), relics.replace('"tier": 1,', '"tier": 1,,'));
+    const failed = await buildCatalog({ src, out: join(tmp, 'broken-out'), site: false, reportFile: false });
+    expect(failed.ok).toBe(false);
+    const failing = await startServer({ out, port: 0, root: REPO_ROOT, host: '127.0.0.1', buildReport: publishedBuildReport(failed) });
+    try {
+      const origin = `http://127.0.0.1:${failing.port}`;
+      const report = (await (await fetch(`${origin}/api/v1/build-report.json`)).json()) as PublishedBuildReport;
+      const errors = report.issues.filter((i) => i.severity === 'error');
+      expect(errors.length).toBeGreaterThan(0);
+      const o = await openPage(browser, origin);
+      open.push(o);
+      await o.page.goto('/?view=report&severity=error');
+      await settled(o.page);
+      const alert = o.page.getByRole('alert');
+      expect(await alert.textContent()).toContain(`The last build failed with ${report.stats.errors} error`);
+      expect(await o.page.locator('.report-file tbody tr').count()).toBe(errors.length);
+      expect(await o.page.$$eval('.report-file', (s) => s.map((e) => (e as HTMLElement).dataset.file))).toEqual([...new Set(errors.map((i) => i.file))].sort());
+      const cells = await o.page.locator('.report-file tbody tr').first().locator('td').allTextContents();
+      expect(cells.slice(0, 4)).toEqual([`${errors[0]!.line}:${errors[0]!.column}`, errors[0]!.pointer === '' ? '(whole file)' : errors[0]!.pointer, errors[0]!.rule, 'error']);
+    } finally {
+      await failing.close();
     }
   });
 
-  it('links only to static files that exist', async () => {
+  it('works from the keyboard: skip link, "/" to search, Tab to a result, Enter to open it, visible focus', async () => {
+    const weapon = (await records('master-weapons.json', 'items'))[0]!;
+    const page = await newPage();
     await page.goto('/');
+    await settled(page);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('/');
+    await page.keyboard.type(str(weapon.name));
+    await page.waitForResponse(pathIs('/api/search'));
+    await settled(page);
+    await expect.poll(() => page.locator('#search-results a').count()).toBeGreaterThan(0);
+    let reached = false;
+    for (let i = 0; i < 30 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => document.activeElement?.closest('#search-results') !== null);
+    }
+    expect(reached).toBe(true);
+    // the focused link is outlined
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
+    await page.keyboard.press('Enter');
+    await settled(page);
+    expect(query(page).view).toBe('item');
+    expect(await page.locator('h1').textContent()).toBe(weapon.name);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    // a select of the filters works with the keyboard alone
+    await page.goto('/?view=collection&name=enchants');
+    await settled(page);
+    await page.getByLabel('Target').focus();
+    await Promise.all([page.waitForResponse((r) => pathIs('/v1/enchants')(r) && new URL(r.url()).searchParams.get('target') === 'weapon'), page.keyboard.press('ArrowDown')]);
+    await settled(page);
+    expect(query(page)).toEqual({ view: 'collection', name: 'enchants', target: 'weapon' });
+  });
+
+  it('does not move the layout while a collection, an item page and the report load', async () => {
+    const weapon = (await records('master-weapons.json', 'items'))[0]!;
+    const page = await newPage();
+    for (const path of ['/?view=collection&name=relics', `/?view=item&kind=weapons&id=${str(weapon.uuid)}`, '/?view=report', '/?view=icons']) {
+      await page.goto(path);
+      await settled(page);
+      await page.waitForTimeout(200);
+      const shift = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            let sum = 0;
+            new PerformanceObserver((list) => {
+              for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) sum += e.value;
+            }).observe({ type: 'layout-shift', buffered: true });
+            setTimeout(() => resolve(sum), 100);
+          }),
+      );
+      // the "good" bound of cumulative layout shift
+      expect(shift, path).toBeLessThan(0.1);
+    }
+  });
+
+  it('fits a 390 px wide phone without sideways scrolling, and saves screenshots at 1280 and 390 px', async () => {
+    const weapon = (await records('master-weapons.json', 'items'))[0]!;
+    const views: [name: string, path: string][] = [
+      ['home', '/'],
+      ['search', `/?view=search&q=${encodeURIComponent('ember')}`],
+      ['relics', '/?view=collection&name=relics&category=elemental'],
+      ['artifacts', '/?view=collection&name=artifacts&discovered=all'],
+      ['weapon', `/?view=item&kind=weapons&id=${str(weapon.uuid)}`],
+      ['icons', '/?view=icons&category=weapon'],
+      ['sprites', '/?view=sprites'],
+      ['stats', '/?view=stats'],
+      ['report', '/?view=report'],
+    ];
+    for (const viewport of [DESKTOP, PHONE]) {
+      const page = await newPage(viewport);
+      for (const [name, path] of views) {
+        await page.goto(path);
+        await settled(page);
+        const { scrollWidth, innerWidth } = await pageWidths(page);
+        expect(scrollWidth, `${name} at ${viewport.width}px`).toBeLessThanOrEqual(innerWidth);
+        const png = await saveScreenshot(page, shots, `catalog-${name}-${viewport.width}`);
+        expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+        expect(png.readUInt32BE(16), name).toBe(viewport.width);
+      }
+    }
+  });
+
+  it('links to static files and endpoints that answer 200 from the home view', async () => {
+    const page = await newPage();
+    await page.goto('/');
+    await settled(page);
+    await page.waitForSelector('#file-links a');
+    const links = (await page.$$eval('#view a[href], footer a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href))).map((h) => new URL(h));
+    const outside = links.filter((u) => u.pathname !== '/');
+    expect(outside.some((u) => u.pathname === '/api/export' && u.searchParams.get('format') === 'csv')).toBe(true);
+    expect(outside.some((u) => u.pathname === '/api/v1/game-data-manifest.json')).toBe(true);
     const broken: string[] = [];
-    for (const u of (await pageLinks(page)).filter(isStaticFile)) {
-      const res = await fetch(u, { method: 'HEAD' });
-      if (res.status !== 200) broken.push(`${u.pathname} ${res.status}`);
-    }
-    expect(broken).toEqual([]);
-  });
-
-  it('links to endpoints and exports that answer 200 with JSON or CSV', async () => {
-    await page.goto('/');
-    const links = (await pageLinks(page)).filter((u) => !isStaticFile(u));
-    expect(links.some((u) => u.pathname === '/api/export' && u.searchParams.get('format') === 'csv')).toBe(true);
-    expect(links.some((u) => u.pathname === '/api/search')).toBe(true);
-    for (const u of links) {
+    for (const u of outside) {
       expect(u.origin, u.href).toBe(base);
       const res = await fetch(u);
-      expect(res.status, u.href).toBe(200);
-      const type = res.headers.get('content-type') ?? '';
-      expect(type, u.href).toMatch(u.searchParams.get('format') === 'csv' ? /^text\/csv/ : /^application\/json/);
+      if (res.status !== 200) broken.push(`${u.pathname}${u.search} ${res.status}`);
       await res.arrayBuffer();
     }
-  });
-
-  it('opens a shared search link with its results and totals, as in the screenshot', async () => {
-    const weapon = await sampleWeapon();
-    const [answer] = await Promise.all([
-      page.waitForResponse(isSearch),
-      page.goto(`/?${new URLSearchParams({ q: weapon.name, type: 'weapons' }).toString()}`),
-    ]);
-    await searchRendered(page);
-    await page.locator('#stats-table').waitFor({ state: 'visible' });
-    expect(answer.status()).toBe(200);
-    expect(await page.locator('#q').inputValue()).toBe(weapon.name);
-    expect(await page.locator('#type').inputValue()).toBe('weapons');
-    expect((await tableRows(page, '#search-results'))[0]).toEqual(['weapons', weapon.uuid, weapon.name]);
-
-    await mkdir(join(SCREENSHOT, '..'), { recursive: true });
-    const png = await page.screenshot({ fullPage: true, animations: 'disabled' });
-    await writeFile(SCREENSHOT, png);
-    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
-    expect(png.readUInt32BE(16)).toBe(1100);
+    expect(broken).toEqual([]);
   });
 });

@@ -4,7 +4,9 @@
  * Playwright's own browser downloads are not used.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Where Debian installs Chromium. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -40,4 +42,66 @@ export async function launchChromium(): Promise<Browser> {
     throw new Error(`Chromium is missing at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium" (.ci/run does this in CI).`);
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS], timeout: 30_000 });
+}
+
+/** A valid 1×1 PNG (one opaque pixel), for answering image requests in tests. */
+export const PNG_1X1: Buffer = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Viewport of the desktop screenshots and checks. */
+export const DESKTOP = { width: 1280, height: 900 } as const;
+/** Viewport of the phone screenshots and checks (a 390 px wide phone). */
+export const PHONE = { width: 390, height: 844 } as const;
+
+/** A browser context and its first page, with what the page's script threw. */
+export interface TestPage {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Uncaught exceptions of the page's script, in order. */
+  readonly errors: Error[];
+  /** Requests the page made to hosts other than `origin` (answered with a network error). */
+  readonly offsite: string[];
+}
+
+/**
+ * A fresh context on `origin` (the local server) with a fixed viewport, locale and time zone, light colours
+ * and reduced motion, where every request to another host fails as a network error (nothing leaves
+ * 127.0.0.1; tests route the `{cdn_url}` images they want to answer with `page.route`).
+ */
+export async function openPage(browser: Browser, origin: string, viewport: { width: number; height: number } = DESKTOP): Promise<TestPage> {
+  const context = await browser.newContext({ baseURL: origin, viewport, locale: 'en-US', timezoneId: 'UTC', colorScheme: 'light', reducedMotion: 'reduce' });
+  context.setDefaultTimeout(10_000);
+  const offsite: string[] = [];
+  await context.route(
+    (url) => url.origin !== origin,
+    (route) => {
+      offsite.push(route.request().url());
+      return route.abort('internetdisconnected');
+    },
+  );
+  const page = await context.newPage();
+  const errors: Error[] = [];
+  page.on('pageerror', (e) => errors.push(e));
+  return { context, page, errors, offsite };
+}
+
+/** Where screenshots are saved (test artifacts), relative to the repository root. */
+export const SCREENSHOT_DIR = '.tmp/screenshots';
+
+/**
+ * Save a full-page screenshot as `{dir}/{name}.png` (the folder is created) and return its bytes.
+ * @param dir absolute folder, normally `join(REPO_ROOT, SCREENSHOT_DIR)`.
+ */
+export async function saveScreenshot(page: Page, dir: string, name: string): Promise<Buffer> {
+  await mkdir(dir, { recursive: true });
+  const png = await page.screenshot({ fullPage: true, animations: 'disabled' });
+  await writeFile(join(dir, `${name}.png`), png);
+  return png;
+}
+
+/** The page's scroll width and the window's inner width (a page wider than its window scrolls sideways). */
+export function pageWidths(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
+  return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
 }
