@@ -11,34 +11,38 @@ import type { CollectionName } from '../api/_lib/formats/collection-index.js';
 import type { GameDataManifest } from '../api/_lib/formats/manifest.js';
 import type { PublishedBuildReport } from '../api/_lib/formats/build-report.js';
 import type { SearchAnswer } from './catalog-page.js';
-import { problemMessage } from './catalog-page.js';
 
-/** One entry of a problem's `errors[]`: the offending parameter (`name`) or field (`pointer`) and why. */
-export interface ProblemFieldError {
-  readonly name?: string;
-  readonly pointer?: string;
+/** One entry of a problem's `errors[]`: the offending query parameter, header or body pointer (`name`) and why. */
+export interface ProblemField {
+  readonly name: string;
   readonly message: string;
 }
 
 /**
- * A refused or failed call: `status` (0 when the network failed), `code` (the problem's `code`, e.g.
- * `NOT_FOUND`, `INVALID_QUERY`; `NETWORK` or `INVALID_RESPONSE` when there is no problem body),
- * `detail` (the problem's sentence, or a status line), `errors` (per-parameter reasons, possibly empty).
- * `message` is the detail followed by each reason, ready to show.
+ * A refused or failed call, shaped like the typed client's (`client/src/runtime.ts`): `status` (0 when no
+ * answer came), `code` (the problem's `code`, e.g. `NOT_FOUND`, `INVALID_QUERY`; `HTTP_<status>` for an
+ * answer that is not problem+json, `NETWORK_ERROR` when no answer came, `INVALID_RESPONSE` for a 2xx body
+ * that is not JSON), `detail` (the problem's sentence), `errors` (per-parameter reasons, possibly empty),
+ * `problem` (the problem body, when there was one).
  */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly detail: string;
-  readonly errors: readonly ProblemFieldError[];
+  readonly errors: readonly ProblemField[];
+  readonly problem: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(status: number, code: string, detail: string, errors: readonly ProblemFieldError[] = [], message?: string) {
-    super(message ?? detail);
+  constructor(status: number, code: string, detail: string, problem?: Readonly<Record<string, unknown>>) {
+    super(`${code}: ${detail}`);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.detail = detail;
-    this.errors = errors;
+    this.problem = problem;
+    const errors = problem?.errors;
+    this.errors = Array.isArray(errors)
+      ? errors.filter((e): e is ProblemField => typeof (e as ProblemField | null)?.name === 'string' && typeof (e as ProblemField).message === 'string')
+      : [];
   }
 }
 
@@ -141,19 +145,16 @@ function withQuery(path: string, query: Readonly<Record<string, string | number 
 }
 
 function problemOf(status: number, body: unknown): ApiError {
-  const b = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; detail?: unknown; errors?: unknown };
-  const errors = Array.isArray(b.errors)
-    ? (b.errors as unknown[]).filter((e): e is ProblemFieldError => typeof (e as ProblemFieldError | null)?.message === 'string')
-    : [];
-  const detail = typeof b.detail === 'string' && b.detail !== '' ? b.detail : `The service answered ${status}.`;
-  const code = typeof b.code === 'string' ? b.code : `HTTP_${status}`;
-  return new ApiError(status, code, detail, errors, problemMessage(status, body));
+  const problem = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Readonly<Record<string, unknown>>) : undefined;
+  const detail = typeof problem?.detail === 'string' && problem.detail !== '' ? problem.detail : `The service answered ${status}.`;
+  const code = typeof problem?.code === 'string' ? problem.code : `HTTP_${status}`;
+  return new ApiError(status, code, detail, problem);
 }
 
 /**
  * GET `path` and parse its JSON body.
  * @throws ApiError for a non-2xx answer (problem members when the body has them), a network failure
- *   (`status` 0, `NETWORK`) or a 2xx body that is not JSON (`INVALID_RESPONSE`); the signal's
+ *   (`status` 0, `NETWORK_ERROR`) or a 2xx body that is not JSON (`INVALID_RESPONSE`); the signal's
  *   `AbortError` when aborted.
  */
 async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
@@ -162,7 +163,7 @@ async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
     res = await fetch(path, { headers: { Accept: 'application/json' }, ...(signal ? { signal } : {}) });
   } catch (e) {
     if (signal?.aborted) throw e;
-    throw new ApiError(0, 'NETWORK', `The service could not be reached (${(e as Error).message}).`);
+    throw new ApiError(0, 'NETWORK_ERROR', `No answer from ${path}: ${(e as Error).message}.`);
   }
   const text = await res.text();
   let body: unknown = null;

@@ -3,6 +3,7 @@
  * set through DOM APIs, never as HTML.
  */
 import { ApiError } from './api.js';
+import { problemMessage } from './catalog-page.js';
 
 /** Children accepted by {@link h}: nodes, text, or nothing. */
 export type Child = Node | string | number | null | undefined | false;
@@ -34,9 +35,12 @@ export function append(parent: Node, ...children: Child[]): void {
   }
 }
 
-/** The message to show for a failed read: an {@link ApiError}'s detail and reasons, else the error's message. */
+/**
+ * The message to show for a failed read: an {@link ApiError}'s `detail` followed by the message of each of its
+ * `errors` (as `problemMessage` does for a problem body), else the error's message.
+ */
 export function errorText(e: unknown): string {
-  if (e instanceof ApiError) return e.message;
+  if (e instanceof ApiError) return problemMessage(e.status, { detail: e.detail, errors: e.errors });
   return e instanceof Error ? e.message : String(e);
 }
 
