@@ -168,13 +168,14 @@ export function assetUrl(value: string, cdnUrl: string | undefined): string | un
  * sprite id of another record (`recipeUuid`, recipe `materials[].uuid`, `resultItemId`, `iconUuid`, drops'
  * `materialUuid`/`itemUuid`, a `modelRef` naming an item, character animations' sprite ids), and every
  * object-storage key or URL of a binary (`modelRef`, `soundRef`, `modelPath`, `icon`, …) as a CDN link.
- * The record's own identifiers are not references; null references are skipped (§2.7). Document order.
+ * The record's own identifiers are not references; null references are skipped (§2.7); a binary named twice
+ * (an icon's `url` and `key`) is listed once. Document order.
  * @param cdnUrl `{cdn_url}` of the catalog (the game-data manifest's `cdnUrl`); without it keys are not linked.
- * @param skipAssets members whose binary is the record's own image (shown, not listed), e.g. an icon's `url`.
  */
-export function recordReferences(record: Readonly<Record<string, unknown>>, cdnUrl?: string, skipAssets: ReadonlySet<string> = new Set()): Reference[] {
+export function recordReferences(record: Readonly<Record<string, unknown>>, cdnUrl?: string): Reference[] {
   const own = new Set(recordIdentifiers(record).filter(([k]) => k !== 'baseUuid').map(([, v]) => v));
   const out: Reference[] = [];
+  const assets = new Set<string>();
   const walk = (node: unknown, ptr: string, labels: string[], holder: Readonly<Record<string, unknown>>, member: string): void => {
     if (typeof node === 'string') {
       if (node === '') return;
@@ -183,9 +184,11 @@ export function recordReferences(record: Readonly<Record<string, unknown>>, cdnU
       const kind = kindOfId(node);
       let target: RefTarget | undefined;
       if (kind) target = { type: 'item', kind, id: node };
-      else if (!(topLevel && skipAssets.has(member))) {
+      // an icon's `path` is relative to its key prefix: its `key` and `url` name the binary (spec §4.6)
+      else if (!(topLevel && member === 'path' && typeof record.key === 'string')) {
         const url = assetUrl(node, cdnUrl);
-        if (url) target = { type: 'asset', url };
+        if (url && !assets.has(url)) target = { type: 'asset', url };
+        if (url) assets.add(url);
       }
       if (!target) return;
       const name = !topLevel && typeof holder.name === 'string' && member !== 'name' ? holder.name : undefined;
@@ -211,7 +214,7 @@ export function recordReferences(record: Readonly<Record<string, unknown>>, cdnU
 export type RecordImage = { readonly type: 'url'; readonly url: string } | { readonly type: 'icon'; readonly id: string } | { readonly type: 'none' };
 
 /** Members that may hold a record's image, in order of preference. */
-export const IMAGE_MEMBERS = ['iconUrl', 'icon', 'iconPath', 'imageUrl', 'image', 'previewUrl', 'spriteUrl'] as const;
+const IMAGE_MEMBERS = ['iconUrl', 'icon', 'iconPath', 'imageUrl', 'image', 'previewUrl', 'spriteUrl'] as const;
 
 /**
  * Where a record's picture comes from (binaries live on `{cdn_url}`, spec §1.4): an icon or sprite answer's

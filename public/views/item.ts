@@ -10,7 +10,6 @@ import { errorText, h, imageBox, isAbort } from '../dom.js';
 import { COLLECTION_NAMES } from '../../api/_lib/formats/collection-index.js';
 import { KIND_LABELS, isCollectionKind, kindOfRegistryKind, recordIdentifiers, type ItemKind } from '../kinds.js';
 import {
-  IMAGE_MEMBERS,
   layoutFields,
   recordDescription,
   recordImage,
@@ -40,8 +39,8 @@ function refText(ref: Reference, registry: Readonly<Record<string, RegistryEntry
   return ref.name ?? registry[ref.target.id]?.name ?? ref.target.id;
 }
 
-function refKindLabel(ref: Reference, registry: Readonly<Record<string, RegistryEntry>>): string {
-  if (ref.target.type === 'asset') return 'file on the CDN';
+function refKindLabel(ref: Reference, registry: Readonly<Record<string, RegistryEntry>>, cdn: string | undefined): string {
+  if (ref.target.type === 'asset') return cdn && ref.target.url.startsWith(`${cdn.replace(/\/+$/, '')}/`) ? 'file on the CDN' : `file on ${new URL(ref.target.url).host}`;
   const entry = registry[ref.target.id];
   return entry ? entry.kind : KIND_LABELS[ref.target.kind].toLowerCase();
 }
@@ -122,10 +121,11 @@ export const itemView: View<Extract<PageState, { view: 'item' }>> = async (state
   figure.replaceChildren(imageBox(src, name, 'large'));
 
   const ids = recordIdentifiers(record);
+  // shown above the fields: the name, the identifiers, the description (and a lore or base id that repeats them)
   const omit = new Set(['name', ...ids.filter(([k]) => k !== 'baseUuid').map(([k]) => k)]);
-  if (description !== '') omit.add(record.description === description ? 'description' : 'lore');
-  const skip = new Set<string>([...IMAGE_MEMBERS, ...(kind === 'icons' || kind === 'sprites' ? ['url'] : [])]);
-  const refs = recordReferences(record, cdn, skip);
+  if (record.baseUuid === record.uuid) omit.add('baseUuid');
+  if (description !== '') for (const k of ['description', 'lore']) if (record[k] === description) omit.add(k);
+  const refs = recordReferences(record, cdn);
   const needsRegistry = refs.some((r) => r.target.type === 'item' && r.target.kind !== 'icons' && r.target.kind !== 'sprites');
   const registry = needsRegistry ? await masterRegistry().catch(() => ({})) : {};
   if (ctx.signal.aborted) return;
@@ -167,7 +167,7 @@ export const itemView: View<Extract<PageState, { view: 'item' }>> = async (state
                 {},
                 h('a', { href: refHref(r, registry), class: r.target.type === 'asset' ? 'asset-link' : 'ref-link', 'data-pointer': r.pointer }, refText(r, registry)),
                 ' ',
-                h('span', { class: 'tag' }, refKindLabel(r, registry)),
+                h('span', { class: 'tag' }, refKindLabel(r, registry, cdn)),
                 ' ',
                 h('span', { class: 'muted' }, [r.where, ...r.notes].join(' · ')),
               ),

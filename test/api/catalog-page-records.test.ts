@@ -212,3 +212,12 @@ describe('pictures', () => {
     expect(recordImage(character, 'characters', CDN)).toEqual({ type: 'url', url: `${CDN}${firstSheet}` });
   });
 });
+
+describe('references of registry answers', () => {
+  it('list an icon\'s binary once (its key and its url name the same file), never its prefix-relative path', async () => {
+    const icon = ((await published('icon-registry.json')).icons as Rec[])[0]!;
+    const manifest = await published('game-data-manifest.json');
+    const first = Object.keys(icon).find((k) => k === 'key' || k === 'url');
+    expect(recordReferences(icon, manifest.cdnUrl as string).map((r) => [r.member, r.target])).toEqual([[first, { type: 'asset', url: icon.url }]]);
+  });
+});

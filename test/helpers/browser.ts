@@ -91,12 +91,13 @@ export async function openPage(browser: Browser, origin: string, viewport: { wid
 export const SCREENSHOT_DIR = '.tmp/screenshots';
 
 /**
- * Save a full-page screenshot as `{dir}/{name}.png` (the folder is created) and return its bytes.
+ * Save a screenshot as `{dir}/{name}.png` (the folder is created) and return its bytes: the whole page, or
+ * only the window with `fullPage: false` (for pages tens of thousands of pixels long).
  * @param dir absolute folder, normally `join(REPO_ROOT, SCREENSHOT_DIR)`.
  */
-export async function saveScreenshot(page: Page, dir: string, name: string): Promise<Buffer> {
+export async function saveScreenshot(page: Page, dir: string, name: string, options: { readonly fullPage?: boolean } = {}): Promise<Buffer> {
   await mkdir(dir, { recursive: true });
-  const png = await page.screenshot({ fullPage: true, animations: 'disabled' });
+  const png = await page.screenshot({ fullPage: options.fullPage ?? true, animations: 'disabled' });
   await writeFile(join(dir, `${name}.png`), png);
   return png;
 }
