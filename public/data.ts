@@ -39,8 +39,9 @@ function remember<T>(map: Map<string, Promise<unknown>>, key: string, load: () =
 export function manifest(): Promise<GameDataManifest | null> {
   if (!manifestPromise) {
     manifestPromise = api.gameDataManifest().catch((e: unknown) => {
-      manifestPromise = undefined;
       if (e instanceof ApiError && e.status === 404) return null;
+      // anything else (the network, a 5xx) is tried again by the next reader
+      manifestPromise = undefined;
       throw e;
     });
   }

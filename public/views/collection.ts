@@ -86,8 +86,8 @@ export const collectionView: View<CollectionState> = (initial, ctx) => {
     put(q, s.q);
     for (const c of controls) put(c.input, s.filters[c.def.param] ?? '');
     if (discovered) discovered.checked = s.discovered;
-    limit.value = String(s.limit);
-    if (!PAGE_SIZES.includes(s.limit as never)) limit.append(h('option', { value: String(s.limit) }, String(s.limit)));
+    // a shared address may name a page size the list does not offer (1-500): offer it too
+    if (![...limit.options].some((o) => o.value === String(s.limit))) limit.append(h('option', { value: String(s.limit) }, String(s.limit)));
     limit.value = String(s.limit);
   };
   const readForm = (): CollectionState => {
@@ -99,12 +99,13 @@ export const collectionView: View<CollectionState> = (initial, ctx) => {
     return { ...state, q: q.value.trim().slice(0, 200), filters, discovered: discovered?.checked ?? false, limit: Number(limit.value) || state.limit, offset: 0 };
   };
 
+  // one list read at a time: a newer state, or leaving the view, aborts the one in flight
   let pending: AbortController | undefined;
+  ctx.signal.addEventListener('abort', () => pending?.abort(), { once: true });
   const load = async (s: CollectionState, first: boolean): Promise<void> => {
     pending?.abort();
     const ctl = new AbortController();
     pending = ctl;
-    ctx.signal.addEventListener('abort', () => ctl.abort(), { once: true });
     t.table.setAttribute('aria-busy', 'true');
     if (first) skeletonRows(t.body, Math.min(s.limit, 20), headers.length);
     else t.table.classList.add('stale');
