@@ -5,6 +5,7 @@
  * prefab references §2.7, sprite sheets), and a link to its raw JSON. Where the record is read from:
  * `data.ts` (`resolveItem`).
  */
+import { ApiError } from '../api.js';
 import { cdnUrl, iconImageUrl, masterRegistry, resolveItem, type RegistryEntry } from '../data.js';
 import { errorText, h, imageBox, isAbort } from '../dom.js';
 import { COLLECTION_NAMES } from '../../api/_lib/formats/collection-index.js';
@@ -95,12 +96,13 @@ export const itemView: View<Extract<PageState, { view: 'item' }>> = async (state
   } catch (e) {
     if (isAbort(e) || ctx.signal.aborted) return;
     heading.classList.remove('loading-text');
-    heading.textContent = `${label} not found`;
+    const missing = e instanceof ApiError && e.status === 404;
+    heading.textContent = missing ? `${label} not found` : `${label} could not be read`;
     figure.replaceChildren(imageBox(undefined, '', 'large'));
     body.removeAttribute('aria-busy');
     body.replaceChildren(h('p', { class: 'error', id: 'item-error' }, errorText(e)), h('p', {}, h('a', { href: stateHref({ view: 'search', q: state.id, type: 'all' }) }, `Search the catalog for ${state.id}`)));
-    ctx.announce(`${label} ${state.id} was not found.`);
-    ctx.title(`${label} not found`);
+    ctx.announce(heading.textContent);
+    ctx.title(heading.textContent);
     return;
   }
   if (ctx.signal.aborted) return;

@@ -325,6 +325,18 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     expect(await page.locator('#item-error').textContent()).toContain('ITEM-NOPE');
   });
 
+  it('says when an item cannot be read, with the problem the service answered', async () => {
+    const weapon = (await records('master-weapons.json', 'items'))[0]!;
+    const problem = { type: 'https://errors.game-data.dev/unavailable', title: 'Unavailable', status: 503, code: 'UNAVAILABLE', detail: 'The catalog is being replaced; try again in a minute.' };
+    const page = await newPage();
+    await page.route(`${base}/api/v1/master-weapons.json`, (route) => route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify(problem) }));
+    await page.goto(`/?view=item&kind=weapons&id=${str(weapon.uuid)}`);
+    await settled(page);
+    expect(await page.locator('h1').textContent()).toBe('Weapon could not be read');
+    expect(await page.locator('#item-error').textContent()).toBe(problem.detail);
+    expect(await page.locator('.item-head .thumb').getAttribute('data-state')).toBe('none');
+  });
+
   it('shows an image once the CDN answers, and keeps the same placeholder box when the binary is missing', async () => {
     const list = await getJson<{ items: { iconUuid: string; name: string; url: string }[] }>('/api/v1/icons?category=weapon&limit=48');
     expect(list.items.length).toBeGreaterThan(1);
