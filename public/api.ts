@@ -1,58 +1,38 @@
 /**
  * Every HTTP call of the catalog browser: one typed async function per endpoint or static file the page
- * reads, and the only module that calls `fetch`. No DOM code, no caching (the session cache is
- * `data.ts`), so a typed client can replace these bodies with re-exports.
+ * reads, each a call of the typed client (`client/`, generated from the service's OpenAPI document), so a
+ * change of a route or a schema that breaks clients breaks the page's tests. No DOM code, no caching (the
+ * session cache is `data.ts`).
  *
  * Paths are relative to the page's origin (the page is served beside the data, spec §4.1, §4.4-§4.6).
- * A non-2xx answer throws an {@link ApiError} carrying the RFC 9457 problem+json members
- * (`schemas/responses/problem.schema.json`); an aborted call rejects with the signal's `AbortError`.
+ * A non-2xx answer throws the client's {@link ApiError} carrying the RFC 9457 problem+json members
+ * (`schemas/responses/problem.schema.json`) and the problem's `code`; an aborted call rejects with the
+ * signal's `AbortError`. The URL helpers give the addresses the page links to (raw JSON, item pages).
  */
 import type { CollectionName } from '../api/_lib/formats/collection-index.js';
-import type { GameDataManifest } from '../api/_lib/formats/manifest.js';
 import type { PublishedBuildReport } from '../api/_lib/formats/build-report.js';
+import {
+  ApiError,
+  GameDataClient,
+  type ApiResponse,
+  type CallOptions,
+  type CharacterResponse,
+  type CollectionListResponse,
+  type GameDataManifestFile,
+  type IconCategoriesResponse,
+  type IconResponse,
+  type ListRelicsArgs,
+  type RegistryStatsResponse,
+  type SearchArgs,
+  type SpriteResponse,
+  type StatsResponse,
+} from '../client/src/index.js';
 import type { SearchAnswer } from './catalog-page.js';
 
-/** One entry of a problem's `errors[]`: the offending query parameter, header or body pointer (`name`) and why. */
-export interface ProblemField {
-  readonly name: string;
-  readonly message: string;
-}
-
-/**
- * A refused or failed call, shaped like the typed client's (`client/src/runtime.ts`): `status` (0 when no
- * answer came), `code` (the problem's `code`, e.g. `NOT_FOUND`, `INVALID_QUERY`; `HTTP_<status>` for an
- * answer that is not problem+json, `NETWORK_ERROR` when no answer came, `INVALID_RESPONSE` for a 2xx body
- * that is not JSON), `detail` (the problem's sentence), `errors` (per-parameter reasons, possibly empty),
- * `problem` (the problem body, when there was one).
- */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly detail: string;
-  readonly errors: readonly ProblemField[];
-  readonly problem: Readonly<Record<string, unknown>> | undefined;
-
-  constructor(status: number, code: string, detail: string, problem?: Readonly<Record<string, unknown>>) {
-    super(`${code}: ${detail}`);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = code;
-    this.detail = detail;
-    this.problem = problem;
-    const errors = problem?.errors;
-    this.errors = Array.isArray(errors)
-      ? errors.filter((e): e is ProblemField => typeof (e as ProblemField | null)?.name === 'string' && typeof (e as ProblemField).message === 'string')
-      : [];
-  }
-}
+export { ApiError, type ProblemField } from '../client/src/index.js';
 
 /** Body of `GET /api/stats` (`schemas/responses/stats.schema.json`, spec §4.4). */
-export interface StatsAnswer {
-  readonly catalog?: string;
-  readonly totals: Readonly<Record<string, number>>;
-  readonly definitions?: Readonly<Record<string, number>>;
-  readonly statuses?: Readonly<Record<string, string>>;
-}
+export type StatsAnswer = StatsResponse;
 
 /** `{category, count}` pairs of the registries. */
 export interface CategoryCount {
@@ -61,58 +41,25 @@ export interface CategoryCount {
 }
 
 /** Body of `GET /api/v1/stats` (`schemas/responses/registry-stats.schema.json`, spec §4.5). */
-export interface RegistryStatsAnswer {
-  readonly sprites: { readonly total: number; readonly derivedIds: number; readonly categories: readonly CategoryCount[] };
-  readonly characters: { readonly total: number; readonly categories: readonly CategoryCount[] };
-  readonly icons: { readonly total: number; readonly categories: readonly CategoryCount[] };
-}
+export type RegistryStatsAnswer = RegistryStatsResponse;
 
 /** A record as the catalog holds it: a JSON object. */
 export type CatalogRecord = Readonly<Record<string, unknown>>;
 
 /** Body of a collection list (`schemas/responses/collection-list.schema.json`, spec §2.2, §4.2). */
-export interface CollectionPage {
-  readonly collection: string;
-  readonly total: number;
-  readonly count: number;
-  readonly limit: number;
-  readonly offset: number;
-  readonly items: readonly CatalogRecord[];
-}
+export type CollectionPage = CollectionListResponse;
 
 /** Query of a collection list: `q`, the collection's filters by parameter name, `discovered`, `limit`, `offset` (spec §4.2). */
 export type CollectionQuery = Readonly<Record<string, string | number | undefined>>;
 
 /** One icon (`schemas/responses/icon.schema.json`, spec §2.6, §4.6). */
-export interface IconAnswer {
-  readonly iconUuid: string;
-  readonly key: string;
-  readonly path: string;
-  readonly url: string;
-  readonly category: string;
-  readonly name: string;
-  readonly tags: readonly string[];
-}
+export type IconAnswer = IconResponse;
 
 /** One sprite (`schemas/responses/sprite.schema.json`, spec §2.3, §4.5). */
-export interface SpriteAnswer {
-  readonly uuid: string;
-  readonly name: string;
-  readonly path: string;
-  readonly url: string;
-  readonly category: string;
-  readonly subcategory: string;
-  readonly source: string;
-}
+export type SpriteAnswer = SpriteResponse;
 
 /** One sprite character (`schemas/responses/character.schema.json`, spec §4.5). */
-export interface CharacterAnswer {
-  readonly uuid: string;
-  readonly name: string;
-  readonly category: string;
-  readonly basePath: string;
-  readonly animations: Readonly<Record<string, { readonly path: string; readonly uuid: string }>>;
-}
+export type CharacterAnswer = CharacterResponse;
 
 /** A page of a registry list: `{ total, page, limit, count, category, items }` (README, "Sprite registry"). */
 export interface RegistryPage<T> {
@@ -125,10 +72,7 @@ export interface RegistryPage<T> {
 }
 
 /** Body of `GET /api/v1/icons/categories` (all 16 categories of spec §4.6, zero counts included). */
-export interface IconCategoriesAnswer {
-  readonly total: number;
-  readonly categories: readonly CategoryCount[];
-}
+export type IconCategoriesAnswer = IconCategoriesResponse;
 
 /** Query of a registry list: optional `category`, `page` (1-based), `limit` (1-500). */
 export interface RegistryQuery {
@@ -144,36 +88,21 @@ function withQuery(path: string, query: Readonly<Record<string, string | number 
   return s === '' ? path : `${path}?${s}`;
 }
 
-function problemOf(status: number, body: unknown): ApiError {
-  const problem = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Readonly<Record<string, unknown>>) : undefined;
-  const detail = typeof problem?.detail === 'string' && problem.detail !== '' ? problem.detail : `The service answered ${status}.`;
-  const code = typeof problem?.code === 'string' ? problem.code : `HTTP_${status}`;
-  return new ApiError(status, code, detail, problem);
-}
+/** The page's client: the service at the page's own origin, no credentials (every call here is public). */
+const client = new GameDataClient();
+
+/** Per-call options of an optional signal. */
+const withSignal = (signal: AbortSignal | undefined): CallOptions => (signal ? { signal } : {});
 
 /**
- * GET `path` and parse its JSON body.
- * @throws ApiError for a non-2xx answer (problem members when the body has them), a network failure
- *   (`status` 0, `NETWORK_ERROR`) or a 2xx body that is not JSON (`INVALID_RESPONSE`); the signal's
- *   `AbortError` when aborted.
+ * The JSON body of a call made with the typed client.
+ * @throws ApiError as the client throws it (the problem's `code`; `NETWORK_ERROR` when nothing answered), and
+ *   `INVALID_RESPONSE` for a success whose body is not JSON (the client hands such bodies over as text).
  */
-async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(path, { headers: { Accept: 'application/json' }, ...(signal ? { signal } : {}) });
-  } catch (e) {
-    if (signal?.aborted) throw e;
-    throw new ApiError(0, 'NETWORK_ERROR', `No answer from ${path}: ${(e as Error).message}.`);
-  }
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = text === '' ? null : JSON.parse(text);
-  } catch {
-    if (res.ok) throw new ApiError(res.status, 'INVALID_RESPONSE', `${path} did not answer JSON.`);
-  }
-  if (!res.ok) throw problemOf(res.status, body);
-  return body as T;
+async function json<T>(call: Promise<ApiResponse<T>>, what: string): Promise<T> {
+  const res = await call;
+  if (typeof res.body === 'string') throw new ApiError(res.status, 'INVALID_RESPONSE', `${what} did not answer JSON.`);
+  return res.body;
 }
 
 /** URL of a published static catalog file: `/api/v1/{path}` (spec §4.1), `path` relative to `/api/v1/`. */
@@ -214,17 +143,18 @@ export const BUILD_REPORT_URL = '/api/v1/build-report.json';
  * @throws ApiError 400 `INVALID_QUERY` for a blank or over-long `q`.
  */
 export function search(q: string, type = 'all', limit = 50, signal?: AbortSignal): Promise<SearchAnswer> {
-  return getJson(withQuery('/api/search', { q, type: type === 'all' ? undefined : type, limit }), signal);
+  const query: SearchArgs['query'] = { q, limit, ...(type === 'all' ? {} : { type: type as NonNullable<SearchArgs['query']['type']> }) };
+  return json(client.search({ query }, withSignal(signal)), '/api/search');
 }
 
 /** `GET /api/stats`: totals per data category, definitions per kind, category statuses (spec §4.4). */
 export function stats(signal?: AbortSignal): Promise<StatsAnswer> {
-  return getJson('/api/stats', signal);
+  return json(client.getStats(withSignal(signal)), '/api/stats');
 }
 
 /** `GET /api/v1/stats`: sprite, character and icon totals per category (spec §4.5). */
 export function registryStats(signal?: AbortSignal): Promise<RegistryStatsAnswer> {
-  return getJson('/api/v1/stats', signal);
+  return json(client.getRegistryStats(withSignal(signal)), '/api/v1/stats');
 }
 
 /**
@@ -232,7 +162,11 @@ export function registryStats(signal?: AbortSignal): Promise<RegistryStatsAnswer
  * @throws ApiError 400 `INVALID_QUERY` naming each refused parameter; 503 when the collection is unavailable (§7).
  */
 export function listCollection(name: CollectionName, query: CollectionQuery, signal?: AbortSignal): Promise<CollectionPage> {
-  return getJson(collectionListUrl(name, query), signal);
+  // the query's members are the collection's own parameters (`kinds.ts` builds them from §4.2); the service refuses others
+  const args = { query: query as ListRelicsArgs['query'] };
+  const options = withSignal(signal);
+  const calls = { relics: () => client.listRelics(args, options), enchants: () => client.listEnchants(args, options), infusions: () => client.listInfusions(args, options), artifacts: () => client.listArtifacts(args, options) };
+  return json(calls[name](), `/v1/${name}`);
 }
 
 /**
@@ -240,7 +174,9 @@ export function listCollection(name: CollectionName, query: CollectionQuery, sig
  * @throws ApiError 404 `NOT_FOUND` when no item has that key (§7).
  */
 export function collectionItem(name: CollectionName, key: string, signal?: AbortSignal): Promise<CatalogRecord> {
-  return getJson(collectionItemUrl(name, key), signal);
+  const options = withSignal(signal);
+  const calls = { relics: () => client.getRelic({ key }, options), enchants: () => client.getEnchant({ key }, options), infusions: () => client.getInfusion({ key }, options), artifacts: () => client.getArtifact({ key }, options) };
+  return json(calls[name](), collectionItemUrl(name, key));
 }
 
 /**
@@ -248,22 +184,22 @@ export function collectionItem(name: CollectionName, key: string, signal?: Abort
  * @throws ApiError 404 when the build did not publish it (or it is retired, §9.3).
  */
 export function catalogFile(path: string, signal?: AbortSignal): Promise<unknown> {
-  return getJson(catalogFileUrl(path), signal);
+  return json(client.getCatalogFile({ file: path.replace(/^\/+/, '') }, withSignal(signal)), catalogFileUrl(path));
 }
 
 /** The game-data manifest `/api/v1/game-data-manifest.json`: every published file, `cdnUrl`, build id (spec §4.1). */
-export function gameDataManifest(signal?: AbortSignal): Promise<GameDataManifest> {
-  return getJson(catalogFileUrl('game-data-manifest.json'), signal);
+export function gameDataManifest(signal?: AbortSignal): Promise<GameDataManifestFile> {
+  return json(client.getManifest(withSignal(signal)), catalogFileUrl('game-data-manifest.json'));
 }
 
 /** `GET /api/v1/icons?category=&page=&limit=` (spec §4.6). */
 export function icons(query: RegistryQuery = {}, signal?: AbortSignal): Promise<RegistryPage<IconAnswer>> {
-  return getJson(withQuery('/api/v1/icons', { ...query }), signal);
+  return json(client.listIcons({ query: query as NonNullable<Parameters<GameDataClient['listIcons']>[0]>['query'] }, withSignal(signal)), '/api/v1/icons');
 }
 
 /** `GET /api/v1/icons/categories`: the 16 icon categories with counts (spec §4.6). */
 export function iconCategories(signal?: AbortSignal): Promise<IconCategoriesAnswer> {
-  return getJson('/api/v1/icons/categories', signal);
+  return json(client.listIconCategories(withSignal(signal)), '/api/v1/icons/categories');
 }
 
 /**
@@ -271,12 +207,12 @@ export function iconCategories(signal?: AbortSignal): Promise<IconCategoriesAnsw
  * @throws ApiError 404 for an unknown ICON id.
  */
 export function icon(key: string, signal?: AbortSignal): Promise<IconAnswer> {
-  return getJson(iconUrl(key), signal);
+  return json(client.getIcon({ key }, withSignal(signal)), iconUrl(key));
 }
 
 /** `GET /api/v1/sprites?category=&page=&limit=` (spec §4.5). */
 export function sprites(query: RegistryQuery = {}, signal?: AbortSignal): Promise<RegistryPage<SpriteAnswer>> {
-  return getJson(withQuery('/api/v1/sprites', { ...query }), signal);
+  return json(client.listSprites({ query }, withSignal(signal)), '/api/v1/sprites');
 }
 
 /**
@@ -284,12 +220,12 @@ export function sprites(query: RegistryQuery = {}, signal?: AbortSignal): Promis
  * @throws ApiError 404 for an unknown SPRT id.
  */
 export function sprite(key: string, signal?: AbortSignal): Promise<SpriteAnswer> {
-  return getJson(spriteUrl(key), signal);
+  return json(client.getSprite({ key }, withSignal(signal)), spriteUrl(key));
 }
 
 /** `GET /api/v1/characters?category=&page=&limit=` (spec §4.5). */
 export function characters(query: RegistryQuery = {}, signal?: AbortSignal): Promise<RegistryPage<CharacterAnswer>> {
-  return getJson(withQuery('/api/v1/characters', { ...query }), signal);
+  return json(client.listSpriteCharacters({ query }, withSignal(signal)), '/api/v1/characters');
 }
 
 /**
@@ -297,7 +233,7 @@ export function characters(query: RegistryQuery = {}, signal?: AbortSignal): Pro
  * @throws ApiError 404 for an unknown character id.
  */
 export function character(key: string, signal?: AbortSignal): Promise<CharacterAnswer> {
-  return getJson(characterUrl(key), signal);
+  return json(client.getSpriteCharacter({ key }, withSignal(signal)), characterUrl(key));
 }
 
 /**
@@ -306,5 +242,5 @@ export function character(key: string, signal?: AbortSignal): Promise<CharacterA
  * @throws ApiError 404 when the output has no report (a build older than the report).
  */
 export function buildReport(signal?: AbortSignal): Promise<PublishedBuildReport> {
-  return getJson(BUILD_REPORT_URL, signal);
+  return json(client.getBuildReport(withSignal(signal)), BUILD_REPORT_URL);
 }

@@ -12,7 +12,7 @@
  *    item of a kind without its own file).
  */
 import { COLLECTION_DEFS, type CollectionName } from '../api/_lib/formats/collection-index.js';
-import type { GameDataManifest } from '../api/_lib/formats/manifest.js';
+import type { GameDataManifestFile as GameDataManifest } from '../client/src/index.js';
 import { isRecord, valueAtPointer } from '../api/_lib/util/json.js';
 import * as api from './api.js';
 import { ApiError, type CatalogRecord } from './api.js';

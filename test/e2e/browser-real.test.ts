@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { PublishedBuildReport } from '../../api/_lib/formats/build-report.js';
+import { GameDataClient } from '../../client/src/index.js';
 import { buildCatalog } from '../../build/pipeline/index.js';
 import { startServer, type RunningServer } from '../../dev/server.js';
 import { useCatalog } from '../helpers/service.js';
@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (real studio
   });
 
   it("lists the snapshot's warnings by file and narrows them to one rule", async () => {
-    const report = (await (await fetch(`${base}/api/v1/build-report.json`)).json()) as PublishedBuildReport;
+    const report = (await new GameDataClient({ baseUrl: base }).getBuildReport()).body;
     const rules = [...new Set(report.issues.map((i) => i.rule))].sort();
     expect(report.issues.length).toBeGreaterThan(100);
     const { page } = await newPage();

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Response as PageResponse } from 'playwright-core';
 import { buildCatalog } from '../../build/pipeline/index.js';
-import { publishedBuildReport, type PublishedBuildReport } from '../../api/_lib/formats/build-report.js';
+import { publishedBuildReport } from '../../api/_lib/formats/build-report.js';
+import { GameDataClient } from '../../client/src/index.js';
 import { startServer, type RunningServer } from '../../dev/server.js';
 import { useCatalog } from '../helpers/service.js';
 import { REPO_ROOT, SAMPLE_SRC } from '../helpers/catalog.js';
@@ -106,11 +107,8 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     return o.page;
   }
 
-  async function getJson<T>(path: string): Promise<T> {
-    const res = await fetch(`${base}${path}`);
-    expect(res.status, path).toBe(200);
-    return (await res.json()) as T;
-  }
+  /** The service through the typed client (client/), as any game client reads it. */
+  const api = (): GameDataClient => new GameDataClient({ baseUrl: base });
 
   it('searches as you type (no Enter), narrows by type, and opens a result on its item page', async () => {
     const weapon = (await records('master-weapons.json', 'items'))[0]!;
@@ -275,10 +273,10 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     const skills = ((await source('master-weaponSkills.json')).weaponTypes as Rec[]).flatMap((t) => (t.slots as Rec[]).flatMap((s) => s.skills as Rec[]));
     // a skill whose SKIL id the build derives (spec 2.6): its id comes from the search answer
     const derived = skills.find((s) => s.studioUuid === undefined)!;
-    const hit = (await getJson<{ results: { id: string; name: string }[] }>(`/api/search?q=${encodeURIComponent(str(derived.name))}&type=skills`)).results.find((r) => r.name === derived.name)!;
-    const sprite = (await getJson<{ items: Rec[] }>('/api/v1/sprites?limit=1')).items[0]!;
-    const icon = (await getJson<{ items: Rec[] }>('/api/v1/icons?limit=1')).items[0]!;
-    const character = (await getJson<{ items: Rec[] }>('/api/v1/characters?limit=1')).items[0]!;
+    const hit = (await api().search({ query: { q: str(derived.name), type: 'skills' } })).body.results.find((r) => r.name === derived.name)!;
+    const sprite = (await api().listSprites({ query: { limit: 1 } })).body.items[0]! as unknown as Rec;
+    const icon = (await api().listIcons({ query: { limit: 1 } })).body.items[0]! as unknown as Rec;
+    const character = (await api().listSpriteCharacters({ query: { limit: 1 } })).body.items[0]! as unknown as Rec;
     const hiddenArtifact = (await records('master-artifacts.json', 'artifacts')).find((a) => (a.discovery as Rec).hiddenUntilFound === true)!;
     const cases: [kind: string, id: string, name: string, record?: Rec][] = [];
     const add = (kind: string, r: Rec, idField = 'uuid', withRecord = true): void => {
@@ -338,9 +336,10 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
   });
 
   it('shows an image once the CDN answers, and keeps the same placeholder box when the binary is missing', async () => {
-    const list = await getJson<{ items: { iconUuid: string; name: string; url: string }[] }>('/api/v1/icons?category=weapon&limit=48');
+    const list = (await api().listIcons({ query: { category: 'weapon', limit: 48 } })).body;
     expect(list.items.length).toBeGreaterThan(1);
-    const [good, missing] = list.items as [{ iconUuid: string; name: string; url: string }, { iconUuid: string; name: string; url: string }];
+    const good = list.items[0]!;
+    const missing = list.items[1]!;
     const page = await newPage();
     await page.route(good.url, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: PNG_1X1 }));
     await page.route(missing.url, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not Found' }));
@@ -361,7 +360,7 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
 
     // an item's icon, looked up by its ICON id in the registry, on the item page
     const weapon = (await records('master-weapons.json', 'items')).find((w) => typeof w.iconUuid === 'string')!;
-    const icon = await getJson<{ url: string }>(`/api/v1/icons/${str(weapon.iconUuid)}`);
+    const icon = (await api().getIcon({ key: str(weapon.iconUuid) })).body;
     await page.route(icon.url, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: PNG_1X1 }));
     await page.goto(`/?view=item&kind=weapons&id=${str(weapon.uuid)}`);
     await settled(page);
@@ -371,20 +370,20 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
   });
 
   it('shows the icons of each category as a grid, with the counts of the registry, and pages through all icons', async () => {
-    const cats = await getJson<{ total: number; categories: { category: string; count: number }[] }>('/api/v1/icons/categories');
+    const cats = (await api().listIconCategories()).body;
     const page = await newPage();
     await page.goto('/?view=icons');
     await settled(page);
     const tabs = await page.$$eval('.tabs a', (as) => as.map((a) => a.textContent ?? ''));
     expect(tabs).toEqual([`All (${cats.total})`, ...cats.categories.map((c) => `${c.category} (${c.count})`)]);
-    const first = await getJson<{ items: { name: string }[] }>('/api/v1/icons?limit=48');
+    const first = (await api().listIcons({ query: { limit: 48 } })).body;
     expect(await page.$$eval('#icon-grid .tile-name', (s) => s.map((e) => e.textContent))).toEqual(first.items.map((i) => i.name));
 
     const skill = cats.categories.find((c) => c.category === 'skill')!;
     await page.locator('.tabs a', { hasText: /^skill / }).click();
     await settled(page);
     expect(query(page)).toEqual({ view: 'icons', category: 'skill' });
-    const skills = await getJson<{ items: { name: string }[] }>('/api/v1/icons?category=skill&limit=48');
+    const skills = (await api().listIcons({ query: { category: 'skill', limit: 48 } })).body;
     expect(await page.locator('#icon-grid .tile').count()).toBe(skill.count);
     expect(await page.$$eval('#icon-grid .tile-name', (s) => s.map((e) => e.textContent))).toEqual(skills.items.map((i) => i.name));
     expect(await page.locator('.tabs a[aria-current="page"]').textContent()).toBe(`skill (${skill.count})`);
@@ -405,8 +404,8 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
   });
 
   it('shows the totals that /api/stats and /api/v1/stats report', async () => {
-    const stats = await getJson<{ catalog: string; totals: Record<string, number>; definitions: Record<string, number> }>('/api/stats');
-    const registry = await getJson<{ icons: { total: number } }>('/api/v1/stats');
+    const stats = (await api().getStats()).body;
+    const registry = (await api().getRegistryStats()).body;
     const page = await newPage();
     await page.goto('/?view=stats');
     await settled(page);
@@ -430,7 +429,7 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
   });
 
   it('lists every problem of the last build by file, filterable by severity and by rule, with the filter in the address', async () => {
-    const report = await getJson<PublishedBuildReport>('/api/v1/build-report.json');
+    const report = (await api().getBuildReport()).body;
     expect(report.issues.length).toBeGreaterThan(0);
     const page = await newPage();
     await page.goto('/?view=report');
@@ -483,7 +482,7 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     const failing = await startServer({ out, port: 0, root: REPO_ROOT, host: '127.0.0.1', buildReport: publishedBuildReport(failed) });
     try {
       const origin = `http://127.0.0.1:${failing.port}`;
-      const report = (await (await fetch(`${origin}/api/v1/build-report.json`)).json()) as PublishedBuildReport;
+      const report = (await new GameDataClient({ baseUrl: origin }).getBuildReport()).body;
       const errors = report.issues.filter((i) => i.severity === 'error');
       expect(errors.length).toBeGreaterThan(0);
       const o = await openPage(browser, origin);
