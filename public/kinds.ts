@@ -13,6 +13,7 @@
  */
 import { COLLECTION_NAMES, type CollectionName } from '../api/_lib/formats/collection-index.js';
 import { SEARCH_TYPES, type SearchType } from '../api/_lib/formats/search-index.js';
+import { RECORD_SOURCES, type RecordSource as BuildRecordSource } from '../api/_lib/formats/record-sources.js';
 
 /** Kinds read from the registries' per-item endpoints (spec §4.5, §4.6). */
 export const REGISTRY_KINDS = ['sprites', 'icons', 'characters'] as const;
@@ -64,42 +65,24 @@ export const KIND_LABELS: Readonly<Record<ItemKind, string>> = Object.freeze({
 
 /**
  * One place records of a kind live: a file relative to `/api/v1/` and the path of the record arrays inside
- * it (`*` fans out over every element or member at that level).
+ * it (`*` fans out over every element or member at that level); the build's own type, without its id fields.
  */
-export interface RecordSource {
-  readonly file: string;
-  readonly arrays: readonly (readonly string[])[];
-}
+export type RecordSource = Pick<BuildRecordSource, 'file' | 'arrays'>;
 
 /**
  * Static files of each kind read from files, in order of preference (the play catalog before the design
- * template, spec §9.3). The search types follow the build's record sources (§4.4; a unit test keeps them
- * equal); recipes, items and attributes are the master catalogs of §4.1; `definitions` has no file of its
+ * template, spec §9.3). The search types are the build's record sources (§4.4, `api/_lib/formats/record-sources.ts`);
+ * recipes, items and attributes are the master catalogs of §4.1; `definitions` has no file of its
  * own and is found through the master registry only.
  */
 export const STATIC_SOURCES: Readonly<Record<StaticKind, readonly RecordSource[]>> = Object.freeze({
-  weapons: [
-    { file: 'master-weapons.json', arrays: [['items']] },
-    { file: 'weapons.json', arrays: [['categories', '*', 'items']] },
-  ],
-  armor: [
-    { file: 'master-armor.json', arrays: [['items']] },
-    { file: 'armor.json', arrays: [['items'], ['armor']] },
-  ],
-  materials: [
-    { file: 'master-materials.json', arrays: [['materials'], ['items']] },
-    { file: 'materials.json', arrays: [['materials'], ['items']] },
-  ],
-  consumables: [
-    { file: 'master-consumables.json', arrays: [['items'], ['consumables']] },
-    { file: 'consumables.json', arrays: [['items'], ['consumables']] },
-  ],
-  enemies: [{ file: 'enemies.json', arrays: [['enemies'], ['tiers', '*', 'enemies']] }],
-  bosses: [{ file: 'bosses.json', arrays: [['bosses']] }],
-  skills: [
-    { file: 'master-weaponSkills.json', arrays: [['weaponTypes', '*', 'slots', '*', 'skills']] },
-    { file: 'skills.json', arrays: [['skills']] },
-  ],
+  weapons: RECORD_SOURCES.weapons,
+  armor: RECORD_SOURCES.armor,
+  materials: RECORD_SOURCES.materials,
+  consumables: RECORD_SOURCES.consumables,
+  enemies: RECORD_SOURCES.enemies,
+  bosses: RECORD_SOURCES.bosses,
+  skills: RECORD_SOURCES.skills,
   recipes: [{ file: 'master-recipes.json', arrays: [['recipes']] }],
   items: [{ file: 'master-items.json', arrays: [['items']] }],
   attributes: [{ file: 'master-attributes.json', arrays: [['attributes']] }],

@@ -5,6 +5,7 @@
  */
 import { cdnFileUrl } from '../api/_lib/formats/registries.js';
 import { escapePointer, isRecord } from '../api/_lib/util/json.js';
+import { recordsAt as walkRecords } from '../api/_lib/formats/record-sources.js';
 import { kindOfId, recordIdentifiers, type ItemKind, matchStrength, type RecordSource } from './kinds.js';
 
 /** A record with its RFC 6901 pointer inside its file. */
@@ -14,29 +15,11 @@ export interface Located {
 }
 
 /**
- * Every record of `doc` under the array paths of a {@link RecordSource} (`*` fans out over array items or
- * object members; a path ending in `*` over an object map yields each member object), in document order.
- * The same walk as the build's record sources (spec §4.4), so pointers agree with the master registry.
+ * Every record of `doc` under the array paths of a {@link RecordSource}, in document order, with its pointer:
+ * the build's own walk (`api/_lib/formats/record-sources.ts`, spec §4.4), so pointers agree with the master registry.
  */
 export function recordsAt(doc: unknown, arrays: RecordSource['arrays']): Located[] {
-  const out: Located[] = [];
-  const walk = (node: unknown, segs: readonly string[], i: number, ptr: string): void => {
-    if (i === segs.length) {
-      if (segs[i - 1] === '*' && isRecord(node)) out.push({ record: node, pointer: ptr });
-      else if (Array.isArray(node)) node.forEach((r: unknown, k) => isRecord(r) && out.push({ record: r, pointer: `${ptr}/${k}` }));
-      return;
-    }
-    if (!node || typeof node !== 'object') return;
-    const seg = segs[i]!;
-    if (seg === '*') {
-      if (Array.isArray(node)) node.forEach((v: unknown, k) => walk(v, segs, i + 1, `${ptr}/${k}`));
-      else for (const [k, v] of Object.entries(node)) walk(v, segs, i + 1, `${ptr}/${escapePointer(k)}`);
-    } else if (Object.hasOwn(node, seg)) {
-      walk((node as Record<string, unknown>)[seg], segs, i + 1, `${ptr}/${escapePointer(seg)}`);
-    }
-  };
-  for (const segs of arrays) walk(doc, segs, 0, '');
-  return out;
+  return [...walkRecords(doc, arrays)];
 }
 
 /**

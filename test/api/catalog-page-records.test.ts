@@ -36,10 +36,8 @@ const published = (file: string): Promise<Rec> => json(join(SAMPLE_OUT, 'api/v1'
 const CDN = 'https://cdn.example.test';
 
 describe('record sources', () => {
-  it('are the build\'s record sources for every search type but sprites (files and arrays, same order)', () => {
-    for (const type of SEARCH_TYPES.filter((t) => t !== 'sprites')) {
-      expect(STATIC_SOURCES[type], type).toEqual(RECORD_SOURCES[type].map(({ file, arrays }) => ({ file, arrays })));
-    }
+  it('are the build\'s record sources for every search type but sprites (the same list)', () => {
+    for (const type of SEARCH_TYPES.filter((t) => t !== 'sprites')) expect(STATIC_SOURCES[type], type).toBe(RECORD_SOURCES[type]);
   });
 
   it('find every definition of the master registry by its id, at the registry\'s pointer', async () => {

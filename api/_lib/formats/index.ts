@@ -10,6 +10,7 @@
  * - `collection-index.ts`  item collection definitions, folding and the index's content (§2.2, §3, §4.2)
  * - `collection-file.ts`   the collection index file's bytes, `collection-index/3` (§4.2)
  * - `changes.ts`           the change feed, the kept builds and the sync protocol (§4.1, §9)
+ * - `record-sources.ts`    where each search and export type's records live, and the walk that finds them (§4.4)
  * - `build-report.ts`      the published build report (§9.1)
  * - `registries.ts`        icon, sprite, character and asset registry files (§2.3, §2.4, §4.3, §4.5, §4.6)
  * - `term-index.ts`        icon and sprite search term indexes and their tokeniser (§4.5, §4.6)
