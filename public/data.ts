@@ -15,6 +15,7 @@ import { COLLECTION_DEFS, type CollectionName } from '../api/_lib/formats/collec
 import type { GameDataManifestFile as GameDataManifest } from '../client/src/index.js';
 import { isRecord, valueAtPointer } from '../api/_lib/util/json.js';
 import * as api from './api.js';
+import type { RegistryEntry } from '../api/_lib/formats/changes.js';
 import { ApiError, type CatalogRecord } from './api.js';
 import { KIND_LABELS, STATIC_SOURCES, isCollectionKind, isStaticKind, kindOfRegistryKind, type ItemKind } from './kinds.js';
 import { findRecord, recordsAt } from './records.js';
@@ -66,15 +67,7 @@ export function staticFile(file: string): Promise<unknown> {
 }
 
 /** One entry of the master registry (`master-registry.json` `byUuid`). */
-export interface RegistryEntry {
-  readonly kind: string;
-  readonly file: string;
-  readonly pointer: string;
-  readonly name: string | null;
-  readonly category: string | null;
-  readonly tier: number | null;
-  readonly alsoIn: readonly string[];
-}
+export type { RegistryEntry } from '../api/_lib/formats/changes.js';
 
 /** The master registry's `byUuid` map, read once; an empty map when the build did not publish it. */
 export async function masterRegistry(): Promise<Readonly<Record<string, RegistryEntry>>> {

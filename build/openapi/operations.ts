@@ -215,6 +215,26 @@ const registry = (
   ...extra,
 });
 
+/** A bag change of the game servers (§2.6, §2.8): grant or consume, the same body and answers. */
+function bagChange(route: string, operationId: string, summary: string, description: string, example: Readonly<Record<string, unknown>>, errors: readonly ErrorCode[]): OperationSpec {
+  return {
+    entry: 'player',
+    route,
+    method: 'POST',
+    operationId,
+    summary,
+    description,
+    tag: 'items',
+    access: 'server',
+    body: { kind: 'json', schema: 'requests/bag-change', example: { definitionId: 'MATL-20260601120000-000010-2B3C4D5E', ...example } },
+    success: [
+      { status: 201, description: 'The bag entry.', schema: 'responses/bag-change' },
+      { status: 200, description: 'The entry of an earlier request with the same idempotency key.', schema: 'responses/bag-change', headers: REPLAYED },
+    ],
+    errors: ['NOT_FOUND', ...errors, 'IDEMPOTENCY_KEY_REUSED'],
+  };
+}
+
 const operations: OperationSpec[] = [
   // §4.4
   {
@@ -652,38 +672,8 @@ const operations: OperationSpec[] = [
     success: [{ status: 200, description: 'The bag.', schema: 'responses/inventory' }],
     errors: ['NOT_FOUND'],
   },
-  {
-    entry: 'player',
-    route: 'inventory-grant',
-    method: 'POST',
-    operationId: 'grantInventory',
-    summary: 'Add a quantity of a stackable to an account’s bag',
-    description: IDEMPOTENCY,
-    tag: 'items',
-    access: 'server',
-    body: { kind: 'json', schema: 'requests/bag-change', example: { studioId: 'STUDIO_7Q2M4K9X', definitionId: 'MATL-20260601120000-000010-2B3C4D5E', quantity: 5, idempotencyKey: 'loot-77-ash-iron' } },
-    success: [
-      { status: 201, description: 'The bag entry.', schema: 'responses/bag-change' },
-      { status: 200, description: 'The entry of an earlier request with the same idempotency key.', schema: 'responses/bag-change', headers: REPLAYED },
-    ],
-    errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
-  },
-  {
-    entry: 'player',
-    route: 'inventory-consume',
-    method: 'POST',
-    operationId: 'consumeInventory',
-    summary: 'Take a quantity of a stackable from an account’s bag',
-    description: `409 beyond the quantity held. ${IDEMPOTENCY}`,
-    tag: 'items',
-    access: 'server',
-    body: { kind: 'json', schema: 'requests/bag-change', example: { accountId: UUID_EXAMPLE, definitionId: 'MATL-20260601120000-000010-2B3C4D5E', quantity: 2, idempotencyKey: 'craft-77-ash-iron' } },
-    success: [
-      { status: 201, description: 'The bag entry.', schema: 'responses/bag-change' },
-      { status: 200, description: 'The entry of an earlier request with the same idempotency key.', schema: 'responses/bag-change', headers: REPLAYED },
-    ],
-    errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
-  },
+  bagChange('inventory-grant', 'grantInventory', 'Add a quantity of a stackable to an account’s bag', IDEMPOTENCY, { studioId: 'STUDIO_7Q2M4K9X', quantity: 5, idempotencyKey: 'loot-77-ash-iron' }, []),
+  bagChange('inventory-consume', 'consumeInventory', 'Take a quantity of a stackable from an account’s bag', `409 beyond the quantity held. ${IDEMPOTENCY}`, { accountId: UUID_EXAMPLE, quantity: 2, idempotencyKey: 'craft-77-ash-iron' }, ['CONFLICT']),
   {
     entry: 'player',
     route: 'recipes',

@@ -23,7 +23,7 @@ import {
   type BuildSide,
   type ChangeFeed,
   type FileHash,
-  type RegistryEntry,
+  type RegistryPlace,
   type VersionList,
 } from '../../api/_lib/formats/changes.js';
 import { COLLECTION_NAMES } from '../../api/_lib/formats/collection-index.js';
@@ -57,8 +57,8 @@ export interface ChangeOutputs {
 const NOT_VERSIONED = new RegExp(`^api/v1/(?:(?:${COLLECTION_NAMES.join('|')})/[^/]+\\.json|collections/[^/]+\\.cidx|(?:[^/]+-)?search-index\\.json|exports/.+)$`);
 
 /** Definitions of a registry document (`byUuid`), or an empty map for anything else. */
-function definitionsOf(registry: unknown): Map<string, RegistryEntry> {
-  const out = new Map<string, RegistryEntry>();
+function definitionsOf(registry: unknown): Map<string, RegistryPlace> {
+  const out = new Map<string, RegistryPlace>();
   const byUuid = isRecord(registry) && isRecord(registry.byUuid) ? registry.byUuid : {};
   for (const [id, e] of Object.entries(byUuid)) {
     if (isRecord(e) && typeof e.kind === 'string' && typeof e.file === 'string' && typeof e.pointer === 'string') out.set(id, { kind: e.kind, file: e.file, pointer: e.pointer });

@@ -12,7 +12,7 @@
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { writeFile, mkdir, rm } from 'node:fs/promises';
 import { publishedFile } from '../../api/_lib/formats/layout.js';
-import { BUILD_REPORT_FILE, publishedBuildReport } from '../../api/_lib/formats/build-report.js';
+import { BUILD_REPORT_FILE, publishedBuildReport, type ReportStats } from '../../api/_lib/formats/build-report.js';
 import { compareCodeUnits } from '../../api/_lib/util/sorted.js';
 import { DERIVERS } from '../derive/index.js';
 import { collectTypedRecords, deriveCore } from '../derive/core.js';
@@ -54,15 +54,8 @@ export interface BuildOptions {
   readonly onProgress?: (event: ProgressEvent) => void;
 }
 
-/** Summary numbers of a build. */
-export interface BuildStats {
-  readonly files: number;
-  readonly records: number;
-  readonly outputs: number;
-  readonly errors: number;
-  readonly warnings: number;
-  /** Problems found by rules switched `off` (listed, not counted as warnings). */
-  readonly off: number;
+/** Summary numbers of a build: the published report's counts (`api/_lib/formats/build-report.ts`) and the wall time. */
+export interface BuildStats extends ReportStats {
   /** Wall time in seconds. */
   readonly seconds: number;
 }

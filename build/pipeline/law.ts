@@ -6,6 +6,7 @@
  *
  * Pure: reads parsed documents, reports problems, returns the definition table and derived skill ids.
  */
+import type { RegistryEntry } from '../../api/_lib/formats/changes.js';
 import { deriveIconId, deriveSkillId, GROUPED_ID_RE, TIMESTAMP_ID_RE } from './ids.js';
 import { escapePointer } from '../../api/_lib/util/json.js';
 import { recordsAt } from './layout.js';
@@ -66,15 +67,9 @@ const PREFAB_FIELDS = new Set(['modelRef', 'vfxRef', 'overlayRef', 'impactRef', 
 /** Strings that are placeholders, not references (spec 2.7: "no placeholder is invented"). */
 const PLACEHOLDER_RE = /^(?:|\s+|todo|tbd|tba|placeholder|none|null|nil|n\/?a|undefined|unknown|missing|x{3,}|-+|\?+|0)$|placeholder|lorem ipsum/i;
 
-/** One definition found in the catalogs. */
-export interface Definition {
+/** One definition found in the catalogs: its id and its master registry entry (`api/_lib/formats/changes.ts`). */
+export interface Definition extends Omit<RegistryEntry, 'alsoIn'> {
   readonly id: string;
-  readonly kind: string;
-  readonly file: string;
-  readonly pointer: string;
-  readonly name: string | null;
-  readonly category: string | null;
-  readonly tier: number | null;
   /** Other files that define the same id (e.g. master-weapons rows repeated in master-items). */
   readonly alsoIn: string[];
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../build/pipeline/index.js';
-import { compareBuilds, type BuildSide, type ChangeFeed, type RegistryEntry, type VersionList } from '../../api/_lib/formats/changes.js';
+import { compareBuilds, type BuildSide, type ChangeFeed, type RegistryPlace, type VersionList } from '../../api/_lib/formats/changes.js';
 import { publishedFile } from '../../api/_lib/formats/layout.js';
 
 const dirs: string[] = [];
@@ -196,7 +196,7 @@ describe('versioned copies under v/{buildId}/', () => {
 
 describe('compareBuilds', () => {
   const file = (path: string, sha256: string) => ({ path, bytes: 1, sha256 });
-  const side = (buildId: string, defs: [string, RegistryEntry][], records: Record<string, string>, files = [file('api/v1/a.json', 'a1')]): BuildSide & { reads: string[] } => {
+  const side = (buildId: string, defs: [string, RegistryPlace][], records: Record<string, string>, files = [file('api/v1/a.json', 'a1')]): BuildSide & { reads: string[] } => {
     const reads: string[] = [];
     return {
       buildId,
@@ -209,7 +209,7 @@ describe('compareBuilds', () => {
       },
     };
   };
-  const entry = (kind: string, pointer = '/x/0', f = 'a.json'): RegistryEntry => ({ kind, file: f, pointer });
+  const entry = (kind: string, pointer = '/x/0', f = 'a.json'): RegistryPlace => ({ kind, file: f, pointer });
 
   it('reads no record of a file whose hash is the same, and compares those of a changed file', () => {
     const before = side('b1', [['A', entry('weapons')], ['B', entry('weapons', '/x/1')]], { A: '{"a":1}', B: '{"b":1}' });
@@ -232,7 +232,7 @@ describe('compareBuilds', () => {
 
   it('sorts ids and files by code unit, and a file whose record cannot be read counts as changed', () => {
     const ids = ['q', 'b', 'Z', 'é', 'a'];
-    const before = side('b1', [...ids.map((i): [string, RegistryEntry] => [`c-${i}`, entry('k')]), ...ids.map((i): [string, RegistryEntry] => [`r-${i}`, entry('k')])], {}, [
+    const before = side('b1', [...ids.map((i): [string, RegistryPlace] => [`c-${i}`, entry('k')]), ...ids.map((i): [string, RegistryPlace] => [`r-${i}`, entry('k')])], {}, [
       file('api/v1/z.json', '1'),
       file('api/v1/r2.json', '1'),
       file('api/v1/R1.json', '1'),
@@ -240,7 +240,7 @@ describe('compareBuilds', () => {
       file('api/v1/a.json', 'a1'),
       file('api/v1/C1.json', 'x'),
     ]);
-    const after = side('b2', [...ids.map((i): [string, RegistryEntry] => [`c-${i}`, entry('k')]), ...ids.map((i): [string, RegistryEntry] => [`n-${i}`, entry('k')])], {}, [
+    const after = side('b2', [...ids.map((i): [string, RegistryPlace] => [`c-${i}`, entry('k')]), ...ids.map((i): [string, RegistryPlace] => [`n-${i}`, entry('k')])], {}, [
       file('api/v1/y.json', '2'),
       file('api/v1/c2.json', 'y'),
       file('api/v1/a.json', 'a2'),

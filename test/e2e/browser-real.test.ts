@@ -3,17 +3,12 @@
 // its item page with its references; the snapshot's hundreds of build warnings by file and rule; phone
 // width. Expectations come from the snapshot's source files and the HTTP answers. Its records name icons
 // on hosts that tests cannot reach, so their pictures must stay placeholders.
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { GameDataClient } from '../../client/src/index.js';
-import { buildCatalog } from '../../build/pipeline/index.js';
-import { startServer, type RunningServer } from '../../dev/server.js';
-import { useCatalog } from '../helpers/service.js';
 import { REAL_CONFIG, REAL_SRC, REPO_ROOT } from '../helpers/catalog.js';
-import { DESKTOP, PHONE, SCREENSHOT_DIR, hasChromium, inCi, launchChromium, openPage, pageWidths, saveScreenshot, type TestPage } from '../helpers/browser.js';
+import { PHONE, SCREENSHOT_DIR, addressQuery as query, hasChromium, inCi, pageWidths, saveScreenshot, settled, useBrowserSite, type TestPage } from '../helpers/browser.js';
 
 type Rec = Record<string, unknown>;
 
@@ -21,51 +16,9 @@ async function records(file: string, array: string): Promise<Rec[]> {
   return (JSON.parse(await readFile(join(REAL_SRC, file), 'utf8')) as Rec)[array] as Rec[];
 }
 
-async function settled(page: Page): Promise<void> {
-  await page.waitForSelector('#view:not([aria-busy])');
-  await page.waitForFunction(() => document.querySelectorAll('#view [aria-busy="true"]').length === 0);
-}
-
-function query(page: Page): Record<string, string> {
-  return Object.fromEntries(new URL(page.url()).searchParams);
-}
-
 describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (real studio snapshot)', () => {
-  let tmp: string;
-  let server: RunningServer;
-  let base: string;
-  let browser: Browser;
-  let open: TestPage[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    tmp = await mkdtemp(join(tmpdir(), 'browser-real-'));
-    const out = join(tmp, 'dist');
-    const report = await buildCatalog({ src: REAL_SRC, out, config: REAL_CONFIG, site: true, reportFile: false });
-    if (!report.ok) throw new Error(`The real snapshot did not build: ${report.stats.errors} errors`);
-    server = await startServer({ out, port: 0, root: REPO_ROOT, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${server.port}`;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    useCatalog(undefined);
-    if (tmp) await rm(tmp, { recursive: true, force: true });
-  });
-
-  afterEach(async () => {
-    const errors = open.flatMap((o) => o.errors.map((e) => e.message));
-    for (const o of open) await o.context.close();
-    open = [];
-    expect(errors).toEqual([]);
-  });
-
-  async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<TestPage> {
-    const o = await openPage(browser, base, viewport);
-    open.push(o);
-    return o;
-  }
+  const site = useBrowserSite({ src: REAL_SRC, config: REAL_CONFIG });
+  const newPage = (viewport?: { width: number; height: number }): Promise<TestPage> => site.newPage(viewport);
 
   it('opens a relic from its collection on its item page, with a placeholder for its unreachable icon', async () => {
     const relic = (await records('master-relics.json', 'relics'))[0]!;
@@ -127,7 +80,7 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (real studio
   });
 
   it("lists the snapshot's warnings by file and narrows them to one rule", async () => {
-    const report = (await new GameDataClient({ baseUrl: base }).getBuildReport()).body;
+    const report = (await new GameDataClient({ baseUrl: site.base }).getBuildReport()).body;
     const rules = [...new Set(report.issues.map((i) => i.rule))].sort();
     expect(report.issues.length).toBeGreaterThan(100);
     const { page } = await newPage();

@@ -5,18 +5,16 @@
 // report (and a failed build's report), the keyboard, phone width, and screenshots at 1280 and 390 px in
 // .tmp/screenshots/. Expectations come from the catalog source files and from HTTP answers, never from the
 // page's own helpers. Nothing leaves 127.0.0.1: other hosts fail as network errors unless a test routes them.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page, Response as PageResponse } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page, Response as PageResponse } from 'playwright-core';
 import { buildCatalog } from '../../build/pipeline/index.js';
 import { publishedBuildReport } from '../../api/_lib/formats/build-report.js';
 import { GameDataClient } from '../../client/src/index.js';
-import { startServer, type RunningServer } from '../../dev/server.js';
-import { useCatalog } from '../helpers/service.js';
+import { startServer } from '../../dev/server.js';
 import { REPO_ROOT, SAMPLE_SRC } from '../helpers/catalog.js';
-import { DESKTOP, PHONE, PNG_1X1, SCREENSHOT_DIR, hasChromium, inCi, launchChromium, openPage, pageWidths, saveScreenshot, type TestPage } from '../helpers/browser.js';
+import { DESKTOP, PHONE, PNG_1X1, SCREENSHOT_DIR, addressQuery as query, hasChromium, inCi, pageWidths, saveScreenshot, settled, useBrowserSite } from '../helpers/browser.js';
 
 type Rec = Record<string, unknown>;
 
@@ -45,17 +43,6 @@ const SPEC_FILTERS: Readonly<Record<string, readonly (readonly [param: string, v
 
 const pathIs = (path: string) => (r: PageResponse): boolean => new URL(r.url()).pathname === path;
 
-/** Wait until the current view has shown what it loads (`#view` is busy until then). */
-async function settled(page: Page): Promise<void> {
-  await page.waitForSelector('#view:not([aria-busy])');
-  await page.waitForFunction(() => document.querySelectorAll('#view [aria-busy="true"]').length === 0);
-}
-
-/** The address's query as an object. */
-function query(page: Page): Record<string, string> {
-  return Object.fromEntries(new URL(page.url()).searchParams);
-}
-
 /** Names in the collection table, in order. */
 function tableNames(page: Page): Promise<string[]> {
   return page.$$eval('#collection-table tbody tr:not(.skeleton) td:first-child', (tds) => tds.map((td) => td.textContent ?? ''));
@@ -68,47 +55,15 @@ it.runIf(inCi)("has Debian's Chromium installed under CI", () => {
 });
 
 describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample catalog)', () => {
-  let tmp: string;
-  let out: string;
-  let server: RunningServer;
-  let base: string;
-  let browser: Browser;
-  let open: TestPage[] = [];
+  const site = useBrowserSite({ src: SAMPLE_SRC });
   const shots = join(REPO_ROOT, SCREENSHOT_DIR);
 
-  beforeAll(async () => {
-    browser = await launchChromium();
-    tmp = await mkdtemp(join(tmpdir(), 'browser-page-'));
-    out = join(tmp, 'dist');
-    const report = await buildCatalog({ src: SAMPLE_SRC, out, site: true, reportFile: false });
-    if (!report.ok) throw new Error(`The sample catalog did not build: ${report.stats.errors} errors`);
-    server = await startServer({ out, port: 0, root: REPO_ROOT, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${server.port}`;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    useCatalog(undefined);
-    if (tmp) await rm(tmp, { recursive: true, force: true });
-  });
-
-  afterEach(async () => {
-    const errors = open.flatMap((o) => o.errors.map((e) => e.message));
-    for (const o of open) await o.context.close();
-    open = [];
-    // An uncaught exception in the page's script fails the test that caused it.
-    expect(errors).toEqual([]);
-  });
-
   async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-    const o = await openPage(browser, base, viewport);
-    open.push(o);
-    return o.page;
+    return (await site.newPage(viewport)).page;
   }
 
   /** The service through the typed client (client/), as any game client reads it. */
-  const api = (): GameDataClient => new GameDataClient({ baseUrl: base });
+  const api = (): GameDataClient => new GameDataClient({ baseUrl: site.base });
 
   it('searches as you type (no Enter), narrows by type, and opens a result on its item page', async () => {
     const weapon = (await records('master-weapons.json', 'items'))[0]!;
@@ -308,7 +263,7 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
       expect(await page.locator('.ids').textContent(), `${kind} ${id}`).toContain(id);
       // the raw JSON link answers, and the JSON shown is the record as the catalog holds it
       const raw = await page.locator('#raw-link').getAttribute('href');
-      const res = await fetch(`${base}${raw}`);
+      const res = await fetch(`${site.base}${raw}`);
       expect(res.status, `${kind} raw ${raw}`).toBe(200);
       const shown = JSON.parse((await page.locator('pre.json').textContent()) ?? '') as Rec;
       if (record) expect(shown, `${kind} ${id}`).toEqual(record);
@@ -327,7 +282,7 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     const weapon = (await records('master-weapons.json', 'items'))[0]!;
     const problem = { type: 'https://errors.game-data.dev/unavailable', title: 'Unavailable', status: 503, code: 'UNAVAILABLE', detail: 'The catalog is being replaced; try again in a minute.' };
     const page = await newPage();
-    await page.route(`${base}/api/v1/master-weapons.json`, (route) => route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify(problem) }));
+    await page.route(`${site.base}/api/v1/master-weapons.json`, (route) => route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify(problem) }));
     await page.goto(`/?view=item&kind=weapons&id=${str(weapon.uuid)}`);
     await settled(page);
     expect(await page.locator('h1').textContent()).toBe('Weapon could not be read');
@@ -473,20 +428,19 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
   });
 
   it("shows a failed build's errors first while the local server serves the previous output", async () => {
-    const src = join(tmp, 'broken-src');
+    const src = join(site.tmp, 'broken-src');
     await cp(SAMPLE_SRC, src, { recursive: true });
     const relics = await readFile(join(src, 'master-relics.json'), 'utf8');
     await writeFile(join(src, 'master-relics.json'), relics.replace('"tier": 1,', '"tier": 1,,'));
-    const failed = await buildCatalog({ src, out: join(tmp, 'broken-out'), site: false, reportFile: false });
+    const failed = await buildCatalog({ src, out: join(site.tmp, 'broken-out'), site: false, reportFile: false });
     expect(failed.ok).toBe(false);
-    const failing = await startServer({ out, port: 0, root: REPO_ROOT, host: '127.0.0.1', buildReport: publishedBuildReport(failed) });
+    const failing = await startServer({ out: site.out, port: 0, root: REPO_ROOT, host: '127.0.0.1', buildReport: publishedBuildReport(failed) });
     try {
       const origin = `http://127.0.0.1:${failing.port}`;
       const report = (await new GameDataClient({ baseUrl: origin }).getBuildReport()).body;
       const errors = report.issues.filter((i) => i.severity === 'error');
       expect(errors.length).toBeGreaterThan(0);
-      const o = await openPage(browser, origin);
-      open.push(o);
+      const o = await site.newPage(DESKTOP, origin);
       await o.page.goto('/?view=report&severity=error');
       await settled(o.page);
       const alert = o.page.getByRole('alert');
@@ -594,7 +548,7 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     expect(outside.some((u) => u.pathname === '/api/v1/game-data-manifest.json')).toBe(true);
     const broken: string[] = [];
     for (const u of outside) {
-      expect(u.origin, u.href).toBe(base);
+      expect(u.origin, u.href).toBe(site.base);
       const res = await fetch(u);
       if (res.status !== 200) broken.push(`${u.pathname}${u.search} ${res.status}`);
       await res.arrayBuffer();

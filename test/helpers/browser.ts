@@ -4,9 +4,15 @@
  * Playwright's own browser downloads are not used.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildCatalog } from '../../build/pipeline/index.js';
+import { startServer, type RunningServer } from '../../dev/server.js';
+import { REPO_ROOT } from './catalog.js';
+import { useCatalog } from './service.js';
 
 /** Where Debian installs Chromium. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -105,4 +111,83 @@ export async function saveScreenshot(page: Page, dir: string, name: string, opti
 /** The page's scroll width and the window's inner width (a page wider than its window scrolls sideways). */
 export function pageWidths(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+}
+
+/** A catalog built with its site into a temporary folder, served on 127.0.0.1, and a browser, for one suite. */
+export interface BrowserSite {
+  readonly browser: Browser;
+  /** `http://127.0.0.1:<port>`. */
+  readonly base: string;
+  /** The temporary folder (removed after the suite) and the output folder inside it. */
+  readonly tmp: string;
+  readonly out: string;
+  /** A fresh page on {@link base}, or on `origin` (see {@link openPage}), closed after the test. */
+  newPage(viewport?: { width: number; height: number }, origin?: string): Promise<TestPage>;
+}
+
+/**
+ * Register a browser suite's hooks (call inside `describe`): before all, build `catalog.src` (with
+ * `catalog.config`) and the site into a temporary folder, serve it with the local server and launch
+ * Chromium; after each test, close its pages and fail the test when a page's script threw; after all, stop
+ * everything and remove the folder.
+ * @throws Error (in the before-all hook) when the catalog does not build.
+ */
+export function useBrowserSite(catalog: { readonly src: string; readonly config?: string }): BrowserSite {
+  const state: { browser?: Browser; server?: RunningServer; base?: string; tmp?: string; out?: string; open: TestPage[] } = { open: [] };
+  const need = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error('the browser site is not up (its beforeAll failed or has not run)');
+    return v;
+  };
+  beforeAll(async () => {
+    state.browser = await launchChromium();
+    state.tmp = await mkdtemp(join(tmpdir(), 'browser-site-'));
+    state.out = join(state.tmp, 'dist');
+    const report = await buildCatalog({ src: catalog.src, out: state.out, ...(catalog.config ? { config: catalog.config } : {}), site: true, reportFile: false });
+    if (!report.ok) throw new Error(`${catalog.src} did not build: ${report.stats.errors} errors`);
+    state.server = await startServer({ out: state.out, port: 0, root: REPO_ROOT, host: '127.0.0.1' });
+    state.base = `http://127.0.0.1:${state.server.port}`;
+  });
+  afterEach(async () => {
+    const errors = state.open.flatMap((o) => o.errors.map((e) => e.message));
+    for (const o of state.open) await o.context.close();
+    state.open = [];
+    // an uncaught exception in the page's script fails the test that caused it
+    expect(errors).toEqual([]);
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+    await state.server?.close();
+    useCatalog(undefined);
+    if (state.tmp) await rm(state.tmp, { recursive: true, force: true });
+  });
+  return {
+    get browser() {
+      return need(state.browser);
+    },
+    get base() {
+      return need(state.base);
+    },
+    get tmp() {
+      return need(state.tmp);
+    },
+    get out() {
+      return need(state.out);
+    },
+    async newPage(viewport = DESKTOP, origin?: string) {
+      const o = await openPage(need(state.browser), origin ?? need(state.base), viewport);
+      state.open.push(o);
+      return o;
+    },
+  };
+}
+
+/** Wait until the page's current view has shown what it loads (`#view` and its parts are busy until then). */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForSelector('#view:not([aria-busy])');
+  await page.waitForFunction(() => document.querySelectorAll('#view [aria-busy="true"]').length === 0);
+}
+
+/** The page address's query as an object. */
+export function addressQuery(page: Page): Record<string, string> {
+  return Object.fromEntries(new URL(page.url()).searchParams);
 }

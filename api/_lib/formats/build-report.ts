@@ -32,7 +32,7 @@ export interface ReportIssue {
   readonly message: string;
 }
 
-/** Counts of the build: source files read, records found, files written, problems per severity. */
+/** Counts of the build: source files read, records found, files written, problems per severity (`off`: under rules switched off, listed, not counted as warnings). */
 export interface ReportStats {
   readonly files: number;
   readonly records: number;

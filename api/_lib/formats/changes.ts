@@ -66,12 +66,23 @@ export interface VersionList {
   readonly builds: readonly { readonly buildId: string; readonly previousBuildId: string | null }[];
 }
 
-/** A definition as the game-data registry lists it (`master-registry.json` `byUuid`): its kind and where it lives. */
+/**
+ * A definition as the game-data registry lists it (`master-registry.json` `byUuid`, written by
+ * `build/derive/core.ts`): its kind, where it lives (source file and RFC 6901 pointer), its name, category
+ * and tier when it has them, and the other files that define the same id.
+ */
 export interface RegistryEntry {
   readonly kind: string;
   readonly file: string;
   readonly pointer: string;
+  readonly name: string | null;
+  readonly category: string | null;
+  readonly tier: number | null;
+  readonly alsoIn: readonly string[];
 }
+
+/** What the comparison reads of a registry entry: the kind and the place. */
+export type RegistryPlace = Pick<RegistryEntry, 'kind' | 'file' | 'pointer'>;
 
 /** One side of a comparison: the build's files and definitions, and a way to read a definition's JSON. */
 export interface BuildSide {
@@ -79,12 +90,12 @@ export interface BuildSide {
   /** The manifest's file table. */
   readonly files: readonly FileHash[];
   /** Definition id → registry entry. */
-  readonly definitions: ReadonlyMap<string, RegistryEntry>;
+  readonly definitions: ReadonlyMap<string, RegistryPlace>;
   /**
    * The definition's record as compact JSON, or undefined when it cannot be read. Called only for ids
    * both builds hold whose file changed or moved.
    */
-  readonly record: (id: string, entry: RegistryEntry) => string | undefined;
+  readonly record: (id: string, entry: RegistryPlace) => string | undefined;
 }
 
 /**
@@ -113,7 +124,7 @@ export function compareBuilds(current: BuildSide, previous: BuildSide | undefine
     if (!k) kinds.set(kind, (k = { added: [], removed: [], changed: [] }));
     return k;
   };
-  const prevDefs = previous?.definitions ?? new Map<string, RegistryEntry>();
+  const prevDefs = previous?.definitions ?? new Map<string, RegistryPlace>();
   for (const [id, entry] of current.definitions) {
     const before = prevDefs.get(id);
     if (!before) {
