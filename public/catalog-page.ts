@@ -5,6 +5,7 @@
  */
 import { EXPORT_TYPES as FORMAT_EXPORT_TYPES } from '../api/_lib/formats/export.js';
 import { MANIFEST_FILE, publishedFile } from '../api/_lib/formats/layout.js';
+import type { SearchResponse } from '../client/src/index.js';
 
 /** Export types of `/api/export` (spec 4.4). */
 export const EXPORT_TYPES = FORMAT_EXPORT_TYPES;
@@ -57,31 +58,8 @@ export const ENDPOINTS: readonly (readonly [path: string, what: string])[] = [
   ['/api/v1/studiodot-assets?limit=20', 'asset manifest search'],
 ];
 
-/** One search result (spec 2.5). */
-export interface SearchHit {
-  readonly type: string;
-  readonly id: string;
-  readonly name: string;
-}
-
-/** The search response (spec 2.5). */
-export interface SearchAnswer {
-  readonly query: string;
-  readonly type: string;
-  readonly totalResults: number;
-  readonly results: readonly SearchHit[];
-}
-
-/**
- * URL of a search: `/api/search?q=<q>[&type=<type>]&limit=<limit>`; `type` is left out when `all`.
- * @param limit results wanted, default 50 (the endpoint's maximum is 200).
- */
-export function searchUrl(q: string, type: string, limit = 50): string {
-  const p = new URLSearchParams({ q: q.trim() });
-  if (type !== 'all') p.set('type', type);
-  p.set('limit', String(limit));
-  return `/api/search?${p.toString()}`;
-}
+/** The search response (spec 2.5), as the typed client reads it. */
+export type SearchAnswer = SearchResponse;
 
 /** URL of an export: `/api/export?type=<type>[&format=csv]`. */
 export function exportUrl(type: string, format: 'json' | 'csv'): string {

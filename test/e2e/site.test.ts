@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../build/site.js';
-import { FEATURED_FILES, exportUrl, problemMessage, publishedFeaturedFiles, searchSummary, searchUrl, statsRows } from '../../public/catalog-page.js';
+import { FEATURED_FILES, exportUrl, problemMessage, publishedFeaturedFiles, searchSummary, statsRows } from '../../public/catalog-page.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 
@@ -59,9 +59,7 @@ describe('buildSite', () => {
 });
 
 describe('page helpers', () => {
-  it('builds search and export URLs', () => {
-    expect(searchUrl(' iron sword ', 'all')).toBe('/api/search?q=iron+sword&limit=50');
-    expect(searchUrl('a&b', 'weapons', 10)).toBe('/api/search?q=a%26b&type=weapons&limit=10');
+  it('builds export URLs', () => {
     expect(exportUrl('armor', 'json')).toBe('/api/export?type=armor');
     expect(exportUrl('armor', 'csv')).toBe('/api/export?type=armor&format=csv');
   });
@@ -81,7 +79,7 @@ describe('page helpers', () => {
   });
 
   it('summarises search answers', () => {
-    const hit = { type: 'weapons', id: 'I', name: 'N' };
+    const hit = { type: 'weapons' as const, id: 'I', name: 'N' };
     expect(searchSummary({ query: 'x', type: 'all', totalResults: 0, results: [] })).toBe('No results for "x".');
     expect(searchSummary({ query: 'x', type: 'weapons', totalResults: 1, results: [hit] })).toBe('1 result for "x" in weapons.');
     expect(searchSummary({ query: 'x', type: 'all', totalResults: 3, results: [hit] })).toBe('Showing 1 of 3 results for "x".');
