@@ -3,7 +3,7 @@
 // person would: search as you type, collection filters and paging with the state in the address, item
 // pages of every kind, following references, pictures from the CDN, the icon grid, totals, the build
 // report (and a failed build's report), the keyboard, phone width, and screenshots at 1280 and 390 px in
-// .tmp/screenshots/. Expectations come from the catalog source files and from HTTP answers, never from the
+// .tmp/screenshots/; and the API reference page at /docs/. Expectations come from the catalog source files and from HTTP answers, never from the
 // page's own helpers. Nothing leaves 127.0.0.1: other hosts fail as network errors unless a test routes them.
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -554,5 +554,20 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
       await res.arrayBuffer();
     }
     expect(broken).toEqual([]);
+  });
+
+  it('renders the API reference at /docs/ from the OpenAPI document, loading nothing from elsewhere', async () => {
+    const o = await site.newPage();
+    const res = await o.page.goto('/docs');
+    expect(res?.status()).toBe(200);
+    expect(new URL(o.page.url()).pathname).toBe('/docs/');
+    const doc = (await (await fetch(`${site.base}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary: string }>> };
+    // every tag's first operation is listed by its summary
+    await o.page.getByText(doc.paths['/api/search']!.get!.summary, { exact: true }).first().waitFor();
+    await o.page.getByRole('button', { name: /wallet/i }).first().click();
+    await o.page.getByText(doc.paths['/api/wallet/verify-send-to-account']!.post!.summary, { exact: true }).first().waitFor();
+    expect(await o.page.locator('#docs-status').count()).toBe(0);
+    expect(o.offsite).toEqual([]);
+    await saveScreenshot(o.page, shots, 'docs-1280', { fullPage: false });
   });
 });
