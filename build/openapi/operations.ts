@@ -16,7 +16,7 @@
  */
 import { EXPORT_PARAMS, SEARCH_PARAMS } from '../../api/catalog.js';
 import { SPECS as REGISTRY_PARAMS } from '../../api/registries.js';
-import { LIST_SPEC } from '../../api/storage.js';
+import { LIST_SPEC, MAX_MULTI_FILES } from '../../api/storage.js';
 import { OVERVIEW_PARAMS } from '../../api/wallet.js';
 import { LOOKUP_PARAM_SPEC, listParamSpec } from '../../api/_lib/collections/params.js';
 import { COLLECTION_NAMES, type CollectionName } from '../../api/_lib/formats/collection-index.js';
@@ -396,10 +396,10 @@ const operations: OperationSpec[] = [
     route: 'upload-multi',
     method: 'POST',
     operationId: 'uploadObjects',
-    summary: 'Store up to 50 files',
+    summary: `Store up to ${MAX_MULTI_FILES} files`,
     tag: 'storage',
     access: 'admin',
-    body: { kind: 'multipart', schema: 'requests/storage-upload', files: { field: 'files', min: 1, max: 50 } },
+    body: { kind: 'multipart', schema: 'requests/storage-upload', files: { field: 'files', min: 1, max: MAX_MULTI_FILES } },
     success: [{ status: 200, description: 'One result per file, stored or refused.', schema: 'responses/storage-upload-multi' }],
   },
   {

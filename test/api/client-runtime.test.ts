@@ -3,6 +3,7 @@
 // parsed bodies, problems as ApiError codes, answers that are not problems, 304, no answer, an abort.
 import { describe, expect, it } from 'vitest';
 import { ApiError, fillPath, send, type Call, type ClientOptions } from '../../client/src/runtime.js';
+import { refusal } from '../helpers/client.js';
 
 interface Sent {
   readonly url: string;
@@ -29,15 +30,6 @@ async function one(options: Omit<ClientOptions, 'fetch'>, call: Call, answer: ()
   await send({ ...options, fetch: r.fetch }, call);
   expect(r.sent).toHaveLength(1);
   return r.sent[0]!;
-}
-
-async function refusal(p: Promise<unknown>): Promise<ApiError> {
-  const e: unknown = await p.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  if (!(e instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(e)}`);
-  return e;
 }
 
 describe('credentials', () => {

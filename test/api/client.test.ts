@@ -14,6 +14,7 @@ import { mintToken } from '../../api/_lib/auth/tokens.js';
 import { startServer, type RunningServer } from '../../dev/server.js';
 import { REPO_ROOT, SAMPLE_OUT, SAMPLE_SRC } from '../helpers/catalog.js';
 import { useCatalog } from '../helpers/service.js';
+import { refusal } from '../helpers/client.js';
 import { png } from '../helpers/media.js';
 
 const ADMIN_PASSWORD = 'client-test-admin-password-01';
@@ -35,16 +36,6 @@ afterAll(async () => {
   useCatalog(undefined);
   await rm(dataDir, { recursive: true, force: true });
 });
-
-/** The rejection of `p` as an ApiError. */
-async function refusal(p: Promise<unknown>): Promise<ApiError> {
-  const e: unknown = await p.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  if (!(e instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(e)}`);
-  return e;
-}
 
 describe('generated', () => {
   it('is up to date with the OpenAPI document', async () => {
