@@ -84,9 +84,10 @@ export function paramSchema(spec: ParamSpec): Json {
   }
 }
 
-function paramDescription(name: string, spec: ParamSpec): string | undefined {
+/** `strict`: parsed by `parseQuery` (enums compare without case there); a loose parameter is compared as sent. */
+function paramDescription(name: string, spec: ParamSpec, strict: boolean): string | undefined {
   if (spec.kind === 'int' && spec.clamp) return `Above ${spec.max}, lowered to ${spec.max} (see \`X-Limit-Applied\`).`;
-  if (spec.kind === 'enum') return 'Compared without case.';
+  if (spec.kind === 'enum' && strict) return 'Compared without case.';
   if (name === 'cursor') return 'The opaque `cursor` of the previous page.';
   return undefined;
 }
@@ -94,7 +95,7 @@ function paramDescription(name: string, spec: ParamSpec): string | undefined {
 function queryParameters(op: OperationSpec): Json[] {
   const specs = { ...op.query, ...op.looseQuery };
   return Object.entries(specs).map(([name, spec]) => {
-    const description = paramDescription(name, spec);
+    const description = paramDescription(name, spec, op.query !== undefined && Object.hasOwn(op.query, name));
     const example = op.queryExample?.[name];
     return {
       name,
@@ -131,6 +132,9 @@ export function errorCodes(op: OperationSpec): ErrorCode[] {
   return [...codes].sort((a, b) => STATUS_OF[a] - STATUS_OF[b] || (a < b ? -1 : 1));
 }
 
+/** Entries whose answers come from the published catalog (`api/_lib/http/respond.ts` `cachedResponse`). */
+const CATALOG_ENTRIES: ReadonlySet<string> = new Set(['catalog', 'collections', 'registries']);
+
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad request',
   401: 'Missing or invalid credentials',
@@ -153,17 +157,21 @@ function problemResponses(op: OperationSpec): Record<string, Json> {
     out[String(status)] = {
       description: `${REASONS[status] ?? 'Refused'}: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
       ...(status === 401 ? { headers: { 'WWW-Authenticate': { description: 'The scheme and realm to authenticate with.', schema: { type: 'string' } } } } : {}),
+      ...(status === 412 ? { headers: { ETag: { description: 'The current revision: read the state again, then retry with it.', schema: { type: 'string' } } } } : {}),
       content: { [PROBLEM_TYPE]: { schema: refTo(PROBLEM) } },
     };
   }
   return out;
 }
 
-function headerObjects(headers: Readonly<Record<string, string>> | undefined, cacheable: boolean): Json | undefined {
+/** `catalog`: the answer comes from the published catalog and names its build (`X-Build-Id`). */
+function headerObjects(headers: Readonly<Record<string, string>> | undefined, cacheable: boolean, catalog: boolean): Json | undefined {
   const all: Record<string, Json> = {};
   if (cacheable) {
-    all.ETag = { description: 'The build id and the canonical query; send it as `If-None-Match` for a 304.', schema: { type: 'string' } };
+    all.ETag = { description: 'Changes when the answer changes (with the build and the query); send it as `If-None-Match` for a 304.', schema: { type: 'string' } };
     all['Cache-Control'] = { description: '`public, max-age=300`.', schema: { type: 'string' } };
+    all['CDN-Cache-Control'] = { description: 'The same, for the edge.', schema: { type: 'string' } };
+    if (catalog) all['X-Build-Id'] = { description: 'The catalog build that answered.', schema: { type: 'string' } };
   }
   for (const [name, description] of Object.entries(headers ?? {})) all[name] = { description, schema: { type: 'string' } };
   return Object.keys(all).length ? all : undefined;
@@ -172,7 +180,7 @@ function headerObjects(headers: Readonly<Record<string, string>> | undefined, ca
 function successResponses(op: OperationSpec): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const s of op.success) {
-    const headers = headerObjects(s.headers, op.cacheable === true);
+    const headers = headerObjects(s.headers, op.cacheable === true, CATALOG_ENTRIES.has(op.entry));
     const content: Json = {};
     if (s.schema) content['application/json'] = { schema: refTo(s.schema) };
     if (s.alternative) content[s.alternative.mediaType] = { schema: { type: 'string', description: s.alternative.description } };
@@ -182,7 +190,7 @@ function successResponses(op: OperationSpec): Record<string, Json> {
   return out;
 }
 
-function requestBody(op: OperationSpec): Json | undefined {
+function requestBody(op: OperationSpec, schemaOf: (name: string) => Json): Json | undefined {
   const body = op.body;
   if (!body) return undefined;
   if (body.kind === 'json') {
@@ -191,7 +199,8 @@ function requestBody(op: OperationSpec): Json | undefined {
     return { required: true, content };
   }
   const fields = componentName(body.schema);
-  const file = { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file’s bytes; its name becomes the last segment of its key.' };
+  const fieldsRequired = schemaOf(body.schema).required;
+  const file = { type: 'string', contentMediaType: 'application/octet-stream', description: body.files.description };
   return {
     required: true,
     content: {
@@ -199,7 +208,7 @@ function requestBody(op: OperationSpec): Json | undefined {
         schema: {
           type: 'object',
           description: `The file part(s) in \`${body.files.field}\`; the text fields as \`${fields}\`.`,
-          required: [body.files.field],
+          required: [body.files.field, ...(Array.isArray(fieldsRequired) ? (fieldsRequired as string[]) : [])],
           properties: {
             [body.files.field]: body.files.max === 1 ? file : { type: 'array', minItems: body.files.min, maxItems: body.files.max, items: file },
             folder: { $ref: `#/components/schemas/${fields}/properties/folder` },
@@ -229,7 +238,7 @@ export function openApiPath(route: RouteDef): string {
   return route.path.replace(/\{key[+*]?\}/g, '{key}');
 }
 
-function operationObject(route: RouteDef, op: OperationSpec): Json {
+function operationObject(route: RouteDef, op: OperationSpec, schemaOf: (name: string) => Json): Json {
   const parameters: Json[] = [];
   if (op.key) {
     parameters.push({
@@ -247,7 +256,7 @@ function operationObject(route: RouteDef, op: OperationSpec): Json {
   if (op.ifMatch) parameters.push({ name: 'If-Match', in: 'header', required: true, description: 'The current `ETag` (not `*`).', schema: { type: 'string' } });
   if (op.cacheable) parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'An `ETag` of an earlier answer.', schema: { type: 'string' } });
   const description = [op.description ?? '', ACCESS_NOTE[op.access]].filter(Boolean).join('\n\n');
-  const body = requestBody(op);
+  const body = requestBody(op, schemaOf);
   return {
     operationId: op.operationId,
     summary: op.summary,
@@ -323,7 +332,7 @@ export function openApiDocument(options: DocumentOptions): Json {
   const wanted = new Set<string>([PROBLEM]);
   for (const { route, op } of pairOperations()) {
     const path = openApiPath(route);
-    paths[path] = { ...paths[path], [op.method.toLowerCase()]: operationObject(route, op) };
+    paths[path] = { ...paths[path], [op.method.toLowerCase()]: operationObject(route, op, options.schema) };
     for (const s of op.success) if (s.schema) wanted.add(s.schema);
     if (op.body) wanted.add(op.body.schema);
   }

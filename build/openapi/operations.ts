@@ -50,7 +50,7 @@ export type BodySpec =
       /** Schema of the text fields, e.g. `requests/storage-upload`. */
       readonly schema: string;
       /** The file field and how many files it takes. */
-      readonly files: { readonly field: string; readonly min: number; readonly max: number };
+      readonly files: { readonly field: string; readonly min: number; readonly max: number; readonly description: string };
     };
 
 /** A success answer. */
@@ -135,13 +135,15 @@ const LIMIT_HEADERS = {
   'X-Limit-Requested': 'The `limit` as sent, when it was above the maximum and lowered.',
   'X-Limit-Applied': 'The `limit` applied, when it was lowered.',
 };
+/** What the file part of a plain upload is. */
+const FILE_NAMED = 'The file’s bytes; its name becomes the last segment of its key.';
 const UUID_EXAMPLE = '3f2b8c1e-7a4d-4e6b-9c0f-1d2e3f4a5b6c';
 
 const COLLECTION_KEYS: Readonly<Record<CollectionName, { readonly key: string; readonly example: string }>> = {
-  relics: { key: 'uuid, id or name slug of the relic', example: 'relic-ember-heart' },
-  enchants: { key: 'uuid, id or name slug of the enchant', example: 'keen-edge' },
-  infusions: { key: 'uuid or id of the infusion', example: 'INFN-20260602120000-000120-5A1B2C3D' },
-  artifacts: { key: 'uuid or name slug of the artifact (hidden artifacts are found too)', example: 'crown-of-ash' },
+  relics: { key: 'uuid, id or name slug of the relic', example: 'ember-heart' },
+  enchants: { key: 'uuid, id or name slug of the enchant', example: 'enchant-keen-edge' },
+  infusions: { key: 'uuid or id of the infusion', example: 'INFU-20260602120000-00015B-B2E82931' },
+  artifacts: { key: 'uuid or name slug of the artifact (hidden artifacts are found too)', example: 'lantern-of-the-first-watch' },
 };
 
 const collectionOperations = (name: CollectionName): OperationSpec[] => {
@@ -226,7 +228,7 @@ function bagChange(route: string, operationId: string, summary: string, descript
     description,
     tag: 'items',
     access: 'server',
-    body: { kind: 'json', schema: 'requests/bag-change', example: { definitionId: 'MATL-20260601120000-000010-2B3C4D5E', ...example } },
+    body: { kind: 'json', schema: 'requests/bag-change', example: { definitionId: 'MATL-20260601090000-000101-F469B3E9', ...example } },
     success: [
       { status: 201, description: 'The bag entry.', schema: 'responses/bag-change' },
       { status: 200, description: 'The entry of an earlier request with the same idempotency key.', schema: 'responses/bag-change', headers: REPLAYED },
@@ -290,18 +292,18 @@ const operations: OperationSpec[] = [
   // §4.5, §4.6, §4.3
   registry('sprites', 'listSprites', 'List sprites', 'sprites-list', { queryExample: { limit: '20' } }),
   registry('sprites-search', 'searchSprites', 'Search sprites', 'sprites-search', { queryExample: { q: 'knight' } }),
-  registry('sprite', 'getSprite', 'Get one sprite', 'sprite', { key: 'the sprite’s SPRT- id', keyExample: 'SPRT-1a2b3c4d-5e6f70' }),
+  registry('sprite', 'getSprite', 'Get one sprite', 'sprite', { key: 'the sprite’s SPRT- id', keyExample: 'SPRT-610718D0-969AE4' }),
   registry('characters', 'listSpriteCharacters', 'List sprite characters', 'characters-list'),
-  registry('character', 'getSpriteCharacter', 'Get one sprite character', 'character', { key: 'the character’s id', keyExample: 'CHAR-1a2b3c4d-5e6f70' }),
+  registry('character', 'getSpriteCharacter', 'Get one sprite character', 'character', { key: 'the character’s SPRT- id', keyExample: 'SPRT-8E477357-54D20A' }),
   registry('stats', 'getRegistryStats', 'Totals of the sprite, character and icon registries', 'registry-stats'),
   registry('icons', 'listIcons', 'List icons', 'icons-list', { queryExample: { category: 'weapon' } }),
   registry('icons-search', 'searchIcons', 'Search icons', 'icons-search', { queryExample: { q: 'sword' } }),
-  registry('icons-by-path', 'getIconByPath', 'Get the icon of an object key, path or CDN URL', 'icon', { queryExample: { path: 'icons/weapon/sword.png' }, errors: ['NOT_FOUND'] }),
+  registry('icons-by-path', 'getIconByPath', 'Get the icon of an object key, path or CDN URL', 'icon', { queryExample: { path: 'factions/crusade_banner.png' }, errors: ['NOT_FOUND'] }),
   registry('icons-categories', 'listIconCategories', 'Icon categories with their counts', 'icon-categories'),
-  registry('icon', 'getIcon', 'Get one icon', 'icon', { key: 'the icon’s studio uuid', keyExample: 'ICON-1a2b3c4d-5e6f70' }),
+  registry('icon', 'getIcon', 'Get one icon', 'icon', { key: 'the icon’s studio uuid', keyExample: 'ICON-006C-D95C-BC1C' }),
   registry('legacy-categories', 'listLegacyAssetCategories', 'Icon categories (legacy asset registry path)', 'icon-categories'),
   registry('legacy-search', 'searchLegacyAssets', 'Search icons (legacy asset registry path)', 'icons-search', { queryExample: { q: 'sword' } }),
-  registry('legacy-asset', 'getLegacyAsset', 'Get one icon by its ICON id (legacy asset registry path)', 'icon', { key: 'the icon’s ICON- id', keyExample: 'ICON-1a2b3c4d-5e6f70' }),
+  registry('legacy-asset', 'getLegacyAsset', 'Get one icon by its ICON id (legacy asset registry path)', 'icon', { key: 'the icon’s ICON- id', keyExample: 'ICON-006C-D95C-BC1C' }),
   registry('studiodot-assets', 'listStudiodotAssets', 'Search the asset manifest', 'studiodot-assets-list', { queryExample: { type: 'icon' } }),
   registry('studiodot-assets-categories', 'listStudiodotAssetCategories', 'Asset manifest categories with their counts', 'studiodot-assets-categories'),
   // §4.8
@@ -311,16 +313,16 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'verifySendToAccount',
     summary: 'Credit an account once per idempotency key',
-    description: `Records the credit on the account's balance and transaction list in one atomic step. Exactly one of \`studioId\` and \`accountId\`. ${IDEMPOTENCY} A 503 changes nothing: retry with the same key.`,
+    description: `Records the credit on the account's balance and transaction list in one atomic step. Exactly one of \`studioId\` and \`accountId\`; \`amount\` at most \`WALLET_VERIFY_SEND_MAX\` (a deployment setting, 1,000 by default; 400 above it). ${IDEMPOTENCY} A balance that would pass 2^53 - 1 is 409. A 503 changes nothing: retry with the same key.`,
     tag: 'wallet',
     access: 'admin',
     body: {
       kind: 'json',
       schema: 'requests/verify-send-to-account',
-      example: { studioId: 'STUDIO_7Q2M4K9X', amount: 100, purpose: 'verify', idempotencyKey: 'order-2026-11-24-0001', note: 'launch bonus' },
+      example: { studioId: 'STUDIO_7Q2M4K9XB3D8F1ZA', amount: 100, purpose: 'verify', idempotencyKey: 'order-2026-11-24-0001', note: 'launch bonus' },
     },
     success: [{ status: 200, description: 'The credit (or its replay).', schema: 'responses/wallet-credit', headers: REPLAYED }],
-    errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
+    errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
   {
     entry: 'wallet',
@@ -349,7 +351,7 @@ const operations: OperationSpec[] = [
     body: { kind: 'json', schema: 'requests/create-account', example: { displayName: 'Ash Walker', username: 'ash.walker', idempotencyKey: 'create-ash-walker-0001' } },
     success: [
       { status: 201, description: 'The new account.', schema: 'responses/account', headers: { Location: 'The account’s URL.' } },
-      { status: 200, description: 'The account created by an earlier request with the same idempotency key.', schema: 'responses/account', headers: REPLAYED },
+      { status: 200, description: 'The account created by an earlier request with the same idempotency key.', schema: 'responses/account', headers: { Location: 'The account’s URL.', ...REPLAYED } },
     ],
     errors: ['CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
@@ -362,7 +364,7 @@ const operations: OperationSpec[] = [
     tag: 'admin',
     access: 'admin',
     key: '`STUDIO_*` id or account uuid (either resolves the same account)',
-    keyExample: 'STUDIO_7Q2M4K9X',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
     success: [{ status: 200, description: 'The account.', schema: 'responses/account' }],
   },
   {
@@ -376,7 +378,7 @@ const operations: OperationSpec[] = [
     access: 'admin',
     body: { kind: 'json', schema: 'requests/grant-coin', example: { accountId: UUID_EXAMPLE, amount: 250, reason: 'Compensation for the 11-20 outage', idempotencyKey: 'grant-outage-1120-ash' } },
     success: [{ status: 200, description: 'The grant (or its replay).', schema: 'responses/wallet-credit', headers: REPLAYED }],
-    errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
+    errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
   // §4.7, §4.9
   {
@@ -388,7 +390,7 @@ const operations: OperationSpec[] = [
     description: 'The key is the folder and the file’s name; the bytes must be of a type taken and fit the name (415 otherwise).',
     tag: 'storage',
     access: 'admin',
-    body: { kind: 'multipart', schema: 'requests/storage-upload', files: { field: 'file', min: 1, max: 1 } },
+    body: { kind: 'multipart', schema: 'requests/storage-upload', files: { field: 'file', min: 1, max: 1, description: FILE_NAMED } },
     success: [{ status: 201, description: 'The stored object.', schema: 'responses/storage-upload', headers: { Location: 'The object’s public URL.' } }],
   },
   {
@@ -399,7 +401,7 @@ const operations: OperationSpec[] = [
     summary: `Store up to ${MAX_MULTI_FILES} files`,
     tag: 'storage',
     access: 'admin',
-    body: { kind: 'multipart', schema: 'requests/storage-upload', files: { field: 'files', min: 1, max: MAX_MULTI_FILES } },
+    body: { kind: 'multipart', schema: 'requests/storage-upload', files: { field: 'files', min: 1, max: MAX_MULTI_FILES, description: FILE_NAMED } },
     success: [{ status: 200, description: 'One result per file, stored or refused.', schema: 'responses/storage-upload-multi' }],
   },
   {
@@ -411,7 +413,7 @@ const operations: OperationSpec[] = [
     description: 'An unsafe archive (paths out of the folder, links, too many or too large entries) is 400 and stores nothing.',
     tag: 'storage',
     access: 'admin',
-    body: { kind: 'multipart', schema: 'requests/storage-upload-zip', files: { field: 'file', min: 1, max: 1 } },
+    body: { kind: 'multipart', schema: 'requests/storage-upload-zip', files: { field: 'file', min: 1, max: 1, description: 'A zip archive; each entry is stored under the folder at its own path inside the archive.' } },
     success: [{ status: 200, description: 'One result per entry, stored, refused or skipped.', schema: 'responses/storage-upload-zip' }],
   },
   {
@@ -473,6 +475,8 @@ const operations: OperationSpec[] = [
     key: 'the object key (may contain `/`)',
     keyExample: 'era1/models/oak-staff.glb',
     success: [{ status: 204, description: 'Deleted, or there was nothing to delete.' }],
+    // a path that is not a valid storage key is refused as the key parameter
+    errors: ['INVALID_QUERY'],
   },
   // §2.9, §4.8
   {
@@ -536,7 +540,7 @@ const operations: OperationSpec[] = [
     looseQuery: { era: { kind: 'enum', values: ERAS, required: true } },
     queryExample: { era: 'warlords' },
     success: [{ status: 200, description: 'The characters.', schema: 'responses/game-characters-list' }],
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    errors: ['NOT_FOUND'],
   },
   {
     entry: 'player',
@@ -547,7 +551,7 @@ const operations: OperationSpec[] = [
     description: `Class, race and faction are ids of the published catalog, the race within its faction; at most four per era, then 409. ${IDEMPOTENCY}`,
     tag: 'player',
     access: 'player',
-    body: { kind: 'json', schema: 'requests/character-create', example: { era: 'warlords', name: 'Ash Walker', classId: 'warrior', raceId: 'human', factionId: 'alliance', idempotencyKey: 'new-char-ash-0001' } },
+    body: { kind: 'json', schema: 'requests/character-create', example: { era: 'warlords', name: 'Ash Walker', classId: 'warrior', raceId: 'human', factionId: 'crusade', idempotencyKey: 'new-char-ash-0001' } },
     success: [
       { status: 201, description: 'The new character.', schema: 'responses/game-character', headers: { Location: 'The character’s progress URL.' } },
       { status: 200, description: 'The character created by an earlier request with the same idempotency key.', schema: 'responses/game-character', headers: REPLAYED },
@@ -595,7 +599,8 @@ const operations: OperationSpec[] = [
     access: 'public',
     body: { kind: 'json', schema: 'requests/auth-external', example: { token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJwbGF5ZXItMSJ9.c2lnbmF0dXJl' } },
     success: [{ status: 200, description: 'Our token, the account and its characters.', schema: 'responses/auth-login' }],
-    errors: ['UNAUTHORIZED'],
+    // a first login creates the account: its username or key may already be an admin-created account's
+    errors: ['UNAUTHORIZED', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
   {
     entry: 'player',
@@ -622,9 +627,9 @@ const operations: OperationSpec[] = [
     description: `A \`studio_uuid\` for an \`ITEM-*\` definition of the catalog, owned by the account. ${IDEMPOTENCY}`,
     tag: 'items',
     access: 'server',
-    body: { kind: 'json', schema: 'requests/item-mint', example: { definitionId: 'ITEM-20260601120000-000001-1A2B3C4D', studioId: 'STUDIO_7Q2M4K9X', idempotencyKey: 'mint-drop-77-ash' } },
+    body: { kind: 'json', schema: 'requests/item-mint', example: { definitionId: 'ITEM-20260601093000-00010D-B1F512C1', studioId: 'STUDIO_7Q2M4K9XB3D8F1ZA', idempotencyKey: 'mint-drop-77-ash' } },
     success: [
-      { status: 201, description: 'The minted item.', schema: 'responses/item-minted' },
+      { status: 201, description: 'The minted item.', schema: 'responses/item-minted', headers: { Location: 'The item’s ledger URL, `/api/ledger/{studio_uuid}`.' } },
       { status: 200, description: 'The item minted by an earlier request with the same idempotency key.', schema: 'responses/item-minted', headers: REPLAYED },
     ],
     errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
@@ -672,7 +677,7 @@ const operations: OperationSpec[] = [
     success: [{ status: 200, description: 'The bag.', schema: 'responses/inventory' }],
     errors: ['NOT_FOUND'],
   },
-  bagChange('inventory-grant', 'grantInventory', 'Add a quantity of a stackable to an account’s bag', IDEMPOTENCY, { studioId: 'STUDIO_7Q2M4K9X', quantity: 5, idempotencyKey: 'loot-77-ash-iron' }, []),
+  bagChange('inventory-grant', 'grantInventory', 'Add a quantity of a stackable to an account’s bag', `409 when the quantity held would pass 2^53 - 1. ${IDEMPOTENCY}`, { studioId: 'STUDIO_7Q2M4K9XB3D8F1ZA', quantity: 5, idempotencyKey: 'loot-77-ash-iron' }, ['CONFLICT']),
   bagChange('inventory-consume', 'consumeInventory', 'Take a quantity of a stackable from an account’s bag', `409 beyond the quantity held. ${IDEMPOTENCY}`, { accountId: UUID_EXAMPLE, quantity: 2, idempotencyKey: 'craft-77-ash-iron' }, ['CONFLICT']),
   {
     entry: 'player',
@@ -694,7 +699,7 @@ const operations: OperationSpec[] = [
     description: 'Learning it again answers 200 with the first time and changes nothing.',
     tag: 'player',
     access: 'player',
-    body: { kind: 'json', schema: 'requests/recipe-learn', example: { recipeId: 'RECP-20260601120000-000030-3C4D5E6F' } },
+    body: { kind: 'json', schema: 'requests/recipe-learn', example: { recipeId: 'RECP-20260601100000-000123-64A3D698' } },
     success: [
       { status: 201, description: 'Learned now.', schema: 'responses/recipe-learned' },
       { status: 200, description: 'Learned before.', schema: 'responses/recipe-learned' },

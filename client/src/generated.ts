@@ -2212,7 +2212,7 @@ export interface ListSpriteCharactersArgs {
  */
 export interface GetSpriteCharacterArgs {
   /**
-   * the character’s id
+   * the character’s SPRT- id
    */
   readonly key: string;
 }
@@ -2538,7 +2538,7 @@ export interface ListCharactersArgs {
   /** Query parameters. */
   readonly query: {
     /**
-     * Compared without case.
+     * `era`
      */
     readonly "era": "warlords" | "voxel" | "nexus" | "armada";
   };
@@ -3013,7 +3013,7 @@ export class GameDataClient {
    *
    * `POST /api/wallet/verify-send-to-account` (200: The credit (or its replay).)
    *
-   * Records the credit on the account's balance and transaction list in one atomic step. Exactly one of `studioId` and `accountId`. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. A 503 changes nothing: retry with the same key.
+   * Records the credit on the account's balance and transaction list in one atomic step. Exactly one of `studioId` and `accountId`; `amount` at most `WALLET_VERIFY_SEND_MAX` (a deployment setting, 1,000 by default; 400 above it). Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. A balance that would pass 2^53 - 1 is 409. A 503 changes nothing: retry with the same key.
    *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -3363,7 +3363,7 @@ export class GameDataClient {
    *
    * `POST /api/inventory/grant` (200: The entry of an earlier request with the same idempotency key. 201: The bag entry.)
    *
-   * Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * 409 when the quantity held would pass 2^53 - 1. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
    *
    * Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).

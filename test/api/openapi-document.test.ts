@@ -14,6 +14,7 @@ function schemaOf(name: string): Json {
   if (name === 'responses/problem') return { $id: id, $schema: 'x', type: 'object', properties: { code: { type: 'string' } } };
   if (name === 'responses/sprites-list') return { $id: id, type: 'object', properties: { items: { type: 'array', items: { $ref: 'sprite.schema.json' } }, self: { $ref: '#/$defs/s' } }, $defs: { s: { type: 'string' } } };
   if (name === 'responses/sprite') return { $id: id, type: 'object', properties: { icon: { $ref: `${SCHEMA_ID_BASE}responses/icon.schema.json#/properties/url` } } };
+  if (name === 'requests/storage-upload-zip') return { $id: id, type: 'object', required: ['folder'], properties: { folder: { type: 'string' } } };
   return { $id: id, type: 'object', title: name };
 }
 
@@ -73,7 +74,8 @@ describe('answers and refusals', () => {
     expect(errorCodes(spec('getInventory'))).toEqual(['UNAUTHORIZED', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
     expect(errorCodes(spec('listObjects'))).toEqual(['INVALID_QUERY', 'UNAUTHORIZED', 'FORBIDDEN', 'UPSTREAM_UNAVAILABLE']);
     expect(errorCodes(spec('getItem'))).toEqual(['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
-    expect(errorCodes(spec('listCharacters'))).toEqual(['BAD_REQUEST', 'INVALID_QUERY', 'UNAUTHORIZED', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
+    expect(errorCodes(spec('listCharacters'))).toEqual(['INVALID_QUERY', 'UNAUTHORIZED', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
+    expect(errorCodes(spec('deleteObject'))).toEqual(['INVALID_QUERY', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
     expect(errorCodes(spec('patchIslandState'))).toEqual([
       'INVALID_BODY',
       'UNAUTHORIZED',
@@ -89,6 +91,7 @@ describe('answers and refusals', () => {
   it('groups refusals by status as problem+json, with WWW-Authenticate on 401', () => {
     const r = op('/api/island/state', 'patch').responses as Record<string, Json>;
     expect(Object.keys(r)).toEqual(['200', '400', '401', '404', '412', '413', '415', '428', '503']);
+    expect(r['404']).not.toHaveProperty('headers');
     expect(r['401']).toMatchObject({ description: 'Missing or invalid credentials: `UNAUTHORIZED`.', headers: { 'WWW-Authenticate': { schema: { type: 'string' } } } });
     expect(r['412']!.description).toBe('The `If-Match` revision is stale: `PRECONDITION_FAILED`.');
     expect(r['428']!.description).toBe('`If-Match` is required: `PRECONDITION_REQUIRED`.');
@@ -96,7 +99,11 @@ describe('answers and refusals', () => {
     expect(r['404']).not.toHaveProperty('headers');
     const items = op('/api/ledger/{key}').responses as Record<string, Json>;
     expect(items['400']!.description).toBe('Bad request: `BAD_REQUEST`.');
-    expect((op('/api/characters').responses as Record<string, Json>)['400']!.description).toBe('Bad request: `BAD_REQUEST`, `INVALID_QUERY`.');
+    expect((op('/api/characters').responses as Record<string, Json>)['400']!.description).toBe('Bad request: `INVALID_QUERY`.');
+    // a loose parameter is compared as sent; a strict enum without case
+    expect((op('/api/characters').parameters as Json[])[0]).not.toHaveProperty('description');
+    expect((op('/api/storage/{key}', 'delete').responses as Record<string, Json>)['400']!.description).toBe('Bad request: `INVALID_QUERY`.');
+    expect(r['412']!.headers).toEqual({ ETag: { description: 'The current revision: read the state again, then retry with it.', schema: { type: 'string' } } });
     const params = op('/api/island/state', 'patch').parameters as Json[];
     expect(params).toContainEqual({ name: 'If-Match', in: 'header', required: true, description: 'The current `ETag` (not `*`).', schema: { type: 'string' } });
   });
@@ -104,7 +111,9 @@ describe('answers and refusals', () => {
   it('marks cacheable answers with ETag and Cache-Control, If-None-Match and 304; the others with none of them', () => {
     const search = op('/api/search');
     const ok = (search.responses as Record<string, Json>)['200']!;
-    expect(Object.keys(ok.headers as Json)).toEqual(['ETag', 'Cache-Control', 'X-Limit-Requested', 'X-Limit-Applied']);
+    expect(Object.keys(ok.headers as Json)).toEqual(['ETag', 'Cache-Control', 'CDN-Cache-Control', 'X-Build-Id', 'X-Limit-Requested', 'X-Limit-Applied']);
+    // the island spec is cacheable but not catalog data: no build id
+    expect(Object.keys(((op('/api/island/spec').responses as Record<string, Json>)['200']!.headers as Json))).toEqual(['ETag', 'Cache-Control', 'CDN-Cache-Control']);
     expect((search.responses as Record<string, Json>)['304']).toEqual({ description: 'Not modified: the `If-None-Match` ETag is current.' });
     expect(search.parameters as Json[]).toContainEqual({ name: 'If-None-Match', in: 'header', required: false, description: 'An `ETag` of an earlier answer.', schema: { type: 'string' } });
     const overview = op('/api/wallet/overview');
@@ -131,6 +140,11 @@ describe('answers and refusals', () => {
     const many = (op('/api/storage/upload-multi', 'post').requestBody as { content: Record<string, { schema: Json }> }).content['multipart/form-data']!.schema;
     expect((many.properties as Record<string, Json>).files).toMatchObject({ type: 'array', minItems: 1, maxItems: 50, items: { type: 'string' } });
     expect(many.description).toBe('The file part(s) in `files`; the text fields as `StorageUploadRequest`.');
+    // the text fields a form requires are required beside the file
+    const zip = (op('/api/storage/upload-zip', 'post').requestBody as { content: Record<string, { schema: Json }> }).content['multipart/form-data']!.schema;
+    expect(zip.required).toEqual(['file', 'folder']);
+    expect((zip.properties as Record<string, Json>).file!.description).toBe('A zip archive; each entry is stored under the folder at its own path inside the archive.');
+    expect(one.required).toEqual(['file']);
     expect(op('/api/search')).not.toHaveProperty('requestBody');
   });
 

@@ -133,7 +133,7 @@ describe('document', () => {
 
   it('lists problem answers by status with the codes of each, as problem+json', () => {
     const grant = doc.paths['/api/admin/grant-coin']!.post!.responses as Record<string, { description: string; content?: Json; headers?: Json }>;
-    expect(Object.keys(grant).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '422', '503']);
+    expect(Object.keys(grant).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '422', '503']);
     expect(grant['422']!.description).toContain('IDEMPOTENCY_KEY_REUSED');
     expect(grant['400']!.description).toContain('INVALID_BODY');
     expect(grant['401']!.headers).toHaveProperty('WWW-Authenticate');
@@ -173,13 +173,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** A real key of the sample build for collection operations, the operation's example otherwise. */
-async function keyFor(op: OperationSpec): Promise<string> {
-  const m = /^(relics|enchants|infusions|artifacts)-(item|file)$/.exec(op.route);
-  if (m) {
-    const list = (await (await handle(new Request(`http://t/v1/${m[1]}?limit=1`))).json()) as { items: { uuid: string }[] };
-    return list.items[0]!.uuid;
-  }
+/** The operation's example key (examples name records of the sample catalog), or a stand-in. */
+function keyFor(op: OperationSpec): string {
   return op.keyExample ?? 'x';
 }
 
@@ -214,7 +209,7 @@ async function expectDocumented(op: OperationSpec, res: Response, what: string):
 describe('every operation answers what the document says', () => {
   it('without credentials, body or query', async () => {
     for (const { route, op } of pairOperations()) {
-      const res = await handle(new Request(urlOf(openApiPath(route), await keyFor(op)), { method: op.method }));
+      const res = await handle(new Request(urlOf(openApiPath(route), keyFor(op)), { method: op.method }));
       await expectDocumented(op, res, 'bare');
       if (op.access !== 'public') expect(res.status, op.operationId).toBe(401);
     }
@@ -224,14 +219,14 @@ describe('every operation answers what the document says', () => {
     for (const { route, op } of pairOperations()) {
       // a `-file` route shares its path with a static file, which the CDN serves whatever the query
       if (!op.query || op.access !== 'public' || op.route.endsWith('-file')) continue;
-      const res = await handle(new Request(urlOf(openApiPath(route), await keyFor(op), { ...op.queryExample, bogus: '1' }), { method: op.method }));
+      const res = await handle(new Request(urlOf(openApiPath(route), keyFor(op), { ...op.queryExample, bogus: '1' }), { method: op.method }));
       expect(res.status, op.operationId).toBe(400);
       await expectDocumented(op, res, 'unknown parameter');
     }
   });
 
   it('with the example query, the example body and the credentials it needs', async () => {
-    let succeeded = 0;
+    const succeeded: string[] = [];
     for (const { route, op } of pairOperations()) {
       const headers: Record<string, string> = {};
       if (op.access === 'player') headers.Authorization = `Bearer ${playerToken}`;
@@ -248,12 +243,14 @@ describe('every operation answers what the document says', () => {
         body = form;
       }
       if (op.ifMatch) headers['If-Match'] = '"0"';
-      const res = await handle(new Request(urlOf(openApiPath(route), await keyFor(op), op.queryExample), { method: op.method, headers, ...(body ? { body } : {}) }));
-      if (res.status < 300) succeeded++;
+      const res = await handle(new Request(urlOf(openApiPath(route), keyFor(op), op.queryExample), { method: op.method, headers, ...(body ? { body } : {}) }));
+      if (res.status < 300) succeeded.push(op.operationId);
+      // the examples of public reads name records of the sample catalog
+      if (op.access === 'public' && op.method === 'GET') expect(res.status, `${op.operationId} example`).toBe(200);
       await expectDocumented(op, res, 'example');
     }
     // most operations succeed with their examples on the sample catalog
-    expect(succeeded).toBeGreaterThan(OPERATIONS.length / 2);
+    expect(succeeded.length, succeeded.join(' ')).toBeGreaterThan(OPERATIONS.length * 0.6);
   });
 });
 
