@@ -50,6 +50,27 @@ describe('generated', () => {
     expect(methods.sort()).toEqual(ids.sort());
   });
 
+  it('compiles on its own into the files its package.json publishes, which load as an ES module', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { pathToFileURL } = await import('node:url');
+    const out = await mkdtemp(join(tmpdir(), 'client-dist-'));
+    try {
+      await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(REPO_ROOT, 'client/tsconfig.json'), '--outDir', out]);
+      const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'client/package.json'), 'utf8')) as { type: string; exports: { '.': { types: string; import: string } }; files: string[] };
+      expect(pkg.type).toBe('module');
+      expect(pkg.files).toContain('dist');
+      const built = (p: string): string => join(out, p.replace(/^\.\/dist\//, ''));
+      await expect(readFile(built(pkg.exports['.'].types), 'utf8')).resolves.toContain('GameDataClient');
+      const mod = (await import(pathToFileURL(built(pkg.exports['.'].import)).href)) as { GameDataClient: unknown; ApiError: unknown; OPERATION_IDS: readonly string[] };
+      expect(typeof mod.GameDataClient).toBe('function');
+      expect(typeof mod.ApiError).toBe('function');
+      expect(mod.OPERATION_IDS).toEqual(OPERATION_IDS);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+
   it('fills path parameters percent-encoded, keeping / only in multi-segment ones, and refuses an empty one', () => {
     expect(fillPath('/v1/relics/{key}', { key: 'a b/c' })).toBe('/v1/relics/a%20b%2Fc');
     expect(fillPath('/api/storage/{key}', { key: 'era1/a b.glb' }, ['key'])).toBe('/api/storage/era1/a%20b.glb');
