@@ -287,18 +287,22 @@ function staticObject(file: StaticFileSpec): Json {
 }
 
 /**
- * The operation of each route and method, in route table order.
+ * The operation of each route and method, in route table order (default: this service's tables).
  * @throws Error naming every route method without an operation, every operation without a route, and every
  *   repeated operationId.
  */
-export function pairOperations(): { route: RouteDef; op: OperationSpec }[] {
+export function pairOperations(
+  routes: readonly RouteDef[] = ROUTES,
+  operations: readonly OperationSpec[] = OPERATIONS,
+  statics: readonly StaticFileSpec[] = STATIC_FILES,
+): { route: RouteDef; op: OperationSpec }[] {
   const problems: string[] = [];
   const pairs: { route: RouteDef; op: OperationSpec }[] = [];
   const used = new Set<OperationSpec>();
-  for (const route of ROUTES) {
+  for (const route of routes) {
     if (route.gone) continue;
     for (const method of route.methods) {
-      const op = OPERATIONS.find((o) => o.entry === route.entry && o.route === route.name && o.method === method);
+      const op = operations.find((o) => o.entry === route.entry && o.route === route.name && o.method === method);
       if (!op) problems.push(`${method} ${route.path} (${route.entry}/${route.name}) has no operation`);
       else {
         used.add(op);
@@ -306,8 +310,8 @@ export function pairOperations(): { route: RouteDef; op: OperationSpec }[] {
       }
     }
   }
-  for (const op of OPERATIONS) if (!used.has(op)) problems.push(`operation ${op.operationId} names no route method (${op.entry}/${op.route} ${op.method})`);
-  const ids = [...OPERATIONS.map((o) => o.operationId), ...STATIC_FILES.map((f) => f.operationId)];
+  for (const op of operations) if (!used.has(op)) problems.push(`operation ${op.operationId} names no route method (${op.entry}/${op.route} ${op.method})`);
+  const ids = [...operations.map((o) => o.operationId), ...statics.map((f) => f.operationId)];
   for (const id of new Set(ids)) if (ids.indexOf(id) !== ids.lastIndexOf(id)) problems.push(`operationId ${id} is used twice`);
   if (problems.length) throw new Error(`The operation table does not match the route table:\n${problems.join('\n')}`);
   return pairs;

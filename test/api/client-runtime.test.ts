@@ -115,7 +115,7 @@ describe('answers', () => {
   });
 
   it('rejects a problem with its status, code, detail, fields, body and headers', async () => {
-    const problem = { type: 'https://errors.game-data.dev/invalid-query', title: 'Invalid query', status: 400, detail: 'Fix tier.', code: 'INVALID_QUERY', errors: [{ name: 'tier', message: 'too big' }, { name: 3 }, null] };
+    const problem = { type: 'https://errors.game-data.dev/invalid-query', title: 'Invalid query', status: 400, detail: 'Fix tier.', code: 'INVALID_QUERY', errors: [{ name: 'tier', message: 'too big' }, { name: 3, message: 'number name' }, { name: 'n' }, null] };
     const e = await refusal(send({ fetch: recorder(() => new Response(JSON.stringify(problem), { status: 400, headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' } })).fetch }, GET('none')));
     expect(e).toMatchObject({ name: 'ApiError', status: 400, code: 'INVALID_QUERY', detail: 'Fix tier.', message: 'INVALID_QUERY: Fix tier.' });
     expect(e.errors).toEqual([{ name: 'tier', message: 'too big' }]);
@@ -134,13 +134,24 @@ describe('answers', () => {
     expect(broken).toMatchObject({ code: 'HTTP_500', problem: undefined });
     const noCode = await refusal(send({ fetch: recorder(() => new Response('{"detail":"Gone for good."}', { status: 410, headers: { 'Content-Type': 'application/json' } })).fetch }, GET('none')));
     expect(noCode).toMatchObject({ code: 'HTTP_410', detail: 'Gone for good.' });
+    // a problem's members are read only from a JSON answer, and only from an object
+    const plain = await refusal(send({ fetch: recorder(() => new Response('{"code":"X","detail":"Y."}', { status: 400, headers: { 'Content-Type': 'text/plain' } })).fetch }, GET('none')));
+    expect(plain).toMatchObject({ code: 'HTTP_400', problem: undefined });
+    const untyped = await refusal(send({ fetch: recorder(() => new Response('{"code":"X","detail":"Y."}', { status: 400 })).fetch }, GET('none')));
+    expect(untyped).toMatchObject({ code: 'HTTP_400' });
+    for (const body of ['null', '"text"', '7']) {
+      const odd = await refusal(send({ fetch: recorder(() => new Response(body, { status: 400, headers: { 'Content-Type': 'application/json' } })).fetch }, GET('none')));
+      expect(odd, body).toMatchObject({ code: 'HTTP_400', problem: undefined });
+    }
+    const three = await refusal(send({ fetch: recorder(() => new Response(null, { status: 300 })).fetch }, GET('none')));
+    expect(three.code).toBe('HTTP_300');
     const redirect = await refusal(send({ fetch: recorder(() => new Response(null, { status: 308, headers: { Location: '/y' } })).fetch }, GET('none')));
     expect(redirect.code).toBe('HTTP_308');
   });
 
   it('says NOT_MODIFIED for a 304 and NETWORK_ERROR when nothing answered, and passes an abort through', async () => {
     const nm = await refusal(send({ fetch: recorder(() => new Response(null, { status: 304, headers: { ETag: '"1"' } })).fetch }, GET('none')));
-    expect(nm).toMatchObject({ status: 304, code: 'NOT_MODIFIED' });
+    expect(nm).toMatchObject({ status: 304, code: 'NOT_MODIFIED', detail: 'The resource has not changed since the ETag sent in If-None-Match.' });
     expect(nm.headers?.get('etag')).toBe('"1"');
     const down = await refusal(send({ baseUrl: 'http://svc.test', fetch: recorder(() => Promise.reject(new TypeError('fetch failed'))).fetch }, GET('none')));
     expect(down).toMatchObject({ status: 0, code: 'NETWORK_ERROR', detail: 'No answer from http://svc.test/x: fetch failed' });

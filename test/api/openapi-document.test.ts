@@ -2,7 +2,7 @@
 // codes an operation lists, how `$ref`s are pointed at components, multipart bodies, cacheable answers and
 // the static files, read from a document generated over small stand-in schemas.
 import { describe, expect, it } from 'vitest';
-import { componentName, errorCodes, openApiDocument, openApiPath, paramSchema, SCHEMA_ID_BASE } from '../../build/openapi/document.js';
+import { componentName, errorCodes, openApiDocument, openApiPath, pairOperations, paramSchema, SCHEMA_ID_BASE } from '../../build/openapi/document.js';
 import { OPERATIONS, STATIC_FILES, type OperationSpec } from '../../build/openapi/operations.js';
 import { ROUTES } from '../../api/_lib/routing/table.js';
 
@@ -40,12 +40,14 @@ describe('names and parameters', () => {
   });
 
   it('describes each kind of query parameter with its own rules', () => {
-    expect(paramSchema({ kind: 'int', min: 1, max: 8 })).toEqual({ type: 'integer', minimum: 1, maximum: 8 });
-    expect(paramSchema({ kind: 'int', min: 0, max: 9, default: 0 })).toEqual({ type: 'integer', minimum: 0, maximum: 9, default: 0 });
-    expect(paramSchema({ kind: 'enum', values: ['a', 'b'] })).toEqual({ type: 'string', enum: ['a', 'b'] });
-    expect(paramSchema({ kind: 'enum', values: ['a'], default: 'a' })).toEqual({ type: 'string', enum: ['a'], default: 'a' });
-    expect(paramSchema({ kind: 'string' })).toEqual({ type: 'string', maxLength: 200 });
-    expect(paramSchema({ kind: 'string', maxLength: 5 })).toEqual({ type: 'string', maxLength: 5 });
+    expect(paramSchema({ kind: 'int', min: 1, max: 8 })).toStrictEqual({ type: 'integer', minimum: 1, maximum: 8 });
+    expect(paramSchema({ kind: 'int', min: 0, max: 9, default: 0 })).toStrictEqual({ type: 'integer', minimum: 0, maximum: 9, default: 0 });
+    expect(paramSchema({ kind: 'enum', values: ['a', 'b'] })).toStrictEqual({ type: 'string', enum: ['a', 'b'] });
+    expect(paramSchema({ kind: 'enum', values: ['a'], default: 'a' })).toStrictEqual({ type: 'string', enum: ['a'], default: 'a' });
+    expect(paramSchema({ kind: 'string' })).toStrictEqual({ type: 'string', maxLength: 200 });
+    expect(paramSchema({ kind: 'string', maxLength: 5 })).toStrictEqual({ type: 'string', maxLength: 5 });
+    // an integer that is not clamped has nothing to say
+    expect((op('/api/export').parameters as Json[]).find((p) => p.name === 'tier')).not.toHaveProperty('description');
     const search = op('/api/search').parameters as Json[];
     expect(search.find((p) => p.name === 'limit')).toMatchObject({ in: 'query', required: false, description: 'Above 200, lowered to 200 (see `X-Limit-Applied`).', example: 10 });
     expect(search.find((p) => p.name === 'type')).toMatchObject({ description: 'Compared without case.', example: 'weapons' });
@@ -88,6 +90,23 @@ describe('answers and refusals', () => {
     ]);
   });
 
+  it('says what each status means', () => {
+    const grant = op('/api/admin/grant-coin', 'post').responses as Record<string, { description: string }>;
+    expect(Object.fromEntries(Object.entries(grant).map(([k, v]) => [k, v.description]))).toEqual({
+      '200': 'The grant (or its replay).',
+      '400': 'Bad request: `INVALID_BODY`.',
+      '401': 'Missing or invalid credentials: `UNAUTHORIZED`.',
+      '403': 'Valid credentials without the role: `FORBIDDEN`.',
+      '404': 'Not found: `NOT_FOUND`.',
+      '409': 'Conflict with the current state: `CONFLICT`.',
+      '413': 'Body too large: `PAYLOAD_TOO_LARGE`.',
+      '415': 'Media type not taken: `UNSUPPORTED_MEDIA_TYPE`.',
+      '422': 'Idempotency key reused with another request: `IDEMPOTENCY_KEY_REUSED`.',
+      '503': 'Store or catalog data unavailable; nothing changed, retry: `UPSTREAM_UNAVAILABLE`.',
+    });
+    expect((grant['401'] as Json).headers).toEqual({ 'WWW-Authenticate': { description: 'The scheme and realm to authenticate with.', schema: { type: 'string' } } });
+  });
+
   it('groups refusals by status as problem+json, with WWW-Authenticate on 401', () => {
     const r = op('/api/island/state', 'patch').responses as Record<string, Json>;
     expect(Object.keys(r)).toEqual(['200', '400', '401', '404', '412', '413', '415', '428', '503']);
@@ -112,6 +131,11 @@ describe('answers and refusals', () => {
     const search = op('/api/search');
     const ok = (search.responses as Record<string, Json>)['200']!;
     expect(Object.keys(ok.headers as Json)).toEqual(['ETag', 'Cache-Control', 'CDN-Cache-Control', 'X-Build-Id', 'X-Limit-Requested', 'X-Limit-Applied']);
+    const h = ok.headers as Record<string, Json>;
+    expect(h.ETag).toEqual({ description: 'Changes when the answer changes (with the build and the query); send it as `If-None-Match` for a 304.', schema: { type: 'string' } });
+    expect(h['Cache-Control']).toEqual({ description: '`public, max-age=300`.', schema: { type: 'string' } });
+    expect(h['CDN-Cache-Control']).toEqual({ description: 'The same, for the edge.', schema: { type: 'string' } });
+    expect(h['X-Build-Id']).toEqual({ description: 'The catalog build that answered.', schema: { type: 'string' } });
     // the island spec is cacheable but not catalog data: no build id
     expect(Object.keys(((op('/api/island/spec').responses as Record<string, Json>)['200']!.headers as Json))).toEqual(['ETag', 'Cache-Control', 'CDN-Cache-Control']);
     expect((search.responses as Record<string, Json>)['304']).toEqual({ description: 'Not modified: the `If-None-Match` ETag is current.' });
@@ -145,6 +169,7 @@ describe('answers and refusals', () => {
     expect(zip.required).toEqual(['file', 'folder']);
     expect((zip.properties as Record<string, Json>).file!.description).toBe('A zip archive; each entry is stored under the folder at its own path inside the archive.');
     expect(one.required).toEqual(['file']);
+    expect((op('/api/storage/upload', 'post').requestBody as Json).required).toBe(true);
     expect(op('/api/search')).not.toHaveProperty('requestBody');
   });
 
@@ -175,6 +200,13 @@ describe('components and the rest', () => {
     expect(Object.keys(s)).toEqual([...Object.keys(s)].sort());
   });
 
+  it('resolves the $refs of a schema without $id against the place of its file', () => {
+    const noId = (name: string): Json => (name === 'responses/search' ? { type: 'object', properties: { hit: { $ref: 'icon.schema.json' } } } : { type: 'object' });
+    const d = openApiDocument({ version: '1', schema: noId }) as { components: { schemas: Record<string, Json> } };
+    expect(d.components.schemas.SearchResponse).toEqual({ type: 'object', properties: { hit: { $ref: '#/components/schemas/IconResponse' } } });
+    expect(d.components.schemas.IconResponse).toEqual({ type: 'object' });
+  });
+
   it('refuses a $ref that leaves the schema folder', () => {
     const bad = (name: string): Json => (name === 'responses/search' ? { $id: `${SCHEMA_ID_BASE}responses/search.schema.json`, $ref: 'https://elsewhere.test/x.json' } : { type: 'object' });
     expect(() => openApiDocument({ version: '1', schema: bad })).toThrow('$ref https://elsewhere.test/x.json leaves https://schemas.game-data.dev/');
@@ -189,15 +221,47 @@ describe('components and the rest', () => {
     expect(op('/api/v1/versions.json')).not.toHaveProperty('description');
     const any = op('/api/v1/{file}');
     expect((any.responses as Record<string, Json>)['200']).toEqual({ description: 'The file.', content: { 'application/json': { schema: {} } } });
-    expect((any.parameters as Json[])[0]).toMatchObject({ name: 'file', in: 'path', required: true, 'x-multi-segment': true });
+    expect(any.parameters).toEqual([
+      {
+        name: 'file',
+        in: 'path',
+        required: true,
+        description: STATIC_FILES.find((f) => f.path === '/api/v1/{file}')!.file,
+        schema: { type: 'string', minLength: 1 },
+        example: 'master-items.json',
+        'x-multi-segment': true,
+      },
+    ]);
+    expect((any.responses as Record<string, Json>)['304']).toEqual({ description: 'Not modified.' });
+    expect((any.responses as Record<string, Json>)['404']).toEqual({ description: 'No such file: `NOT_FOUND`.', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
     expect(op('/api/v1/build-report.json')).not.toHaveProperty('parameters');
     expect(Object.keys(op('/api/v1/build-report.json').responses as Json)).toEqual(['200', '304', '404']);
+  });
+
+  it('pairs each route method with one operation, and names every mismatch at once', () => {
+    const route = ROUTES.find((r) => r.name === 'stats' && r.entry === 'catalog')!;
+    const stats = spec('getStats');
+    expect(pairOperations([route], [stats], [])).toEqual([{ route, op: stats }]);
+    const gone = ROUTES.find((r) => r.gone)!;
+    expect(pairOperations([gone, route], [stats], [])).toHaveLength(1);
+    const stray = { ...spec('search'), operationId: 'getStats' };
+    expect(() => pairOperations([route, { ...route, methods: ['GET', 'POST'] }], [stats, stray], [{ path: '/x', operationId: 'getStats', summary: 's' }])).toThrow(
+      'The operation table does not match the route table:\n' +
+        'POST /api/stats (catalog/stats) has no operation\n' +
+        'operation getStats names no route method (catalog/search GET)\n' +
+        'operationId getStats is used twice',
+    );
   });
 
   it('has the info, server, tags and dialect a reader needs', () => {
     expect((doc as unknown as Json).openapi).toBe('3.1.0');
     expect((doc as unknown as Json).jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(doc.info).toMatchObject({ title: 'Game-data service', version: '9.9.9' });
+    expect(doc.info).toMatchObject({ title: 'Game-data service', version: '9.9.9', summary: 'Game-data catalog, asset registries, and the account ledger and player state.' });
+    expect(doc.info.description).toMatch(/^The catalog is static JSON under `\/api\/v1\/`.*problem\+json with a stable `code`\. The JSON Schemas referenced here are also published under `\/schemas\/`\.$/);
+    expect(doc.components.securitySchemes).toMatchObject({
+      bearerAuth: { description: 'A token of our issuer (§5.2): `npm run token` mints one for development.' },
+      adminPassword: { description: '`ADMIN_PASSWORD` (off when unset); admin and game-server routes only.' },
+    });
     expect(doc.servers).toEqual([{ url: '/', description: 'This deployment' }]);
     expect(doc.tags.map((t) => t.name)).toEqual(['catalog', 'static files', 'collections', 'registries', 'wallet', 'admin', 'storage', 'player', 'identity', 'items']);
     // several methods of one path share it
