@@ -99,6 +99,7 @@ describe('requests', () => {
     expect(e).toBeInstanceOf(ApiError);
     expect(e).toMatchObject({ status: 0, code: 'INVALID_ARGUMENT' });
     expect(e!.detail).toBe('The path parameter "key" is required.');
+    expect(() => fillPath('/a/{file}', { file: '' })).toThrow('INVALID_ARGUMENT: The path parameter "file" is required.');
   });
 });
 

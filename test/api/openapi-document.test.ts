@@ -2,7 +2,7 @@
 // codes an operation lists, how `$ref`s are pointed at components, multipart bodies, cacheable answers and
 // the static files, read from a document generated over small stand-in schemas.
 import { describe, expect, it } from 'vitest';
-import { componentName, errorCodes, openApiDocument, openApiPath, pairOperations, paramSchema, SCHEMA_ID_BASE } from '../../build/openapi/document.js';
+import { OPENAPI_FILE, componentName, errorCodes, openApiDocument, openApiPath, pairOperations, paramSchema, SCHEMA_ID_BASE } from '../../build/openapi/document.js';
 import { OPERATIONS, STATIC_FILES, type OperationSpec } from '../../build/openapi/operations.js';
 import { ROUTES } from '../../api/_lib/routing/table.js';
 
@@ -13,6 +13,7 @@ function schemaOf(name: string): Json {
   const id = `${SCHEMA_ID_BASE}${name}.schema.json`;
   if (name === 'responses/problem') return { $id: id, $schema: 'x', type: 'object', properties: { code: { type: 'string' } } };
   if (name === 'responses/sprites-list') return { $id: id, type: 'object', properties: { items: { type: 'array', items: { $ref: 'sprite.schema.json' } }, self: { $ref: '#/$defs/s' } }, $defs: { s: { type: 'string' } } };
+  if (name === 'responses/icons-list') return { $id: id, type: 'object', properties: { items: { anyOf: [{ $ref: 'icon.schema.json' }, { enum: ['a', 1, null] }] } } };
   if (name === 'responses/sprite') return { $id: id, type: 'object', properties: { icon: { $ref: `${SCHEMA_ID_BASE}responses/icon.schema.json#/properties/url` } } };
   if (name === 'requests/storage-upload-zip') return { $id: id, type: 'object', required: ['folder'], properties: { folder: { type: 'string' } } };
   return { $id: id, type: 'object', title: name };
@@ -25,9 +26,11 @@ interface Doc {
   paths: Record<string, Record<string, Json>>;
   components: { schemas: Record<string, Json>; securitySchemes: Json };
 }
-let cached: Doc | undefined;
-/** The document over the stand-in schemas, made inside a test (a generator that throws fails that test). */
-const doc = (): Doc => (cached ??= openApiDocument({ version: '9.9.9', schema: schemaOf }) as unknown as Doc);
+/**
+ * The document over the stand-in schemas, made afresh inside each test that reads it (a generator that
+ * throws fails that test; nothing is kept from one test to the next).
+ */
+const doc = (): Doc => openApiDocument({ version: '9.9.9', schema: schemaOf }) as unknown as Doc;
 const op = (path: string, method = 'get'): Json => doc().paths[path]![method]!;
 const spec = (id: string): OperationSpec => OPERATIONS.find((o) => o.operationId === id)!;
 
@@ -56,6 +59,8 @@ describe('names and parameters', () => {
     expect(search.find((p) => p.name === 'type')).toMatchObject({ description: 'Compared without case.', example: 'weapons' });
     expect(search.find((p) => p.name === 'q')).toMatchObject({ required: true, example: 'blade' });
     expect(search.find((p) => p.name === 'q')).not.toHaveProperty('description');
+    // a parameter without an example has none
+    expect((op('/api/export').parameters as Json[]).find((p) => p.name === 'category')).not.toHaveProperty('example');
     expect((op('/api/wallet/overview').parameters as Json[]).find((p) => p.name === 'cursor')).toMatchObject({ description: 'The opaque `cursor` of the previous page.' });
   });
 
@@ -75,6 +80,17 @@ describe('names and parameters', () => {
 describe('answers and refusals', () => {
   it('lists the refusals that follow from access, parameters, key, body and If-Match, by status then code', () => {
     expect(errorCodes(spec('getIslandSpec'))).toEqual(['UPSTREAM_UNAVAILABLE']);
+    // codes of one status in name order, whatever order they were declared in
+    expect(errorCodes({ ...spec('getItem'), query: {}, errors: ['INVALID_BODY', 'CONFLICT', 'BAD_REQUEST'] })).toEqual([
+      'BAD_REQUEST',
+      'INVALID_BODY',
+      'INVALID_QUERY',
+      'UNAUTHORIZED',
+      'FORBIDDEN',
+      'NOT_FOUND',
+      'CONFLICT',
+      'UPSTREAM_UNAVAILABLE',
+    ]);
     expect(errorCodes(spec('getStats'))).toEqual(['INVALID_QUERY', 'UPSTREAM_UNAVAILABLE']);
     expect(errorCodes(spec('getInventory'))).toEqual(['UNAUTHORIZED', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
     expect(errorCodes(spec('listObjects'))).toEqual(['INVALID_QUERY', 'UNAUTHORIZED', 'FORBIDDEN', 'UPSTREAM_UNAVAILABLE']);
@@ -130,6 +146,11 @@ describe('answers and refusals', () => {
     expect(params).toContainEqual({ name: 'If-Match', in: 'header', required: true, description: 'The current `ETag` (not `*`).', schema: { type: 'string' } });
   });
 
+  it('names the build behind every catalog answer: search, collections and registries', () => {
+    for (const path of ['/v1/relics', '/api/v1/icons']) expect(Object.keys(((op(path).responses as Record<string, Json>)['200']!.headers as Json)), path).toContain('X-Build-Id');
+    expect(OPENAPI_FILE).toBe('api/openapi.json');
+  });
+
   it('marks cacheable answers with ETag and Cache-Control, If-None-Match and 304; the others with none of them', () => {
     const search = op('/api/search');
     const ok = (search.responses as Record<string, Json>)['200']!;
@@ -174,12 +195,17 @@ describe('answers and refusals', () => {
     expect(one.required).toEqual(['file']);
     expect((op('/api/storage/upload', 'post').requestBody as Json).required).toBe(true);
     expect(op('/api/search')).not.toHaveProperty('requestBody');
+    expect(Object.keys((op('/api/admin/accounts', 'post').requestBody as { content: Json }).content)).toEqual(['application/json']);
   });
 
   it('sets security by access and notes it in the description', () => {
     expect(op('/api/search').security).toEqual([]);
     expect(op('/api/search')).not.toHaveProperty('description', expect.stringContaining('Admin'));
     expect(op('/api/inventory').description).toBe('Needs the caller’s token (not a guest).');
+    expect(op('/api/inventory').security).toEqual([{ bearerAuth: [] }]);
+    expect(op('/api/admin/accounts/{key}').security).toEqual([{ bearerAuth: [] }, { adminPassword: [] }]);
+    expect(op('/api/admin/grant-coin', 'post').description).toBe(`${spec('grantCoin').description!}\n\nAdmin only: a token whose role is admin or master, or \`X-Admin-Password\`. A request with a token is judged by the token alone.`);
+    expect(op('/api/island/spec')).not.toHaveProperty('description');
     expect(op('/api/uuid', 'post').security).toEqual([{ bearerAuth: [] }, { adminPassword: [] }]);
     expect(op('/api/uuid', 'post').description).toContain('Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.');
     expect(op('/api/admin/accounts/{key}').description).toBe('Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.');
@@ -201,6 +227,11 @@ describe('components and the rest', () => {
     expect(s.SpriteResponse).toEqual({ type: 'object', properties: { icon: { $ref: '#/components/schemas/IconResponse/properties/url' } } });
     expect(s.IconResponse).toEqual({ type: 'object', title: 'responses/icon' });
     expect(Object.keys(s)).toEqual([...Object.keys(s)].sort());
+    // $refs inside arrays, and values that are not objects, kept in place
+    expect(s.IconsListResponse).toEqual({ type: 'object', properties: { items: { anyOf: [{ $ref: '#/components/schemas/IconResponse' }, { enum: ['a', 1, null] }] } } });
+    // schemas named only by a request body, or only by a static file, are components too
+    expect(s).toHaveProperty('CreateAccountRequest');
+    expect(s).toHaveProperty('BuildReportFile');
   });
 
   it('resolves the $refs of a schema without $id against the place of its file', () => {
@@ -260,6 +291,7 @@ describe('components and the rest', () => {
     expect((doc() as unknown as Json).openapi).toBe('3.1.0');
     expect((doc() as unknown as Json).jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(doc().info).toMatchObject({ title: 'Game-data service', version: '9.9.9', summary: 'Game-data catalog, asset registries, and the account ledger and player state.' });
+    expect(doc().info.description).toContain('keep the stateful half (ledger, accounts, storage, player state). Every refusal is RFC 9457 ');
     expect(doc().info.description).toMatch(/^The catalog is static JSON under `\/api\/v1\/`.*problem\+json with a stable `code`\. The JSON Schemas referenced here are also published under `\/schemas\/`\.$/);
     expect(doc().components.securitySchemes).toMatchObject({
       bearerAuth: { description: 'A token of our issuer (§5.2): `npm run token` mints one for development.' },
