@@ -13,6 +13,7 @@ function schemaOf(name: string): Json {
   const id = `${SCHEMA_ID_BASE}${name}.schema.json`;
   if (name === 'responses/problem') return { $id: id, $schema: 'x', type: 'object', properties: { code: { type: 'string' } } };
   if (name === 'responses/sprites-list') return { $id: id, type: 'object', properties: { items: { type: 'array', items: { $ref: 'sprite.schema.json' } }, self: { $ref: '#/$defs/s' } }, $defs: { s: { type: 'string' } } };
+  if (name === 'responses/search') return { $id: id, type: 'object', properties: { index: { $ref: '../output/term-index.schema.json' } } };
   if (name === 'responses/icons-list') return { $id: id, type: 'object', properties: { items: { anyOf: [{ $ref: 'icon.schema.json' }, { enum: ['a', 1, null] }] } } };
   if (name === 'responses/sprite') return { $id: id, type: 'object', properties: { icon: { $ref: `${SCHEMA_ID_BASE}responses/icon.schema.json#/properties/url` } } };
   if (name === 'requests/storage-upload-zip') return { $id: id, type: 'object', required: ['folder'], properties: { folder: { type: 'string' } } };
@@ -232,6 +233,10 @@ describe('components and the rest', () => {
     // schemas named only by a request body, or only by a static file, are components too
     expect(s).toHaveProperty('CreateAccountRequest');
     expect(s).toHaveProperty('BuildReportFile');
+    // a schema no operation names, reached only through another's $ref, is a component, in name order
+    expect(s.SearchResponse).toEqual({ type: 'object', properties: { index: { $ref: '#/components/schemas/TermIndexFile' } } });
+    expect(s.TermIndexFile).toEqual({ type: 'object', title: 'output/term-index' });
+    expect(Object.keys(s).indexOf('TermIndexFile')).toBeLessThan(Object.keys(s).indexOf('VerifySendToAccountRequest'));
   });
 
   it('resolves the $refs of a schema without $id against the place of its file', () => {
