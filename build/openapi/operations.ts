@@ -139,6 +139,17 @@ const LIMIT_HEADERS = {
 const FILE_NAMED = 'The file’s bytes; its name becomes the last segment of its key.';
 const UUID_EXAMPLE = '3f2b8c1e-7a4d-4e6b-9c0f-1d2e3f4a5b6c';
 
+/**
+ * The answers of an idempotent create (§4.8): 201 with what was made (with `headers`), and 200 with the same
+ * for a replay of its idempotency key (with `replayHeaders` and `Idempotent-Replayed`).
+ */
+function createdOrReplayed(schema: string, made: string, replayed: string, headers?: Readonly<Record<string, string>>, replayHeaders: Readonly<Record<string, string>> = {}): SuccessSpec[] {
+  return [
+    { status: 201, description: made, schema, ...(headers ? { headers } : {}) },
+    { status: 200, description: replayed, schema, headers: { ...replayHeaders, ...REPLAYED } },
+  ];
+}
+
 const COLLECTION_KEYS: Readonly<Record<CollectionName, { readonly key: string; readonly example: string }>> = {
   relics: { key: 'uuid, id or name slug of the relic', example: 'ember-heart' },
   enchants: { key: 'uuid, id or name slug of the enchant', example: 'enchant-keen-edge' },
@@ -229,10 +240,7 @@ function bagChange(route: string, operationId: string, summary: string, descript
     tag: 'items',
     access: 'server',
     body: { kind: 'json', schema: 'requests/bag-change', example: { definitionId: 'MATL-20260601090000-000101-F469B3E9', ...example } },
-    success: [
-      { status: 201, description: 'The bag entry.', schema: 'responses/bag-change' },
-      { status: 200, description: 'The entry of an earlier request with the same idempotency key.', schema: 'responses/bag-change', headers: REPLAYED },
-    ],
+    success: createdOrReplayed('responses/bag-change', 'The bag entry.', 'The entry of an earlier request with the same idempotency key.'),
     errors: ['NOT_FOUND', ...errors, 'IDEMPOTENCY_KEY_REUSED'],
   };
 }
@@ -349,10 +357,7 @@ const operations: OperationSpec[] = [
     tag: 'admin',
     access: 'admin',
     body: { kind: 'json', schema: 'requests/create-account', example: { displayName: 'Ash Walker', username: 'ash.walker', idempotencyKey: 'create-ash-walker-0001' } },
-    success: [
-      { status: 201, description: 'The new account.', schema: 'responses/account', headers: { Location: 'The account’s URL.' } },
-      { status: 200, description: 'The account created by an earlier request with the same idempotency key.', schema: 'responses/account', headers: { Location: 'The account’s URL.', ...REPLAYED } },
-    ],
+    success: createdOrReplayed('responses/account', 'The new account.', 'The account created by an earlier request with the same idempotency key.', { Location: 'The account’s URL.' }, { Location: 'The account’s URL.' }),
     errors: ['CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
   {
@@ -552,10 +557,7 @@ const operations: OperationSpec[] = [
     tag: 'player',
     access: 'player',
     body: { kind: 'json', schema: 'requests/character-create', example: { era: 'warlords', name: 'Ash Walker', classId: 'warrior', raceId: 'human', factionId: 'crusade', idempotencyKey: 'new-char-ash-0001' } },
-    success: [
-      { status: 201, description: 'The new character.', schema: 'responses/game-character', headers: { Location: 'The character’s progress URL.' } },
-      { status: 200, description: 'The character created by an earlier request with the same idempotency key.', schema: 'responses/game-character', headers: REPLAYED },
-    ],
+    success: createdOrReplayed('responses/game-character', 'The new character.', 'The character created by an earlier request with the same idempotency key.', { Location: 'The character’s progress URL.' }),
     errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
   {
@@ -628,10 +630,7 @@ const operations: OperationSpec[] = [
     tag: 'items',
     access: 'server',
     body: { kind: 'json', schema: 'requests/item-mint', example: { definitionId: 'ITEM-20260601093000-00010D-B1F512C1', studioId: 'STUDIO_7Q2M4K9XB3D8F1ZA', idempotencyKey: 'mint-drop-77-ash' } },
-    success: [
-      { status: 201, description: 'The minted item.', schema: 'responses/item-minted', headers: { Location: 'The item’s ledger URL, `/api/ledger/{studio_uuid}`.' } },
-      { status: 200, description: 'The item minted by an earlier request with the same idempotency key.', schema: 'responses/item-minted', headers: REPLAYED },
-    ],
+    success: createdOrReplayed('responses/item-minted', 'The minted item.', 'The item minted by an earlier request with the same idempotency key.', { Location: 'The item’s ledger URL, `/api/ledger/{studio_uuid}`.' }),
     errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
   },
   {
@@ -659,10 +658,7 @@ const operations: OperationSpec[] = [
     key: 'the item’s studio_uuid',
     keyExample: UUID_EXAMPLE,
     body: { kind: 'json', schema: 'requests/item-event', example: { event: 'equipped', idempotencyKey: 'equip-77-ash-0001', characterId: UUID_EXAMPLE } },
-    success: [
-      { status: 201, description: 'The recorded event.', schema: 'responses/item-event' },
-      { status: 200, description: 'The event recorded by an earlier request with the same idempotency key.', schema: 'responses/item-event', headers: REPLAYED },
-    ],
+    success: createdOrReplayed('responses/item-event', 'The recorded event.', 'The event recorded by an earlier request with the same idempotency key.'),
     errors: ['BAD_REQUEST', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
   // §2.6, §2.8, §4.8
