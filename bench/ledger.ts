@@ -9,8 +9,12 @@
  * the floor: `redis-benchmark` running `EVALSHA` of a script of the same byte size as the credit script
  * on the same server with the same concurrency.
  *
- * A diagnostic row sends the same-size EVALSHA from Node through the client alone, which separates
- * the client path's cost from the handler's.
+ * Two rows tell where the time goes. The ceiling: `redis-benchmark` running the credit script itself
+ * (the very EVALSHA the store sends, {@link creditCall}) with a random source ref per call against one
+ * of the bench's accounts, so each call is a full double-entry credit with two chained postings: the
+ * most credits per second the server gives any number of handler instances. The diagnostic: the
+ * same-size `return 1` EVALSHA from Node through the client alone, which separates the client path's
+ * cost from the handler's.
  *
  * SQLite: the same requests on the embedded store, beside the floor of a bare `INSERT` of a row of the
  * same width in its own `BEGIN IMMEDIATE` transaction, through the same client, one at a time.
@@ -28,6 +32,8 @@ import { loadServiceConfig, useServiceConfig } from '../api/_lib/config.js';
 import { mintToken, verifiedTokenCache } from '../api/_lib/auth/tokens.js';
 import { CREDIT_SCRIPT } from '../api/_lib/ledger/redis-scripts.js';
 import { connectRespRequester } from '../api/_lib/ledger/resp-requester.js';
+import { checkInvariants } from '../api/_lib/ledger/invariants.js';
+import { creditCall, KEYS, openRedisLedger } from '../api/_lib/ledger/redis.js';
 import { startRedis } from '../test/helpers/redis.js';
 
 /** Requests per run. */
@@ -44,6 +50,8 @@ interface Run {
   readonly perCredit: number | undefined;
   /** Share of the timed requests whose token the verified-token cache answered. */
   readonly tokenHits: number;
+  /** Studio ids of the accounts the run credited. */
+  readonly studios: readonly string[];
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
@@ -87,7 +95,7 @@ async function handlerRun(env: Record<string, string>, tag: string, calls?: () =
   const tokenHits = (verifiedTokenCache().hits - cacheBefore.hits) / CREDITS;
   useServiceConfig(undefined);
   latencies.sort((a, b) => a - b);
-  return { rate: CREDITS / seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), perCredit, tokenHits };
+  return { rate: CREDITS / seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), perCredit, tokenHits, studios };
 }
 
 /**
@@ -116,13 +124,43 @@ async function loadFloorScript(url: string): Promise<string> {
   return sha;
 }
 
+/** `redis-benchmark` running `args` ({@link CREDITS} × 4 requests, {@link CONCURRENCY} connections): requests per second and p50 ms. */
+function redisBenchmark(port: number, args: readonly string[], randomKeyspace?: number): { rate: number; p50: number } {
+  const random = randomKeyspace === undefined ? [] : ['-r', String(randomKeyspace)];
+  const out = execFileSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-n', String(CREDITS * 4), '-c', String(CONCURRENCY), ...random, '-q', ...args], { encoding: 'utf8' });
+  const m = /([\d.]+) requests per second, p50=([\d.]+) msec/.exec(out);
+  if (!m) throw new Error(`redis-benchmark printed: ${out}`);
+  return { rate: Number(m[1]), p50: Number(m[2]) };
+}
+
 /** `redis-benchmark` requests per second of EVALSHA of {@link FLOOR_SCRIPT}. */
 async function redisFloor(url: string, port: number): Promise<number> {
-  const sha = await loadFloorScript(url);
-  const out = execFileSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-n', String(CREDITS * 4), '-c', String(CONCURRENCY), '-q', 'EVALSHA', sha, '0'], { encoding: 'utf8' });
-  const m = /([\d.]+) requests per second/.exec(out);
-  if (!m) throw new Error(`redis-benchmark printed: ${out}`);
-  return Number(m[1]);
+  return redisBenchmark(port, ['EVALSHA', await loadFloorScript(url), '0']).rate;
+}
+
+/**
+ * The credit script's own rate: `redis-benchmark` sends the EVALSHA {@link creditCall} builds for the
+ * account of `studioId`, its source ref and entry id made unique per call by `redis-benchmark`'s
+ * `__rand_int__` (one of 10^9 numbers; a repeated source ref, a fraction of one in 10^4, is a replay and
+ * writes nothing; the entry id holds two such numbers). The script is in the server's cache
+ * from the handler run. Checks afterwards that the calls were credits (the account's posting count grew)
+ * and that the ledger's invariants hold over everything the handler and the script wrote.
+ * @throws Error when fewer than 99 % of the calls credited or an invariant breaks.
+ */
+async function creditCeiling(url: string, port: number, studioId: string): Promise<{ rate: number; p50: number }> {
+  const r = await connectRespRequester(url);
+  const ask = async (...body: string[]) => (await r.request<unknown>({ body })).result;
+  const accountId = String(await ask('hget', KEYS.studio, studioId));
+  const call = creditCall({ entryId: 'ceiling-__rand_int__-__rand_int__', sourceRef: 'verify-send:ceiling-__rand_int__', kind: 'verify_send', accountId, amount: 1, purpose: 'verify', note: '', at: new Date().toISOString() });
+  const before = Number(await ask('llen', KEYS.postings(accountId)));
+  const result = redisBenchmark(port, ['EVALSHA', call.script.sha, String(call.keys.length), ...call.keys, ...call.args], 1e9);
+  const credited = Number(await ask('llen', KEYS.postings(accountId))) - before;
+  if (credited < CREDITS * 4 * 0.99) throw new Error(`the ceiling run credited ${credited} of ${CREDITS * 4}`);
+  const store = openRedisLedger({ requester: r, close: () => r.close() });
+  const violations = checkInvariants(await store.snapshot());
+  await store.close();
+  if (violations.length > 0) throw new Error(`ledger invariants broken after the ceiling run: ${violations.slice(0, 3).map((v) => v.message).join('; ')}`);
+  return result;
 }
 
 /**
@@ -168,8 +206,10 @@ export async function run(): Promise<string> {
   try {
     const r = await handlerRun({ STORE_DRIVER: 'redis', REDIS_URL: redis.url }, 'redis', () => commandCalls(redis.url));
     const floor = await redisFloor(redis.url, redis.port);
+    const ceiling = await creditCeiling(redis.url, redis.port, r.studios[0]!);
     const client = await nodeClientRate(redis.url);
     lines.push(`| redis (RESP requester) | ${f(r.rate)} | ${f(r.p50, 2)} | ${f(r.p99, 2)} | redis-benchmark EVALSHA, same script size | ${f(floor)} | ${f((100 * r.rate) / floor)} % | ${f(r.perCredit ?? NaN, 2)} | ${f(100 * r.tokenHits)} % |`);
+    lines.push(`| (ceiling) the credit script itself from redis-benchmark, no handler | ${f(ceiling.rate)} | ${f(ceiling.p50, 2)} | | redis-benchmark | ${f(floor)} | ${f((100 * ceiling.rate) / floor)} % | 1 | — |`);
     lines.push(`| (diagnostic) the same EVALSHA from Node through the client alone | ${f(client)} | | | redis-benchmark | ${f(floor)} | ${f((100 * client) / floor)} % | 1 | — |`);
   } finally {
     await redis.destroy();

@@ -44,12 +44,13 @@ local ab, aseq, ahead = state(KEYS[2])
 if ab + amount > 9007199254740991 or ib - amount < -9007199254740991 then return {'overflow'} end
 local function d(n) return string.format('%d', n) end
 local function post(hkey, lkey, account, seq, amt, bal, counterparty, prev)
-  local hash = redis.sha1hex(canonical({'ledger-posting-v1', ARGV[2], account, d(seq), d(amt), d(bal),
+  local sseq, samt, sbal = d(seq), d(amt), d(bal)
+  local hash = redis.sha1hex(canonical({'ledger-posting-v1', ARGV[2], account, sseq, samt, sbal,
     ARGV[1], ARGV[3], ARGV[6], ARGV[7], counterparty, ARGV[8], prev}))
-  redis.call('RPUSH', lkey, cjson.encode({entryId = ARGV[2], accountId = account, seq = d(seq), amount = d(amt),
-    balanceAfter = d(bal), sourceRef = ARGV[1], kind = ARGV[3], purpose = ARGV[6], note = ARGV[7],
+  redis.call('RPUSH', lkey, cjson.encode({entryId = ARGV[2], accountId = account, seq = sseq, amount = samt,
+    balanceAfter = sbal, sourceRef = ARGV[1], kind = ARGV[3], purpose = ARGV[6], note = ARGV[7],
     counterparty = counterparty, at = ARGV[8], prev = prev, hash = hash}))
-  redis.call('HSET', hkey, 'balance', d(bal), 'seq', d(seq), 'head', hash)
+  redis.call('HSET', hkey, 'balance', sbal, 'seq', sseq, 'head', hash)
   redis.call('SADD', KEYS[6], account)
 end
 post(KEYS[4], KEYS[5], ARGV[9], iseq + 1, -amount, ib - amount, ARGV[4], ihead)

@@ -67,6 +67,26 @@ const script = redisScript;
 const CREDIT = script(CREDIT_SCRIPT);
 const CREATE = script(CREATE_ACCOUNT_SCRIPT);
 
+/** One script call: the script, its `KEYS` and its `ARGV`. */
+export interface ScriptCall {
+  readonly script: RedisScript;
+  readonly keys: string[];
+  readonly args: string[];
+}
+
+/**
+ * The credit script's call for `request` (KEYS and ARGV as `CREDIT_SCRIPT` in `redis-scripts.ts`
+ * documents them): what {@link LedgerStore.credit} sends as one EVALSHA, and what the ledger benchmark
+ * hands `redis-benchmark` to measure the script alone.
+ */
+export function creditCall(request: CreditRequest): ScriptCall {
+  return {
+    script: CREDIT,
+    keys: [KEYS.refs, KEYS.account(request.accountId), KEYS.postings(request.accountId), KEYS.account(ISSUER_ACCOUNT_ID), KEYS.postings(ISSUER_ACCOUNT_ID), KEYS.accounts],
+    args: [request.sourceRef, request.entryId, request.kind, request.accountId, String(request.amount), request.purpose, request.note, request.at, ISSUER_ACCOUNT_ID],
+  };
+}
+
 /** A stored JSON document (replies stay text: `automaticDeserialization` is off on both paths), as an object. */
 const obj = (value: unknown): Record<string, unknown> => JSON.parse(String(value)) as Record<string, unknown>;
 const n = (v: unknown): number => Number(v);
@@ -204,11 +224,8 @@ class RedisLedger implements LedgerStore {
   }
 
   async credit(request: CreditRequest): Promise<CreditOutcome> {
-    const out = await this.#script(
-      CREDIT,
-      [KEYS.refs, KEYS.account(request.accountId), KEYS.postings(request.accountId), KEYS.account(ISSUER_ACCOUNT_ID), KEYS.postings(ISSUER_ACCOUNT_ID), KEYS.accounts],
-      [request.sourceRef, request.entryId, request.kind, request.accountId, String(request.amount), request.purpose, request.note, request.at, ISSUER_ACCOUNT_ID],
-    );
+    const call = creditCall(request);
+    const out = await this.#script(call.script, call.keys, call.args);
     switch (out[0]) {
       case 'applied':
         return { status: 'applied', transfer: transferOf(out[1]) };
