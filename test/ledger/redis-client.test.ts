@@ -222,6 +222,21 @@ describe('the store over a real server', () => {
     });
   });
 
+  it('closes the connection it was given when the store closes, and not before', async () => {
+    let closed = 0;
+    const store = openRedisLedger({
+      requester: raw,
+      close: () => {
+        closed++;
+        return Promise.resolve();
+      },
+    });
+    expect(await store.balance(newAccount().accountId)).toBe(0);
+    expect(closed).toBe(0);
+    await store.close();
+    expect(closed).toBe(1);
+  });
+
   it('answers a balance of 0 for an account without postings, and snapshots in source-ref and account order', async () => {
     await flush();
     const store = open();

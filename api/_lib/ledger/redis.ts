@@ -75,9 +75,10 @@ export interface ScriptCall {
 }
 
 /**
- * The credit script's call for `request` (KEYS and ARGV as `CREDIT_SCRIPT` in `redis-scripts.ts`
- * documents them): what {@link LedgerStore.credit} sends as one EVALSHA, and what the ledger benchmark
- * hands `redis-benchmark` to measure the script alone.
+ * The credit script's call for `request` (spec 4.8: one atomic step per credit; KEYS and ARGV as
+ * `CREDIT_SCRIPT` in `redis-scripts.ts` documents them, the amount in decimal): what
+ * {@link LedgerStore.credit} sends as one EVALSHA, and what the ledger benchmark hands `redis-benchmark`
+ * to measure the script alone. Pure; throws nothing.
  */
 export function creditCall(request: CreditRequest): ScriptCall {
   return {
