@@ -67,7 +67,10 @@ const script = redisScript;
 const CREDIT = script(CREDIT_SCRIPT);
 const CREATE = script(CREATE_ACCOUNT_SCRIPT);
 
-/** One script call: the script, its `KEYS` and its `ARGV`. */
+/**
+ * One script call (docs/architecture.md, "Ledger"; spec 4.8): the script (source and sha1), its `KEYS`
+ * (key names, one account's under one hash tag) and its `ARGV` (strings; integers in decimal).
+ */
 export interface ScriptCall {
   readonly script: RedisScript;
   readonly keys: string[];
