@@ -3,7 +3,18 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'client/dist/**', 'node_modules/**', '.tmp/**', 'coverage/**', 'reports/**', '.stryker-tmp*/**', 'api/_lib/http/request-validators.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'client/dist/**',
+      'node_modules/**',
+      '.tmp/**',
+      'coverage/**',
+      'reports/**',
+      '.stryker-tmp*/**',
+      'api/_lib/http/request-validators.js',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

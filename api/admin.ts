@@ -35,7 +35,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('adm
       const body = await readJsonBody<CreateAccountBody>(request, { schema: 'create-account' });
       const { account, created } = await createAccount(await ledgerStore(), body);
       const location = `/api/admin/accounts/${account.studioId}`;
-      return plainJson({ account, created }, created ? 201 : 200, created ? { Location: location } : { Location: location, 'Idempotent-Replayed': 'true' });
+      return plainJson(
+        { account, created },
+        created ? 201 : 200,
+        created ? { Location: location } : { Location: location, 'Idempotent-Replayed': 'true' },
+      );
     },
   },
   account: {

@@ -27,9 +27,27 @@
  * unknown parameter listed in `errors[]`), 404 NOT_FOUND, 405 METHOD_NOT_ALLOWED (other methods on
  * search/stats/export), 503 UPSTREAM_UNAVAILABLE (catalog output missing or corrupt).
  */
-import { SEARCH_INDEX_FILE, SEARCH_TYPES, STATS_FILE, EXPORT_TYPES, exportFile, fullExportFile, type ExportFile, type ExportType } from './_lib/formats/index.js';
+import {
+  SEARCH_INDEX_FILE,
+  SEARCH_TYPES,
+  STATS_FILE,
+  EXPORT_TYPES,
+  exportFile,
+  fullExportFile,
+  type ExportFile,
+  type ExportType,
+} from './_lib/formats/index.js';
 import { catalogBuildId, readCatalogBody, readCatalogJson } from './_lib/catalog/store.js';
-import { ServiceError, cachedResponse, clampHeaders, defineEntry, jsonResponse, parseQuery, truncate, type RouteContext } from './_lib/http/index.js';
+import {
+  ServiceError,
+  cachedResponse,
+  clampHeaders,
+  defineEntry,
+  jsonResponse,
+  parseQuery,
+  truncate,
+  type RouteContext,
+} from './_lib/http/index.js';
 import { loadSearchIndex } from './_lib/search/index.js';
 import { csvFileName, exportCsvStream, exportJsonStream, filterRecords } from './_lib/export/index.js';
 
@@ -87,7 +105,10 @@ async function exportRecords(request: Request, url: URL): Promise<Response> {
   const type = values.type as ExportType;
   const filters = { tier: values.tier, category: values.category };
   const csv = values.format === 'csv';
-  const csvOptions = { contentType: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': `attachment; filename="${csvFileName(type, filters)}"` } };
+  const csvOptions = {
+    contentType: 'text/csv; charset=utf-8',
+    headers: { 'Content-Disposition': `attachment; filename="${csvFileName(type, filters)}"` },
+  };
   if (filters.tier === undefined && filters.category === undefined) {
     // the unfiltered export was built with the catalog: sent as it is, never rebuilt
     const [buildId, body] = await Promise.all([catalogBuildId(), readCatalogBody(fullExportFile(type, csv ? 'csv' : 'json'))]);

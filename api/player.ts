@@ -147,7 +147,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
       const body = await readJsonBody<CreateCharacterBody>(request, { schema: 'character-create' });
       const { character, created } = await createCharacter(store, account, body);
       const location = new URL(`/api/characters/${character.id}/progress`, url).pathname;
-      return plainJson({ character: characterView(character), created }, created ? 201 : 200, created ? { Location: location } : { 'Idempotent-Replayed': 'true' });
+      return plainJson(
+        { character: characterView(character), created },
+        created ? 201 : 200,
+        created ? { Location: location } : { 'Idempotent-Replayed': 'true' },
+      );
     },
   },
   progress: {
@@ -161,7 +165,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
       const id = characterIdOf(key);
       const body = await readJsonBody<ProgressPatchBody>(request, { schema: 'character-progress-patch', precheck: accountScopedProblems });
       const { character, replayed } = await patchProgress(store, account, id, request.headers.get('if-match'), body);
-      return plainJson(progressView(character), 200, { ETag: revisionTag(character.progressRevision), ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
+      return plainJson(progressView(character), 200, {
+        ETag: revisionTag(character.progressRevision),
+        ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+      });
     },
   },
   recipes: {
@@ -195,7 +202,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
       await requireGameServer(request, getServiceConfig());
       const body = await readJsonBody<MintBody>(request, { schema: 'item-mint' });
       const out = await mintItem(await playerStore(), await ledgerStore(), body);
-      return plainJson(out, out.idempotent ? 200 : 201, out.idempotent ? { 'Idempotent-Replayed': 'true' } : { Location: `/api/ledger/${out.item.studioUuid}` });
+      return plainJson(
+        out,
+        out.idempotent ? 200 : 201,
+        out.idempotent ? { 'Idempotent-Replayed': 'true' } : { Location: `/api/ledger/${out.item.studioUuid}` },
+      );
     },
   },
   item: {

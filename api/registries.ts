@@ -133,7 +133,11 @@ async function answer(t: Target, params: URLSearchParams): Promise<Answer> {
       return { body: await registryStats(), canonical: '' };
     case 'icons': {
       const { values: v, canonical, clamped } = parseQuery(params, SPECS.icons);
-      return { body: await listIcons(v.category as (typeof ICON_CATEGORIES)[number] | undefined, v.page, v.limit), canonical, headers: clampHeaders(clamped) };
+      return {
+        body: await listIcons(v.category as (typeof ICON_CATEGORIES)[number] | undefined, v.page, v.limit),
+        canonical,
+        headers: clampHeaders(clamped),
+      };
     }
     case 'icons-search':
     case 'legacy-search': {
@@ -156,7 +160,11 @@ async function answer(t: Target, params: URLSearchParams): Promise<Answer> {
     case 'studiodot-assets': {
       const { values: v, canonical, clamped } = parseQuery(params, SPECS['studiodot-assets']);
       const type = v.type as (typeof ASSET_TYPES)[number] | undefined;
-      return { body: await listAssets({ type, category: v.category, search: v.search }, v.page, v.limit), canonical, headers: clampHeaders(clamped) };
+      return {
+        body: await listAssets({ type, category: v.category, search: v.search }, v.page, v.limit),
+        canonical,
+        headers: clampHeaders(clamped),
+      };
     }
     case 'studiodot-assets-categories':
       parseQuery(params, SPECS['studiodot-assets-categories']);

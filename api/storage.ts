@@ -83,14 +83,20 @@ const encodeCursor = (key: string) => Buffer.from(key, 'utf8').toString('base64u
 function decodeCursor(cursor: string): string {
   const key = Buffer.from(cursor, 'base64url').toString('utf8');
   if (encodeCursor(key) !== cursor || keyProblem(key) !== undefined) {
-    throw new ServiceError('INVALID_QUERY', 'The cursor is not a cursor of this listing; start again without one.', { errors: [{ name: 'cursor', message: 'Not a cursor of this API.' }] });
+    throw new ServiceError('INVALID_QUERY', 'The cursor is not a cursor of this listing; start again without one.', {
+      errors: [{ name: 'cursor', message: 'Not a cursor of this API.' }],
+    });
   }
   return key;
 }
 
 /** Something that lists pages of keyed items after a key: the storage, the asset index. */
 interface Paged {
-  list(options: { prefix: string; startAfter: string | undefined; limit: number }): Promise<{ readonly items: readonly { readonly key: string }[]; readonly hasMore: boolean }>;
+  list(options: {
+    prefix: string;
+    startAfter: string | undefined;
+    limit: number;
+  }): Promise<{ readonly items: readonly { readonly key: string }[]; readonly hasMore: boolean }>;
 }
 
 /**
@@ -121,11 +127,16 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('sto
         const received = await receiveMultipart(request, staging, ['file'], limitsOf(1));
         const fields = checkBody<{ folder?: string }>('storage-upload', received.fields);
         const file = received.files[0];
-        if (!file) throw new ServiceError('INVALID_BODY', 'Send one file in form field "file".', { errors: [{ name: 'file', message: 'No file was sent.' }] });
+        if (!file)
+          throw new ServiceError('INVALID_BODY', 'Send one file in form field "file".', {
+            errors: [{ name: 'file', message: 'No file was sent.' }],
+          });
         const [result] = await storeFiles(await storage(), [file], checkFolder(fields.folder));
         if (result!.status === 'refused') {
           const code = result!.code === 'INVALID_KEY' ? 'INVALID_BODY' : 'UNSUPPORTED_MEDIA_TYPE';
-          throw new ServiceError(code, `${result!.reason} Nothing was stored.`, { errors: [{ name: 'file', message: `${result!.code}: ${result!.reason}`, value: file.name }] });
+          throw new ServiceError(code, `${result!.reason} Nothing was stored.`, {
+            errors: [{ name: 'file', message: `${result!.code}: ${result!.reason}`, value: file.name }],
+          });
         }
         const { key, url, size, contentType, etag, sha256 } = result!;
         return plainJson({ key, url, size, contentType, etag, sha256 }, 201, { Location: url });
@@ -138,7 +149,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('sto
       return withStaging(async (staging) => {
         const received = await receiveMultipart(request, staging, ['files'], limitsOf(MAX_MULTI_FILES));
         const fields = checkBody<{ folder?: string }>('storage-upload', received.fields);
-        if (received.files.length === 0) throw new ServiceError('INVALID_BODY', 'Send 1 to 50 files in form field "files".', { errors: [{ name: 'files', message: 'No file was sent.' }] });
+        if (received.files.length === 0)
+          throw new ServiceError('INVALID_BODY', 'Send 1 to 50 files in form field "files".', {
+            errors: [{ name: 'files', message: 'No file was sent.' }],
+          });
         const results = await storeFiles(await storage(), received.files, checkFolder(fields.folder));
         return plainJson({ ...counts(results), results });
       });
@@ -151,9 +165,15 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('sto
         const received = await receiveMultipart(request, staging, ['file'], limitsOf(1));
         const fields = checkBody<{ folder: string }>('storage-upload-zip', received.fields);
         const archive = received.files[0];
-        if (!archive) throw new ServiceError('INVALID_BODY', 'Send the archive in form field "file".', { errors: [{ name: 'file', message: 'No file was sent.' }] });
+        if (!archive)
+          throw new ServiceError('INVALID_BODY', 'Send the archive in form field "file".', {
+            errors: [{ name: 'file', message: 'No file was sent.' }],
+          });
         const folder = checkFolder(fields.folder);
-        const contents = await readArchive(archive.staged.path, staging, { ...ZIP_LIMITS, maxEntryBytes: getServiceConfig().storageMaxFileBytes });
+        const contents = await readArchive(archive.staged.path, staging, {
+          ...ZIP_LIMITS,
+          maxEntryBytes: getServiceConfig().storageMaxFileBytes,
+        });
         const results = await storeFiles(await storage(), contents.files, folder);
         return plainJson({ folder, ...counts(results), skipped: contents.skipped, results });
       });
@@ -165,7 +185,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('sto
       await requireAdmin(request, getServiceConfig());
       const body = await readJsonBody<{ entries: { key: string; purpose: AssetPurpose }[] }>(request, { schema: 'storage-register' });
       const dup = body.entries.map((e) => e.key).find((k, i, all) => all.indexOf(k) !== i);
-      if (dup !== undefined) throw new ServiceError('INVALID_BODY', 'A key is listed twice in the batch; list each key once.', { errors: [{ name: '/entries', message: 'Duplicate key.', value: dup.slice(0, 200) }] });
+      if (dup !== undefined)
+        throw new ServiceError('INVALID_BODY', 'A key is listed twice in the batch; list each key once.', {
+          errors: [{ name: '/entries', message: 'Duplicate key.', value: dup.slice(0, 200) }],
+        });
       const adapter = await storage();
       const now = new Date().toISOString();
       const results: Record<string, unknown>[] = [];
@@ -174,10 +197,22 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('sto
         const problem = keyProblem(e.key);
         const object = problem ? undefined : await adapter.head(e.key);
         if (problem || !object) {
-          results.push({ key: e.key, status: 'refused', code: problem ? 'INVALID_KEY' : 'NOT_STORED', reason: problem ?? 'No object is stored under this key; upload it first.' });
+          results.push({
+            key: e.key,
+            status: 'refused',
+            code: problem ? 'INVALID_KEY' : 'NOT_STORED',
+            reason: problem ?? 'No object is stored under this key; upload it first.',
+          });
           continue;
         }
-        const entry: AssetEntry = { key: e.key, purpose: e.purpose, contentType: object.contentType, size: object.size, etag: object.etag, registeredAt: now };
+        const entry: AssetEntry = {
+          key: e.key,
+          purpose: e.purpose,
+          contentType: object.contentType,
+          size: object.size,
+          etag: object.etag,
+          registeredAt: now,
+        };
         accepted.push({ index: results.length, entry });
         results.push({ ...entry });
       }
@@ -193,7 +228,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('sto
     DELETE: async ({ request, key = '' }) => {
       await requireAdmin(request, getServiceConfig());
       const problem = keyProblem(key);
-      if (problem) throw new ServiceError('INVALID_QUERY', `The path names no storage key: ${problem}`, { errors: [{ name: 'key', message: problem }] });
+      if (problem)
+        throw new ServiceError('INVALID_QUERY', `The path names no storage key: ${problem}`, {
+          errors: [{ name: 'key', message: problem }],
+        });
       await (await storage()).delete(key);
       // a deleted binary is registered no more (a deployment without a store has no index)
       if (getServiceConfig().store.driver !== 'none') await (await assetIndex()).unregister(key);
@@ -209,11 +247,17 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('sto
       const expected = contentTypeOfKey(body.key);
       const taken = Object.values(ACCEPTED).some((t) => t.contentType === expected);
       if (!taken || body.contentType.toLowerCase() !== expected) {
-        const message = taken ? `A key ending in this extension takes content type ${expected}.` : 'The key does not end in an extension storage takes (images, models, audio, video).';
+        const message = taken
+          ? `A key ending in this extension takes content type ${expected}.`
+          : 'The key does not end in an extension storage takes (images, models, audio, video).';
         throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', message, { errors: [{ name: '/contentType', message }] });
       }
       const adapter = await storage();
-      if (adapter.driver !== 's3') throw new ServiceError('CONFLICT', 'Presigned uploads need the s3 storage (STORAGE_DRIVER=s3); upload through POST /api/storage/upload instead.');
+      if (adapter.driver !== 's3')
+        throw new ServiceError(
+          'CONFLICT',
+          'Presigned uploads need the s3 storage (STORAGE_DRIVER=s3); upload through POST /api/storage/upload instead.',
+        );
       const url = await (adapter as S3StorageAdapter).presignPut(body.key, expected, body.size, PRESIGN_EXPIRES_S);
       return plainJson({
         key: body.key,

@@ -73,7 +73,17 @@ async function childBuild(src: string, out: string, config: string | undefined):
   const seconds = (performance.now() - t0) / 1000;
   const { files, records, errors, warnings } = report.stats;
   const written = filesUnder(out, () => true);
-  return { ok: report.ok, seconds, files, records, errors, warnings, maxRssMB: maxRssMB(), outputFiles: written.length, outputBytes: written.reduce((a, f) => a + statSync(f).size, 0) };
+  return {
+    ok: report.ok,
+    seconds,
+    files,
+    records,
+    errors,
+    warnings,
+    maxRssMB: maxRssMB(),
+    outputFiles: written.length,
+    outputBytes: written.reduce((a, f) => a + statSync(f).size, 0),
+  };
 }
 
 function childFloor(src: string, out: string): FloorRun {
@@ -101,13 +111,22 @@ function childFloor(src: string, out: string): FloorRun {
   for (const v of values) JSON.stringify(v);
   const seconds = (performance.now() - t0) / 1000;
   const bytes = (xs: string[]): number => xs.reduce((a, t) => a + Buffer.byteLength(t), 0);
-  return { seconds, inputFiles: inputs.length, outputFiles: values.length, inputBytes: bytes(inputs), outputBytes: bytes(outputs), maxRssMB: maxRssMB() };
+  return {
+    seconds,
+    inputFiles: inputs.length,
+    outputFiles: values.length,
+    inputBytes: bytes(inputs),
+    outputBytes: bytes(outputs),
+    maxRssMB: maxRssMB(),
+  };
 }
 
 function runChild(args: readonly string[], heapMB?: number): Promise<unknown> {
   return new Promise((resolveRun, reject) => {
     const heap = heapMB ? [`--max-old-space-size=${heapMB}`] : [];
-    const child = spawn(process.execPath, [...heap, '--import', 'tsx', import.meta.filename, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...heap, '--import', 'tsx', import.meta.filename, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));

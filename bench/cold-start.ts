@@ -83,13 +83,29 @@ process.stdout.write(JSON.stringify({ status: res.status, bytes, answerMs, maxRs
   return file;
 }
 
-function runChild(script: string, entryJs: string, probe: Probe, env: Record<string, string>): Promise<ChildAnswer & { processMs: number }> {
+function runChild(
+  script: string,
+  entryJs: string,
+  probe: Probe,
+  env: Record<string, string>,
+): Promise<ChildAnswer & { processMs: number }> {
   return new Promise((ok, fail) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [script, pathToFileURL(entryJs).href, probe.method, `http://bench${probe.path}`, JSON.stringify(probe.headers ?? {}), probe.body ?? ''], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        script,
+        pathToFileURL(entryJs).href,
+        probe.method,
+        `http://bench${probe.path}`,
+        JSON.stringify(probe.headers ?? {}),
+        probe.body ?? '',
+      ],
+      {
+        env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     let processMs = 0;
@@ -164,7 +180,12 @@ async function coldRuns(script: string, entryJs: string, probe: Probe, env: Reco
  * (after one unmeasured) each import the entry as {@link run} does and answer `GET path`.
  * @returns medians of the first answer and process times (ms) and of the peak RSS (MB), and the status.
  */
-export async function coldCatalogEntry(entry: 'catalog' | 'collections' | 'registries', path: string, catalogDir: string, runs = 5): Promise<ColdStart> {
+export async function coldCatalogEntry(
+  entry: 'catalog' | 'collections' | 'registries',
+  path: string,
+  catalogDir: string,
+  runs = 5,
+): Promise<ColdStart> {
   const js = join(TMP, 'cold-js-one');
   rmSync(js, { recursive: true, force: true });
   const entryJs = transpileTree(join(REPO, `api/${entry}.ts`), js);
@@ -198,7 +219,13 @@ export async function run(options: { runs?: number } = {}): Promise<string> {
     { entry: 'collections', method: 'GET', path: '/v1/relics?q=frost&tier=3&limit=50', large: 'relics-100k' },
     { entry: 'registries', method: 'GET', path: '/api/v1/icons/search?q=sword', large: 'gen-100k' },
     { entry: 'wallet', method: 'GET', path: '/api/wallet/overview', headers: { Authorization: player } },
-    { entry: 'admin', method: 'POST', path: '/api/admin/accounts', headers: { 'X-Admin-Password': PASSWORD, 'Content-Type': 'application/json' }, body: '{"displayName":"Bench"}' },
+    {
+      entry: 'admin',
+      method: 'POST',
+      path: '/api/admin/accounts',
+      headers: { 'X-Admin-Password': PASSWORD, 'Content-Type': 'application/json' },
+      body: '{"displayName":"Bench"}',
+    },
     { entry: 'storage', method: 'GET', path: '/api/storage/list?limit=10', headers: { Authorization: admin } },
     { entry: 'player', method: 'GET', path: '/api/island/spec' },
   ];
@@ -216,11 +243,19 @@ export async function run(options: { runs?: number } = {}): Promise<string> {
   try {
     for (const probe of probes) {
       const catalogs: [string, Record<string, string>][] = probe.large
-        ? [['real', { CATALOG_DIR: real }], [probe.large, { CATALOG_DIR: large[probe.large] }]]
-        : [['sqlite', { CATALOG_DIR: real }], ['redis (REST)', { CATALOG_DIR: real, ...restEnv }]];
+        ? [
+            ['real', { CATALOG_DIR: real }],
+            [probe.large, { CATALOG_DIR: large[probe.large] }],
+          ]
+        : [
+            ['sqlite', { CATALOG_DIR: real }],
+            ['redis (REST)', { CATALOG_DIR: real, ...restEnv }],
+          ];
       for (const [name, over] of catalogs) {
         const c = await coldRuns(script, entryJs[probe.entry]!, probe, { ...baseEnv, ...over }, runs);
-        lines.push(`| ${probe.entry} | \`${probe.method} ${probe.path.split('?')[0]}\` | ${name} | ${c.status} | ${c.answerMs.toFixed(0)} | ${c.processMs.toFixed(0)} | ${c.maxRssMB.toFixed(0)} MB |`);
+        lines.push(
+          `| ${probe.entry} | \`${probe.method} ${probe.path.split('?')[0]}\` | ${name} | ${c.status} | ${c.answerMs.toFixed(0)} | ${c.processMs.toFixed(0)} | ${c.maxRssMB.toFixed(0)} MB |`,
+        );
       }
     }
   } finally {

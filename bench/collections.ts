@@ -13,7 +13,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectionIndexFile, MANIFEST_FILE, type CollectionName } from '../api/_lib/formats/index.js';
 import { parseQuery } from '../api/_lib/http/index.js';
-import { listParamSpec, loadIndex, openIndex, queryCollection, type CollectionQuery, type LoadedCollection } from '../api/_lib/collections/index.js';
+import {
+  listParamSpec,
+  loadIndex,
+  openIndex,
+  queryCollection,
+  type CollectionQuery,
+  type LoadedCollection,
+} from '../api/_lib/collections/index.js';
 import { indexCollection } from '../build/derive/collections.js';
 import { headerOf } from '../api/_lib/formats/collection-file.js';
 import { createRng } from '../api/_lib/util/prng.js';
@@ -24,9 +31,60 @@ const REAL = resolve(REPO, '../shared/fixtures/objectstore/api/v1');
 /** Default generator seed. */
 const COLLECTION_SEED = 20260423;
 
-
-const ADJECTIVES = ['Ancient', 'Gilded', 'Hollow', 'Sunken', 'Radiant', 'Cracked', 'Silent', 'Burning', 'Frozen', 'Verdant', 'Ashen', 'Runed', 'Shattered', 'Blessed', 'Cursed', 'Iron', 'Silver', 'Obsidian', 'Crimson', 'Pale', 'Wild', 'Stormforged', 'Ember', 'Twilight', 'Hallowed'];
-const NOUNS = ['Relic', 'Idol', 'Sigil', 'Charm', 'Totem', 'Amulet', 'Talisman', 'Fetish', 'Reliquary', 'Icon', 'Emblem', 'Seal', 'Medallion', 'Effigy', 'Token', 'Crest', 'Shard', 'Orb', 'Chalice', 'Rune', 'Mask', 'Horn', 'Bell', 'Lantern', 'Crown'];
+const ADJECTIVES = [
+  'Ancient',
+  'Gilded',
+  'Hollow',
+  'Sunken',
+  'Radiant',
+  'Cracked',
+  'Silent',
+  'Burning',
+  'Frozen',
+  'Verdant',
+  'Ashen',
+  'Runed',
+  'Shattered',
+  'Blessed',
+  'Cursed',
+  'Iron',
+  'Silver',
+  'Obsidian',
+  'Crimson',
+  'Pale',
+  'Wild',
+  'Stormforged',
+  'Ember',
+  'Twilight',
+  'Hallowed',
+];
+const NOUNS = [
+  'Relic',
+  'Idol',
+  'Sigil',
+  'Charm',
+  'Totem',
+  'Amulet',
+  'Talisman',
+  'Fetish',
+  'Reliquary',
+  'Icon',
+  'Emblem',
+  'Seal',
+  'Medallion',
+  'Effigy',
+  'Token',
+  'Crest',
+  'Shard',
+  'Orb',
+  'Chalice',
+  'Rune',
+  'Mask',
+  'Horn',
+  'Bell',
+  'Lantern',
+  'Crown',
+];
 const THEMES: readonly { name: string; category: string; element: string | null }[] = [
   { name: 'Frost', category: 'elemental', element: 'frost' },
   { name: 'Flame', category: 'elemental', element: 'fire' },
@@ -50,12 +108,34 @@ const THEMES: readonly { name: string; category: string; element: string | null 
   { name: 'Renewal', category: 'utility', element: null },
 ];
 const VERBS = ['Channels', 'Holds', 'Echoes', 'Binds', 'Whispers', 'Stores', 'Radiates', 'Guards'];
-const PLACES = ['endless winter', 'a dying star', 'the deep forge', 'forgotten kings', 'the northern wastes', 'the sunken temple', 'a thousand battles', 'the old roads'];
-const BENEFITS = ['protection against ice', 'sharper strikes', 'a steadier hand', 'quicker steps', 'resistance to fire', 'a sturdier guard', 'keener senses', 'richer harvests'];
+const PLACES = [
+  'endless winter',
+  'a dying star',
+  'the deep forge',
+  'forgotten kings',
+  'the northern wastes',
+  'the sunken temple',
+  'a thousand battles',
+  'the old roads',
+];
+const BENEFITS = [
+  'protection against ice',
+  'sharper strikes',
+  'a steadier hand',
+  'quicker steps',
+  'resistance to fire',
+  'a sturdier guard',
+  'keener senses',
+  'richer harvests',
+];
 const TIER_LABELS = ['Common', 'Uncommon', 'Rare', 'Epic', 'Legendary', 'Mythic', 'Ancient', 'Divine'];
 const MATERIALS = ['minor-essence', 'rough-gem', 'iron-ore', 'silver-dust', 'arcane-crystal', 'ancient-bone', 'star-shard'];
 
-const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 const hex = (n: number, width: number): string => n.toString(16).toUpperCase().padStart(width, '0').slice(-width);
 
 /**
@@ -152,7 +232,7 @@ function measure(index: LoadedCollection, name: CollectionName, label: string, q
   const value: unknown = JSON.parse(body);
   if (JSON.stringify(value) !== body) throw new Error(`${name}?${query}: body differs from JSON.stringify of its value`);
   const floor = (): number => JSON.stringify(value).length;
-  const parse = (): number => (parseQuery(new URLSearchParams(query), spec).values.limit as number);
+  const parse = (): number => parseQuery(new URLSearchParams(query), spec).values.limit as number;
   const sink = { n: 0 };
   // Warm up as a function serving traffic is: enough rounds for V8 to optimise the query's whole path
   // before it is timed (a few hundred are not, for paths of several microseconds).
@@ -316,7 +396,11 @@ export async function run(options: CollectionBenchOptions = {}): Promise<string>
  * Generate `records` relics, index them and write the index to `file`; nothing of them stays referenced
  * once this returns (at 1,000,000 items they take gigabytes).
  */
-function writeGenerated(records: number, seed: number, file: string): { indexMs: number; fileBytes: number; itemsBytes: number; itemFiles: number } {
+function writeGenerated(
+  records: number,
+  seed: number,
+  file: string,
+): { indexMs: number; fileBytes: number; itemsBytes: number; itemFiles: number } {
   const items = generateRelics(records, seed);
   const t = performance.now();
   const built = indexCollection('relics', { relics: items });
@@ -335,7 +419,12 @@ function writeGenerated(records: number, seed: number, file: string): { indexMs:
  *   else to a temporary folder (removed).
  * @returns the rows and a one-paragraph summary of the index's build, size and opening.
  */
-export async function generated(records: number, seed: number, samples: number, dist?: string): Promise<{ rows: QueryRow[]; summary: string }> {
+export async function generated(
+  records: number,
+  seed: number,
+  samples: number,
+  dist?: string,
+): Promise<{ rows: QueryRow[]; summary: string }> {
   await Promise.resolve();
   const dir = dist ?? mkdtempSync(join(tmpdir(), 'bench-collections-'));
   const file = join(dir, collectionIndexFile('relics'));

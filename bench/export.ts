@@ -38,7 +38,10 @@ async function child(dist: string, type: string, format: string): Promise<void> 
 
 function runChild(dist: string, type: string, format: string): Promise<ChildResult> {
   return new Promise((resolveRun, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'bench/export.ts'), 'child', dist, type, format], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'bench/export.ts'), 'child', dist, type, format], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
     p.on('error', reject);
@@ -79,7 +82,9 @@ export async function run(): Promise<string> {
     if (!type) continue;
     for (const format of ['csv', 'json']) {
       const r = await runChild(dist, type, format);
-      lines.push(`| ${name} | ${type} | ${format} | ${r.status} | ${r.seconds.toFixed(2)} | ${(r.bytes / 1048576).toFixed(1)} MiB | ${r.maxRssMB.toFixed(0)} MB |`);
+      lines.push(
+        `| ${name} | ${type} | ${format} | ${r.status} | ${r.seconds.toFixed(2)} | ${(r.bytes / 1048576).toFixed(1)} MiB | ${r.maxRssMB.toFixed(0)} MB |`,
+      );
     }
   }
   return lines.join('\n');

@@ -25,16 +25,24 @@ export async function run(src: string, queries = 200): Promise<string> {
   try {
     const db = createClient({ url: pathToFileURL(file).href });
     let t = performance.now();
-    await db.execute("CREATE VIRTUAL TABLE items USING fts5(name, id UNINDEXED, type UNINDEXED, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')");
+    await db.execute(
+      "CREATE VIRTUAL TABLE items USING fts5(name, id UNINDEXED, type UNINDEXED, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')",
+    );
     const tx = await db.transaction('write');
     for (let i = 0; i < records.length; i += 5000) {
-      await tx.batch(records.slice(i, i + 5000).map((r) => ({ sql: 'INSERT INTO items (name, id, type) VALUES (?, ?, ?)', args: [r.name, r.id, r.type] })));
+      await tx.batch(
+        records
+          .slice(i, i + 5000)
+          .map((r) => ({ sql: 'INSERT INTO items (name, id, type) VALUES (?, ?, ?)', args: [r.name, r.id, r.type] })),
+      );
     }
     await tx.commit();
     const buildS = (performance.now() - t) / 1000;
     const times: number[] = [];
     for (let k = 0; k < queries; k++) {
-      const match = WORDS[k % WORDS.length]!.split(' ').map((w) => `"${w}"*`).join(' ');
+      const match = WORDS[k % WORDS.length]!.split(' ')
+        .map((w) => `"${w}"*`)
+        .join(' ');
       t = performance.now();
       await db.execute({ sql: 'SELECT id, name, type FROM items WHERE items MATCH ? ORDER BY rank LIMIT 50', args: [match] });
       times.push(performance.now() - t);

@@ -65,14 +65,26 @@ async function handlerRun(env: Record<string, string>, tag: string, calls?: () =
   const admin = await import('../api/admin.js');
   const auth = `Bearer ${await mintToken(config.jwt, { subject: 'STUDIO_BENCH', role: 'admin' })}`;
   const post = (entry: Pick<typeof wallet, 'POST'>, path: string, body: unknown) =>
-    entry.POST(new Request(`http://bench${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: auth }, body: JSON.stringify(body) }));
+    entry.POST(
+      new Request(`http://bench${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: auth },
+        body: JSON.stringify(body),
+      }),
+    );
   const studios: string[] = [];
   for (let i = 0; i < 20; i++) {
     const res = await post(admin, '/api/admin/accounts', { displayName: `Bench ${i}` });
     studios.push(((await res.json()) as { account: { studioId: string } }).account.studioId);
   }
   // warm-up: one credit per account (script cache, account cache, JIT)
-  for (const [i, s] of studios.entries()) await post(wallet, '/api/wallet/verify-send-to-account', { studioId: s, amount: 1, purpose: 'test', idempotencyKey: `${tag}-warm-${i}-0000` });
+  for (const [i, s] of studios.entries())
+    await post(wallet, '/api/wallet/verify-send-to-account', {
+      studioId: s,
+      amount: 1,
+      purpose: 'test',
+      idempotencyKey: `${tag}-warm-${i}-0000`,
+    });
   const latencies: number[] = [];
   let next = 0;
   const callsBefore = await calls?.();
@@ -83,7 +95,12 @@ async function handlerRun(env: Record<string, string>, tag: string, calls?: () =
       while (next < CREDITS) {
         const i = next++;
         const t = performance.now();
-        const res = await post(wallet, '/api/wallet/verify-send-to-account', { studioId: studios[i % studios.length], amount: 1 + (i % 100), purpose: 'verify', idempotencyKey: `${tag}-credit-${i}-0000` });
+        const res = await post(wallet, '/api/wallet/verify-send-to-account', {
+          studioId: studios[i % studios.length],
+          amount: 1 + (i % 100),
+          purpose: 'verify',
+          idempotencyKey: `${tag}-credit-${i}-0000`,
+        });
         if (res.status !== 200) throw new Error(`credit ${i}: ${res.status} ${await res.text()}`);
         await res.arrayBuffer();
         latencies.push(performance.now() - t);
@@ -127,7 +144,11 @@ async function loadFloorScript(url: string): Promise<string> {
 /** `redis-benchmark` running `args` ({@link CREDITS} × 4 requests, {@link CONCURRENCY} connections): requests per second and p50 ms. */
 function redisBenchmark(port: number, args: readonly string[], randomKeyspace?: number): { rate: number; p50: number } {
   const random = randomKeyspace === undefined ? [] : ['-r', String(randomKeyspace)];
-  const out = execFileSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-n', String(CREDITS * 4), '-c', String(CONCURRENCY), ...random, '-q', ...args], { encoding: 'utf8' });
+  const out = execFileSync(
+    'redis-benchmark',
+    ['-h', '127.0.0.1', '-p', String(port), '-n', String(CREDITS * 4), '-c', String(CONCURRENCY), ...random, '-q', ...args],
+    { encoding: 'utf8' },
+  );
   const m = /([\d.]+) requests per second, p50=([\d.]+) msec/.exec(out);
   if (!m) throw new Error(`redis-benchmark printed: ${out}`);
   return { rate: Number(m[1]), p50: Number(m[2]) };
@@ -151,7 +172,16 @@ async function creditCeiling(url: string, port: number, studioId: string): Promi
   const r = await connectRespRequester(url);
   const ask = async (...body: string[]) => (await r.request<unknown>({ body })).result;
   const accountId = String(await ask('hget', KEYS.studio, studioId));
-  const call = creditCall({ entryId: 'ceiling-__rand_int__-__rand_int__', sourceRef: 'verify-send:ceiling-__rand_int__', kind: 'verify_send', accountId, amount: 1, purpose: 'verify', note: '', at: new Date().toISOString() });
+  const call = creditCall({
+    entryId: 'ceiling-__rand_int__-__rand_int__',
+    sourceRef: 'verify-send:ceiling-__rand_int__',
+    kind: 'verify_send',
+    accountId,
+    amount: 1,
+    purpose: 'verify',
+    note: '',
+    at: new Date().toISOString(),
+  });
   const before = Number(await ask('llen', KEYS.postings(accountId)));
   const result = redisBenchmark(port, ['EVALSHA', call.script.sha, String(call.keys.length), ...call.keys, ...call.args], 1e9);
   const credited = Number(await ask('llen', KEYS.postings(accountId))) - before;
@@ -159,7 +189,13 @@ async function creditCeiling(url: string, port: number, studioId: string): Promi
   const store = openRedisLedger({ requester: r, close: () => r.close() });
   const violations = checkInvariants(await store.snapshot());
   await store.close();
-  if (violations.length > 0) throw new Error(`ledger invariants broken after the ceiling run: ${violations.slice(0, 3).map((v) => v.message).join('; ')}`);
+  if (violations.length > 0)
+    throw new Error(
+      `ledger invariants broken after the ceiling run: ${violations
+        .slice(0, 3)
+        .map((v) => v.message)
+        .join('; ')}`,
+    );
   return result;
 }
 
@@ -175,9 +211,11 @@ async function nodeClientRate(url: string): Promise<number> {
   const redis = new Redis(r);
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next++ < CREDITS) await redis.evalsha(sha, [], []);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < CREDITS) await redis.evalsha(sha, [], []);
+    }),
+  );
   const rate = CREDITS / ((performance.now() - started) / 1000);
   await r.close();
   return rate;
@@ -186,11 +224,16 @@ async function nodeClientRate(url: string): Promise<number> {
 /** Bare INSERTs of a posting-sized row, each in its own BEGIN IMMEDIATE transaction. */
 async function sqliteFloor(dir: string): Promise<number> {
   const client = createClient({ url: pathToFileURL(join(dir, 'floor.sqlite')).href });
-  await client.executeMultiple('PRAGMA journal_mode = WAL; CREATE TABLE t (k TEXT PRIMARY KEY, a INTEGER, b INTEGER, c TEXT, d TEXT, e TEXT);');
+  await client.executeMultiple(
+    'PRAGMA journal_mode = WAL; CREATE TABLE t (k TEXT PRIMARY KEY, a INTEGER, b INTEGER, c TEXT, d TEXT, e TEXT);',
+  );
   const started = performance.now();
   for (let i = 0; i < CREDITS; i++) {
     const tx = await client.transaction('write');
-    await tx.execute({ sql: 'INSERT INTO t VALUES (?, ?, ?, ?, ?, ?)', args: [`verify-send:floor-${i}`, i, i, 'x'.repeat(36), '2026-11-23T00:00:00.000Z', 'y'.repeat(40)] });
+    await tx.execute({
+      sql: 'INSERT INTO t VALUES (?, ?, ?, ?, ?, ?)',
+      args: [`verify-send:floor-${i}`, i, i, 'x'.repeat(36), '2026-11-23T00:00:00.000Z', 'y'.repeat(40)],
+    });
     await tx.commit();
   }
   const rate = CREDITS / ((performance.now() - started) / 1000);
@@ -200,17 +243,31 @@ async function sqliteFloor(dir: string): Promise<number> {
 
 /** Run both benchmarks; markdown. */
 export async function run(): Promise<string> {
-  const lines = ['## Ledger', '', `${f(CREDITS)} verify-send requests through the wallet entry's handler, ${CONCURRENCY} in flight, 20 accounts; floors on the same server or file. Target: at least 50 % of each floor.`, ''];
-  lines.push('| store | credits/s | p50 ms | p99 ms | floor | floor rate/s | share of floor | commands per credit | token cache hits |', '|---|---|---|---|---|---|---|---|---|');
+  const lines = [
+    '## Ledger',
+    '',
+    `${f(CREDITS)} verify-send requests through the wallet entry's handler, ${CONCURRENCY} in flight, 20 accounts; floors on the same server or file. Target: at least 50 % of each floor.`,
+    '',
+  ];
+  lines.push(
+    '| store | credits/s | p50 ms | p99 ms | floor | floor rate/s | share of floor | commands per credit | token cache hits |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
   const redis = await startRedis();
   try {
     const r = await handlerRun({ STORE_DRIVER: 'redis', REDIS_URL: redis.url }, 'redis', () => commandCalls(redis.url));
     const floor = await redisFloor(redis.url, redis.port);
     const ceiling = await creditCeiling(redis.url, redis.port, r.studios[0]!);
     const client = await nodeClientRate(redis.url);
-    lines.push(`| redis (RESP requester) | ${f(r.rate)} | ${f(r.p50, 2)} | ${f(r.p99, 2)} | redis-benchmark EVALSHA, same script size | ${f(floor)} | ${f((100 * r.rate) / floor)} % | ${f(r.perCredit ?? NaN, 2)} | ${f(100 * r.tokenHits)} % |`);
-    lines.push(`| (ceiling) the credit script itself from redis-benchmark, no handler | ${f(ceiling.rate)} | ${f(ceiling.p50, 2)} | | redis-benchmark | ${f(floor)} | ${f((100 * ceiling.rate) / floor)} % | 1 | — |`);
-    lines.push(`| (diagnostic) the same EVALSHA from Node through the client alone | ${f(client)} | | | redis-benchmark | ${f(floor)} | ${f((100 * client) / floor)} % | 1 | — |`);
+    lines.push(
+      `| redis (RESP requester) | ${f(r.rate)} | ${f(r.p50, 2)} | ${f(r.p99, 2)} | redis-benchmark EVALSHA, same script size | ${f(floor)} | ${f((100 * r.rate) / floor)} % | ${f(r.perCredit ?? NaN, 2)} | ${f(100 * r.tokenHits)} % |`,
+    );
+    lines.push(
+      `| (ceiling) the credit script itself from redis-benchmark, no handler | ${f(ceiling.rate)} | ${f(ceiling.p50, 2)} | | redis-benchmark | ${f(floor)} | ${f((100 * ceiling.rate) / floor)} % | 1 | — |`,
+    );
+    lines.push(
+      `| (diagnostic) the same EVALSHA from Node through the client alone | ${f(client)} | | | redis-benchmark | ${f(floor)} | ${f((100 * client) / floor)} % | 1 | — |`,
+    );
   } finally {
     await redis.destroy();
   }
@@ -218,7 +275,9 @@ export async function run(): Promise<string> {
   try {
     const s = await handlerRun({ STORE_DRIVER: 'sqlite', DATA_DIR: dir }, 'sqlite');
     const floor = await sqliteFloor(dir);
-    lines.push(`| sqlite (@libsql/client) | ${f(s.rate)} | ${f(s.p50, 2)} | ${f(s.p99, 2)} | bare INSERT, one transaction each | ${f(floor)} | ${f((100 * s.rate) / floor)} % | — | ${f(100 * s.tokenHits)} % |`);
+    lines.push(
+      `| sqlite (@libsql/client) | ${f(s.rate)} | ${f(s.p50, 2)} | ${f(s.p99, 2)} | bare INSERT, one transaction each | ${f(floor)} | ${f((100 * s.rate) / floor)} % | — | ${f(100 * s.tokenHits)} % |`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -48,11 +48,15 @@ interface LoadRow {
 /** Start the local server on `dist` without a build; resolves with its base URL and the child. */
 async function startLocalServer(dist: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'dev/server.ts'), '--out', dist, '--no-build', '--port', String(port)], {
-    cwd: REPO,
-    env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(REPO, 'dev/server.ts'), '--out', dist, '--no-build', '--port', String(port)],
+    {
+      cwd: REPO,
+      env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((ok, fail) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -78,7 +82,17 @@ function largestCsv(dist: string): { type: string; bytes: number } | undefined {
 
 async function load(base: string, label: string, path: string, bytes: number, o: Required<LoadOptions>): Promise<LoadRow> {
   const r = await autocannon({ url: base + path, connections: o.connections, duration: o.seconds });
-  return { label, path, bytes, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mibPerS: r.throughput.average / 1048576, non2xx: r.non2xx, errors: r.errors };
+  return {
+    label,
+    path,
+    bytes,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mibPerS: r.throughput.average / 1048576,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
 }
 
 /** Markdown section: the function beside the static file, per catalog. */
@@ -121,7 +135,13 @@ export async function run(dists?: readonly string[], options: LoadOptions = {}):
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values, positionals } = parseArgs({ options: { seconds: { type: 'string' }, connections: { type: 'string' } }, allowPositionals: true });
-  const options = { ...(values.seconds ? { seconds: Number(values.seconds) } : {}), ...(values.connections ? { connections: Number(values.connections) } : {}) };
+  const { values, positionals } = parseArgs({
+    options: { seconds: { type: 'string' }, connections: { type: 'string' } },
+    allowPositionals: true,
+  });
+  const options = {
+    ...(values.seconds ? { seconds: Number(values.seconds) } : {}),
+    ...(values.connections ? { connections: Number(values.connections) } : {}),
+  };
   process.stdout.write((await run(positionals.length ? positionals.map((p) => resolve(p)) : undefined, options)) + '\n');
 }

@@ -82,7 +82,9 @@ function searchTable(rows: readonly SearchBench[]): string {
   ];
   for (const s of rows) {
     for (const r of s.rows) {
-      lines.push(`| ${s.catalog} | ${s.records} | ${r.engine} | ${fmt(r.p50, 3)} | ${fmt(r.p99, 3)} | ${fmt(r.mean, 3)} | ${pct(r.top1)} | ${kb(r.indexBytes)} | ${fmt(r.buildMs, 0)} | ${fmt(r.coldMs, 0)} |`);
+      lines.push(
+        `| ${s.catalog} | ${s.records} | ${r.engine} | ${fmt(r.p50, 3)} | ${fmt(r.p99, 3)} | ${fmt(r.mean, 3)} | ${pct(r.top1)} | ${kb(r.indexBytes)} | ${fmt(r.buildMs, 0)} | ${fmt(r.coldMs, 0)} |`,
+      );
     }
   }
   const speed = rows
@@ -103,9 +105,23 @@ async function main(): Promise<void> {
 
   const catalogs: Catalog[] = [
     { name: 'sample', src: join(REPO, 'catalog-src') },
-    { name: 'real', src: resolve(REPO, '../shared/fixtures/objectstore/api/v1'), config: join(REPO, 'test/real-snapshot/catalog.config.json') },
-    { name: 'gen-100k', src: join(TMP, 'gen-100k'), prepare: () => void generateCatalog({ out: join(TMP, 'gen-100k'), records: 100_000, seed }) },
-    { name: 'gen-1m', src: join(TMP, 'gen-1m'), prepare: () => void generateCatalog({ out: join(TMP, 'gen-1m'), records: 1_000_000, seed }), optIn: true, heapMB: 16_384 },
+    {
+      name: 'real',
+      src: resolve(REPO, '../shared/fixtures/objectstore/api/v1'),
+      config: join(REPO, 'test/real-snapshot/catalog.config.json'),
+    },
+    {
+      name: 'gen-100k',
+      src: join(TMP, 'gen-100k'),
+      prepare: () => void generateCatalog({ out: join(TMP, 'gen-100k'), records: 100_000, seed }),
+    },
+    {
+      name: 'gen-1m',
+      src: join(TMP, 'gen-1m'),
+      prepare: () => void generateCatalog({ out: join(TMP, 'gen-1m'), records: 1_000_000, seed }),
+      optIn: true,
+      heapMB: 16_384,
+    },
   ].filter((c: Catalog) => (only ? only.includes(c.name) : !c.optIn));
 
   const builds: [string, BuildBench][] = [];
@@ -141,9 +157,23 @@ async function main(): Promise<void> {
     '',
   ];
   if (withBuild) {
-    out.push('## Catalog build', '', 'Each build and each floor runs in its own child process; floor = `JSON.parse` of every input file + `JSON.stringify` of every output file; peak RSS = the own peak resident set (`VmHWM`) of that child.', '', buildTable(builds), '');
+    out.push(
+      '## Catalog build',
+      '',
+      'Each build and each floor runs in its own child process; floor = `JSON.parse` of every input file + `JSON.stringify` of every output file; peak RSS = the own peak resident set (`VmHWM`) of that child.',
+      '',
+      buildTable(builds),
+      '',
+    );
   }
-  out.push('## Search', '', 'MiniSearch peer: `prefix: true, fuzzy: 0.2, boost: { name: 2 }` over `name` and `id`. Index size: our file bytes; peer: `JSON.stringify(miniSearch)` length. Cold start: new `node` process → read + parse the index file → first answer, median of 5.', '', searchTable(searches), '');
+  out.push(
+    '## Search',
+    '',
+    'MiniSearch peer: `prefix: true, fuzzy: 0.2, boost: { name: 2 }` over `name` and `id`. Index size: our file bytes; peer: `JSON.stringify(miniSearch)` length. Cold start: new `node` process → read + parse the index file → first answer, median of 5.',
+    '',
+    searchTable(searches),
+    '',
+  );
 
   /** Run one section; a failure becomes a "not available" line under its title. */
   const section = async (title: string, run: () => Promise<string>): Promise<void> => {
@@ -158,7 +188,13 @@ async function main(): Promise<void> {
   if (only?.includes('gen-1m')) {
     // in a child with a heap large enough for a million items held while they are indexed
     await section('Collections at 1,000,000', () =>
-      Promise.resolve(execFileSync(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', join(REPO, 'bench/collections.ts'), '--records=1000000', `--seed=${seed}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })),
+      Promise.resolve(
+        execFileSync(
+          process.execPath,
+          ['--max-old-space-size=16384', '--import', 'tsx', join(REPO, 'bench/collections.ts'), '--records=1000000', `--seed=${seed}`],
+          { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+        ),
+      ),
     );
   }
   if (withBuild) await section('Export', async () => (await import('./export.js')).run());

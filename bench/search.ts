@@ -69,7 +69,12 @@ function timeQueries(queries: readonly BenchQuery[], run: (q: string) => string 
     }
   }
   const sorted = times.sort((a, b) => a - b);
-  return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length, top1: exact ? hits / exact : NaN };
+  return {
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+    top1: exact ? hits / exact : NaN,
+  };
 }
 
 /** Wall milliseconds from spawning `node script ...args` until its first line on stdout. */

@@ -11,5 +11,8 @@ export function quantile(sorted: readonly number[], q: number): number {
 
 /** Median (nearest rank) of `xs` in any order; NaN for no samples. */
 export function median(xs: readonly number[]): number {
-  return quantile([...xs].sort((a, b) => a - b), 0.5);
+  return quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 }

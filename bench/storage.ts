@@ -51,7 +51,9 @@ function* fileChunks(size: number): Generator<Uint8Array> {
 
 /** A streamed multipart body carrying `size` bytes as `bench.glb` in field `file`. */
 function multipartBody(size: number, boundary: string): ReadableStream<Uint8Array> {
-  const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.glb"\r\nContent-Type: model/gltf-binary\r\n\r\n`);
+  const head = new TextEncoder().encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.glb"\r\nContent-Type: model/gltf-binary\r\n\r\n`,
+  );
   const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
   function* all(): Generator<Uint8Array> {
     yield head;
@@ -97,7 +99,9 @@ async function runCase(which: Case, sizeMB: number, env: Record<string, string>)
       requestChecksumCalculation: 'WHEN_REQUIRED',
     });
     run = async () => {
-      await client.send(new PutObjectCommand({ Bucket: env.S3_BUCKET, Key: 'floor/bench.glb', Body: createReadStream(file), ContentLength: size }));
+      await client.send(
+        new PutObjectCommand({ Bucket: env.S3_BUCKET, Key: 'floor/bench.glb', Body: createReadStream(file), ContentLength: size }),
+      );
     };
   }
   global.gc?.();

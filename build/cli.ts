@@ -100,7 +100,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     opts = parseCliArgs(argv);
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\nUsage: npm run build -- [--src DIR] [--out DIR] [--config FILE] [--report FILE] [--no-site] [--quiet]\n`);
+    process.stderr.write(
+      `${(e as Error).message}\nUsage: npm run build -- [--src DIR] [--out DIR] [--config FILE] [--report FILE] [--no-site] [--quiet]\n`,
+    );
     return 2;
   }
   try {
@@ -129,7 +131,9 @@ export const EXIT_INTERNAL = 3;
 /** Report a failure of the build itself (not of the catalog, not of the arguments); resolves to {@link EXIT_INTERNAL}. */
 function internalFailure(e: unknown, err: NodeJS.WritableStream = process.stderr): number {
   const detail = e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
-  err.write(`Internal build failure: the build stopped on an error of its own or of the machine, not of the catalog or the arguments; nothing was published.\n${detail}\n`);
+  err.write(
+    `Internal build failure: the build stopped on an error of its own or of the machine, not of the catalog or the arguments; nothing was published.\n${detail}\n`,
+  );
   return EXIT_INTERNAL;
 }
 

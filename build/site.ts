@@ -28,7 +28,11 @@ export async function repositoryOpenApi(): Promise<Record<string, unknown>> {
   // the generator asks for schemas one by one and synchronously: read the folders it can name first
   for (const dir of ['requests', 'responses', 'output', 'catalog']) {
     for (const f of await readdir(join(ROOT, 'schemas', dir))) {
-      if (f.endsWith('.schema.json')) names.set(`${dir}/${f.slice(0, -'.schema.json'.length)}`, JSON.parse(await readFile(join(ROOT, 'schemas', dir, f), 'utf8')) as Record<string, unknown>);
+      if (f.endsWith('.schema.json'))
+        names.set(
+          `${dir}/${f.slice(0, -'.schema.json'.length)}`,
+          JSON.parse(await readFile(join(ROOT, 'schemas', dir, f), 'utf8')) as Record<string, unknown>,
+        );
     }
   }
   return openApiDocument({

@@ -17,7 +17,8 @@ import { STUDIO_ID, UUID } from '../api/_lib/ledger/ids.js';
 import { createAccount, type CreateAccountBody } from '../api/_lib/ledger/service.js';
 import { openConfiguredStore, withDefaults, type CliIo } from './local-env.js';
 
-const USAGE = 'Usage: npm run accounts -- create --display-name <name> [--username <name>] [--idempotency-key <key>]\n       npm run accounts -- show <studioId|accountId>';
+const USAGE =
+  'Usage: npm run accounts -- create --display-name <name> [--username <name>] [--idempotency-key <key>]\n       npm run accounts -- show <studioId|accountId>';
 
 /** Run the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], io: CliIo = {}): Promise<number> {
@@ -44,7 +45,9 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     };
     const validate = requestValidator('create-account');
     if (!validate(candidate)) {
-      err(`${(validate.errors ?? []).map((e) => `${e.instancePath || '/displayName'} ${e.message ?? 'is invalid'}`).join('\n')}\n${USAGE}\n`);
+      err(
+        `${(validate.errors ?? []).map((e) => `${e.instancePath || '/displayName'} ${e.message ?? 'is invalid'}`).join('\n')}\n${USAGE}\n`,
+      );
       return 2;
     }
     body = candidate as CreateAccountBody;

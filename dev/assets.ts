@@ -52,7 +52,10 @@ interface Ctx {
 async function request(ctx: Ctx, path: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
   let res: Response;
   try {
-    res = await fetch(`${ctx.server}${path}`, { ...init, headers: { ...ctx.auth, ...(init.headers as Record<string, string> | undefined) } });
+    res = await fetch(`${ctx.server}${path}`, {
+      ...init,
+      headers: { ...ctx.auth, ...(init.headers as Record<string, string> | undefined) },
+    });
   } catch (e) {
     throw new Unreachable(`${ctx.server} cannot be reached (${(e as Error).message}).`);
   }
@@ -145,8 +148,10 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   const { values, positionals } = parsed;
   const [command, ...args] = positionals;
   const problems: string[] = [];
-  if (!['upload', 'check', 'register', 'export'].includes(command ?? '')) problems.push('Name a command: upload, check, register or export.');
-  if (!(ASSET_PURPOSES as readonly string[]).includes(values.purpose)) problems.push(`--purpose must be one of ${ASSET_PURPOSES.join(', ')}.`);
+  if (!['upload', 'check', 'register', 'export'].includes(command ?? ''))
+    problems.push('Name a command: upload, check, register or export.');
+  if (!(ASSET_PURPOSES as readonly string[]).includes(values.purpose))
+    problems.push(`--purpose must be one of ${ASSET_PURPOSES.join(', ')}.`);
   if (command === 'upload' && (args.length !== 1 || !values.era)) problems.push('upload takes one folder and --era <prefix>.');
   if ((command === 'check' || command === 'register') && args.length === 0) problems.push(`${command} takes one or more keys.`);
   if (command === 'check' && !values.cdn) problems.push('check needs --cdn <url>.');
@@ -175,7 +180,12 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     err('No token: pass --token-file <file> with an admin token (JWT_JWKS_URL is set, so none can be minted here).\n');
     return 2;
   }
-  const ctx: Ctx = { server: (values.server ?? `http://localhost:${config.port}`).replace(/\/+$/, ''), auth: { Authorization: `Bearer ${token}` }, out, err };
+  const ctx: Ctx = {
+    server: (values.server ?? `http://localhost:${config.port}`).replace(/\/+$/, ''),
+    auth: { Authorization: `Bearer ${token}` },
+    out,
+    err,
+  };
   try {
     switch (command) {
       case 'check': {
@@ -238,7 +248,11 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
           }
           passed.push({ key, file });
         }
-        const failed = await register(ctx, passed.map((p) => p.key), values.purpose);
+        const failed = await register(
+          ctx,
+          passed.map((p) => p.key),
+          values.purpose,
+        );
         for (const p of passed) if (!failed.includes(p.key)) out(`${p.key}\t${p.file}\n`);
         return bad + failed.length > 0 ? 1 : 0;
       }

@@ -48,7 +48,9 @@ const refName = (schema: Json | undefined): string | undefined =>
 function toDefs(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toDefs);
   if (typeof node !== 'object' || node === null) return node;
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(COMPONENT_REF, '#/$defs/') : toDefs(v)]));
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(COMPONENT_REF, '#/$defs/') : toDefs(v)]),
+  );
 }
 
 /** TypeScript types of every component, one exported type per component name. */
@@ -97,27 +99,44 @@ function renderOperation(method: string, path: string, op: Operation, components
   const argsName = `${pascal(op.operationId)}Args`;
   // each member of the args interface, and whether it may be left out
   const fields: { text: string; optional: boolean }[] = [];
-  for (const p of pathParams) fields.push({ text: `${doc([p.description ?? p.name], '  ')}  readonly ${p.name}: string;`, optional: false });
+  for (const p of pathParams)
+    fields.push({ text: `${doc([p.description ?? p.name], '  ')}  readonly ${p.name}: string;`, optional: false });
   if (query.length) {
     const required = query.some((p) => p.required);
-    const members = query.map((p) => `${doc([p.description ?? `\`${p.name}\``], '    ')}    readonly ${JSON.stringify(p.name)}${p.required ? '' : '?'}: ${paramType(p.schema)};`).join('\n');
+    const members = query
+      .map(
+        (p) =>
+          `${doc([p.description ?? `\`${p.name}\``], '    ')}    readonly ${JSON.stringify(p.name)}${p.required ? '' : '?'}: ${paramType(p.schema)};`,
+      )
+      .join('\n');
     fields.push({ text: `  /** Query parameters. */\n  readonly query${required ? '' : '?'}: {\n${members}\n  };`, optional: !required });
   }
-  for (const h of headers) fields.push({ text: `${doc([`\`If-Match\`: ${h.description ?? ''}`], '  ')}  readonly ifMatch: string;`, optional: false });
+  for (const h of headers)
+    fields.push({ text: `${doc([`\`If-Match\`: ${h.description ?? ''}`], '  ')}  readonly ifMatch: string;`, optional: false });
   const content = op.requestBody?.content ?? {};
   const jsonType = Object.keys(content).find((t) => t.includes('json'));
   let form: { file: string; many: boolean } | undefined;
   if (jsonType) {
-    fields.push({ text: `  /** The request body. */\n  readonly body: ${refName(content[jsonType]!.schema) ?? 'unknown'};`, optional: false });
+    fields.push({
+      text: `  /** The request body. */\n  readonly body: ${refName(content[jsonType]!.schema) ?? 'unknown'};`,
+      optional: false,
+    });
   } else if (content['multipart/form-data']) {
     const schema = content['multipart/form-data'].schema as { required: string[]; properties: Record<string, Json> };
     const file = schema.required[0]!;
     const many = schema.properties[file]!.type === 'array';
     form = { file, many };
     const fieldsRef = (schema.properties.folder?.$ref as string | undefined)?.split('/')[3];
-    fields.push({ optional: false, text: `  /** ${many ? 'The files, each with its name (a \`File\` will do)' : 'The file, with its name (a \`File\` will do)'}. */\n  readonly ${file}: ${many ? 'readonly UploadFile[]' : 'UploadFile'};` });
-    const fieldsRequired = fieldsRef !== undefined && Array.isArray(components[fieldsRef]?.required) && (components[fieldsRef].required as unknown[]).length > 0;
-    fields.push({ text: `  /** The text fields. */\n  readonly fields${fieldsRequired ? '' : '?'}: ${fieldsRef ?? 'Record<string, string>'};`, optional: !fieldsRequired });
+    fields.push({
+      optional: false,
+      text: `  /** ${many ? 'The files, each with its name (a \`File\` will do)' : 'The file, with its name (a \`File\` will do)'}. */\n  readonly ${file}: ${many ? 'readonly UploadFile[]' : 'UploadFile'};`,
+    });
+    const fieldsRequired =
+      fieldsRef !== undefined && Array.isArray(components[fieldsRef]?.required) && (components[fieldsRef].required as unknown[]).length > 0;
+    fields.push({
+      text: `  /** The text fields. */\n  readonly fields${fieldsRequired ? '' : '?'}: ${fieldsRef ?? 'Record<string, string>'};`,
+      optional: !fieldsRequired,
+    });
   }
   const success = Object.entries(op.responses).filter(([s]) => /^2\d\d$/.test(s));
   const types = new Set<string>();
@@ -128,7 +147,9 @@ function renderOperation(method: string, path: string, op: Operation, components
   const result = types.size ? [...types].join(' | ') : 'unknown';
   const security = op.security.length === 0 ? 'none' : op.security.some((s) => 'adminPassword' in s) ? 'token-or-password' : 'token';
   const hasArgs = fields.length > 0;
-  const args = hasArgs ? `${doc([`Arguments of \`${op.operationId}\` (${method.toUpperCase()} ${path}).`], '')}export interface ${argsName} {\n${fields.map((f) => f.text).join('\n')}\n}\n` : '';
+  const args = hasArgs
+    ? `${doc([`Arguments of \`${op.operationId}\` (${method.toUpperCase()} ${path}).`], '')}export interface ${argsName} {\n${fields.map((f) => f.text).join('\n')}\n}\n`
+    : '';
   const call: string[] = [`method: '${method.toUpperCase()}'`, `path: '${path}'`];
   if (pathParams.length) call.push(`params: { ${pathParams.map((p) => `${p.name}: args.${p.name}`).join(', ')} }`);
   const multi = pathParams.filter((p) => p['x-multi-segment']).map((p) => `'${p.name}'`);
@@ -138,13 +159,14 @@ function renderOperation(method: string, path: string, op: Operation, components
     call.push('json: args.body');
     if (jsonType !== 'application/json') call.push(`mediaType: '${jsonType}'`);
   }
-  if (form) call.push(`form: formOf(${JSON.stringify(form.file)}, ${form.many ? `args.${form.file}` : `[args.${form.file}]`}, args.fields)`);
+  if (form)
+    call.push(`form: formOf(${JSON.stringify(form.file)}, ${form.many ? `args.${form.file}` : `[args.${form.file}]`}, args.fields)`);
   if (headers.length) call.push(`headers: { 'If-Match': args.ifMatch }`);
   call.push(`security: '${security}'`);
   const statuses = success.map(([s, r]) => `${s}: ${r.description}`);
   const lines = [`${op.summary}.`, '', `\`${method.toUpperCase()} ${path}\` (${statuses.join(' ')})`];
   if (op.description) lines.push('', op.description);
-  lines.push('@throws ApiError with the problem\'s `code` for every refusal (see the OpenAPI document for the codes).');
+  lines.push("@throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).");
   // an operation whose arguments are all optional takes none at all
   const optional = hasArgs && fields.every((f) => f.optional);
   const signature = hasArgs ? `args: ${argsName}${optional ? ' = {}' : ''}, options?: CallOptions` : 'options?: CallOptions';
@@ -192,7 +214,7 @@ export async function renderClient(document: Json): Promise<string> {
     '',
     '/**',
     ' * The service, one method per operation of its OpenAPI document. Every method resolves to',
-    ' * `{ status, headers, body }` and rejects with an `ApiError` whose `code` is the problem\'s.',
+    " * `{ status, headers, body }` and rejects with an `ApiError` whose `code` is the problem's.",
     ' */',
     'export class GameDataClient {',
     '  /** Where and how to call the service (`runtime.ts`). */',
@@ -218,5 +240,10 @@ export async function renderRepositoryClient(): Promise<string> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const text = await renderRepositoryClient();
-  process.exitCode = generatedFileCli(process.argv.slice(2), { file: CLIENT_FILE, source: 'the OpenAPI document', script: 'client', render: () => text });
+  process.exitCode = generatedFileCli(process.argv.slice(2), {
+    file: CLIENT_FILE,
+    source: 'the OpenAPI document',
+    script: 'client',
+    render: () => text,
+  });
 }

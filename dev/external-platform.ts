@@ -74,14 +74,20 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   const { out, err, env } = withDefaults(io);
   let values;
   try {
-    values = parseArgs({ args: [...argv], options: { user: { type: 'string' }, name: { type: 'string' }, ttl: { type: 'string', default: '600' } }, strict: true }).values;
+    values = parseArgs({
+      args: [...argv],
+      options: { user: { type: 'string' }, name: { type: 'string' }, ttl: { type: 'string', default: '600' } },
+      strict: true,
+    }).values;
   } catch (e) {
     err(`${(e as Error).message}\n${USAGE}\n`);
     return 2;
   }
   const problems: string[] = [];
-  if (!values.user || !/^[A-Za-z0-9_.:@-]{1,128}$/.test(values.user)) problems.push('--user must be 1-128 letters, digits or _.:@- (the platform\'s user id).');
-  if (!/^\d{1,6}$/.test(values.ttl) || Number(values.ttl) < 1 || Number(values.ttl) > 86_400) problems.push('--ttl must be a whole number of seconds from 1 to 86400.');
+  if (!values.user || !/^[A-Za-z0-9_.:@-]{1,128}$/.test(values.user))
+    problems.push("--user must be 1-128 letters, digits or _.:@- (the platform's user id).");
+  if (!/^\d{1,6}$/.test(values.ttl) || Number(values.ttl) < 1 || Number(values.ttl) > 86_400)
+    problems.push('--ttl must be a whole number of seconds from 1 to 86400.');
   if (problems.length > 0) {
     err(problems.join('\n') + `\n${USAGE}\n`);
     return 2;

@@ -34,7 +34,11 @@ export async function main(io: CliIo = {}): Promise<number> {
     const violations = [...checkInvariants(snapshot), ...checkBagInvariants(bags)];
     const postings = snapshot.accounts.reduce((n, a) => n + a.postings.length, 0);
     if (violations.length > 0) {
-      err(`${violations.length} violation(s) in the ${store.driver} ledger:\n` + violations.map((v) => `  invariant ${v.invariant}: ${v.message}`).join('\n') + '\n');
+      err(
+        `${violations.length} violation(s) in the ${store.driver} ledger:\n` +
+          violations.map((v) => `  invariant ${v.invariant}: ${v.message}`).join('\n') +
+          '\n',
+      );
       return 1;
     }
     out(

@@ -6,4 +6,9 @@
 import { generatedFileCli } from './generated-file.js';
 import { renderVercelJson } from './vercel-config.js';
 
-process.exitCode = generatedFileCli(process.argv.slice(2), { file: 'vercel.json', source: 'the route table', script: 'routes', render: renderVercelJson });
+process.exitCode = generatedFileCli(process.argv.slice(2), {
+  file: 'vercel.json',
+  source: 'the route table',
+  script: 'routes',
+  render: renderVercelJson,
+});

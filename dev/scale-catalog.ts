@@ -19,9 +19,40 @@ import { createRng } from '../api/_lib/util/prng.js';
 
 /** Words put before a replica's name, round by round (the original keeps its own name). */
 const EPITHETS = [
-  'Gilded', 'Ancient', 'Hollow', 'Sunken', 'Radiant', 'Cracked', 'Silent', 'Burning', 'Frozen', 'Verdant', 'Ashen', 'Runed', 'Shattered',
-  'Blessed', 'Cursed', 'Obsidian', 'Crimson', 'Pale', 'Wild', 'Stormforged', 'Twilight', 'Hallowed', 'Grim', 'Elder', 'Gloom', 'Ivory',
-  'Onyx', 'Jade', 'Amber', 'Cobalt', 'Tempest', 'Éclat', 'Nöktar', 'Þorn',
+  'Gilded',
+  'Ancient',
+  'Hollow',
+  'Sunken',
+  'Radiant',
+  'Cracked',
+  'Silent',
+  'Burning',
+  'Frozen',
+  'Verdant',
+  'Ashen',
+  'Runed',
+  'Shattered',
+  'Blessed',
+  'Cursed',
+  'Obsidian',
+  'Crimson',
+  'Pale',
+  'Wild',
+  'Stormforged',
+  'Twilight',
+  'Hallowed',
+  'Grim',
+  'Elder',
+  'Gloom',
+  'Ivory',
+  'Onyx',
+  'Jade',
+  'Amber',
+  'Cobalt',
+  'Tempest',
+  'Éclat',
+  'Nöktar',
+  'Þorn',
 ];
 
 /** Options of {@link writeScaledCatalog}. */
@@ -97,8 +128,13 @@ export function writeScaledCatalog(options: ScaleOptions): ScaleResult {
           bases.set(key, copy.baseUuid as string);
         }
         const suffix = cycle > 0 ? ` ${cycle + 1}` : '';
-        for (const field of ['name', 'baseName'] as const) if (typeof o[field] === 'string') copy[field] = `${epithet} ${o[field]}${suffix}`;
-        if (typeof o.id === 'string') copy.id = `${o.id}-${epithet.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase()}-${round}`;
+        for (const field of ['name', 'baseName'] as const)
+          if (typeof o[field] === 'string') copy[field] = `${epithet} ${o[field]}${suffix}`;
+        if (typeof o.id === 'string')
+          copy.id = `${o.id}-${epithet
+            .normalize('NFD')
+            .replace(/[^A-Za-z]/g, '')
+            .toLowerCase()}-${round}`;
         if (typeof o.slug === 'string') copy.slug = `${o.slug}-${round}`;
         items.push(copy);
       }
@@ -124,10 +160,19 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     strict: true,
   });
   if (!values.out) {
-    process.stderr.write('Usage: npx tsx dev/scale-catalog.ts --out DIR [--records 100000] [--collections relics,enchants] [--from DIR] [--config FILE] [--seed N]\n');
+    process.stderr.write(
+      'Usage: npx tsx dev/scale-catalog.ts --out DIR [--records 100000] [--collections relics,enchants] [--from DIR] [--config FILE] [--seed N]\n',
+    );
     process.exitCode = 2;
   } else {
-    const written = writeScaledCatalog({ from: values.from, out: values.out, records: Number(values.records), seed: Number(values.seed), ...(values.config ? { config: values.config } : {}), ...(values.collections ? { collections: values.collections.split(',') } : {}) });
+    const written = writeScaledCatalog({
+      from: values.from,
+      out: values.out,
+      records: Number(values.records),
+      seed: Number(values.seed),
+      ...(values.config ? { config: values.config } : {}),
+      ...(values.collections ? { collections: values.collections.split(',') } : {}),
+    });
     process.stdout.write(`${JSON.stringify(written)}\n`);
   }
 }

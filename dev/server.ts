@@ -67,7 +67,15 @@ import { getTransformedRoutes, type Route } from '@vercel/routing-utils';
 import { createResolver, type Resolution } from './resolve.js';
 import { localEnvironment } from './local-env.js';
 import { ServiceError, corsHeaders, toProblemResponse } from '../api/_lib/http/index.js';
-import { ConfigError, getServiceConfig, loadServiceConfig, processEnvironment, useServiceConfig, PROJECT_ROOT, type Environment } from '../api/_lib/config.js';
+import {
+  ConfigError,
+  getServiceConfig,
+  loadServiceConfig,
+  processEnvironment,
+  useServiceConfig,
+  PROJECT_ROOT,
+  type Environment,
+} from '../api/_lib/config.js';
 import { keyProblem } from '../api/_lib/storage/keys.js';
 import { PLATFORM_JWKS_PATH, platformJwks } from './external-platform.js';
 import { storage } from '../api/_lib/storage/store.js';
@@ -159,7 +167,9 @@ async function serveStatic(request: Request, abs: string, configHeaders: Readonl
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return toProblemResponse(
-      new ServiceError('METHOD_NOT_ALLOWED', `${request.method} is not supported on a static file; use GET.`, { headers: { Allow: 'GET, HEAD, OPTIONS' } }),
+      new ServiceError('METHOD_NOT_ALLOWED', `${request.method} is not supported on a static file; use GET.`, {
+        headers: { Allow: 'GET, HEAD, OPTIONS' },
+      }),
       request,
     );
   }
@@ -240,7 +250,9 @@ export async function createLocalHandler(options: LocalServerOptions): Promise<(
       const stored = await serveLocalObject(request, url);
       if (stored) return stored;
       if (url.pathname === PLATFORM_JWKS_PATH && request.method === 'GET') {
-        return new Response(JSON.stringify(await platformJwks(getServiceConfig().dataDir)), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
+        return new Response(JSON.stringify(await platformJwks(getServiceConfig().dataDir)), {
+          headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+        });
       }
       if (options.buildReport && url.pathname === `/${BUILD_REPORT_FILE}` && (request.method === 'GET' || request.method === 'HEAD')) {
         const body = request.method === 'HEAD' ? null : JSON.stringify(options.buildReport);
@@ -283,7 +295,13 @@ async function serveLocalObject(request: Request, url: URL): Promise<Response | 
   }
   const hit = keyProblem(key) === undefined ? await (await storage()).get(key) : undefined;
   if (!hit) return toProblemResponse(new ServiceError('NOT_FOUND', 'No object has this key.'), request);
-  const headers = { 'Content-Type': hit.object.contentType, 'Content-Length': String(hit.object.size), ETag: hit.object.etag, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
+  const headers = {
+    'Content-Type': hit.object.contentType,
+    'Content-Length': String(hit.object.size),
+    ETag: hit.object.etag,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+  };
   if (request.method === 'HEAD') {
     (hit.body as Readable).destroy();
     return new Response(null, { status: 200, headers });
@@ -332,12 +350,15 @@ function precheck(req: IncomingMessage): ServiceError | undefined {
   const host = req.headers.host;
   if (hosts > 1) return new ServiceError('BAD_REQUEST', 'Send exactly one Host header.');
   if (host === undefined) {
-    if (req.httpVersion !== '1.0') return new ServiceError('BAD_REQUEST', 'HTTP/1.1 requests need a Host header, e.g. "Host: localhost:3000".');
+    if (req.httpVersion !== '1.0')
+      return new ServiceError('BAD_REQUEST', 'HTTP/1.1 requests need a Host header, e.g. "Host: localhost:3000".');
   } else if (!isValidHost(host)) {
     return new ServiceError('BAD_REQUEST', 'The Host header must be a host name or address with an optional port, e.g. "localhost:3000".');
   }
   if (!METHODS.includes(req.method ?? '')) {
-    return new ServiceError('METHOD_NOT_ALLOWED', `This method is not supported; use one of ${ALLOWED_METHODS}.`, { headers: { Allow: ALLOWED_METHODS } });
+    return new ServiceError('METHOD_NOT_ALLOWED', `This method is not supported; use one of ${ALLOWED_METHODS}.`, {
+      headers: { Allow: ALLOWED_METHODS },
+    });
   }
   const target = req.url ?? '';
   if (target.startsWith('/')) return undefined;
@@ -358,7 +379,10 @@ function precheck(req: IncomingMessage): ServiceError | undefined {
 }
 
 /** Status line, headers and body of a problem response, with `Content-Length` (and `Connection: close` when asked). */
-async function problemParts(error: ServiceError, close: boolean): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+async function problemParts(
+  error: ServiceError,
+  close: boolean,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const response = toProblemResponse(error);
   const body = await response.text();
   const headers: Record<string, string> = {};
@@ -409,13 +433,21 @@ export async function clientErrorResponse(err: Error & { code?: string }): Promi
     }
     case 'HPE_HEADER_OVERFLOW':
       return rawProblem(
-        new ServiceError('HEADERS_TOO_LARGE', `The request line and headers exceed ${MAX_HEADER_SIZE / 1024} KiB; send fewer or shorter headers.`),
+        new ServiceError(
+          'HEADERS_TOO_LARGE',
+          `The request line and headers exceed ${MAX_HEADER_SIZE / 1024} KiB; send fewer or shorter headers.`,
+        ),
       );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return rawProblem(new ServiceError('PAYLOAD_TOO_LARGE', 'The chunk extensions of the request body are too large; send the body without them.'));
+      return rawProblem(
+        new ServiceError('PAYLOAD_TOO_LARGE', 'The chunk extensions of the request body are too large; send the body without them.'),
+      );
     default:
       return rawProblem(
-        new ServiceError('BAD_REQUEST', 'The request is not valid HTTP/1.1 (request line, header syntax or body framing); send a well-formed request.'),
+        new ServiceError(
+          'BAD_REQUEST',
+          'The request is not valid HTTP/1.1 (request line, header syntax or body framing); send a well-formed request.',
+        ),
       );
   }
 }
@@ -443,7 +475,9 @@ export async function startServer(options: LocalServerOptions & { port?: number;
     hostname: 'localhost',
     errorHandler: (error) =>
       error instanceof RequestError
-        ? toProblemResponse(new ServiceError('BAD_REQUEST', 'The request target or Host header is not valid; send a path starting with "/".'))
+        ? toProblemResponse(
+            new ServiceError('BAD_REQUEST', 'The request target or Host header is not valid; send a path starting with "/".'),
+          )
         : toProblemResponse(error),
   });
   const host = options.host ?? '127.0.0.1';
@@ -474,11 +508,18 @@ export async function startServer(options: LocalServerOptions & { port?: number;
   const server: Server = createServer({ requireHostHeader: false, maxHeaderSize: MAX_HEADER_SIZE }, (req, res) => onRequest(req, res));
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => onRequest(req, res, true));
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    void sendProblem(req, res, new ServiceError('EXPECTATION_FAILED', 'Only "Expect: 100-continue" is supported; send the request without this Expect header.'), true);
+    void sendProblem(
+      req,
+      res,
+      new ServiceError('EXPECTATION_FAILED', 'Only "Expect: 100-continue" is supported; send the request without this Expect header.'),
+      true,
+    );
   });
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     void rawProblem(
-      new ServiceError('METHOD_NOT_ALLOWED', `This server is not a proxy; CONNECT is not supported. Use one of ${ALLOWED_METHODS}.`, { headers: { Allow: ALLOWED_METHODS } }),
+      new ServiceError('METHOD_NOT_ALLOWED', `This server is not a proxy; CONNECT is not supported. Use one of ${ALLOWED_METHODS}.`, {
+        headers: { Allow: ALLOWED_METHODS },
+      }),
     ).then((raw) => endSocket(socket, raw));
   });
   server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
@@ -536,7 +577,8 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
     strict: true,
   });
   const rawPort = values.port ?? env.PORT ?? '3000';
-  if (!/^\d+$/.test(rawPort) || Number(rawPort) > 65535) throw new TypeError(`--port/PORT must be a whole number from 0 to 65535, not "${rawPort}".`);
+  if (!/^\d+$/.test(rawPort) || Number(rawPort) > 65535)
+    throw new TypeError(`--port/PORT must be a whole number from 0 to 65535, not "${rawPort}".`);
   return {
     src: values.src,
     out: values.out,
@@ -587,10 +629,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (!report.ok) {
       failedReport = publishedBuildReport(report);
       if (!(await exists(join(out, MANIFEST_FILE)))) {
-        process.stderr.write('The catalog build failed and there is no previous output to serve. Fix the problems above, then run npm start again.\n');
+        process.stderr.write(
+          'The catalog build failed and there is no previous output to serve. Fix the problems above, then run npm start again.\n',
+        );
         return 1;
       }
-      process.stderr.write(`The catalog build failed; serving the previous output in ${out} (fix the problems above to see your changes).\n`);
+      process.stderr.write(
+        `The catalog build failed; serving the previous output in ${out} (fix the problems above to see your changes).\n`,
+      );
     }
   } else if (!(await exists(out))) {
     process.stderr.write(`Nothing to serve: ${out} does not exist. Run npm start without --no-build.\n`);

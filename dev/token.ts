@@ -23,15 +23,26 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   const { out, err, env } = withDefaults(io);
   let values;
   try {
-    values = parseArgs({ args: [...argv], options: { sub: { type: 'string' }, role: { type: 'string', default: 'player' }, ttl: { type: 'string', default: '3600' }, guest: { type: 'boolean', default: false } }, strict: true }).values;
+    values = parseArgs({
+      args: [...argv],
+      options: {
+        sub: { type: 'string' },
+        role: { type: 'string', default: 'player' },
+        ttl: { type: 'string', default: '3600' },
+        guest: { type: 'boolean', default: false },
+      },
+      strict: true,
+    }).values;
   } catch (e) {
     err(`${(e as Error).message}\n${USAGE}\n`);
     return 2;
   }
   const problems: string[] = [];
-  if (!values.sub || !STUDIO_ID.test(values.sub)) problems.push('--sub must be a studio id such as STUDIO_7QF3K2M9X4D1H8TB (see POST /api/admin/accounts).');
+  if (!values.sub || !STUDIO_ID.test(values.sub))
+    problems.push('--sub must be a studio id such as STUDIO_7QF3K2M9X4D1H8TB (see POST /api/admin/accounts).');
   if (!(ROLES as readonly string[]).includes(values.role)) problems.push(`--role must be one of ${ROLES.join(', ')}.`);
-  if (!/^\d{1,6}$/.test(values.ttl) || Number(values.ttl) < 1 || Number(values.ttl) > 604_800) problems.push('--ttl must be a whole number of seconds from 1 to 604800.');
+  if (!/^\d{1,6}$/.test(values.ttl) || Number(values.ttl) < 1 || Number(values.ttl) > 604_800)
+    problems.push('--ttl must be a whole number of seconds from 1 to 604800.');
   if (problems.length > 0) {
     err(problems.join('\n') + `\n${USAGE}\n`);
     return 2;
@@ -44,7 +55,14 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     err(`${(e as Error).message}\n`);
     return 2;
   }
-  out((await mintToken(config.jwt, { subject: values.sub!, role: values.role as Role, ttlSeconds: Number(values.ttl), guest: values.guest })) + '\n');
+  out(
+    (await mintToken(config.jwt, {
+      subject: values.sub!,
+      role: values.role as Role,
+      ttlSeconds: Number(values.ttl),
+      guest: values.guest,
+    })) + '\n',
+  );
   return 0;
 }
 

@@ -38,7 +38,8 @@ export function globOf(patterns: readonly string[]): string {
   const ext = patterns.every((p) => p.endsWith('.json')) ? '.json' : '';
   const parts = patterns.map((p) => p.slice(dir.length, p.length - ext.length));
   const glob = `${dir}{${parts.join(',')}}${ext}`;
-  if (glob.length > INCLUDE_FILES_MAX_CHARS) throw new Error(`includeFiles glob is ${glob.length} characters, more than Vercel's ${INCLUDE_FILES_MAX_CHARS}: ${glob}`);
+  if (glob.length > INCLUDE_FILES_MAX_CHARS)
+    throw new Error(`includeFiles glob is ${glob.length} characters, more than Vercel's ${INCLUDE_FILES_MAX_CHARS}: ${glob}`);
   return glob;
 }
 
@@ -75,7 +76,12 @@ export function renderVercelConfig(root: string = PROJECT_ROOT): Record<string, 
       { source: '/api/openapi.json', headers: staticHeaders },
       { source: '/schemas/(.*)', headers: staticHeaders },
       // a versioned copy never changes once written (`api/_lib/formats/changes.ts`)
-      { source: '/v/(.*)', headers: staticHeaders.map((h) => (h.key.endsWith('Cache-Control') ? { key: h.key, value: 'public, max-age=31536000, immutable' } : h)) },
+      {
+        source: '/v/(.*)',
+        headers: staticHeaders.map((h) =>
+          h.key.endsWith('Cache-Control') ? { key: h.key, value: 'public, max-age=31536000, immutable' } : h,
+        ),
+      },
     ],
     redirects: [{ source: '/docs', destination: '/docs/', permanent: true }],
     rewrites: vercelRewrites(exists),

@@ -165,7 +165,12 @@ export function listCollection(name: CollectionName, query: CollectionQuery, sig
   // the query's members are the collection's own parameters (`kinds.ts` builds them from §4.2); the service refuses others
   const args = { query: query as ListRelicsArgs['query'] };
   const options = withSignal(signal);
-  const calls = { relics: () => client.listRelics(args, options), enchants: () => client.listEnchants(args, options), infusions: () => client.listInfusions(args, options), artifacts: () => client.listArtifacts(args, options) };
+  const calls = {
+    relics: () => client.listRelics(args, options),
+    enchants: () => client.listEnchants(args, options),
+    infusions: () => client.listInfusions(args, options),
+    artifacts: () => client.listArtifacts(args, options),
+  };
   return json(calls[name](), `/v1/${name}`);
 }
 
@@ -175,7 +180,12 @@ export function listCollection(name: CollectionName, query: CollectionQuery, sig
  */
 export function collectionItem(name: CollectionName, key: string, signal?: AbortSignal): Promise<CatalogRecord> {
   const options = withSignal(signal);
-  const calls = { relics: () => client.getRelic({ key }, options), enchants: () => client.getEnchant({ key }, options), infusions: () => client.getInfusion({ key }, options), artifacts: () => client.getArtifact({ key }, options) };
+  const calls = {
+    relics: () => client.getRelic({ key }, options),
+    enchants: () => client.getEnchant({ key }, options),
+    infusions: () => client.getInfusion({ key }, options),
+    artifacts: () => client.getArtifact({ key }, options),
+  };
   return json(calls[name](), collectionItemUrl(name, key));
 }
 
@@ -194,7 +204,10 @@ export function gameDataManifest(signal?: AbortSignal): Promise<GameDataManifest
 
 /** `GET /api/v1/icons?category=&page=&limit=` (spec §4.6). */
 export function icons(query: RegistryQuery = {}, signal?: AbortSignal): Promise<RegistryPage<IconAnswer>> {
-  return json(client.listIcons({ query: query as NonNullable<Parameters<GameDataClient['listIcons']>[0]>['query'] }, withSignal(signal)), '/api/v1/icons');
+  return json(
+    client.listIcons({ query: query as NonNullable<Parameters<GameDataClient['listIcons']>[0]>['query'] }, withSignal(signal)),
+    '/api/v1/icons',
+  );
 }
 
 /** `GET /api/v1/icons/categories`: the 16 icon categories with counts (spec §4.6). */

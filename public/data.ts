@@ -102,7 +102,8 @@ export async function resolveItem(kind: ItemKind, id: string, signal?: AbortSign
   }
   if (kind === 'sprites') return { record: { ...(await api.sprite(id, signal)) }, kind, label, source: { url: api.spriteUrl(id) } };
   if (kind === 'icons') return { record: { ...(await api.icon(id, signal)) }, kind, label, source: { url: api.iconUrl(id) } };
-  if (kind === 'characters') return { record: { ...(await api.character(id, signal)) }, kind, label, source: { url: api.characterUrl(id) } };
+  if (kind === 'characters')
+    return { record: { ...(await api.character(id, signal)) }, kind, label, source: { url: api.characterUrl(id) } };
   if (isStaticKind(kind)) {
     for (const src of STATIC_SOURCES[kind]) {
       if (!(await isPublished(src.file))) continue;
@@ -116,7 +117,12 @@ export async function resolveItem(kind: ItemKind, id: string, signal?: AbortSign
     if (isCollectionKind(pageKind)) return resolveItem(pageKind, id, signal);
     const record = valueAtPointer(await staticFile(entry.file), entry.pointer);
     if (isRecord(record)) {
-      return { record, kind: pageKind, label: pageKind === 'definitions' ? entry.kind : KIND_LABELS[pageKind], source: { url: api.catalogFileUrl(entry.file), pointer: entry.pointer } };
+      return {
+        record,
+        kind: pageKind,
+        label: pageKind === 'definitions' ? entry.kind : KIND_LABELS[pageKind],
+        source: { url: api.catalogFileUrl(entry.file), pointer: entry.pointer },
+      };
     }
   }
   throw new ApiError(404, 'NOT_FOUND', `No ${label.toLowerCase()} has the id ${id} in this catalog.`);

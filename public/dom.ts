@@ -63,7 +63,11 @@ export function isAbort(e: unknown): boolean {
  * @param alt text alternative of the image (the record's name).
  * @param size `large` (item pages) or `small` (grids).
  */
-export function imageBox(src: string | Promise<string | undefined> | undefined, alt: string, size: 'large' | 'small' = 'large'): HTMLElement {
+export function imageBox(
+  src: string | Promise<string | undefined> | undefined,
+  alt: string,
+  size: 'large' | 'small' = 'large',
+): HTMLElement {
   const label = h('span', { class: 'thumb-label' });
   const box = h('div', { class: `thumb thumb-${size}` }, label);
   const set = (state: 'loading' | 'loaded' | 'missing' | 'none', text: string): void => {
@@ -104,7 +108,11 @@ export function imageBox(src: string | Promise<string | undefined> | undefined, 
 }
 
 /** A table of `head` columns whose body rows are filled later, wrapped so a wide table scrolls by itself, not the page. */
-export function table(caption: string, head: readonly string[], className = ''): { wrap: HTMLElement; table: HTMLTableElement; body: HTMLTableSectionElement } {
+export function table(
+  caption: string,
+  head: readonly string[],
+  className = '',
+): { wrap: HTMLElement; table: HTMLTableElement; body: HTMLTableSectionElement } {
   const t = h('table', { class: className }, h('caption', { class: 'visually-hidden' }, caption));
   const thead = t.createTHead().insertRow();
   for (const c of head) thead.append(h('th', { scope: 'col' }, c));

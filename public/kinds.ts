@@ -18,7 +18,19 @@ import { RECORD_SOURCES, type RecordSource as BuildRecordSource } from '../api/_
 /** Kinds read from the registries' per-item endpoints (spec §4.5, §4.6). */
 export const REGISTRY_KINDS = ['sprites', 'icons', 'characters'] as const;
 /** Kinds read from static catalog files (spec §4.1). */
-export const STATIC_KINDS = ['weapons', 'armor', 'materials', 'consumables', 'skills', 'enemies', 'bosses', 'recipes', 'items', 'attributes', 'definitions'] as const;
+export const STATIC_KINDS = [
+  'weapons',
+  'armor',
+  'materials',
+  'consumables',
+  'skills',
+  'enemies',
+  'bosses',
+  'recipes',
+  'items',
+  'attributes',
+  'definitions',
+] as const;
 /** Every kind with an item page. */
 export const ITEM_KINDS = [...STATIC_KINDS, ...COLLECTION_NAMES, ...REGISTRY_KINDS] as const;
 /** One kind of item page. */
@@ -182,7 +194,9 @@ export function recordKey(record: Readonly<Record<string, unknown>>): string | u
 
 /** Top-level `*Uuid` string members naming the record itself, in member order. */
 function ownIdMembers(record: Readonly<Record<string, unknown>>): [string, string][] {
-  return Object.entries(record).filter((e): e is [string, string] => e[0].endsWith('Uuid') && !REFERENCE_MEMBERS.has(e[0]) && typeof e[1] === 'string' && e[1] !== '');
+  return Object.entries(record).filter(
+    (e): e is [string, string] => e[0].endsWith('Uuid') && !REFERENCE_MEMBERS.has(e[0]) && typeof e[1] === 'string' && e[1] !== '',
+  );
 }
 
 /**

@@ -49,7 +49,12 @@ function announce(text: string): void {
 
 /** Which header link is the current section. */
 function markNav(state: PageState): void {
-  const key = state.view === 'collection' ? `collection:${state.name}` : state.view === 'item' && (COLLECTION_NAMES as readonly string[]).includes(state.kind) ? `collection:${state.kind}` : state.view;
+  const key =
+    state.view === 'collection'
+      ? `collection:${state.name}`
+      : state.view === 'item' && (COLLECTION_NAMES as readonly string[]).includes(state.kind)
+        ? `collection:${state.kind}`
+        : state.view;
   for (const a of nav.querySelectorAll<HTMLAnchorElement>('a[data-section]')) {
     if (a.dataset.section === key) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
@@ -172,7 +177,10 @@ function searchNow(): void {
   const text = q.value.trim();
   const onSearch = current?.state.view === 'search';
   if (text === '' && !onSearch) return;
-  navigate({ view: 'search', q: text.slice(0, 200), type: type.value as Extract<PageState, { view: 'search' }>['type'] }, { replace: onSearch, keepFocus: true });
+  navigate(
+    { view: 'search', q: text.slice(0, 200), type: type.value as Extract<PageState, { view: 'search' }>['type'] },
+    { replace: onSearch, keepFocus: true },
+  );
 }
 q.addEventListener('input', () => {
   clearTimeout(typing);

@@ -105,11 +105,14 @@ function field(key: string, value: unknown, pointer: string): Field {
 export function layoutFields(record: Readonly<Record<string, unknown>>, omit: ReadonlySet<string> = new Set()): Field[] {
   const entries = Object.entries(record).filter(([k]) => !omit.has(k));
   const nested = (v: unknown): boolean => typeof v === 'object' && v !== null;
-  return [...entries.filter(([, v]) => !nested(v)), ...entries.filter(([, v]) => nested(v))].map(([k, v]) => field(k, v, `/${escapePointer(k)}`));
+  return [...entries.filter(([, v]) => !nested(v)), ...entries.filter(([, v]) => nested(v))].map(([k, v]) =>
+    field(k, v, `/${escapePointer(k)}`),
+  );
 }
 
 /** Where a reference leads: another item page, or a binary on the CDN (or another absolute URL). */
-export type RefTarget = { readonly type: 'item'; readonly kind: ItemKind; readonly id: string } | { readonly type: 'asset'; readonly url: string };
+export type RefTarget =
+  { readonly type: 'item'; readonly kind: ItemKind; readonly id: string } | { readonly type: 'asset'; readonly url: string };
 
 /** A reference of a record to another record or a binary, with the context to describe it. */
 export interface Reference {
@@ -156,7 +159,11 @@ export function assetUrl(value: string, cdnUrl: string | undefined): string | un
  * @param cdnUrl `{cdn_url}` of the catalog (the game-data manifest's `cdnUrl`); without it keys are not linked.
  */
 export function recordReferences(record: Readonly<Record<string, unknown>>, cdnUrl?: string): Reference[] {
-  const own = new Set(recordIdentifiers(record).filter(([k]) => k !== 'baseUuid').map(([, v]) => v));
+  const own = new Set(
+    recordIdentifiers(record)
+      .filter(([k]) => k !== 'baseUuid')
+      .map(([, v]) => v),
+  );
   const out: Reference[] = [];
   const assets = new Set<string>();
   const walk = (node: unknown, ptr: string, labels: string[], holder: Readonly<Record<string, unknown>>, member: string): void => {
@@ -194,7 +201,8 @@ export function recordReferences(record: Readonly<Record<string, unknown>>, cdnU
 }
 
 /** The image of a record: a URL, the ICON id of an icon to look up in the registry, or none. */
-export type RecordImage = { readonly type: 'url'; readonly url: string } | { readonly type: 'icon'; readonly id: string } | { readonly type: 'none' };
+export type RecordImage =
+  { readonly type: 'url'; readonly url: string } | { readonly type: 'icon'; readonly id: string } | { readonly type: 'none' };
 
 /** Members that may hold a record's image, in order of preference. */
 const IMAGE_MEMBERS = ['iconUrl', 'icon', 'iconPath', 'imageUrl', 'image', 'previewUrl', 'spriteUrl'] as const;
@@ -206,7 +214,8 @@ const IMAGE_MEMBERS = ['iconUrl', 'icon', 'iconPath', 'imageUrl', 'image', 'prev
  * the CDN. `none` when the record names no image.
  */
 export function recordImage(record: Readonly<Record<string, unknown>>, kind: ItemKind, cdnUrl?: string): RecordImage {
-  if ((kind === 'icons' || kind === 'sprites') && typeof record.url === 'string' && record.url !== '') return { type: 'url', url: record.url };
+  if ((kind === 'icons' || kind === 'sprites') && typeof record.url === 'string' && record.url !== '')
+    return { type: 'url', url: record.url };
   if (kind === 'characters' && isRecord(record.animations)) {
     const first = Object.values(record.animations).find((a) => isRecord(a) && typeof a.path === 'string') as { path: string } | undefined;
     const url = first ? assetUrl(first.path, cdnUrl) : undefined;
@@ -233,7 +242,8 @@ export function recordName(record: Readonly<Record<string, unknown>>, fallback: 
 /** The one-line summary under an item's heading: tier (with its label) and category or type, when present. */
 export function recordSummary(record: Readonly<Record<string, unknown>>): string {
   const parts: string[] = [];
-  if (typeof record.tier === 'number') parts.push(`Tier ${record.tier}${typeof record.tierLabel === 'string' ? ` (${record.tierLabel})` : ''}`);
+  if (typeof record.tier === 'number')
+    parts.push(`Tier ${record.tier}${typeof record.tierLabel === 'string' ? ` (${record.tierLabel})` : ''}`);
   for (const k of ['category', 'type', 'subCategory', 'slotType', 'artifactType', 'subcategory']) {
     const v = record[k];
     if (typeof v === 'string' && v !== '' && !parts.includes(v)) parts.push(v);

@@ -125,7 +125,11 @@ export function parseState(search: string): PageState {
       return { view: 'stats' };
     case 'icons': {
       const c = p.get('category') ?? '';
-      return { view: 'icons', category: (ICON_CATEGORIES as readonly string[]).includes(c) ? (c as IconCategory) : '', page: int(p, 'page', 1, 1e6, 1) };
+      return {
+        view: 'icons',
+        category: (ICON_CATEGORIES as readonly string[]).includes(c) ? (c as IconCategory) : '',
+        page: int(p, 'page', 1, 1e6, 1),
+      };
     }
     case 'sprites':
       return { view: 'sprites', category: text(p, 'category'), page: int(p, 'page', 1, 1e6, 1) };

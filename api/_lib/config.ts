@@ -107,9 +107,7 @@ export interface JwtConfig {
   readonly audience: string;
   /** Where verification keys come from: an HS256 shared secret, a remote JWKS, or none configured. */
   readonly keys:
-    | { readonly kind: 'secret'; readonly secret: Secret }
-    | { readonly kind: 'jwks'; readonly url: string }
-    | { readonly kind: 'none' };
+    { readonly kind: 'secret'; readonly secret: Secret } | { readonly kind: 'jwks'; readonly url: string } | { readonly kind: 'none' };
   /** Accepted clock skew on `exp`/`nbf`, seconds. */
   readonly clockToleranceS: number;
 }
@@ -205,7 +203,11 @@ class Reader {
     // https only for remote keys, except on the loopback interface (a local identity server, tests)
     const loopback = u.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(u.hostname);
     const ok = httpsOnly ? u.protocol === 'https:' || loopback : u.protocol === 'https:' || u.protocol === 'http:';
-    if (!ok) this.problem(name, httpsOnly ? 'must be an https:// URL (http:// only on 127.0.0.1 or localhost).' : 'must be an http:// or https:// URL.');
+    if (!ok)
+      this.problem(
+        name,
+        httpsOnly ? 'must be an https:// URL (http:// only on 127.0.0.1 or localhost).' : 'must be an http:// or https:// URL.',
+      );
     if (u.username || u.password) this.problem(name, 'must not carry credentials; use the dedicated variables.');
     return value.replace(/\/+$/, '');
   }
@@ -235,8 +237,13 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   let store: StoreConfig;
   const respUrl = r.get('REDIS_URL');
   if (storeDriver === 'redis' && respUrl !== undefined) {
-    if (r.get('UPSTASH_REDIS_REST_URL') !== undefined) r.problem('REDIS_URL', 'set either REDIS_URL (a redis-server over RESP) or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (Upstash over REST), not both.');
-    if (!/^rediss?:\/\/[^/?#\s]+(\/\d{1,2})?$/.test(respUrl)) r.problem('REDIS_URL', 'must look like redis://host:port or redis://host:port/db.');
+    if (r.get('UPSTASH_REDIS_REST_URL') !== undefined)
+      r.problem(
+        'REDIS_URL',
+        'set either REDIS_URL (a redis-server over RESP) or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (Upstash over REST), not both.',
+      );
+    if (!/^rediss?:\/\/[^/?#\s]+(\/\d{1,2})?$/.test(respUrl))
+      r.problem('REDIS_URL', 'must look like redis://host:port or redis://host:port/db.');
     store = { driver: 'redis', protocol: 'resp', url: new Secret(respUrl) };
   } else if (storeDriver === 'redis') {
     const why = 'with STORE_DRIVER=redis (the REST URL and token of an Upstash Redis database; or set REDIS_URL for a redis-server)';
@@ -244,11 +251,17 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     store = { driver: 'redis', protocol: 'rest', url, token: new Secret(r.required('UPSTASH_REDIS_REST_TOKEN', why)) };
   } else if (storeDriver === 'sqlite') {
     if (onVercel) {
-      r.problem('STORE_DRIVER', 'sqlite is an embedded store and Vercel functions can write only to /tmp; set STORE_DRIVER=redis with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN.');
+      r.problem(
+        'STORE_DRIVER',
+        'sqlite is an embedded store and Vercel functions can write only to /tmp; set STORE_DRIVER=redis with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN.',
+      );
     }
     store = { driver: 'sqlite', file: resolve(dataDir, 'ledger.sqlite') };
   } else {
-    store = { driver: 'none', reason: 'No ledger store is configured: set STORE_DRIVER=redis with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN.' };
+    store = {
+      driver: 'none',
+      reason: 'No ledger store is configured: set STORE_DRIVER=redis with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN.',
+    };
   }
 
   const port = r.int('PORT', 3000, 0, 65535, 'TCP port');
@@ -260,19 +273,27 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     const why = 'with STORAGE_DRIVER=s3 (spec 4.7)';
     const endpoint = r.url('S3_ENDPOINT', r.required('S3_ENDPOINT', why)) ?? '';
     const bucket = r.required('S3_BUCKET', why);
-    if (bucket && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) r.problem('S3_BUCKET', 'must be a bucket name: 3-63 lower-case letters, digits, dots and hyphens.');
+    if (bucket && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+      r.problem('S3_BUCKET', 'must be a bucket name: 3-63 lower-case letters, digits, dots and hyphens.');
     const accessKeyId = r.required('S3_ACCESS_KEY_ID', why);
     const secretAccessKey = new Secret(r.required('S3_SECRET_ACCESS_KEY', why));
     const publicUrl = r.url('S3_PUBLIC_URL', r.required('S3_PUBLIC_URL', why)) ?? '';
     storage = { driver: 's3', endpoint, bucket, accessKeyId, secretAccessKey, region: r.get('S3_REGION') ?? 'us-east-1', publicUrl };
   } else if (storageDriver === 'local') {
     if (onVercel) {
-      r.problem('STORAGE_DRIVER', 'local writes files and Vercel functions can write only to /tmp; set STORAGE_DRIVER=s3 with S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION and S3_PUBLIC_URL.');
+      r.problem(
+        'STORAGE_DRIVER',
+        'local writes files and Vercel functions can write only to /tmp; set STORAGE_DRIVER=s3 with S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION and S3_PUBLIC_URL.',
+      );
     }
     const publicUrl = r.url('STORAGE_PUBLIC_URL', r.get('STORAGE_PUBLIC_URL') ?? `http://localhost:${port}/storage`) ?? '';
     storage = { driver: 'local', dir: resolve(dataDir, 'storage'), publicUrl };
   } else {
-    storage = { driver: 'none', reason: 'No binary storage is configured: set STORAGE_DRIVER=s3 with S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION and S3_PUBLIC_URL.' };
+    storage = {
+      driver: 'none',
+      reason:
+        'No binary storage is configured: set STORAGE_DRIVER=s3 with S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION and S3_PUBLIC_URL.',
+    };
   }
 
   // Tokens.
@@ -282,7 +303,11 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   if (secret !== undefined && r.get('JWT_JWKS_URL') !== undefined) {
     r.problem('JWT_SECRET', 'set either JWT_SECRET (HS256) or JWT_JWKS_URL (remote keys), not both.');
   } else if (secret !== undefined) {
-    if (Buffer.byteLength(secret, 'utf8') < 32) r.problem('JWT_SECRET', 'must be at least 32 bytes (HS256 needs a key as long as its hash); generate one with `openssl rand -base64 48`.');
+    if (Buffer.byteLength(secret, 'utf8') < 32)
+      r.problem(
+        'JWT_SECRET',
+        'must be at least 32 bytes (HS256 needs a key as long as its hash); generate one with `openssl rand -base64 48`.',
+      );
     keys = { kind: 'secret', secret: new Secret(secret) };
   } else if (jwksUrl !== undefined) {
     keys = { kind: 'jwks', url: jwksUrl };
@@ -301,11 +326,18 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   let externalAuth: ExternalAuthConfig = { kind: 'none' };
   if (r.get('EXTERNAL_AUTH_JWKS_URL') !== undefined) {
     const why = 'with EXTERNAL_AUTH_JWKS_URL (the claim the external platform puts in its tokens)';
-    externalAuth = { kind: 'jwks', provider, url: externalUrl ?? '', issuer: r.required('EXTERNAL_AUTH_ISSUER', why), audience: r.required('EXTERNAL_AUTH_AUDIENCE', why) };
+    externalAuth = {
+      kind: 'jwks',
+      provider,
+      url: externalUrl ?? '',
+      issuer: r.required('EXTERNAL_AUTH_ISSUER', why),
+      audience: r.required('EXTERNAL_AUTH_AUDIENCE', why),
+    };
   }
 
   const admin = r.get('ADMIN_PASSWORD');
-  if (admin !== undefined && admin.length < 16) r.problem('ADMIN_PASSWORD', 'must be at least 16 characters (or unset, which disables the X-Admin-Password header).');
+  if (admin !== undefined && admin.length < 16)
+    r.problem('ADMIN_PASSWORD', 'must be at least 16 characters (or unset, which disables the X-Admin-Password header).');
 
   const config: ServiceConfig = {
     onVercel,

@@ -39,9 +39,14 @@ export const ASSET_RULES: readonly RuleDef[] = [
   {
     name: 'assets/field-type',
     severity: 'warn',
-    description: 'Every asset has subcategory, previewUrl (string or null), tags (strings), format, sizeBytes (integer ≥ 0) and metadata (object) as spec 2.4 types them.',
+    description:
+      'Every asset has subcategory, previewUrl (string or null), tags (strings), format, sizeBytes (integer ≥ 0) and metadata (object) as spec 2.4 types them.',
   },
-  { name: 'assets/unknown-type', severity: 'error', description: 'Every asset type (and every key of `types`) is one of icon, sprite, model, audio, video (spec 2.4).' },
+  {
+    name: 'assets/unknown-type',
+    severity: 'error',
+    description: 'Every asset type (and every key of `types`) is one of icon, sprite, model, audio, video (spec 2.4).',
+  },
   { name: 'assets/duplicate-id', severity: 'error', description: 'No asset id is listed twice.' },
   {
     name: 'assets/count-mismatch',
@@ -70,7 +75,12 @@ export const deriveAssets: Deriver = (ctx: DeriveContext): readonly Emitted[] =>
   let version: string | null = null;
   let baseUrl: string | null = null;
   if (data !== undefined) {
-    if (!isRecord(data)) report('assets/source-shape', '', `${file} must be an object { version, generated, baseUrl, totalAssets, types, categories, assets }; no asset is listed.`);
+    if (!isRecord(data))
+      report(
+        'assets/source-shape',
+        '',
+        `${file} must be an object { version, generated, baseUrl, totalAssets, types, categories, assets }; no asset is listed.`,
+      );
     else {
       if (typeof data.version === 'string') version = data.version;
       if (typeof data.baseUrl === 'string') baseUrl = data.baseUrl;
@@ -91,25 +101,41 @@ export const deriveAssets: Deriver = (ctx: DeriveContext): readonly Emitted[] =>
     for (const field of ['id', 'name', 'category', 'url'] as const) {
       const v = a[field];
       if (typeof v !== 'string' || (field !== 'category' && v.trim() === '')) {
-        report('assets/source-shape', at(field), `asset ${i} needs a${field === 'category' ? '' : ' non-blank'} string "${field}"; it is not listed.`);
+        report(
+          'assets/source-shape',
+          at(field),
+          `asset ${i} needs a${field === 'category' ? '' : ' non-blank'} string "${field}"; it is not listed.`,
+        );
         bad = true;
       }
     }
     if (!isAssetType(a.type)) {
-      report('assets/unknown-type', at('type'), `asset ${i} has type ${JSON.stringify(a.type)}; use one of ${ASSET_TYPES.join(', ')}. It is not listed.`);
+      report(
+        'assets/unknown-type',
+        at('type'),
+        `asset ${i} has type ${JSON.stringify(a.type)}; use one of ${ASSET_TYPES.join(', ')}. It is not listed.`,
+      );
       bad = true;
     }
     if (bad) return;
     const id = a.id as string;
     const first = seen.get(id);
     if (first !== undefined) {
-      report('assets/duplicate-id', at('id'), `id "${id}" is already used by /assets/${first}; give each asset its own id. This one is not listed.`);
+      report(
+        'assets/duplicate-id',
+        at('id'),
+        `id "${id}" is already used by /assets/${first}; give each asset its own id. This one is not listed.`,
+      );
       return;
     }
     seen.set(id, i);
 
     const warn = (field: string, expected: string, used: string): void =>
-      report('assets/field-type', at(field), `"${field}" of asset "${id}" ${a[field] === undefined ? 'is missing' : 'is not ' + expected}; ${used} is served.`);
+      report(
+        'assets/field-type',
+        at(field),
+        `"${field}" of asset "${id}" ${a[field] === undefined ? 'is missing' : 'is not ' + expected}; ${used} is served.`,
+      );
     let subcategory = '';
     if (typeof a.subcategory === 'string') subcategory = a.subcategory;
     else warn('subcategory', 'a string', '""');
@@ -129,7 +155,19 @@ export const deriveAssets: Deriver = (ctx: DeriveContext): readonly Emitted[] =>
     if (isRecord(a.metadata)) metadata = a.metadata;
     else warn('metadata', 'an object', '{}');
 
-    kept.push({ id, name: a.name as string, type: a.type as AssetType, category: a.category as string, subcategory, url: a.url as string, previewUrl, tags, format, sizeBytes, metadata });
+    kept.push({
+      id,
+      name: a.name as string,
+      type: a.type as AssetType,
+      category: a.category as string,
+      subcategory,
+      url: a.url as string,
+      previewUrl,
+      tags,
+      format,
+      sizeBytes,
+      metadata,
+    });
   });
 
   if (isRecord(data)) checkDeclaredCounts(data, raw, report);
@@ -157,7 +195,11 @@ export const deriveAssets: Deriver = (ctx: DeriveContext): readonly Emitted[] =>
 };
 
 /** Compare `totalAssets`, `types` and `categories` with the asset list as written. */
-function checkDeclaredCounts(data: Record<string, unknown>, raw: readonly unknown[], report: (rule: string, ptr: string, message: string) => void): void {
+function checkDeclaredCounts(
+  data: Record<string, unknown>,
+  raw: readonly unknown[],
+  report: (rule: string, ptr: string, message: string) => void,
+): void {
   const actualType = new Map<string, number>();
   const actualCombo = new Map<string, { type: string; category: string; count: number }>();
   for (const a of raw) {
@@ -169,47 +211,93 @@ function checkDeclaredCounts(data: Record<string, unknown>, raw: readonly unknow
     actualCombo.set(k, { type: a.type, category: a.category, count: (c?.count ?? 0) + 1 });
   }
 
-  if (!Number.isInteger(data.totalAssets)) report('assets/source-shape', data.totalAssets === undefined ? '' : '/totalAssets', `totalAssets must be an integer (the file lists ${raw.length} assets).`);
-  else if (data.totalAssets !== raw.length) report('assets/count-mismatch', '/totalAssets', `totalAssets is ${String(data.totalAssets)} but ${raw.length} assets are listed; set it to ${raw.length}.`);
+  if (!Number.isInteger(data.totalAssets))
+    report(
+      'assets/source-shape',
+      data.totalAssets === undefined ? '' : '/totalAssets',
+      `totalAssets must be an integer (the file lists ${raw.length} assets).`,
+    );
+  else if (data.totalAssets !== raw.length)
+    report(
+      'assets/count-mismatch',
+      '/totalAssets',
+      `totalAssets is ${String(data.totalAssets)} but ${raw.length} assets are listed; set it to ${raw.length}.`,
+    );
 
-  if (!isRecord(data.types)) report('assets/source-shape', data.types === undefined ? '' : '/types', `types must be an object of counts { ${ASSET_TYPES.join(', ')} }.`);
+  if (!isRecord(data.types))
+    report(
+      'assets/source-shape',
+      data.types === undefined ? '' : '/types',
+      `types must be an object of counts { ${ASSET_TYPES.join(', ')} }.`,
+    );
   else {
     for (const t of Object.keys(data.types)) {
-      if (!isAssetType(t)) report('assets/unknown-type', pointer('types', t), `types has a count for "${t}", which is not an asset type (${ASSET_TYPES.join(', ')}).`);
+      if (!isAssetType(t))
+        report(
+          'assets/unknown-type',
+          pointer('types', t),
+          `types has a count for "${t}", which is not an asset type (${ASSET_TYPES.join(', ')}).`,
+        );
     }
     for (const t of new Set<string>([...Object.keys(data.types), ...actualType.keys()])) {
       const declared = data.types[t];
       const actual = actualType.get(t) ?? 0;
       if (declared === undefined && actual === 0) continue;
-      if (declared !== undefined && !Number.isInteger(declared)) report('assets/source-shape', pointer('types', t), `types.${t} must be an integer (${actual} assets have that type).`);
-      else if (declared !== actual) report('assets/count-mismatch', declared === undefined ? '/types' : pointer('types', t), `types.${t} is ${declared === undefined ? 'missing' : JSON.stringify(declared)} but ${actual} assets have type "${t}"; set it to ${actual}.`);
+      if (declared !== undefined && !Number.isInteger(declared))
+        report('assets/source-shape', pointer('types', t), `types.${t} must be an integer (${actual} assets have that type).`);
+      else if (declared !== actual)
+        report(
+          'assets/count-mismatch',
+          declared === undefined ? '/types' : pointer('types', t),
+          `types.${t} is ${declared === undefined ? 'missing' : JSON.stringify(declared)} but ${actual} assets have type "${t}"; set it to ${actual}.`,
+        );
     }
   }
 
   if (!Array.isArray(data.categories)) {
-    report('assets/source-shape', data.categories === undefined ? '' : '/categories', 'categories must be an array of { type, category, count }.');
+    report(
+      'assets/source-shape',
+      data.categories === undefined ? '' : '/categories',
+      'categories must be an array of { type, category, count }.',
+    );
     return;
   }
   const listed = new Map<string, number>();
   (data.categories as unknown[]).forEach((row, i) => {
     if (!isRecord(row) || typeof row.type !== 'string' || typeof row.category !== 'string' || !Number.isInteger(row.count)) {
-      report('assets/source-shape', pointer('categories', i), `categories row ${i} must be { type: string, category: string, count: integer }.`);
+      report(
+        'assets/source-shape',
+        pointer('categories', i),
+        `categories row ${i} must be { type: string, category: string, count: integer }.`,
+      );
       return;
     }
     const k = comboKey(row.type, row.category);
     const prev = listed.get(k);
     if (prev !== undefined) {
-      report('assets/count-mismatch', pointer('categories', i), `${row.type}/${row.category} is already counted at /categories/${prev}; list each type and category once.`);
+      report(
+        'assets/count-mismatch',
+        pointer('categories', i),
+        `${row.type}/${row.category} is already counted at /categories/${prev}; list each type and category once.`,
+      );
       return;
     }
     listed.set(k, i);
     const actual = actualCombo.get(k)?.count ?? 0;
     if (row.count !== actual) {
-      report('assets/count-mismatch', pointer('categories', i, 'count'), `${row.type}/${row.category} says count ${String(row.count)} but ${actual} assets have that type and category; set it to ${actual}.`);
+      report(
+        'assets/count-mismatch',
+        pointer('categories', i, 'count'),
+        `${row.type}/${row.category} says count ${String(row.count)} but ${actual} assets have that type and category; set it to ${actual}.`,
+      );
     }
   });
   const missing = [...actualCombo.entries()].filter(([k]) => !listed.has(k)).map(([, c]) => c);
   for (const c of missing.sort((x, y) => cmp(x.type, y.type) || cmp(x.category, y.category))) {
-    report('assets/count-mismatch', '/categories', `categories has no row for ${c.type}/${c.category}, which has ${c.count} assets; add { "type": "${c.type}", "category": "${c.category}", "count": ${c.count} }.`);
+    report(
+      'assets/count-mismatch',
+      '/categories',
+      `categories has no row for ${c.type}/${c.category}, which has ${c.count} assets; add { "type": "${c.type}", "category": "${c.category}", "count": ${c.count} }.`,
+    );
   }
 }

@@ -52,12 +52,14 @@ export const collectionRules: RuleDef[] = [
   {
     name: 'collections/shape',
     severity: 'error',
-    description: 'A collection dataset is an object whose item array (relics, enchants, infusions, artifacts) holds objects (spec 2.2, 4.2).',
+    description:
+      'A collection dataset is an object whose item array (relics, enchants, infusions, artifacts) holds objects (spec 2.2, 4.2).',
   },
   {
     name: 'collections/duplicate-key',
     severity: 'error',
-    description: 'No two items of a collection share a lookup key (id, uuid or name slug, compared without case and accents), so every lookup and static item file names one item (spec 4.2).',
+    description:
+      'No two items of a collection share a lookup key (id, uuid or name slug, compared without case and accents), so every lookup and static item file names one item (spec 4.2).',
   },
   {
     name: 'collections/missing-key',
@@ -67,12 +69,14 @@ export const collectionRules: RuleDef[] = [
   {
     name: 'collections/item-files-over-budget',
     severity: 'warn',
-    description: 'The static item files of every collection fit the item file budget (itemFileBudget in catalog.config.json); a collection that does not gets none, and its item paths are answered by the collections function with the same bytes.',
+    description:
+      'The static item files of every collection fit the item file budget (itemFileBudget in catalog.config.json); a collection that does not gets none, and its item paths are answered by the collections function with the same bytes.',
   },
   {
     name: 'collections/filter-value',
     severity: 'warn',
-    description: 'Filter fields hold values their filter can select: tier an integer 1-8, enumerated fields one of the spec 4.2 values, words as strings (spec 4.2, 8).',
+    description:
+      'Filter fields hold values their filter can select: tier an integer 1-8, enumerated fields one of the spec 4.2 values, words as strings (spec 4.2, 8).',
   },
 ];
 

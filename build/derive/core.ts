@@ -8,7 +8,15 @@
 import { csvColumns, exportCsvText, exportJsonText, filterRecords } from '../../api/_lib/export/index.js';
 import { COLLECTION_DEFS, COLLECTION_NAMES } from '../../api/_lib/formats/collection-index.js';
 import { EXPORT_TYPES, type ExportFile, type ExportType } from '../../api/_lib/formats/export.js';
-import { CANONICAL_ITEMS_FILE, MASTER_REGISTRY_FILE, SEARCH_INDEX_FILE, STATS_FILE, WEAPON_SKILLS_FILE, exportFile, fullExportFile } from '../../api/_lib/formats/layout.js';
+import {
+  CANONICAL_ITEMS_FILE,
+  MASTER_REGISTRY_FILE,
+  SEARCH_INDEX_FILE,
+  STATS_FILE,
+  WEAPON_SKILLS_FILE,
+  exportFile,
+  fullExportFile,
+} from '../../api/_lib/formats/layout.js';
 import { SEARCH_TYPES, buildSearchIndex, type SearchType } from '../../api/_lib/formats/search-index.js';
 import type { StatsFile } from '../../api/_lib/formats/stats.js';
 import { sortKeys } from '../../api/_lib/util/json.js';
@@ -38,7 +46,11 @@ function sourceOf(docs: ReadonlyMap<string, SourceDoc>, sources: readonly Record
  * Every record of every search type (spec 4.4), in catalog order.
  * Ids: the first present id field; skills use their derived SKIL id (`@skill`), sprites their SPRT id (`@sprite`).
  */
-export function collectTypedRecords(docs: ReadonlyMap<string, SourceDoc>, config: CatalogConfig, law: LawResult): Map<SearchType, TypedRecord[]> {
+export function collectTypedRecords(
+  docs: ReadonlyMap<string, SourceDoc>,
+  config: CatalogConfig,
+  law: LawResult,
+): Map<SearchType, TypedRecord[]> {
   const out = new Map<SearchType, TypedRecord[]>();
   const spriteIds = spriteIdsOf(docs, config.namespaces.sprite);
   for (const type of SEARCH_TYPES) {
@@ -93,7 +105,15 @@ function deriveRegistry(law: LawResult, config: CatalogConfig): Emitted {
 /** canonical-items-manifest.json: the item definition catalog (spec 2.6, 4.1 load order step 2) by family. */
 function deriveCanonicalItems(law: LawResult, config: CatalogConfig): Emitted {
   const families: Record<string, number> = {};
-  const items: { uuid: string; family: string; name: string | null; kind: string; category: string | null; tier: number | null; file: string }[] = [];
+  const items: {
+    uuid: string;
+    family: string;
+    name: string | null;
+    kind: string;
+    category: string | null;
+    tier: number | null;
+    file: string;
+  }[] = [];
   for (const d of law.definitions.values()) {
     const fam = /^(ITEM|FOOD|POTN|CONS)-/.exec(d.id)?.[1];
     if (!fam) continue;
@@ -103,7 +123,13 @@ function deriveCanonicalItems(law: LawResult, config: CatalogConfig): Emitted {
   items.sort((a, b) => (a.uuid < b.uuid ? -1 : 1));
   return {
     path: CANONICAL_ITEMS_FILE,
-    body: { version: config.versions.package ?? '4.0.0', catalog: 'master-items.json', total: items.length, families: sortKeys(families), items },
+    body: {
+      version: config.versions.package ?? '4.0.0',
+      catalog: 'master-items.json',
+      total: items.length,
+      families: sortKeys(families),
+      items,
+    },
   };
 }
 
@@ -120,7 +146,11 @@ function deriveExports(records: ReadonlyMap<SearchType, TypedRecord[]>): Emitted
     const all = filterRecords(recs, {});
     return [
       { path: exportFile(type), body },
-      { path: fullExportFile(type, 'json'), body: exportJsonText({ type, total: all.length, filters: { tier: null, category: null } }, all), raw: true },
+      {
+        path: fullExportFile(type, 'json'),
+        body: exportJsonText({ type, total: all.length, filters: { tier: null, category: null } }, all),
+        raw: true,
+      },
       { path: fullExportFile(type, 'csv'), body: exportCsvText(body.columns, all), raw: true },
     ];
   });
@@ -161,7 +191,12 @@ function deriveStats(args: {
   totals.characters = count(SPRITE_CHARACTERS_FILE, [['characters']]);
   const definitions: Record<string, number> = {};
   for (const d of law.definitions.values()) definitions[d.kind] = (definitions[d.kind] ?? 0) + 1;
-  const body: StatsFile = { catalog: args.config.name, totals: sortKeys(totals), definitions: sortKeys(definitions), statuses: CATEGORY_STATUS };
+  const body: StatsFile = {
+    catalog: args.config.name,
+    totals: sortKeys(totals),
+    definitions: sortKeys(definitions),
+    statuses: CATEGORY_STATUS,
+  };
   return { path: STATS_FILE, body };
 }
 
@@ -186,4 +221,3 @@ export function deriveCore(args: {
     deriveSearchIndex(records),
   ];
 }
-

@@ -44,12 +44,14 @@ export const ICON_RULES: readonly RuleDef[] = [
   {
     name: 'icons/source-shape',
     severity: 'error',
-    description: 'icon-sources.json is an object with an `icons` array whose entries have a string key and category, an optional non-blank name and optional string-array tags (spec 4.6).',
+    description:
+      'icon-sources.json is an object with an `icons` array whose entries have a string key and category, an optional non-blank name and optional string-array tags (spec 4.6).',
   },
   {
     name: 'icons/key-format',
     severity: 'error',
-    description: 'An icon key is a clean object-storage key: no leading slash, backslash, empty, `.` or `..` segment, surrounding blanks or control characters (spec 2.6).',
+    description:
+      'An icon key is a clean object-storage key: no leading slash, backslash, empty, `.` or `..` segment, surrounding blanks or control characters (spec 2.6).',
   },
   {
     name: 'icons/key-prefix',
@@ -66,7 +68,7 @@ export const ICON_RULES: readonly RuleDef[] = [
   {
     name: 'icons/ambiguous-path',
     severity: 'warn',
-    description: 'A path relative to the key prefix does not equal another icon\'s full key (by-path lookups would resolve to the key).',
+    description: "A path relative to the key prefix does not equal another icon's full key (by-path lookups would resolve to the key).",
   },
 ];
 
@@ -111,13 +113,22 @@ export const deriveIcons: Deriver = (ctx: DeriveContext): readonly Emitted[] => 
   let entries: readonly unknown[] = [];
   const data = ctx.docs.get(file)?.data;
   if (data !== undefined) {
-    if (!isRecord(data)) report('icons/source-shape', '', `${file} must be an object { version, keyPrefix, icons: [...] }; no icon is registered.`);
+    if (!isRecord(data))
+      report('icons/source-shape', '', `${file} must be an object { version, keyPrefix, icons: [...] }; no icon is registered.`);
     else {
       if (data.keyPrefix !== undefined) {
-        if (typeof data.keyPrefix === 'string' && data.keyPrefix.endsWith('/') && keyFormatProblem(data.keyPrefix.slice(0, -1)) === undefined) {
+        if (
+          typeof data.keyPrefix === 'string' &&
+          data.keyPrefix.endsWith('/') &&
+          keyFormatProblem(data.keyPrefix.slice(0, -1)) === undefined
+        ) {
           keyPrefix = data.keyPrefix;
         } else {
-          report('icons/source-shape', '/keyPrefix', `keyPrefix must be an object-storage folder ending in "/" such as "${DEFAULT_ICON_KEY_PREFIX}"; "${DEFAULT_ICON_KEY_PREFIX}" is used instead.`);
+          report(
+            'icons/source-shape',
+            '/keyPrefix',
+            `keyPrefix must be an object-storage folder ending in "/" such as "${DEFAULT_ICON_KEY_PREFIX}"; "${DEFAULT_ICON_KEY_PREFIX}" is used instead.`,
+          );
         }
       }
       if (Array.isArray(data.icons)) entries = data.icons;
@@ -136,15 +147,27 @@ export const deriveIcons: Deriver = (ctx: DeriveContext): readonly Emitted[] => 
     let bad = false;
     const { key, category, name, tags } = entry;
     if (typeof key !== 'string' || key === '') {
-      report('icons/source-shape', at('key'), `icon ${i} needs "key", the object-storage key (e.g. "${keyPrefix}folder/file.png"); it is not registered.`);
+      report(
+        'icons/source-shape',
+        at('key'),
+        `icon ${i} needs "key", the object-storage key (e.g. "${keyPrefix}folder/file.png"); it is not registered.`,
+      );
       bad = true;
     }
     if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
-      report('icons/source-shape', at('name'), `"name" of icon ${i} must be a non-blank string (or absent: the file name is used); it is not registered.`);
+      report(
+        'icons/source-shape',
+        at('name'),
+        `"name" of icon ${i} must be a non-blank string (or absent: the file name is used); it is not registered.`,
+      );
       bad = true;
     }
     if (typeof category !== 'string') {
-      report('icons/source-shape', at('category'), `icon ${i} needs "category", one of: ${ICON_CATEGORIES.join(', ')}; it is not registered.`);
+      report(
+        'icons/source-shape',
+        at('category'),
+        `icon ${i} needs "category", one of: ${ICON_CATEGORIES.join(', ')}; it is not registered.`,
+      );
       bad = true;
     }
     let tagList: string[] = [];
@@ -166,27 +189,47 @@ export const deriveIcons: Deriver = (ctx: DeriveContext): readonly Emitted[] => 
 
     const formatProblem = keyFormatProblem(key);
     if (formatProblem) {
-      report('icons/key-format', at('key'), `key "${key}" ${formatProblem}; write the exact object-storage key. The icon is not registered.`);
+      report(
+        'icons/key-format',
+        at('key'),
+        `key "${key}" ${formatProblem}; write the exact object-storage key. The icon is not registered.`,
+      );
       return;
     }
     if (!key.startsWith(keyPrefix)) {
-      report('icons/key-prefix', at('key'), `key "${key}" is not a file under "${keyPrefix}"; icon keys are full object-storage keys starting with the key prefix. The icon is not registered.`);
+      report(
+        'icons/key-prefix',
+        at('key'),
+        `key "${key}" is not a file under "${keyPrefix}"; icon keys are full object-storage keys starting with the key prefix. The icon is not registered.`,
+      );
       return;
     }
     const first = byKey.get(key);
     if (first !== undefined) {
-      report('icons/duplicate-key', at('key'), `key "${key}" is already listed at /icons/${first}; remove one. This entry is not registered.`);
+      report(
+        'icons/duplicate-key',
+        at('key'),
+        `key "${key}" is already listed at /icons/${first}; remove one. This entry is not registered.`,
+      );
       return;
     }
     byKey.set(key, i);
     if (!isIconCategory(category)) {
-      report('icons/unknown-category', at('category'), `category "${category}" is not an icon category; use one of: ${ICON_CATEGORIES.join(', ')}. The icon is not registered.`);
+      report(
+        'icons/unknown-category',
+        at('category'),
+        `category "${category}" is not an icon category; use one of: ${ICON_CATEGORIES.join(', ')}. The icon is not registered.`,
+      );
       return;
     }
     const id = deriveIconId(ns, key);
     const clash = byId.get(id);
     if (clash) {
-      report('icons/duplicate-id', at('key'), `key "${key}" derives ${id}, the id of "${clash.record.key}" (/icons/${clash.index}); rename one. This entry is not registered.`);
+      report(
+        'icons/duplicate-id',
+        at('key'),
+        `key "${key}" derives ${id}, the id of "${clash.record.key}" (/icons/${clash.index}); rename one. This entry is not registered.`,
+      );
       return;
     }
     const record: IconRecord = {
@@ -211,7 +254,11 @@ export const deriveIcons: Deriver = (ctx: DeriveContext): readonly Emitted[] => 
   for (const { record, index } of accepted) {
     const taken = pathMap.get(record.path);
     if (taken !== undefined && taken !== record.iconUuid) {
-      report('icons/ambiguous-path', pointer('icons', index, 'key'), `the relative path "${record.path}" is also the full key of ${taken}; by-path lookups of "${record.path}" return ${taken}. Use the full key for this icon.`);
+      report(
+        'icons/ambiguous-path',
+        pointer('icons', index, 'key'),
+        `the relative path "${record.path}" is also the full key of ${taken}; by-path lookups of "${record.path}" return ${taken}. Use the full key for this icon.`,
+      );
     } else pathMap.set(record.path, record.iconUuid);
   }
   const paths: Record<string, string> = {};

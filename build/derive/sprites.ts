@@ -49,21 +49,42 @@ export const SPRITE_RULES: readonly RuleDef[] = [
   {
     name: 'sprites/source-shape',
     severity: 'error',
-    description: 'sprites2d.json, sprite-ids.json and sprite-characters.json have the shapes of spec 2.3 and of the registry sources (string fields, integer counts).',
+    description:
+      'sprites2d.json, sprite-ids.json and sprite-characters.json have the shapes of spec 2.3 and of the registry sources (string fields, integer counts).',
   },
-  { name: 'sprites/id-format', severity: 'error', description: 'Every id of sprite-ids.json has the form SPRT-{8 upper-case hex}-{6 upper-case hex} (spec 2.6).' },
+  {
+    name: 'sprites/id-format',
+    severity: 'error',
+    description: 'Every id of sprite-ids.json has the form SPRT-{8 upper-case hex}-{6 upper-case hex} (spec 2.6).',
+  },
   { name: 'sprites/duplicate-id', severity: 'error', description: 'No SPRT id names two paths (spec 2.6).' },
   { name: 'sprites/duplicate-path', severity: 'error', description: 'No sprite path is listed twice in sprites2d.json (one id per path).' },
-  { name: 'sprites/stale-id', severity: 'warn', description: 'Every path of sprite-ids.json is a sprite or a character base path that still exists.' },
+  {
+    name: 'sprites/stale-id',
+    severity: 'warn',
+    description: 'Every path of sprite-ids.json is a sprite or a character base path that still exists.',
+  },
   {
     name: 'sprites/count-mismatch',
     severity: 'error',
     description: '`totalSprites` equals the number of items and every category `count` equals its number of items (spec 2.3).',
   },
-  { name: 'sprites/category-mismatch', severity: 'warn', description: 'A sprite item\'s `category` equals the name of the category it is listed under (spec 2.3).' },
-  { name: 'sprites/duplicate-character', severity: 'error', description: 'No two characters share a base path (a character\'s uuid is the id of its base path).' },
+  {
+    name: 'sprites/category-mismatch',
+    severity: 'warn',
+    description: "A sprite item's `category` equals the name of the category it is listed under (spec 2.3).",
+  },
+  {
+    name: 'sprites/duplicate-character',
+    severity: 'error',
+    description: "No two characters share a base path (a character's uuid is the id of its base path).",
+  },
   { name: 'sprites/character-base-path', severity: 'warn', description: 'A character base path has the form /sprites/characters/<name>/.' },
-  { name: 'sprites/unknown-animation', severity: 'warn', description: 'Every character animation names the path of a sprite of sprites2d.json.' },
+  {
+    name: 'sprites/unknown-animation',
+    severity: 'warn',
+    description: 'Every character animation names the path of a sprite of sprites2d.json.',
+  },
 ];
 
 function countsOf(values: readonly string[]): CategoryCount[] {
@@ -88,7 +109,12 @@ function readSprites(data: unknown, report: Report): { sprites: SpriteSource[]; 
   const sprites: SpriteSource[] = [];
   if (data === undefined) return { sprites, generatedAt: null };
   if (!isRecord(data) || !isRecord(data.categories)) {
-    report('sprites/source-shape', f, isRecord(data) ? '/categories' : '', `${f} must be { totalSprites, generatedAt, categories: { <name>: { count, items } } }; no sprite is registered.`);
+    report(
+      'sprites/source-shape',
+      f,
+      isRecord(data) ? '/categories' : '',
+      `${f} must be { totalSprites, generatedAt, categories: { <name>: { count, items } } }; no sprite is registered.`,
+    );
     return { sprites, generatedAt: null };
   }
   let generatedAt: string | null = null;
@@ -99,19 +125,40 @@ function readSprites(data: unknown, report: Report): { sprites: SpriteSource[]; 
   let itemTotal = 0;
   for (const [cat, block] of Object.entries(data.categories)) {
     if (!isRecord(block) || !Array.isArray(block.items)) {
-      report('sprites/source-shape', f, pointer('categories', cat), `category "${cat}" must be { count, items: [...] }; its sprites are not registered.`);
+      report(
+        'sprites/source-shape',
+        f,
+        pointer('categories', cat),
+        `category "${cat}" must be { count, items: [...] }; its sprites are not registered.`,
+      );
       continue;
     }
     const items: unknown[] = block.items;
     itemTotal += items.length;
-    if (!Number.isInteger(block.count)) report('sprites/source-shape', f, pointer('categories', cat, 'count'), `count of category "${cat}" must be an integer (it has ${items.length} items).`);
+    if (!Number.isInteger(block.count))
+      report(
+        'sprites/source-shape',
+        f,
+        pointer('categories', cat, 'count'),
+        `count of category "${cat}" must be an integer (it has ${items.length} items).`,
+      );
     else if (block.count !== items.length) {
-      report('sprites/count-mismatch', f, pointer('categories', cat, 'count'), `category "${cat}" says count ${String(block.count)} but lists ${items.length} items; set count to ${items.length}.`);
+      report(
+        'sprites/count-mismatch',
+        f,
+        pointer('categories', cat, 'count'),
+        `category "${cat}" says count ${String(block.count)} but lists ${items.length} items; set count to ${items.length}.`,
+      );
     }
     items.forEach((item, i) => {
       const at = (...rest: (string | number)[]): string => pointer('categories', cat, 'items', i, ...rest);
       if (!isRecord(item)) {
-        report('sprites/source-shape', f, at(), `item ${i} of "${cat}" must be { name, path, category, subcategory, source }; it is not registered.`);
+        report(
+          'sprites/source-shape',
+          f,
+          at(),
+          `item ${i} of "${cat}" must be { name, path, category, subcategory, source }; it is not registered.`,
+        );
         return;
       }
       let bad = false;
@@ -126,26 +173,52 @@ function readSprites(data: unknown, report: Report): { sprites: SpriteSource[]; 
       for (const field of ['category', 'subcategory', 'source'] as const) {
         const v = item[field];
         if (typeof v === 'string') text[field] = v;
-        else report('sprites/source-shape', f, at(field), `"${field}" of item ${i} of "${cat}" must be a string${field === 'category' ? '' : '; "" is used'}.`);
+        else
+          report(
+            'sprites/source-shape',
+            f,
+            at(field),
+            `"${field}" of item ${i} of "${cat}" must be a string${field === 'category' ? '' : '; "" is used'}.`,
+          );
       }
       if (bad) return;
       const path = item.path as string;
       const first = seen.get(path);
       if (first !== undefined) {
-        report('sprites/duplicate-path', f, at('path'), `path "${path}" is already listed at ${first}; remove one. This entry is not registered.`);
+        report(
+          'sprites/duplicate-path',
+          f,
+          at('path'),
+          `path "${path}" is already listed at ${first}; remove one. This entry is not registered.`,
+        );
         return;
       }
       seen.set(path, at());
       if (typeof item.category === 'string' && item.category !== cat) {
-        report('sprites/category-mismatch', f, at('category'), `item says category "${item.category}" but is listed under "${cat}"; it is registered under "${cat}".`);
+        report(
+          'sprites/category-mismatch',
+          f,
+          at('category'),
+          `item says category "${item.category}" but is listed under "${cat}"; it is registered under "${cat}".`,
+        );
       }
       sprites.push({ name: item.name as string, path, category: cat, subcategory: text.subcategory, source: text.source });
     });
   }
   if (!Number.isInteger(data.totalSprites)) {
-    report('sprites/source-shape', f, data.totalSprites === undefined ? '' : '/totalSprites', `totalSprites must be an integer (the file lists ${itemTotal} items).`);
+    report(
+      'sprites/source-shape',
+      f,
+      data.totalSprites === undefined ? '' : '/totalSprites',
+      `totalSprites must be an integer (the file lists ${itemTotal} items).`,
+    );
   } else if (data.totalSprites !== itemTotal) {
-    report('sprites/count-mismatch', f, '/totalSprites', `totalSprites is ${String(data.totalSprites)} but the categories list ${itemTotal} items; set it to ${itemTotal}.`);
+    report(
+      'sprites/count-mismatch',
+      f,
+      '/totalSprites',
+      `totalSprites is ${String(data.totalSprites)} but the categories list ${itemTotal} items; set it to ${itemTotal}.`,
+    );
   }
   return { sprites, generatedAt };
 }
@@ -156,19 +229,34 @@ function readIds(data: unknown, report: Report): Map<string, string> {
   const ids = new Map<string, string>();
   if (data === undefined) return ids;
   if (!isRecord(data) || !isRecord(data.ids)) {
-    report('sprites/source-shape', f, isRecord(data) ? '/ids' : '', `${f} must be { version, ids: { "<sprite path>": "SPRT-…" } }; every id is derived from its path instead.`);
+    report(
+      'sprites/source-shape',
+      f,
+      isRecord(data) ? '/ids' : '',
+      `${f} must be { version, ids: { "<sprite path>": "SPRT-…" } }; every id is derived from its path instead.`,
+    );
     return ids;
   }
   const owner = new Map<string, string>();
   for (const [path, id] of Object.entries(data.ids)) {
     const at = pointer('ids', path);
     if (typeof id !== 'string' || !SPRITE_ID_RE.test(id)) {
-      report('sprites/id-format', f, at, `id ${JSON.stringify(id)} of "${path}" is not SPRT-{8 hex}-{6 hex} in upper case; the path gets a derived id until it is fixed.`);
+      report(
+        'sprites/id-format',
+        f,
+        at,
+        `id ${JSON.stringify(id)} of "${path}" is not SPRT-{8 hex}-{6 hex} in upper case; the path gets a derived id until it is fixed.`,
+      );
       continue;
     }
     const prev = owner.get(id);
     if (prev !== undefined) {
-      report('sprites/duplicate-id', f, at, `id ${id} of "${path}" already belongs to "${prev}"; "${path}" gets a derived id. Give each path its own id.`);
+      report(
+        'sprites/duplicate-id',
+        f,
+        at,
+        `id ${id} of "${path}" already belongs to "${prev}"; "${path}" gets a derived id. Give each path its own id.`,
+      );
       continue;
     }
     owner.set(id, path);
@@ -191,7 +279,12 @@ function readCharacters(data: unknown, report: Report): CharacterSource[] {
   const out: CharacterSource[] = [];
   if (data === undefined) return out;
   if (!isRecord(data) || !Array.isArray(data.characters)) {
-    report('sprites/source-shape', f, isRecord(data) ? '/characters' : '', `${f} must be { version, characters: [...] }; no character is registered.`);
+    report(
+      'sprites/source-shape',
+      f,
+      isRecord(data) ? '/characters' : '',
+      `${f} must be { version, characters: [...] }; no character is registered.`,
+    );
     return out;
   }
   const seen = new Map<string, string>();
@@ -210,12 +303,22 @@ function readCharacters(data: unknown, report: Report): CharacterSource[] {
     }
     const animations: [string, string][] = [];
     if (!isRecord(c.animations)) {
-      report('sprites/source-shape', f, at('animations'), `character ${i} needs "animations": { <name>: "<sprite path>" }; it is not registered.`);
+      report(
+        'sprites/source-shape',
+        f,
+        at('animations'),
+        `character ${i} needs "animations": { <name>: "<sprite path>" }; it is not registered.`,
+      );
       bad = true;
     } else {
       for (const [anim, path] of Object.entries(c.animations)) {
         if (typeof path !== 'string' || path === '') {
-          report('sprites/source-shape', f, at('animations', anim), `animation "${anim}" of character ${i} must be a sprite path string; it is not registered.`);
+          report(
+            'sprites/source-shape',
+            f,
+            at('animations', anim),
+            `animation "${anim}" of character ${i} must be a sprite path string; it is not registered.`,
+          );
           bad = true;
         } else animations.push([anim, path]);
       }
@@ -224,14 +327,25 @@ function readCharacters(data: unknown, report: Report): CharacterSource[] {
     const basePath = c.basePath as string;
     const first = seen.get(basePath);
     if (first !== undefined) {
-      report('sprites/duplicate-character', f, at('basePath'), `basePath "${basePath}" is already used at ${first}; characters are identified by their base path. This one is not registered.`);
+      report(
+        'sprites/duplicate-character',
+        f,
+        at('basePath'),
+        `basePath "${basePath}" is already used at ${first}; characters are identified by their base path. This one is not registered.`,
+      );
       return;
     }
     seen.set(basePath, at());
     if (!/^\/sprites\/characters\/[^/]+\/$/.test(basePath)) {
       report('sprites/character-base-path', f, at('basePath'), `basePath "${basePath}" is not of the form /sprites/characters/<name>/.`);
     }
-    out.push({ name: c.name as string, category: c.category as string, basePath, animations: animations.sort(byCodeUnits((a) => a[0])), at: at() });
+    out.push({
+      name: c.name as string,
+      category: c.category as string,
+      basePath,
+      animations: animations.sort(byCodeUnits((a) => a[0])),
+      at: at(),
+    });
   });
   return out;
 }
@@ -266,7 +380,12 @@ function assignIds(
     let id = deriveSpriteId(ns, path);
     for (let n = 1; taken.has(id); n++) {
       const other = taken.get(id);
-      report('sprites/duplicate-id', SPRITE_IDS_FILE, other !== undefined && existing.has(other) ? pointer('ids', other) : '', `the id derived for "${path}" (${id}) is already the id of "${other ?? ''}"; "${path}" gets the id derived from "${path}#${n}".`);
+      report(
+        'sprites/duplicate-id',
+        SPRITE_IDS_FILE,
+        other !== undefined && existing.has(other) ? pointer('ids', other) : '',
+        `the id derived for "${path}" (${id}) is already the id of "${other ?? ''}"; "${path}" gets the id derived from "${path}#${n}".`,
+      );
       id = deriveSpriteId(ns, `${path}#${n}`);
     }
     taken.set(id, path);
@@ -309,12 +428,25 @@ export const deriveSprites: Deriver = (ctx: DeriveContext): readonly Emitted[] =
   const basePaths = new Set(characters.map((c) => c.basePath));
   for (const path of existing.keys()) {
     if (!spritePaths.has(path) && !basePaths.has(path)) {
-      report('sprites/stale-id', SPRITE_IDS_FILE, pointer('ids', path), `"${path}" is neither a sprite of ${SPRITES_SOURCE_FILE} nor a character base path; its id stays reserved. Remove the entry if the sprite is gone for good.`);
+      report(
+        'sprites/stale-id',
+        SPRITE_IDS_FILE,
+        pointer('ids', path),
+        `"${path}" is neither a sprite of ${SPRITES_SOURCE_FILE} nor a character base path; its id stays reserved. Remove the entry if the sprite is gone for good.`,
+      );
     }
   }
 
   const sprites: SpriteRecord[] = sources
-    .map((s) => ({ uuid: idOf.get(s.path) as string, name: s.name, path: s.path, url: cdnFileUrl(ctx.config.cdnUrl, s.path), category: s.category, subcategory: s.subcategory, source: s.source }))
+    .map((s) => ({
+      uuid: idOf.get(s.path) as string,
+      name: s.name,
+      path: s.path,
+      url: cdnFileUrl(ctx.config.cdnUrl, s.path),
+      category: s.category,
+      subcategory: s.subcategory,
+      source: s.source,
+    }))
     .sort(byCodeUnits((s) => s.path));
   const spriteCategories = countsOf(sprites.map((s) => s.category));
 
@@ -324,7 +456,12 @@ export const deriveSprites: Deriver = (ctx: DeriveContext): readonly Emitted[] =
       for (const [anim, path] of c.animations) {
         const known = spritePaths.has(path);
         if (!known) {
-          report('sprites/unknown-animation', SPRITE_CHARACTERS_FILE, `${c.at}${pointer('animations', anim)}`, `animation "${anim}" of "${c.name}" names "${path}", which is not a sprite of ${SPRITES_SOURCE_FILE}; its uuid is null.`);
+          report(
+            'sprites/unknown-animation',
+            SPRITE_CHARACTERS_FILE,
+            `${c.at}${pointer('animations', anim)}`,
+            `animation "${anim}" of "${c.name}" names "${path}", which is not a sprite of ${SPRITES_SOURCE_FILE}; its uuid is null.`,
+          );
         }
         animations[anim] = { path, uuid: known ? (idOf.get(path) as string) : null };
       }

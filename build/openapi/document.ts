@@ -53,7 +53,8 @@ const refTo = (schema: string): Json => ({ $ref: `#/components/schemas/${compone
  */
 function resolveRef(ref: string, fromId: string): [schema: string, fragment: string] {
   const url = new URL(ref, fromId);
-  if (!url.href.startsWith(SCHEMA_ID_BASE) || !url.pathname.endsWith('.schema.json')) throw new Error(`${fromId}: $ref ${ref} leaves ${SCHEMA_ID_BASE}`);
+  if (!url.href.startsWith(SCHEMA_ID_BASE) || !url.pathname.endsWith('.schema.json'))
+    throw new Error(`${fromId}: $ref ${ref} leaves ${SCHEMA_ID_BASE}`);
   return [url.pathname.slice(1, -'.schema.json'.length), url.hash];
 }
 
@@ -156,8 +157,16 @@ function problemResponses(op: OperationSpec): Record<string, Json> {
   for (const [status, codes] of byStatus) {
     out[String(status)] = {
       description: `${REASONS[status] ?? 'Refused'}: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
-      ...(status === 401 ? { headers: { 'WWW-Authenticate': { description: 'The scheme and realm to authenticate with.', schema: { type: 'string' } } } } : {}),
-      ...(status === 412 ? { headers: { ETag: { description: 'The current revision: read the state again, then retry with it.', schema: { type: 'string' } } } } : {}),
+      ...(status === 401
+        ? { headers: { 'WWW-Authenticate': { description: 'The scheme and realm to authenticate with.', schema: { type: 'string' } } } }
+        : {}),
+      ...(status === 412
+        ? {
+            headers: {
+              ETag: { description: 'The current revision: read the state again, then retry with it.', schema: { type: 'string' } },
+            },
+          }
+        : {}),
       content: { [PROBLEM_TYPE]: { schema: refTo(PROBLEM) } },
     };
   }
@@ -168,7 +177,10 @@ function problemResponses(op: OperationSpec): Record<string, Json> {
 function headerObjects(headers: Readonly<Record<string, string>> | undefined, cacheable: boolean, catalog: boolean): Json | undefined {
   const all: Record<string, Json> = {};
   if (cacheable) {
-    all.ETag = { description: 'Changes when the answer changes (with the build and the query); send it as `If-None-Match` for a 304.', schema: { type: 'string' } };
+    all.ETag = {
+      description: 'Changes when the answer changes (with the build and the query); send it as `If-None-Match` for a 304.',
+      schema: { type: 'string' },
+    };
     all['Cache-Control'] = { description: '`public, max-age=300`.', schema: { type: 'string' } };
     all['CDN-Cache-Control'] = { description: 'The same, for the edge.', schema: { type: 'string' } };
     if (catalog) all['X-Build-Id'] = { description: 'The catalog build that answered.', schema: { type: 'string' } };
@@ -210,7 +222,8 @@ function requestBody(op: OperationSpec, schemaOf: (name: string) => Json): Json 
           description: `The file part(s) in \`${body.files.field}\`; the text fields as \`${fields}\`.`,
           required: [body.files.field, ...(Array.isArray(fieldsRequired) ? (fieldsRequired as string[]) : [])],
           properties: {
-            [body.files.field]: body.files.max === 1 ? file : { type: 'array', minItems: body.files.min, maxItems: body.files.max, items: file },
+            [body.files.field]:
+              body.files.max === 1 ? file : { type: 'array', minItems: body.files.min, maxItems: body.files.max, items: file },
             folder: { $ref: `#/components/schemas/${fields}/properties/folder` },
           },
         },
@@ -253,8 +266,22 @@ function operationObject(route: RouteDef, op: OperationSpec, schemaOf: (name: st
     });
   }
   parameters.push(...queryParameters(op));
-  if (op.ifMatch) parameters.push({ name: 'If-Match', in: 'header', required: true, description: 'The current `ETag` (not `*`).', schema: { type: 'string' } });
-  if (op.cacheable) parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'An `ETag` of an earlier answer.', schema: { type: 'string' } });
+  if (op.ifMatch)
+    parameters.push({
+      name: 'If-Match',
+      in: 'header',
+      required: true,
+      description: 'The current `ETag` (not `*`).',
+      schema: { type: 'string' },
+    });
+  if (op.cacheable)
+    parameters.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'An `ETag` of an earlier answer.',
+      schema: { type: 'string' },
+    });
   const description = [op.description ?? '', ACCESS_NOTE[op.access]].filter(Boolean).join('\n\n');
   const body = requestBody(op, schemaOf);
   return {
@@ -276,7 +303,21 @@ function staticObject(file: StaticFileSpec): Json {
     summary: file.summary,
     ...(file.description ? { description: file.description } : {}),
     tags: ['static files'],
-    ...(file.file ? { parameters: [{ name: 'file', in: 'path', required: true, description: file.file, schema: { type: 'string', minLength: 1 }, example: 'master-items.json', 'x-multi-segment': true }] } : {}),
+    ...(file.file
+      ? {
+          parameters: [
+            {
+              name: 'file',
+              in: 'path',
+              required: true,
+              description: file.file,
+              schema: { type: 'string', minLength: 1 },
+              example: 'master-items.json',
+              'x-multi-segment': true,
+            },
+          ],
+        }
+      : {}),
     responses: {
       '200': { description: 'The file.', content: { 'application/json': { schema: file.schema ? refTo(file.schema) : {} } } },
       '304': { description: 'Not modified.' },
@@ -310,7 +351,8 @@ export function pairOperations(
       }
     }
   }
-  for (const op of operations) if (!used.has(op)) problems.push(`operation ${op.operationId} names no route method (${op.entry}/${op.route} ${op.method})`);
+  for (const op of operations)
+    if (!used.has(op)) problems.push(`operation ${op.operationId} names no route method (${op.entry}/${op.route} ${op.method})`);
   const ids = [...operations.map((o) => o.operationId), ...statics.map((f) => f.operationId)];
   for (const id of new Set(ids)) if (ids.indexOf(id) !== ids.lastIndexOf(id)) problems.push(`operationId ${id} is used twice`);
   if (problems.length) throw new Error(`The operation table does not match the route table:\n${problems.join('\n')}`);
@@ -382,8 +424,18 @@ export function openApiDocument(options: DocumentOptions): Json {
     components: {
       schemas: sortedSchemas,
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token of our issuer (§5.2): `npm run token` mints one for development.' },
-        adminPassword: { type: 'apiKey', in: 'header', name: 'X-Admin-Password', description: '`ADMIN_PASSWORD` (off when unset); admin and game-server routes only.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A token of our issuer (§5.2): `npm run token` mints one for development.',
+        },
+        adminPassword: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Admin-Password',
+          description: '`ADMIN_PASSWORD` (off when unset); admin and game-server routes only.',
+        },
       },
     },
   };

@@ -143,7 +143,13 @@ const UUID_EXAMPLE = '3f2b8c1e-7a4d-4e6b-9c0f-1d2e3f4a5b6c';
  * The answers of an idempotent create (§4.8): 201 with what was made (with `headers`), and 200 with the same
  * for a replay of its idempotency key (with `replayHeaders` and `Idempotent-Replayed`).
  */
-function createdOrReplayed(schema: string, made: string, replayed: string, headers?: Readonly<Record<string, string>>, replayHeaders: Readonly<Record<string, string>> = {}): SuccessSpec[] {
+function createdOrReplayed(
+  schema: string,
+  made: string,
+  replayed: string,
+  headers?: Readonly<Record<string, string>>,
+  replayHeaders: Readonly<Record<string, string>> = {},
+): SuccessSpec[] {
   return [
     { status: 201, description: made, schema, ...(headers ? { headers } : {}) },
     { status: 200, description: replayed, schema, headers: { ...replayHeaders, ...REPLAYED } },
@@ -223,13 +229,27 @@ const registry = (
   tag: 'registries',
   access: 'public',
   query: REGISTRY_PARAMS[route],
-  success: [{ status: 200, description: summary + '.', schema: `responses/${schema}`, ...('page' in REGISTRY_PARAMS[route] ? { headers: LIMIT_HEADERS } : {}) }],
+  success: [
+    {
+      status: 200,
+      description: summary + '.',
+      schema: `responses/${schema}`,
+      ...('page' in REGISTRY_PARAMS[route] ? { headers: LIMIT_HEADERS } : {}),
+    },
+  ],
   cacheable: true,
   ...extra,
 });
 
 /** A bag change of the game servers (§2.6, §2.8): grant or consume, the same body and answers. */
-function bagChange(route: string, operationId: string, summary: string, description: string, example: Readonly<Record<string, unknown>>, errors: readonly ErrorCode[]): OperationSpec {
+function bagChange(
+  route: string,
+  operationId: string,
+  summary: string,
+  description: string,
+  example: Readonly<Record<string, unknown>>,
+  errors: readonly ErrorCode[],
+): OperationSpec {
   return {
     entry: 'player',
     route,
@@ -302,18 +322,36 @@ const operations: OperationSpec[] = [
   registry('sprites-search', 'searchSprites', 'Search sprites', 'sprites-search', { queryExample: { q: 'knight' } }),
   registry('sprite', 'getSprite', 'Get one sprite', 'sprite', { key: 'the sprite’s SPRT- id', keyExample: 'SPRT-610718D0-969AE4' }),
   registry('characters', 'listSpriteCharacters', 'List sprite characters', 'characters-list'),
-  registry('character', 'getSpriteCharacter', 'Get one sprite character', 'character', { key: 'the character’s SPRT- id', keyExample: 'SPRT-8E477357-54D20A' }),
+  registry('character', 'getSpriteCharacter', 'Get one sprite character', 'character', {
+    key: 'the character’s SPRT- id',
+    keyExample: 'SPRT-8E477357-54D20A',
+  }),
   registry('stats', 'getRegistryStats', 'Totals of the sprite, character and icon registries', 'registry-stats'),
   registry('icons', 'listIcons', 'List icons', 'icons-list', { queryExample: { category: 'weapon' } }),
   registry('icons-search', 'searchIcons', 'Search icons', 'icons-search', { queryExample: { q: 'sword' } }),
-  registry('icons-by-path', 'getIconByPath', 'Get the icon of an object key, path or CDN URL', 'icon', { queryExample: { path: 'factions/crusade_banner.png' }, errors: ['NOT_FOUND'] }),
+  registry('icons-by-path', 'getIconByPath', 'Get the icon of an object key, path or CDN URL', 'icon', {
+    queryExample: { path: 'factions/crusade_banner.png' },
+    errors: ['NOT_FOUND'],
+  }),
   registry('icons-categories', 'listIconCategories', 'Icon categories with their counts', 'icon-categories'),
   registry('icon', 'getIcon', 'Get one icon', 'icon', { key: 'the icon’s studio uuid', keyExample: 'ICON-006C-D95C-BC1C' }),
   registry('legacy-categories', 'listLegacyAssetCategories', 'Icon categories (legacy asset registry path)', 'icon-categories'),
-  registry('legacy-search', 'searchLegacyAssets', 'Search icons (legacy asset registry path)', 'icons-search', { queryExample: { q: 'sword' } }),
-  registry('legacy-asset', 'getLegacyAsset', 'Get one icon by its ICON id (legacy asset registry path)', 'icon', { key: 'the icon’s ICON- id', keyExample: 'ICON-006C-D95C-BC1C' }),
-  registry('studiodot-assets', 'listStudiodotAssets', 'Search the asset manifest', 'studiodot-assets-list', { queryExample: { type: 'icon' } }),
-  registry('studiodot-assets-categories', 'listStudiodotAssetCategories', 'Asset manifest categories with their counts', 'studiodot-assets-categories'),
+  registry('legacy-search', 'searchLegacyAssets', 'Search icons (legacy asset registry path)', 'icons-search', {
+    queryExample: { q: 'sword' },
+  }),
+  registry('legacy-asset', 'getLegacyAsset', 'Get one icon by its ICON id (legacy asset registry path)', 'icon', {
+    key: 'the icon’s ICON- id',
+    keyExample: 'ICON-006C-D95C-BC1C',
+  }),
+  registry('studiodot-assets', 'listStudiodotAssets', 'Search the asset manifest', 'studiodot-assets-list', {
+    queryExample: { type: 'icon' },
+  }),
+  registry(
+    'studiodot-assets-categories',
+    'listStudiodotAssetCategories',
+    'Asset manifest categories with their counts',
+    'studiodot-assets-categories',
+  ),
   // §4.8
   {
     entry: 'wallet',
@@ -327,7 +365,13 @@ const operations: OperationSpec[] = [
     body: {
       kind: 'json',
       schema: 'requests/verify-send-to-account',
-      example: { studioId: 'STUDIO_7Q2M4K9XB3D8F1ZA', amount: 100, purpose: 'verify', idempotencyKey: 'order-2026-11-24-0001', note: 'launch bonus' },
+      example: {
+        studioId: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+        amount: 100,
+        purpose: 'verify',
+        idempotencyKey: 'order-2026-11-24-0001',
+        note: 'launch bonus',
+      },
     },
     success: [{ status: 200, description: 'The credit (or its replay).', schema: 'responses/wallet-credit', headers: REPLAYED }],
     errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
@@ -343,7 +387,14 @@ const operations: OperationSpec[] = [
     access: 'player',
     query: OVERVIEW_PARAMS,
     queryExample: { limit: '20', kind: 'verify_send' },
-    success: [{ status: 200, description: 'The account, its balance and a page of transactions.', schema: 'responses/wallet-overview', headers: LIMIT_HEADERS }],
+    success: [
+      {
+        status: 200,
+        description: 'The account, its balance and a page of transactions.',
+        schema: 'responses/wallet-overview',
+        headers: LIMIT_HEADERS,
+      },
+    ],
     errors: ['NOT_FOUND'],
   },
   // §2.6, §2.8, §4.8
@@ -353,11 +404,22 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'createAccount',
     summary: 'Create an account and its user',
-    description: 'The server mints the account id and the `STUDIO_*` id. With `idempotencyKey`, a replay of the same payload answers 200 with the first account.',
+    description:
+      'The server mints the account id and the `STUDIO_*` id. With `idempotencyKey`, a replay of the same payload answers 200 with the first account.',
     tag: 'admin',
     access: 'admin',
-    body: { kind: 'json', schema: 'requests/create-account', example: { displayName: 'Ash Walker', username: 'ash.walker', idempotencyKey: 'create-ash-walker-0001' } },
-    success: createdOrReplayed('responses/account', 'The new account.', 'The account created by an earlier request with the same idempotency key.', { Location: 'The account’s URL.' }, { Location: 'The account’s URL.' }),
+    body: {
+      kind: 'json',
+      schema: 'requests/create-account',
+      example: { displayName: 'Ash Walker', username: 'ash.walker', idempotencyKey: 'create-ash-walker-0001' },
+    },
+    success: createdOrReplayed(
+      'responses/account',
+      'The new account.',
+      'The account created by an earlier request with the same idempotency key.',
+      { Location: 'The account’s URL.' },
+      { Location: 'The account’s URL.' },
+    ),
     errors: ['CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
   {
@@ -381,7 +443,16 @@ const operations: OperationSpec[] = [
     description: `The same ledger as verify-send, under sourceRef \`admin-grant:{key}\`. ${IDEMPOTENCY}`,
     tag: 'admin',
     access: 'admin',
-    body: { kind: 'json', schema: 'requests/grant-coin', example: { accountId: UUID_EXAMPLE, amount: 250, reason: 'Compensation for the 11-20 outage', idempotencyKey: 'grant-outage-1120-ash' } },
+    body: {
+      kind: 'json',
+      schema: 'requests/grant-coin',
+      example: {
+        accountId: UUID_EXAMPLE,
+        amount: 250,
+        reason: 'Compensation for the 11-20 outage',
+        idempotencyKey: 'grant-outage-1120-ash',
+      },
+    },
     success: [{ status: 200, description: 'The grant (or its replay).', schema: 'responses/wallet-credit', headers: REPLAYED }],
     errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
@@ -396,7 +467,14 @@ const operations: OperationSpec[] = [
     tag: 'storage',
     access: 'admin',
     body: { kind: 'multipart', schema: 'requests/storage-upload', files: { field: 'file', min: 1, max: 1, description: FILE_NAMED } },
-    success: [{ status: 201, description: 'The stored object.', schema: 'responses/storage-upload', headers: { Location: 'The object’s public URL.' } }],
+    success: [
+      {
+        status: 201,
+        description: 'The stored object.',
+        schema: 'responses/storage-upload',
+        headers: { Location: 'The object’s public URL.' },
+      },
+    ],
   },
   {
     entry: 'storage',
@@ -406,7 +484,11 @@ const operations: OperationSpec[] = [
     summary: `Store up to ${MAX_MULTI_FILES} files`,
     tag: 'storage',
     access: 'admin',
-    body: { kind: 'multipart', schema: 'requests/storage-upload', files: { field: 'files', min: 1, max: MAX_MULTI_FILES, description: FILE_NAMED } },
+    body: {
+      kind: 'multipart',
+      schema: 'requests/storage-upload',
+      files: { field: 'files', min: 1, max: MAX_MULTI_FILES, description: FILE_NAMED },
+    },
     success: [{ status: 200, description: 'One result per file, stored or refused.', schema: 'responses/storage-upload-multi' }],
   },
   {
@@ -418,7 +500,16 @@ const operations: OperationSpec[] = [
     description: 'An unsafe archive (paths out of the folder, links, too many or too large entries) is 400 and stores nothing.',
     tag: 'storage',
     access: 'admin',
-    body: { kind: 'multipart', schema: 'requests/storage-upload-zip', files: { field: 'file', min: 1, max: 1, description: 'A zip archive; each entry is stored under the folder at its own path inside the archive.' } },
+    body: {
+      kind: 'multipart',
+      schema: 'requests/storage-upload-zip',
+      files: {
+        field: 'file',
+        min: 1,
+        max: 1,
+        description: 'A zip archive; each entry is stored under the folder at its own path inside the archive.',
+      },
+    },
     success: [{ status: 200, description: 'One result per entry, stored, refused or skipped.', schema: 'responses/storage-upload-zip' }],
   },
   {
@@ -429,7 +520,11 @@ const operations: OperationSpec[] = [
     summary: 'A presigned PUT for one object (S3 storage only)',
     tag: 'storage',
     access: 'admin',
-    body: { kind: 'json', schema: 'requests/storage-presign', example: { key: 'era1/models/oak-staff.glb', contentType: 'model/gltf-binary', size: 482113 } },
+    body: {
+      kind: 'json',
+      schema: 'requests/storage-presign',
+      example: { key: 'era1/models/oak-staff.glb', contentType: 'model/gltf-binary', size: 482113 },
+    },
     success: [{ status: 200, description: 'The URL and the headers the PUT must send.', schema: 'responses/storage-presign' }],
     errors: ['CONFLICT'],
   },
@@ -454,7 +549,11 @@ const operations: OperationSpec[] = [
     description: 'At most 100 distinct keys, in one atomic write; a key with no stored object is refused and the rest are registered.',
     tag: 'storage',
     access: 'admin',
-    body: { kind: 'json', schema: 'requests/storage-register', example: { entries: [{ key: 'era1/models/oak-staff.glb', purpose: 'play' }] } },
+    body: {
+      kind: 'json',
+      schema: 'requests/storage-register',
+      example: { entries: [{ key: 'era1/models/oak-staff.glb', purpose: 'play' }] },
+    },
     success: [{ status: 200, description: 'One result per entry.', schema: 'responses/storage-register' }],
   },
   {
@@ -504,7 +603,14 @@ const operations: OperationSpec[] = [
     description: 'The first read creates the island from the account’s seed.',
     tag: 'player',
     access: 'player',
-    success: [{ status: 200, description: 'The state and its revision.', schema: 'responses/island-state', headers: { ETag: '`"<revision>"`: send it as `If-Match` to change the island.' } }],
+    success: [
+      {
+        status: 200,
+        description: 'The state and its revision.',
+        schema: 'responses/island-state',
+        headers: { ETag: '`"<revision>"`: send it as `If-Match` to change the island.' },
+      },
+    ],
     errors: ['NOT_FOUND'],
   },
   {
@@ -516,7 +622,12 @@ const operations: OperationSpec[] = [
     description: 'A JSON merge patch (RFC 7396) of the state fields; the merged state must match the island state schema.',
     tag: 'player',
     access: 'player',
-    body: { kind: 'json', schema: 'requests/island-state-patch', mediaTypes: ['application/merge-patch+json', 'application/json'], example: { campPosition: { x: 12.5, y: 0, z: -4 } } },
+    body: {
+      kind: 'json',
+      schema: 'requests/island-state-patch',
+      mediaTypes: ['application/merge-patch+json', 'application/json'],
+      example: { campPosition: { x: 12.5, y: 0, z: -4 } },
+    },
     success: [{ status: 200, description: 'The new state.', schema: 'responses/island-state', headers: { ETag: 'The new revision.' } }],
     errors: ['NOT_FOUND'],
     ifMatch: true,
@@ -556,8 +667,24 @@ const operations: OperationSpec[] = [
     description: `Class, race and faction are ids of the published catalog, the race within its faction; at most four per era, then 409. ${IDEMPOTENCY}`,
     tag: 'player',
     access: 'player',
-    body: { kind: 'json', schema: 'requests/character-create', example: { era: 'warlords', name: 'Ash Walker', classId: 'warrior', raceId: 'human', factionId: 'crusade', idempotencyKey: 'new-char-ash-0001' } },
-    success: createdOrReplayed('responses/game-character', 'The new character.', 'The character created by an earlier request with the same idempotency key.', { Location: 'The character’s progress URL.' }),
+    body: {
+      kind: 'json',
+      schema: 'requests/character-create',
+      example: {
+        era: 'warlords',
+        name: 'Ash Walker',
+        classId: 'warrior',
+        raceId: 'human',
+        factionId: 'crusade',
+        idempotencyKey: 'new-char-ash-0001',
+      },
+    },
+    success: createdOrReplayed(
+      'responses/game-character',
+      'The new character.',
+      'The character created by an earlier request with the same idempotency key.',
+      { Location: 'The character’s progress URL.' },
+    ),
     errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
   {
@@ -570,7 +697,14 @@ const operations: OperationSpec[] = [
     access: 'player',
     key: 'the character’s id (an RFC 4122 uuid)',
     keyExample: UUID_EXAMPLE,
-    success: [{ status: 200, description: 'The progress and its revision.', schema: 'responses/character-progress', headers: { ETag: '`"<progress_revision>"`.' } }],
+    success: [
+      {
+        status: 200,
+        description: 'The progress and its revision.',
+        schema: 'responses/character-progress',
+        headers: { ETag: '`"<progress_revision>"`.' },
+      },
+    ],
     errors: ['BAD_REQUEST'],
   },
   {
@@ -584,8 +718,19 @@ const operations: OperationSpec[] = [
     access: 'player',
     key: 'the character’s id (an RFC 4122 uuid)',
     keyExample: UUID_EXAMPLE,
-    body: { kind: 'json', schema: 'requests/character-progress-patch', example: { idempotencyKey: 'progress-ash-0001', progress: { attributes: { STR: 12 } } } },
-    success: [{ status: 200, description: 'The new progress.', schema: 'responses/character-progress', headers: { ETag: 'The new revision.', ...REPLAYED } }],
+    body: {
+      kind: 'json',
+      schema: 'requests/character-progress-patch',
+      example: { idempotencyKey: 'progress-ash-0001', progress: { attributes: { STR: 12 } } },
+    },
+    success: [
+      {
+        status: 200,
+        description: 'The new progress.',
+        schema: 'responses/character-progress',
+        headers: { ETag: 'The new revision.', ...REPLAYED },
+      },
+    ],
     errors: ['BAD_REQUEST', 'IDEMPOTENCY_KEY_REUSED'],
     ifMatch: true,
   },
@@ -596,10 +741,15 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'externalLogin',
     summary: 'Log in with an external platform’s token',
-    description: 'The platform’s JWT is verified against its JWKS; the identity’s account is created on its first login. Our token comes back; the platform’s is never stored.',
+    description:
+      'The platform’s JWT is verified against its JWKS; the identity’s account is created on its first login. Our token comes back; the platform’s is never stored.',
     tag: 'identity',
     access: 'public',
-    body: { kind: 'json', schema: 'requests/auth-external', example: { token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJwbGF5ZXItMSJ9.c2lnbmF0dXJl' } },
+    body: {
+      kind: 'json',
+      schema: 'requests/auth-external',
+      example: { token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJwbGF5ZXItMSJ9.c2lnbmF0dXJl' },
+    },
     success: [{ status: 200, description: 'Our token, the account and its characters.', schema: 'responses/auth-login' }],
     // a first login creates the account: its username or key may already be an admin-created account's
     errors: ['UNAUTHORIZED', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
@@ -612,7 +762,11 @@ const operations: OperationSpec[] = [
     summary: 'Bind an external identity to the caller’s account',
     tag: 'identity',
     access: 'player',
-    body: { kind: 'json', schema: 'requests/auth-external', example: { token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJwbGF5ZXItMSJ9.c2lnbmF0dXJl' } },
+    body: {
+      kind: 'json',
+      schema: 'requests/auth-external',
+      example: { token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJwbGF5ZXItMSJ9.c2lnbmF0dXJl' },
+    },
     success: [
       { status: 201, description: 'Bound.', schema: 'responses/auth-link' },
       { status: 200, description: 'Already bound to this account.', schema: 'responses/auth-link' },
@@ -629,8 +783,21 @@ const operations: OperationSpec[] = [
     description: `A \`studio_uuid\` for an \`ITEM-*\` definition of the catalog, owned by the account. ${IDEMPOTENCY}`,
     tag: 'items',
     access: 'server',
-    body: { kind: 'json', schema: 'requests/item-mint', example: { definitionId: 'ITEM-20260601093000-00010D-B1F512C1', studioId: 'STUDIO_7Q2M4K9XB3D8F1ZA', idempotencyKey: 'mint-drop-77-ash' } },
-    success: createdOrReplayed('responses/item-minted', 'The minted item.', 'The item minted by an earlier request with the same idempotency key.', { Location: 'The item’s ledger URL, `/api/ledger/{studio_uuid}`.' }),
+    body: {
+      kind: 'json',
+      schema: 'requests/item-mint',
+      example: {
+        definitionId: 'ITEM-20260601093000-00010D-B1F512C1',
+        studioId: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+        idempotencyKey: 'mint-drop-77-ash',
+      },
+    },
+    success: createdOrReplayed(
+      'responses/item-minted',
+      'The minted item.',
+      'The item minted by an earlier request with the same idempotency key.',
+      { Location: 'The item’s ledger URL, `/api/ledger/{studio_uuid}`.' },
+    ),
     errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
   },
   {
@@ -657,8 +824,16 @@ const operations: OperationSpec[] = [
     access: 'server',
     key: 'the item’s studio_uuid',
     keyExample: UUID_EXAMPLE,
-    body: { kind: 'json', schema: 'requests/item-event', example: { event: 'equipped', idempotencyKey: 'equip-77-ash-0001', characterId: UUID_EXAMPLE } },
-    success: createdOrReplayed('responses/item-event', 'The recorded event.', 'The event recorded by an earlier request with the same idempotency key.'),
+    body: {
+      kind: 'json',
+      schema: 'requests/item-event',
+      example: { event: 'equipped', idempotencyKey: 'equip-77-ash-0001', characterId: UUID_EXAMPLE },
+    },
+    success: createdOrReplayed(
+      'responses/item-event',
+      'The recorded event.',
+      'The event recorded by an earlier request with the same idempotency key.',
+    ),
     errors: ['BAD_REQUEST', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
   // §2.6, §2.8, §4.8
@@ -673,8 +848,22 @@ const operations: OperationSpec[] = [
     success: [{ status: 200, description: 'The bag.', schema: 'responses/inventory' }],
     errors: ['NOT_FOUND'],
   },
-  bagChange('inventory-grant', 'grantInventory', 'Add a quantity of a stackable to an account’s bag', `409 when the quantity held would pass 2^53 - 1. ${IDEMPOTENCY}`, { studioId: 'STUDIO_7Q2M4K9XB3D8F1ZA', quantity: 5, idempotencyKey: 'loot-77-ash-iron' }, ['CONFLICT']),
-  bagChange('inventory-consume', 'consumeInventory', 'Take a quantity of a stackable from an account’s bag', `409 beyond the quantity held. ${IDEMPOTENCY}`, { accountId: UUID_EXAMPLE, quantity: 2, idempotencyKey: 'craft-77-ash-iron' }, ['CONFLICT']),
+  bagChange(
+    'inventory-grant',
+    'grantInventory',
+    'Add a quantity of a stackable to an account’s bag',
+    `409 when the quantity held would pass 2^53 - 1. ${IDEMPOTENCY}`,
+    { studioId: 'STUDIO_7Q2M4K9XB3D8F1ZA', quantity: 5, idempotencyKey: 'loot-77-ash-iron' },
+    ['CONFLICT'],
+  ),
+  bagChange(
+    'inventory-consume',
+    'consumeInventory',
+    'Take a quantity of a stackable from an account’s bag',
+    `409 beyond the quantity held. ${IDEMPOTENCY}`,
+    { accountId: UUID_EXAMPLE, quantity: 2, idempotencyKey: 'craft-77-ash-iron' },
+    ['CONFLICT'],
+  ),
   {
     entry: 'player',
     route: 'recipes',
@@ -723,7 +912,12 @@ export const STATIC_FILES: readonly StaticFileSpec[] = Object.freeze([
     schema: 'output/changes',
   },
   { path: '/api/v1/versions.json', operationId: 'getVersions', summary: 'The kept builds, newest first', schema: 'output/versions' },
-  { path: '/api/v1/build-report.json', operationId: 'getBuildReport', summary: 'Every problem of the build, by file, line, pointer, rule and severity', schema: 'output/build-report' },
+  {
+    path: '/api/v1/build-report.json',
+    operationId: 'getBuildReport',
+    summary: 'Every problem of the build, by file, line, pointer, rule and severity',
+    schema: 'output/build-report',
+  },
   {
     path: '/api/v1/{file}',
     operationId: 'getCatalogFile',

@@ -54,14 +54,17 @@ export interface ChangeOutputs {
 }
 
 /** Files left out of a versioned copy (module docstring). */
-const NOT_VERSIONED = new RegExp(`^api/v1/(?:(?:${COLLECTION_NAMES.join('|')})/[^/]+\\.json|collections/[^/]+\\.cidx|(?:[^/]+-)?search-index\\.json|exports/.+)$`);
+const NOT_VERSIONED = new RegExp(
+  `^api/v1/(?:(?:${COLLECTION_NAMES.join('|')})/[^/]+\\.json|collections/[^/]+\\.cidx|(?:[^/]+-)?search-index\\.json|exports/.+)$`,
+);
 
 /** Definitions of a registry document (`byUuid`), or an empty map for anything else. */
 function definitionsOf(registry: unknown): Map<string, RegistryPlace> {
   const out = new Map<string, RegistryPlace>();
   const byUuid = isRecord(registry) && isRecord(registry.byUuid) ? registry.byUuid : {};
   for (const [id, e] of Object.entries(byUuid)) {
-    if (isRecord(e) && typeof e.kind === 'string' && typeof e.file === 'string' && typeof e.pointer === 'string') out.set(id, { kind: e.kind, file: e.file, pointer: e.pointer });
+    if (isRecord(e) && typeof e.kind === 'string' && typeof e.file === 'string' && typeof e.pointer === 'string')
+      out.set(id, { kind: e.kind, file: e.file, pointer: e.pointer });
   }
   return out;
 }
@@ -102,7 +105,9 @@ export function changeOutputs(out: string, current: CurrentBuild): ChangeOutputs
   const prevManifest = readJson(join(out, MANIFEST_FILE));
   let previous: BuildSide | undefined;
   if (isRecord(prevManifest) && typeof prevManifest.buildId === 'string' && Array.isArray(prevManifest.files)) {
-    const files = (prevManifest.files as unknown[]).filter((f): f is FileHash => isRecord(f) && typeof f.path === 'string' && typeof f.sha256 === 'string' && typeof f.bytes === 'number');
+    const files = (prevManifest.files as unknown[]).filter(
+      (f): f is FileHash => isRecord(f) && typeof f.path === 'string' && typeof f.sha256 === 'string' && typeof f.bytes === 'number',
+    );
     previous = {
       buildId: prevManifest.buildId,
       files,
@@ -132,10 +137,18 @@ export function changeOutputs(out: string, current: CurrentBuild): ChangeOutputs
   const before = readJson(join(out, VERSIONS_FILE));
   const listed = isRecord(before) && Array.isArray(before.builds) ? (before.builds as unknown[]) : [];
   const kept = listed
-    .filter((b): b is VersionList['builds'][number] => isRecord(b) && typeof b.buildId === 'string' && /^[0-9a-f]{20}$/.test(b.buildId) && b.buildId !== current.buildId)
+    .filter(
+      (b): b is VersionList['builds'][number] =>
+        isRecord(b) && typeof b.buildId === 'string' && /^[0-9a-f]{20}$/.test(b.buildId) && b.buildId !== current.buildId,
+    )
     .filter((b) => existsSync(join(out, versionedFile(b.buildId, MANIFEST_FILE))))
     .slice(0, Math.max(0, current.keepBuilds - 1));
-  const list: VersionList = { builds: [{ buildId: current.buildId, previousBuildId: feed.previousBuildId }, ...kept.map((b) => ({ buildId: b.buildId, previousBuildId: b.previousBuildId ?? null }))] };
+  const list: VersionList = {
+    builds: [
+      { buildId: current.buildId, previousBuildId: feed.previousBuildId },
+      ...kept.map((b) => ({ buildId: b.buildId, previousBuildId: b.previousBuildId ?? null })),
+    ],
+  };
 
   const files: OutputFile[] = [feedFile, { path: VERSIONS_FILE, bytes: Buffer.from(JSON.stringify(list)) }];
   for (const f of current.files) {

@@ -54,7 +54,13 @@ export async function collect(options: CollectOptions, report: Reporter): Promis
       return;
     }
     if (text.charCodeAt(0) === 0xfeff) {
-      report({ rule: 'json/encoding', file: path, pointer: '', offset: 0, message: 'File starts with a byte-order mark; save it as UTF-8 without BOM.' });
+      report({
+        rule: 'json/encoding',
+        file: path,
+        pointer: '',
+        offset: 0,
+        message: 'File starts with a byte-order mark; save it as UTF-8 without BOM.',
+      });
       text = text.slice(1);
     }
     docs.set(path, { path, text, data: parseDoc(path, text, report) });
@@ -84,7 +90,13 @@ function parseDoc(path: string, text: string, report: Reporter): unknown {
 }
 
 function reportDuplicateKeys(path: string, text: string, report: Reporter): void {
-  interface Frame { readonly kind: 'o' | 'a'; readonly ptr: string; readonly keys: Set<string>; key: string; index: number }
+  interface Frame {
+    readonly kind: 'o' | 'a';
+    readonly ptr: string;
+    readonly keys: Set<string>;
+    key: string;
+    index: number;
+  }
   const frames: Frame[] = [];
   const childPointer = (): string => {
     const parent = frames[frames.length - 1];

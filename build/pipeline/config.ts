@@ -31,7 +31,10 @@ export const DEFAULT_KEEP_BUILDS = 3;
 /** A config that cannot be used: every problem listed. */
 export class CatalogConfigError extends Error {
   override readonly name = 'CatalogConfigError';
-  constructor(readonly file: string, readonly problems: readonly string[]) {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
     super(`Invalid catalog config ${file}:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   }
 }
@@ -56,11 +59,16 @@ export async function loadCatalogConfig(file: string): Promise<CatalogConfig> {
   addFormats(ajv);
   const validate = ajv.compile(JSON.parse(await readFile(SCHEMA_PATH, 'utf8')) as object);
   if (!validate(raw)) {
-    throw new CatalogConfigError(file, (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`));
+    throw new CatalogConfigError(
+      file,
+      (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`),
+    );
   }
   const config = normaliseConfig(raw as RawConfig);
   const indexPath = (raw as RawConfig).assetIndex;
-  return indexPath === undefined ? config : Object.freeze({ ...config, assetIndex: await loadAssetIndex(file, resolve(dirname(file), indexPath)) });
+  return indexPath === undefined
+    ? config
+    : Object.freeze({ ...config, assetIndex: await loadAssetIndex(file, resolve(dirname(file), indexPath)) });
 }
 
 /**
@@ -73,11 +81,19 @@ async function loadAssetIndex(configFile: string, file: string): Promise<{ file:
   try {
     data = JSON.parse(await readFile(file, 'utf8'));
   } catch (e) {
-    throw new CatalogConfigError(configFile, [`/assetIndex: ${file} cannot be read as JSON (${(e as Error).message.slice(0, 200)}); export it with npm run assets -- export --out <file>.`]);
+    throw new CatalogConfigError(configFile, [
+      `/assetIndex: ${file} cannot be read as JSON (${(e as Error).message.slice(0, 200)}); export it with npm run assets -- export --out <file>.`,
+    ]);
   }
   const entries = (data as { version?: unknown; entries?: unknown } | null)?.entries;
-  if ((data as { version?: unknown } | null)?.version !== 1 || !Array.isArray(entries) || !entries.every((e) => typeof (e as { key?: unknown } | null)?.key === 'string')) {
-    throw new CatalogConfigError(configFile, [`/assetIndex: ${file} is not an exported asset index ({ "version": 1, "entries": [{ "key": … }] }).`]);
+  if (
+    (data as { version?: unknown } | null)?.version !== 1 ||
+    !Array.isArray(entries) ||
+    !entries.every((e) => typeof (e as { key?: unknown } | null)?.key === 'string')
+  ) {
+    throw new CatalogConfigError(configFile, [
+      `/assetIndex: ${file} is not an exported asset index ({ "version": 1, "entries": [{ "key": … }] }).`,
+    ]);
   }
   return Object.freeze({ file, keys: new Set((entries as { key: string }[]).map((e) => e.key)) });
 }

@@ -40,9 +40,7 @@ export interface FileTable {
 
 /** `{path, bytes, sha256}` entries for the manifest, sorted by path, and the build id over them. */
 export function fileTable(files: readonly OutputFile[]): FileTable {
-  const table = files
-    .map((f) => ({ path: f.path, bytes: f.bytes.length, sha256: sha256(f.bytes) }))
-    .sort(byCodeUnits((t) => t.path));
+  const table = files.map((f) => ({ path: f.path, bytes: f.bytes.length, sha256: sha256(f.bytes) })).sort(byCodeUnits((t) => t.path));
   const buildId = sha256(table.map((t) => `${t.path}\0${t.sha256}\n`).join('')).slice(0, 20);
   return { files: table, buildId };
 }

@@ -162,7 +162,12 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   const changes = changeOutputs(out, { buildId: table.buildId, files: table.files, outputs, manifest, keepBuilds: config.keepBuilds });
   const all = [...outputs.values(), manifest, ...changes.files];
   // the published report counts itself among the outputs (api/_lib/formats/build-report.ts)
-  const published = publishedBuildReport({ ok: true, buildId: table.buildId, issues, stats: { files, records, outputs: all.length + 1, errors, warnings, off } });
+  const published = publishedBuildReport({
+    ok: true,
+    buildId: table.buildId,
+    issues,
+    stats: { files, records, outputs: all.length + 1, errors, warnings, off },
+  });
   all.push({ path: BUILD_REPORT_FILE, bytes: Buffer.from(JSON.stringify(published)) });
   const staging = stagingDirFor(out);
   try {
@@ -181,7 +186,12 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   return finish(true, all.map((f) => f.path).sort(), table.buildId);
 }
 
-function resolveIssues(raw: readonly IssueInput[], docs: ReadonlyMap<string, SourceDoc>, kinds: ReadonlyMap<string, FileKind>, rules: RuleBook): Issue[] {
+function resolveIssues(
+  raw: readonly IssueInput[],
+  docs: ReadonlyMap<string, SourceDoc>,
+  kinds: ReadonlyMap<string, FileKind>,
+  rules: RuleBook,
+): Issue[] {
   const locators = new Map<string, Locator>();
   const out: Issue[] = raw.map((i) => {
     // one locator per file (a file's tree is parsed once); a problem outside the documents is located at 1:1

@@ -29,7 +29,13 @@ const DEFINITION_CATALOGS: readonly DefinitionCatalog[] = [
   { file: 'master-weapons.json', arrays: [['items']], idField: 'uuid', families: ['ITEM'], kind: 'weapon' },
   { file: 'master-weapon-prefabs.json', arrays: [['items'], ['prefabs']], idField: 'uuid', families: ['ITEM'], kind: 'weapon-prefab' },
   { file: 'master-armor.json', arrays: [['items']], idField: 'uuid', families: ['ITEM'], kind: 'armor' },
-  { file: 'master-consumables.json', arrays: [['items'], ['consumables']], idField: 'uuid', families: ['FOOD', 'POTN', 'CONS'], kind: 'consumable' },
+  {
+    file: 'master-consumables.json',
+    arrays: [['items'], ['consumables']],
+    idField: 'uuid',
+    families: ['FOOD', 'POTN', 'CONS'],
+    kind: 'consumable',
+  },
   { file: 'master-materials.json', arrays: [['materials'], ['items']], idField: 'uuid', families: ['MATL'], kind: 'material' },
   { file: 'master-recipes.json', arrays: [['recipes']], idField: 'uuid', families: ['RECP'], kind: 'recipe' },
   { file: 'master-relics.json', arrays: [['relics']], idField: 'uuid', families: ['RELC'], kind: 'relic' },
@@ -40,12 +46,39 @@ const DEFINITION_CATALOGS: readonly DefinitionCatalog[] = [
   { file: 'master-buildings.json', arrays: [['buildings'], ['items']], idField: 'uuid', families: ['BLDG'], kind: 'building' },
   { file: 'master-mounts.json', arrays: [['mounts'], ['items']], idField: 'uuid', families: ['MNT'], kind: 'mount' },
   { file: 'master-harvest-nodes.json', arrays: [['nodes'], ['items']], idField: 'nodeUuid', families: ['NODE'], kind: 'harvest-node' },
-  { file: 'master-weaponSkills.json', arrays: [['weaponTypes', '*', 'slots', '*', 'skills']], idField: '@uuidField', families: ['SKIL'], kind: 'skill' },
-  { file: 'master-skillTrees.json', arrays: [['skillTrees', '*', 'tiers', '*', 'skills']], idField: 'uuid', families: ['SKIL'], kind: 'class-skill' },
-  { file: 'master-professions.json', arrays: [['crafting', '*', 'skillTree']], idField: 'uuid', families: ['NODE'], kind: 'profession-node' },
+  {
+    file: 'master-weaponSkills.json',
+    arrays: [['weaponTypes', '*', 'slots', '*', 'skills']],
+    idField: '@uuidField',
+    families: ['SKIL'],
+    kind: 'skill',
+  },
+  {
+    file: 'master-skillTrees.json',
+    arrays: [['skillTrees', '*', 'tiers', '*', 'skills']],
+    idField: 'uuid',
+    families: ['SKIL'],
+    kind: 'class-skill',
+  },
+  {
+    file: 'master-professions.json',
+    arrays: [['crafting', '*', 'skillTree']],
+    idField: 'uuid',
+    families: ['NODE'],
+    kind: 'profession-node',
+  },
   // spec 2.6 names no family for classes and professions: ids are gathered, not prefix-checked
   { file: 'master-skillTrees.json', arrays: [['skillTrees', '*']], idField: 'uuid', families: [], kind: 'class' },
-  { file: 'master-professions.json', arrays: [['crafting', '*'], ['gathering', '*']], idField: 'uuid', families: [], kind: 'profession' },
+  {
+    file: 'master-professions.json',
+    arrays: [
+      ['crafting', '*'],
+      ['gathering', '*'],
+    ],
+    idField: 'uuid',
+    families: [],
+    kind: 'profession',
+  },
 ];
 
 /** Families of reference fields wherever they appear in a definition catalog (spec 2.6, 2.7). */
@@ -65,7 +98,8 @@ const REFERENCE_FIELDS: Readonly<Record<string, { families: readonly string[]; g
 const PREFAB_FIELDS = new Set(['modelRef', 'vfxRef', 'overlayRef', 'impactRef', 'animationClip', 'soundRef', 'projectileRef']);
 
 /** Strings that are placeholders, not references (spec 2.7: "no placeholder is invented"). */
-const PLACEHOLDER_RE = /^(?:|\s+|todo|tbd|tba|placeholder|none|null|nil|n\/?a|undefined|unknown|missing|x{3,}|-+|\?+|0)$|placeholder|lorem ipsum/i;
+const PLACEHOLDER_RE =
+  /^(?:|\s+|todo|tbd|tba|placeholder|none|null|nil|n\/?a|undefined|unknown|missing|x{3,}|-+|\?+|0)$|placeholder|lorem ipsum/i;
 
 /** One definition found in the catalogs: its id and its master registry entry (`api/_lib/formats/changes.ts`). */
 export interface Definition extends Omit<RegistryEntry, 'alsoIn'> {
@@ -103,7 +137,11 @@ export function checkLaw(docs: ReadonlyMap<string, SourceDoc>, config: CatalogCo
   const skillIds = new Map<string, string>();
   const iconIds = new Set<string>();
   const uuidField = config.uuidField;
-  const instanceField = uuidField.replace(/Uuid$/, '').replace(/([A-Z])/g, '_$1').toLowerCase() + '_uuid';
+  const instanceField =
+    uuidField
+      .replace(/Uuid$/, '')
+      .replace(/([A-Z])/g, '_$1')
+      .toLowerCase() + '_uuid';
 
   // Icons defined by the icon source (spec 2.6: ICON from the namespaced object-storage key).
   const iconDoc = docs.get('icon-sources.json')?.data as { icons?: unknown } | undefined;
@@ -125,7 +163,12 @@ export function checkLaw(docs: ReadonlyMap<string, SourceDoc>, config: CatalogCo
       if (cat.kind === 'skill') {
         const skillKey = record.id;
         if (typeof skillKey !== 'string' || skillKey === '') {
-          report({ rule: 'law/unresolved-ref', file: cat.file, pointer: `${pointer}/id`, message: 'Skill has no string "id"; its SKIL id cannot be derived (spec 2.6).' });
+          report({
+            rule: 'law/unresolved-ref',
+            file: cat.file,
+            pointer: `${pointer}/id`,
+            message: 'Skill has no string "id"; its SKIL id cannot be derived (spec 2.6).',
+          });
           continue;
         }
         const derived = deriveSkillId(config.namespaces.skill, skillKey);
@@ -141,7 +184,12 @@ export function checkLaw(docs: ReadonlyMap<string, SourceDoc>, config: CatalogCo
         id = derived;
       }
       if (typeof id !== 'string' || id === '') {
-        report({ rule: 'law/definition-prefix', file: cat.file, pointer: `${pointer}/${escapePointer(idField)}`, message: `Missing definition id "${idField}"; expected a ${cat.families.join('/')}-* id (spec 2.6).` });
+        report({
+          rule: 'law/definition-prefix',
+          file: cat.file,
+          pointer: `${pointer}/${escapePointer(idField)}`,
+          message: `Missing definition id "${idField}"; expected a ${cat.families.join('/')}-* id (spec 2.6).`,
+        });
         continue;
       }
       const idPtr = `${pointer}/${escapePointer(idField)}`;
@@ -155,11 +203,21 @@ export function checkLaw(docs: ReadonlyMap<string, SourceDoc>, config: CatalogCo
           message: `${cat.kind} id ${JSON.stringify(id)} has family ${familyOf(id) ?? '(none)'}; ${cat.file} defines ${cat.families.join('/')}-* ids (spec 2.6).`,
         });
       } else if (cat.kind !== 'skill' && !TIMESTAMP_ID_RE.test(id)) {
-        report({ rule: 'law/id-format', file: cat.file, pointer: idPtr, message: `Id ${JSON.stringify(id)} does not match the timestamp family format PREFIX-<14 digits>-<6 hex>-<8 hex>.` });
+        report({
+          rule: 'law/id-format',
+          file: cat.file,
+          pointer: idPtr,
+          message: `Id ${JSON.stringify(id)} does not match the timestamp family format PREFIX-<14 digits>-<6 hex>-<8 hex>.`,
+        });
       }
       const prev = seen.get(id);
       if (prev !== undefined) {
-        report({ rule: 'law/duplicate-id', file: cat.file, pointer: idPtr, message: `Id ${id} is defined again; first at ${prev}. A definition id names one record.` });
+        report({
+          rule: 'law/duplicate-id',
+          file: cat.file,
+          pointer: idPtr,
+          message: `Id ${id} is defined again; first at ${prev}. A definition id names one record.`,
+        });
         continue;
       }
       seen.set(id, pointer);
@@ -183,7 +241,15 @@ export function checkLaw(docs: ReadonlyMap<string, SourceDoc>, config: CatalogCo
 
   // 2. Reference fields, placeholders, instance ids, everywhere in non-contract files.
   const materialIds = idsOfKind(definitions, ['material']);
-  const itemIds = new Set([...definitions.values()].filter((d) => ['item', 'weapon', 'armor', 'consumable', 'weapon-prefab', 'food', 'potion', 'artifact'].includes(d.kind) || /^(ITEM|FOOD|POTN|CONS)-/.test(d.id)).map((d) => d.id));
+  const itemIds = new Set(
+    [...definitions.values()]
+      .filter(
+        (d) =>
+          ['item', 'weapon', 'armor', 'consumable', 'weapon-prefab', 'food', 'potion', 'artifact'].includes(d.kind) ||
+          /^(ITEM|FOOD|POTN|CONS)-/.test(d.id),
+      )
+      .map((d) => d.id),
+  );
   const recipeIds = idsOfKind(definitions, ['recipe']);
   const have = (f: string): boolean => docs.get(f)?.data !== undefined;
   const resolvers: Record<string, { ids: Set<string>; what: string; active: boolean }> = {
@@ -200,35 +266,72 @@ export function checkLaw(docs: ReadonlyMap<string, SourceDoc>, config: CatalogCo
     if (['uuid-law.json', 'account-game-uuid-contract.json', 'master-registry.json', 'home-island-contract.json'].includes(name)) continue;
     const inRecipes = name === 'master-recipes.json';
     const wanted = (key: string, parentKey: string | null): boolean =>
-      key === instanceField || key === 'studio_uuid' || PREFAB_FIELDS.has(key) || Object.hasOwn(REFERENCE_FIELDS, key) || (inRecipes && parentKey === 'materials' && key === 'uuid');
+      key === instanceField ||
+      key === 'studio_uuid' ||
+      PREFAB_FIELDS.has(key) ||
+      Object.hasOwn(REFERENCE_FIELDS, key) ||
+      (inRecipes && parentKey === 'materials' && key === 'uuid');
     walkFields(doc.data, wanted, (key, value, ptr, parentKey) => {
       if (key === instanceField || key === 'studio_uuid') {
-        report({ rule: 'law/instance-id', file: doc.path, pointer: ptr, message: `"${key}" is an item instance id, minted only by the server ledger; definition catalogs never hold one (spec 2.6).` });
+        report({
+          rule: 'law/instance-id',
+          file: doc.path,
+          pointer: ptr,
+          message: `"${key}" is an item instance id, minted only by the server ledger; definition catalogs never hold one (spec 2.6).`,
+        });
         return;
       }
       const isPrefab = PREFAB_FIELDS.has(key);
-      const ref = (Object.hasOwn(REFERENCE_FIELDS, key) ? REFERENCE_FIELDS[key] : undefined) ?? (inRecipes && parentKey === 'materials' && key === 'uuid' ? { families: ['MATL'], nullable: false } : undefined);
+      const ref =
+        (Object.hasOwn(REFERENCE_FIELDS, key) ? REFERENCE_FIELDS[key] : undefined) ??
+        (inRecipes && parentKey === 'materials' && key === 'uuid' ? { families: ['MATL'], nullable: false } : undefined);
       if (!ref && !isPrefab) return;
       if (value === null) {
-        if (ref && !ref.nullable && !isPrefab) report({ rule: 'law/unresolved-ref', file: doc.path, pointer: ptr, message: `"${key}" must reference a ${ref.families.join('/')}-* definition; null is not allowed here.` });
+        if (ref && !ref.nullable && !isPrefab)
+          report({
+            rule: 'law/unresolved-ref',
+            file: doc.path,
+            pointer: ptr,
+            message: `"${key}" must reference a ${ref.families.join('/')}-* definition; null is not allowed here.`,
+          });
         return;
       }
       if (typeof value !== 'string') return;
       if (PLACEHOLDER_RE.test(value.trim())) {
-        report({ rule: 'law/placeholder', file: doc.path, pointer: ptr, message: `${JSON.stringify(value)} is a placeholder; an unused reference is null (spec 2.7).` });
+        report({
+          rule: 'law/placeholder',
+          file: doc.path,
+          pointer: ptr,
+          message: `${JSON.stringify(value)} is a placeholder; an unused reference is null (spec 2.7).`,
+        });
         return;
       }
       if (key === 'animationClip' && !/^[^/\s]+\/[^/\s]+$/.test(value)) {
-        report({ rule: 'law/id-format', file: doc.path, pointer: ptr, message: `animationClip ${JSON.stringify(value)} must be "{pack}/{role}" (spec 2.7).` });
+        report({
+          rule: 'law/id-format',
+          file: doc.path,
+          pointer: ptr,
+          message: `animationClip ${JSON.stringify(value)} must be "{pack}/{role}" (spec 2.7).`,
+        });
         return;
       }
       if (!ref) return;
       if (!familyMatches(value, ref.families)) {
-        report({ rule: 'law/definition-prefix', file: doc.path, pointer: ptr, message: `"${key}" holds ${JSON.stringify(value)}; expected a ${ref.families.join('/')}-* id (spec 2.6).` });
+        report({
+          rule: 'law/definition-prefix',
+          file: doc.path,
+          pointer: ptr,
+          message: `"${key}" holds ${JSON.stringify(value)}; expected a ${ref.families.join('/')}-* id (spec 2.6).`,
+        });
         return;
       }
       if (ref.grouped && !GROUPED_ID_RE.test(value)) {
-        report({ rule: 'law/id-format', file: doc.path, pointer: ptr, message: `${JSON.stringify(value)} must match ${ref.families[0]}-XXXX-XXXX-XXXX (spec 2.6).` });
+        report({
+          rule: 'law/id-format',
+          file: doc.path,
+          pointer: ptr,
+          message: `${JSON.stringify(value)} must match ${ref.families[0]}-XXXX-XXXX-XXXX (spec 2.6).`,
+        });
         return;
       }
       const resolverKey = inRecipes && parentKey === 'materials' && key === 'uuid' ? 'materialUuid' : key;
@@ -243,7 +346,12 @@ export function checkLaw(docs: ReadonlyMap<string, SourceDoc>, config: CatalogCo
   if (registry && registry.byUuid && typeof registry.byUuid === 'object' && definitions.size > 0) {
     for (const id of Object.keys(registry.byUuid)) {
       if (!definitions.has(id)) {
-        report({ rule: 'registry/stale-entry', file: 'master-registry.json', pointer: `/byUuid/${escapePointer(id)}`, message: `${id} is listed in the registry but no catalog defines it; the published registry is derived from the catalogs.` });
+        report({
+          rule: 'registry/stale-entry',
+          file: 'master-registry.json',
+          pointer: `/byUuid/${escapePointer(id)}`,
+          message: `${id} is listed in the registry but no catalog defines it; the published registry is derived from the catalogs.`,
+        });
       }
     }
   }

@@ -31,14 +31,28 @@ const DESIGN_ONLY: ReadonlySet<string> = new Set(['weapons.json', 'skills.json',
 
 const COLLECTION_FILES = new Set(['master-relics.json', 'master-enchants.json', 'master-infusions.json', 'master-artifacts.json']);
 const REGISTRY_FILES = new Set([
-  'sprites.json', 'sprites2d.json', 'spriteMaps.json', 'sprite-ids.json', 'sprite-characters.json',
-  'studiodot-assets.json', 'icon-sources.json', 'master-registry.json', 'effectSprites.json',
+  'sprites.json',
+  'sprites2d.json',
+  'spriteMaps.json',
+  'sprite-ids.json',
+  'sprite-characters.json',
+  'studiodot-assets.json',
+  'icon-sources.json',
+  'master-registry.json',
+  'effectSprites.json',
 ]);
 const CONTRACT_FILES = new Set(['home-island-contract.json', 'uuid-law.json', 'account-game-uuid-contract.json']);
 const WORLD_FILES = new Set(['classes.json', 'races.json', 'factions.json', 'attributes.json', 'professions.json']);
 const ENGINE_FILES = new Set([
-  'factionUnits.json', 'nodeUpgrades.json', 'tileMaps.json', 'animations.json', 'rendering.json',
-  'controllers.json', 'terrain.json', 'ai.json', 'ecs.json',
+  'factionUnits.json',
+  'nodeUpgrades.json',
+  'tileMaps.json',
+  'animations.json',
+  'rendering.json',
+  'controllers.json',
+  'terrain.json',
+  'ai.json',
+  'ecs.json',
 ]);
 
 /**
@@ -55,7 +69,8 @@ export function fileKind(path: string, retired: ReadonlySet<string>): FileKind {
   if (CONTRACT_FILES.has(name)) return 'contract';
   if (WORLD_FILES.has(name)) return 'world';
   if (ENGINE_FILES.has(name)) return 'engine';
-  if (name.startsWith('master-') || name.startsWith('warlords-') || name === 't0-weapons.json' || name === 'weapon-stat-bridge.json') return 'play';
+  if (name.startsWith('master-') || name.startsWith('warlords-') || name === 't0-weapons.json' || name === 'weapon-stat-bridge.json')
+    return 'play';
   return 'data';
 }
 
@@ -66,10 +81,21 @@ export function fileKind(path: string, retired: ReadonlySet<string>): FileKind {
  */
 export function reportFileKinds(kinds: ReadonlyMap<string, FileKind>, report: Reporter): void {
   for (const [p, k] of kinds) {
-    if (k === 'retired') report({ rule: 'catalog/retired-file', file: p, pointer: '', message: `${p} is retired (spec 9.3): it is not published and ${publishedFile(p)} answers 404. Use warlords-catalog and the master-* files.` });
+    if (k === 'retired')
+      report({
+        rule: 'catalog/retired-file',
+        file: p,
+        pointer: '',
+        message: `${p} is retired (spec 9.3): it is not published and ${publishedFile(p)} answers 404. Use warlords-catalog and the master-* files.`,
+      });
     const name = p.split('/').pop() ?? p;
     if (k === 'archived' || Object.hasOwn(ARCHIVED, name)) {
-      report({ rule: 'catalog/archived-file', file: p, pointer: '', message: `${p} is deprecated (spec 9.3); replaced by ${ARCHIVED[name]?.join(' + ') ?? '?'}. Published for old clients only.` });
+      report({
+        rule: 'catalog/archived-file',
+        file: p,
+        pointer: '',
+        message: `${p} is deprecated (spec 9.3); replaced by ${ARCHIVED[name]?.join(' + ') ?? '?'}. Published for old clients only.`,
+      });
     }
   }
 }

@@ -71,11 +71,17 @@ function describe(e: ErrorObject): { pointer: string; message: string } {
     case 'required':
       return { pointer: e.instancePath, message: `Missing required field "${String(p.missingProperty)}".` };
     case 'enum':
-      return { pointer: e.instancePath, message: `Must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}.` };
+      return {
+        pointer: e.instancePath,
+        message: `Must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}.`,
+      };
     case 'const':
       return { pointer: e.instancePath, message: `Must equal ${JSON.stringify(p.allowedValue)} (fixed by the spec).` };
     case 'additionalProperties':
-      return { pointer: `${e.instancePath}/${String(p.additionalProperty)}`, message: `Unexpected field "${String(p.additionalProperty)}".` };
+      return {
+        pointer: `${e.instancePath}/${String(p.additionalProperty)}`,
+        message: `Unexpected field "${String(p.additionalProperty)}".`,
+      };
     default:
       return { pointer: e.instancePath, message: `${e.message ?? 'is invalid'}.`.replace(/\.\.$/, '.') };
   }
@@ -97,7 +103,13 @@ export function validateDocs(ajv: Ajv2020, docs: Iterable<SourceDoc>, report: Re
       cache.set(id, fn);
     }
     if (!fn) {
-      report({ rule: 'catalog/no-schema', file: doc.path, pointer: '', message: 'No schema for this file; the spec does not show its shape (4.10), so only JSON syntax and the identifier law are checked.' });
+      report({
+        rule: 'catalog/no-schema',
+        file: doc.path,
+        pointer: '',
+        message:
+          'No schema for this file; the spec does not show its shape (4.10), so only JSON syntax and the identifier law are checked.',
+      });
       continue;
     }
     n++;

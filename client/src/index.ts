@@ -11,4 +11,15 @@
  * ```
  */
 export * from './generated.js';
-export { ApiError, fillPath, send, type ApiResponse, type Call, type CallOptions, type ClientOptions, type ProblemField, type Security, type UploadFile } from './runtime.js';
+export {
+  ApiError,
+  fillPath,
+  send,
+  type ApiResponse,
+  type Call,
+  type CallOptions,
+  type ClientOptions,
+  type ProblemField,
+  type Security,
+  type UploadFile,
+} from './runtime.js';

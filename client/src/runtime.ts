@@ -78,7 +78,9 @@ export class ApiError extends Error {
     this.headers = headers;
     const errors = problem?.errors;
     this.errors = Array.isArray(errors)
-      ? errors.filter((e): e is ProblemField => typeof (e as ProblemField | null)?.name === 'string' && typeof (e as ProblemField).message === 'string')
+      ? errors.filter(
+          (e): e is ProblemField => typeof (e as ProblemField | null)?.name === 'string' && typeof (e as ProblemField).message === 'string',
+        )
       : [];
   }
 }
@@ -159,16 +161,23 @@ export async function send<T>(options: ClientOptions, call: Call, callOptions: C
   const doFetch = options.fetch ?? globalThis.fetch;
   let res: Response;
   try {
-    res = await doFetch(url, { method: call.method, headers, ...(body !== undefined ? { body } : {}), ...(callOptions.signal ? { signal: callOptions.signal } : {}) });
+    res = await doFetch(url, {
+      method: call.method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+    });
   } catch (e) {
     if (callOptions.signal?.aborted) throw callOptions.signal.reason;
     throw new ApiError(0, 'NETWORK_ERROR', `No answer from ${url}: ${(e as Error).message}`);
   }
-  if (res.status === 304) throw new ApiError(304, 'NOT_MODIFIED', 'The resource has not changed since the ETag sent in If-None-Match.', undefined, res.headers);
+  if (res.status === 304)
+    throw new ApiError(304, 'NOT_MODIFIED', 'The resource has not changed since the ETag sent in If-None-Match.', undefined, res.headers);
   if (res.status >= 300) {
     const problem = await readProblem(res);
     const code = typeof problem?.code === 'string' ? problem.code : `HTTP_${res.status}`;
-    const detail = typeof problem?.detail === 'string' ? problem.detail : `The service answered ${res.status} ${res.statusText}.`.replace(/ \.$/, '.');
+    const detail =
+      typeof problem?.detail === 'string' ? problem.detail : `The service answered ${res.status} ${res.statusText}.`.replace(/ \.$/, '.');
     throw new ApiError(res.status, code, detail, problem, res.headers);
   }
   if (res.status === 204) return { status: res.status, headers: res.headers, body: undefined as T };

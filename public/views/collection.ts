@@ -19,16 +19,33 @@ type CollectionState = Extract<PageState, { view: 'collection' }>;
 /** Wait after the last keystroke in a text field before the list reloads. */
 const TYPING_DELAY_MS = 300;
 
-function control(name: string, def: FilterDef): { label: HTMLLabelElement; input: HTMLInputElement | HTMLSelectElement; list?: HTMLDataListElement } {
+function control(
+  name: string,
+  def: FilterDef,
+): { label: HTMLLabelElement; input: HTMLInputElement | HTMLSelectElement; list?: HTMLDataListElement } {
   const id = `f-${def.param}`;
   const label = h('label', { for: id }, fieldLabel(def.param));
   if (def.kind === 'enum' || def.kind === 'tier') {
     const values = def.kind === 'enum' ? def.values : ['1', '2', '3', '4', '5', '6', '7', '8'];
-    const select = h('select', { id, name: def.param }, h('option', { value: '' }, 'Any'), ...values.map((v) => h('option', { value: v }, v)));
+    const select = h(
+      'select',
+      { id, name: def.param },
+      h('option', { value: '' }, 'Any'),
+      ...values.map((v) => h('option', { value: v }, v)),
+    );
     return { label, input: select };
   }
   const list = h('datalist', { id: `${id}-values` });
-  const input = h('input', { id, name: def.param, type: 'text', list: `${id}-values`, autocomplete: 'off', maxlength: '200', placeholder: `any ${fieldLabel(def.param).toLowerCase()}`, 'data-collection': name });
+  const input = h('input', {
+    id,
+    name: def.param,
+    type: 'text',
+    list: `${id}-values`,
+    autocomplete: 'off',
+    maxlength: '200',
+    placeholder: `any ${fieldLabel(def.param).toLowerCase()}`,
+    'data-collection': name,
+  });
   return { label, input, list };
 }
 
@@ -39,7 +56,14 @@ export const collectionView: View<CollectionState> = (initial, ctx) => {
   ctx.title(title);
   let state = initial;
 
-  const q = h('input', { id: 'f-q', name: 'q', type: 'search', autocomplete: 'off', maxlength: '200', placeholder: def.searchFields.join(', ') });
+  const q = h('input', {
+    id: 'f-q',
+    name: 'q',
+    type: 'search',
+    autocomplete: 'off',
+    maxlength: '200',
+    placeholder: def.searchFields.join(', '),
+  });
   const controls = def.filters.map((f) => ({ def: f, ...control(initial.name, f) }));
   const discovered = def.hideUndiscovered ? h('input', { id: 'f-discovered', name: 'discovered', type: 'checkbox', value: 'all' }) : null;
   const limit = h('select', { id: 'f-limit', name: 'limit' }, ...PAGE_SIZES.map((n) => h('option', { value: String(n) }, String(n))));
@@ -50,7 +74,12 @@ export const collectionView: View<CollectionState> = (initial, ctx) => {
     ...controls.map((c) => h('div', { class: 'field' }, c.label, c.input, c.list)),
     discovered ? h('div', { class: 'field field-check' }, discovered, h('label', { for: 'f-discovered' }, 'Include undiscovered')) : null,
     h('div', { class: 'field' }, h('label', { for: 'f-limit' }, 'Per page'), limit),
-    h('div', { class: 'field field-actions' }, h('button', { type: 'submit' }, 'Apply'), h('a', { href: stateHref(collectionState(initial.name)), class: 'clear' }, 'Clear')),
+    h(
+      'div',
+      { class: 'field field-actions' },
+      h('button', { type: 'submit' }, 'Apply'),
+      h('a', { href: stateHref(collectionState(initial.name)), class: 'clear' }, 'Clear'),
+    ),
   );
 
   const status = h('p', { id: 'collection-status', class: 'status-line' }, 'Loading…');
@@ -70,7 +99,13 @@ export const collectionView: View<CollectionState> = (initial, ctx) => {
 
   ctx.root.append(
     h('h1', { tabindex: '-1' }, title),
-    h('p', { class: 'muted' }, 'From ', h('code', {}, `/v1/${initial.name}`), ` (dataset ${def.dataset}); text searches ${def.searchFields.join(', ')}.`),
+    h(
+      'p',
+      { class: 'muted' },
+      'From ',
+      h('code', {}, `/v1/${initial.name}`),
+      ` (dataset ${def.dataset}); text searches ${def.searchFields.join(', ')}.`,
+    ),
     form,
     status,
     top.nav,
@@ -87,7 +122,8 @@ export const collectionView: View<CollectionState> = (initial, ctx) => {
     for (const c of controls) put(c.input, s.filters[c.def.param] ?? '');
     if (discovered) discovered.checked = s.discovered;
     // a shared address may name a page size the list does not offer (1-500): offer it too
-    if (![...limit.options].some((o) => o.value === String(s.limit))) limit.append(h('option', { value: String(s.limit) }, String(s.limit)));
+    if (![...limit.options].some((o) => o.value === String(s.limit)))
+      limit.append(h('option', { value: String(s.limit) }, String(s.limit)));
     limit.value = String(s.limit);
   };
   const readForm = (): CollectionState => {
@@ -96,7 +132,14 @@ export const collectionView: View<CollectionState> = (initial, ctx) => {
       const v = filterValue(c.def, c.input.value);
       if (v !== undefined) filters[c.def.param] = v;
     }
-    return { ...state, q: q.value.trim().slice(0, 200), filters, discovered: discovered?.checked ?? false, limit: Number(limit.value) || state.limit, offset: 0 };
+    return {
+      ...state,
+      q: q.value.trim().slice(0, 200),
+      filters,
+      discovered: discovered?.checked ?? false,
+      limit: Number(limit.value) || state.limit,
+      offset: 0,
+    };
   };
 
   // one list read at a time: a newer state, or leaving the view, aborts the one in flight
@@ -123,14 +166,21 @@ export const collectionView: View<CollectionState> = (initial, ctx) => {
           key ? h('a', { href: itemHref(s.name, key) }, name) : name,
           item.tier === undefined ? '' : scalarText(item.tier),
           ...columns.map((f) => (item[f.field] === undefined ? '' : scalarText(item[f.field]))),
-          ...(def.hideUndiscovered ? [scalarText((item.discovery as { hiddenUntilFound?: unknown } | undefined)?.hiddenUntilFound ?? false)] : []),
+          ...(def.hideUndiscovered
+            ? [scalarText((item.discovery as { hiddenUntilFound?: unknown } | undefined)?.hiddenUntilFound ?? false)]
+            : []),
           h('code', { class: 'id' }, key ?? ''),
         ];
         cells.forEach((c, i) => tr.append(h('td', { 'data-label': headers[i] ?? '' }, c)));
       }
       const info = pageInfo(page.total, page.count, page.offset, page.limit);
       const noun = page.total === 1 ? def.name.replace(/s$/, '') : def.name;
-      const summary = page.total === 0 ? `No ${def.name} match these filters.` : info.from === 0 ? `Nothing on this page; ${page.total} ${noun} in all.` : `Showing ${info.from}–${info.to} of ${page.total} ${noun}.`;
+      const summary =
+        page.total === 0
+          ? `No ${def.name} match these filters.`
+          : info.from === 0
+            ? `Nothing on this page; ${page.total} ${noun} in all.`
+            : `Showing ${info.from}–${info.to} of ${page.total} ${noun}.`;
       status.textContent = summary;
       ctx.announce(summary);
       for (const p of [top, bottom]) {

@@ -28,7 +28,11 @@ export const homeView: View<{ view: 'home' }> = async (_state, ctx) => {
   files.style.minHeight = `${Math.ceil(publishedFeaturedFiles(null).length / 2) * 1.6}rem`;
   ctx.root.append(
     h('h1', { tabindex: '-1' }, 'Game data catalog'),
-    h('p', { class: 'lede' }, 'Definitions of weapons, armor, materials, consumables, skills, enemies, bosses, relics, enchants, infusions, artifacts, sprites and icons, published as JSON. Search from the box above, or browse:'),
+    h(
+      'p',
+      { class: 'lede' },
+      'Definitions of weapons, armor, materials, consumables, skills, enemies, bosses, relics, enchants, infusions, artifacts, sprites and icons, published as JSON. Search from the box above, or browse:',
+    ),
     h(
       'section',
       { 'aria-labelledby': 'browse-title' },
@@ -36,22 +40,81 @@ export const homeView: View<{ view: 'home' }> = async (_state, ctx) => {
       h(
         'ul',
         { class: 'cards' },
-        ...COLLECTION_NAMES.map((n) => h('li', {}, h('a', { href: stateHref(collectionState(n)), class: 'card' }, h('strong', {}, n[0]!.toUpperCase() + n.slice(1)), h('span', {}, COLLECTION_NOTES[n])))),
-        h('li', {}, h('a', { href: stateHref({ view: 'icons', category: '', page: 1 }), class: 'card' }, h('strong', {}, 'Icons'), h('span', {}, 'The icon registry by category, as a grid.'))),
-        h('li', {}, h('a', { href: stateHref({ view: 'sprites', category: '', page: 1 }), class: 'card' }, h('strong', {}, 'Sprites'), h('span', {}, 'The 2D sprite registry and sprite characters.'))),
-        h('li', {}, h('a', { href: stateHref({ view: 'stats' }), class: 'card' }, h('strong', {}, 'Totals'), h('span', {}, 'Records per category, definitions per kind, statuses.'))),
-        h('li', {}, h('a', { href: stateHref({ view: 'report', severity: '', rule: '' }), class: 'card' }, h('strong', {}, 'Build report'), h('span', {}, 'Every problem of the last build, by file.'))),
+        ...COLLECTION_NAMES.map((n) =>
+          h(
+            'li',
+            {},
+            h(
+              'a',
+              { href: stateHref(collectionState(n)), class: 'card' },
+              h('strong', {}, n[0]!.toUpperCase() + n.slice(1)),
+              h('span', {}, COLLECTION_NOTES[n]),
+            ),
+          ),
+        ),
+        h(
+          'li',
+          {},
+          h(
+            'a',
+            { href: stateHref({ view: 'icons', category: '', page: 1 }), class: 'card' },
+            h('strong', {}, 'Icons'),
+            h('span', {}, 'The icon registry by category, as a grid.'),
+          ),
+        ),
+        h(
+          'li',
+          {},
+          h(
+            'a',
+            { href: stateHref({ view: 'sprites', category: '', page: 1 }), class: 'card' },
+            h('strong', {}, 'Sprites'),
+            h('span', {}, 'The 2D sprite registry and sprite characters.'),
+          ),
+        ),
+        h(
+          'li',
+          {},
+          h(
+            'a',
+            { href: stateHref({ view: 'stats' }), class: 'card' },
+            h('strong', {}, 'Totals'),
+            h('span', {}, 'Records per category, definitions per kind, statuses.'),
+          ),
+        ),
+        h(
+          'li',
+          {},
+          h(
+            'a',
+            { href: stateHref({ view: 'report', severity: '', rule: '' }), class: 'card' },
+            h('strong', {}, 'Build report'),
+            h('span', {}, 'Every problem of the last build, by file.'),
+          ),
+        ),
       ),
     ),
     h(
       'section',
       { 'aria-labelledby': 'export-title' },
       h('h2', { id: 'export-title' }, 'Exports'),
-      h('p', { class: 'muted' }, 'Every record of a type as JSON or CSV (', h('code', {}, '/api/export?type=…&format=csv'), '; filters ', h('code', {}, 'tier'), ' 1-8 and ', h('code', {}, 'category'), ').'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Every record of a type as JSON or CSV (',
+        h('code', {}, '/api/export?type=…&format=csv'),
+        '; filters ',
+        h('code', {}, 'tier'),
+        ' 1-8 and ',
+        h('code', {}, 'category'),
+        ').',
+      ),
       h(
         'ul',
         { id: 'export-links', class: 'links' },
-        ...EXPORT_TYPES.map((t) => h('li', {}, `${t}: `, h('a', { href: exportUrl(t, 'json') }, 'JSON'), ' · ', h('a', { href: exportUrl(t, 'csv') }, 'CSV'))),
+        ...EXPORT_TYPES.map((t) =>
+          h('li', {}, `${t}: `, h('a', { href: exportUrl(t, 'json') }, 'JSON'), ' · ', h('a', { href: exportUrl(t, 'csv') }, 'CSV')),
+        ),
       ),
     ),
     h(

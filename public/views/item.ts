@@ -25,7 +25,16 @@ import { collectionState, itemHref, stateHref, type PageState } from '../state.j
 import type { View } from './context.js';
 
 /** Kinds whose generic id family (`ITEM-`, `FOOD-`, …) the master registry can narrow to a page kind. */
-const NARROWED: ReadonlySet<ItemKind> = new Set(['items', 'consumables', 'definitions', 'skills', 'materials', 'recipes', 'attributes', ...COLLECTION_NAMES]);
+const NARROWED: ReadonlySet<ItemKind> = new Set([
+  'items',
+  'consumables',
+  'definitions',
+  'skills',
+  'materials',
+  'recipes',
+  'attributes',
+  ...COLLECTION_NAMES,
+]);
 
 /** The page a reference leads to: the registry's kind when it knows the id, else the id family's. */
 function refHref(ref: Reference, registry: Readonly<Record<string, RegistryEntry>>): string {
@@ -41,12 +50,17 @@ function refText(ref: Reference, registry: Readonly<Record<string, RegistryEntry
 }
 
 function refKindLabel(ref: Reference, registry: Readonly<Record<string, RegistryEntry>>, cdn: string | undefined): string {
-  if (ref.target.type === 'asset') return cdn && ref.target.url.startsWith(`${cdn.replace(/\/+$/, '')}/`) ? 'file on the CDN' : `file on ${new URL(ref.target.url).host}`;
+  if (ref.target.type === 'asset')
+    return cdn && ref.target.url.startsWith(`${cdn.replace(/\/+$/, '')}/`) ? 'file on the CDN' : `file on ${new URL(ref.target.url).host}`;
   const entry = registry[ref.target.id];
   return entry ? entry.kind : KIND_LABELS[ref.target.kind].toLowerCase();
 }
 
-function fieldList(fields: readonly Field[], refs: ReadonlyMap<string, Reference>, registry: Readonly<Record<string, RegistryEntry>>): HTMLDListElement {
+function fieldList(
+  fields: readonly Field[],
+  refs: ReadonlyMap<string, Reference>,
+  registry: Readonly<Record<string, RegistryEntry>>,
+): HTMLDListElement {
   const dl = h('dl', { class: 'fields' });
   for (const f of fields) dl.append(h('dt', { title: f.key }, f.label), h('dd', {}, valueNode(f.value, refs, registry)));
   return dl;
@@ -60,7 +74,11 @@ function valueNode(v: FieldValue, refs: ReadonlyMap<string, Reference>, registry
   }
   if (v.kind === 'group') return fieldList(v.fields, refs, registry);
   const scalars = v.items.every((i) => i.kind === 'text');
-  const list = h(scalars ? 'ul' : 'ol', { class: scalars ? 'values' : 'entries' }, ...v.items.map((i) => h('li', {}, valueNode(i, refs, registry))));
+  const list = h(
+    scalars ? 'ul' : 'ol',
+    { class: scalars ? 'values' : 'entries' },
+    ...v.items.map((i) => h('li', {}, valueNode(i, refs, registry))),
+  );
   if (v.items.length === 0) return h('span', { class: 'muted' }, 'none');
   if (v.more > 0) list.append(h('li', { class: 'muted' }, `… and ${v.more} more (see the raw JSON)`));
   return list;
@@ -77,13 +95,20 @@ export const itemView: View<Extract<PageState, { view: 'item' }>> = async (state
   const figure = h('div', { class: 'item-figure' });
   const body = h('div', { class: 'item-body', 'aria-busy': 'true' });
   figure.append(imageBox(new Promise<undefined>(() => undefined), '', 'large'));
-  const article = h('article', { id: 'item', class: 'item' }, h('header', { class: 'item-head' }, figure, h('div', { class: 'item-title' }, kicker, heading, desc)), body);
+  const article = h(
+    'article',
+    { id: 'item', class: 'item' },
+    h('header', { class: 'item-head' }, figure, h('div', { class: 'item-title' }, kicker, heading, desc)),
+    body,
+  );
   ctx.root.append(crumbs, article);
   const setCrumbs = (kind: ItemKind, name: string): void => {
     crumbs.replaceChildren(
       h('a', { href: '/' }, 'Home'),
       ' › ',
-      isCollectionKind(kind) ? h('a', { href: stateHref(collectionState(kind)) }, kind[0]!.toUpperCase() + kind.slice(1)) : h('span', {}, KIND_LABELS[kind]),
+      isCollectionKind(kind)
+        ? h('a', { href: stateHref(collectionState(kind)) }, kind[0]!.toUpperCase() + kind.slice(1))
+        : h('span', {}, KIND_LABELS[kind]),
       ' › ',
       h('span', { 'aria-current': 'page' }, name),
     );
@@ -100,7 +125,10 @@ export const itemView: View<Extract<PageState, { view: 'item' }>> = async (state
     heading.textContent = missing ? `${label} not found` : `${label} could not be read`;
     figure.replaceChildren(imageBox(undefined, '', 'large'));
     body.removeAttribute('aria-busy');
-    body.replaceChildren(h('p', { class: 'error', id: 'item-error' }, errorText(e)), h('p', {}, h('a', { href: stateHref({ view: 'search', q: state.id, type: 'all' }) }, `Search the catalog for ${state.id}`)));
+    body.replaceChildren(
+      h('p', { class: 'error', id: 'item-error' }, errorText(e)),
+      h('p', {}, h('a', { href: stateHref({ view: 'search', q: state.id, type: 'all' }) }, `Search the catalog for ${state.id}`)),
+    );
     ctx.announce(heading.textContent);
     ctx.title(heading.textContent);
     return;
@@ -167,7 +195,11 @@ export const itemView: View<Extract<PageState, { view: 'item' }>> = async (state
               h(
                 'li',
                 {},
-                h('a', { href: refHref(r, registry), class: r.target.type === 'asset' ? 'asset-link' : 'ref-link', 'data-pointer': r.pointer }, refText(r, registry)),
+                h(
+                  'a',
+                  { href: refHref(r, registry), class: r.target.type === 'asset' ? 'asset-link' : 'ref-link', 'data-pointer': r.pointer },
+                  refText(r, registry),
+                ),
                 ' ',
                 h('span', { class: 'tag' }, refKindLabel(r, registry, cdn)),
                 ' ',
@@ -183,7 +215,12 @@ export const itemView: View<Extract<PageState, { view: 'item' }>> = async (state
       'section',
       { 'aria-labelledby': 'raw-title', class: 'item-section' },
       h('h2', { id: 'raw-title' }, 'Raw JSON'),
-      h('p', {}, h('a', { href: rawHref, id: 'raw-link' }, rawHref), source.pointer !== undefined ? h('span', { class: 'muted' }, ' at pointer ', h('code', {}, source.pointer)) : null),
+      h(
+        'p',
+        {},
+        h('a', { href: rawHref, id: 'raw-link' }, rawHref),
+        source.pointer !== undefined ? h('span', { class: 'muted' }, ' at pointer ', h('code', {}, source.pointer)) : null,
+      ),
       h('details', {}, h('summary', {}, 'Show this record as JSON'), h('pre', { class: 'json' }, JSON.stringify(record, null, 2))),
     ),
   );

@@ -24,17 +24,37 @@ function tabs(label: string, entries: readonly { href: string; text: string; cur
 function pager(total: number, count: number, page: number, href: (page: number) => string): HTMLElement {
   const info = pageInfo(total, count, (page - 1) * TILES_PER_PAGE, TILES_PER_PAGE);
   const link = (p: number | null, text: string, rel: string): HTMLElement =>
-    p === null ? h('a', { class: rel, 'aria-disabled': 'true' }, text) : h('a', { class: rel, rel, href: href(p / TILES_PER_PAGE + 1) }, text);
-  return h('nav', { class: 'pager', 'aria-label': 'Pages' }, link(info.prev, '← Previous', 'prev'), h('span', { class: 'page-of' }, `Page ${info.page} of ${info.pages}`), link(info.next, 'Next →', 'next'));
+    p === null
+      ? h('a', { class: rel, 'aria-disabled': 'true' }, text)
+      : h('a', { class: rel, rel, href: href(p / TILES_PER_PAGE + 1) }, text);
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'Pages' },
+    link(info.prev, '← Previous', 'prev'),
+    h('span', { class: 'page-of' }, `Page ${info.page} of ${info.pages}`),
+    link(info.next, 'Next →', 'next'),
+  );
 }
 
 function skeletonGrid(grid: HTMLElement, n: number): void {
   grid.replaceChildren();
-  for (let i = 0; i < n; i++) grid.append(h('li', { class: 'tile skeleton', 'aria-hidden': 'true' }, h('div', { class: 'thumb thumb-small' }), h('span', { class: 'bone' }, '\u00a0')));
+  for (let i = 0; i < n; i++)
+    grid.append(
+      h(
+        'li',
+        { class: 'tile skeleton', 'aria-hidden': 'true' },
+        h('div', { class: 'thumb thumb-small' }),
+        h('span', { class: 'bone' }, '\u00a0'),
+      ),
+    );
 }
 
 function tile(href: string, name: string, id: string, url: string): HTMLElement {
-  return h('li', { class: 'tile' }, h('a', { href }, imageBox(url, '', 'small'), h('span', { class: 'tile-name' }, name), h('code', { class: 'id' }, id)));
+  return h(
+    'li',
+    { class: 'tile' },
+    h('a', { href }, imageBox(url, '', 'small'), h('span', { class: 'tile-name' }, name), h('code', { class: 'id' }, id)),
+  );
 }
 
 /** Render the icons view. */
@@ -44,10 +64,22 @@ export const iconsView: View<Extract<PageState, { view: 'icons' }>> = async (sta
   const nav = h('div', { class: 'tabs-slot' });
   const grid = h('ul', { id: 'icon-grid', class: 'grid', 'aria-busy': 'true' });
   const pagerSlot = h('div', { class: 'pager-slot' });
-  ctx.root.append(h('h1', { tabindex: '-1' }, state.category === '' ? 'Icons' : `Icons: ${state.category}`), h('p', { class: 'muted' }, 'The icon registry (', h('code', {}, '/api/v1/icons'), '), sorted by ICON id.'), nav, status, grid, pagerSlot);
+  ctx.root.append(
+    h('h1', { tabindex: '-1' }, state.category === '' ? 'Icons' : `Icons: ${state.category}`),
+    h('p', { class: 'muted' }, 'The icon registry (', h('code', {}, '/api/v1/icons'), '), sorted by ICON id.'),
+    nav,
+    status,
+    grid,
+    pagerSlot,
+  );
   skeletonGrid(grid, 12);
   const href = (category: IconCategory | '', page = 1): string => stateHref({ view: 'icons', category, page });
-  nav.append(tabs('Icon categories', [{ href: href(''), text: 'All', current: state.category === '' }, ...ICON_CATEGORIES.map((c) => ({ href: href(c), text: c, current: state.category === c }))]));
+  nav.append(
+    tabs('Icon categories', [
+      { href: href(''), text: 'All', current: state.category === '' },
+      ...ICON_CATEGORIES.map((c) => ({ href: href(c), text: c, current: state.category === c })),
+    ]),
+  );
   const [cats, list] = await Promise.allSettled([
     api.iconCategories(ctx.signal),
     api.icons({ ...(state.category ? { category: state.category } : {}), page: state.page, limit: TILES_PER_PAGE }, ctx.signal),
@@ -88,7 +120,15 @@ export const spritesView: View<Extract<PageState, { view: 'sprites' }>> = async 
   const chars = h('ul', { id: 'character-list', class: 'links' });
   ctx.root.append(
     h('h1', { tabindex: '-1' }, state.category === '' ? 'Sprites' : `Sprites: ${state.category}`),
-    h('p', { class: 'muted' }, 'The 2D sprite registry (', h('code', {}, '/api/v1/sprites'), ') and the sprite characters (', h('code', {}, '/api/v1/characters'), ').'),
+    h(
+      'p',
+      { class: 'muted' },
+      'The 2D sprite registry (',
+      h('code', {}, '/api/v1/sprites'),
+      ') and the sprite characters (',
+      h('code', {}, '/api/v1/characters'),
+      ').',
+    ),
     nav,
     status,
     grid,
@@ -105,7 +145,16 @@ export const spritesView: View<Extract<PageState, { view: 'sprites' }>> = async 
   if (ctx.signal.aborted) return;
   if (reg.status === 'fulfilled') {
     const s = reg.value.sprites;
-    nav.append(tabs('Sprite categories', [{ href: href(''), text: `All (${s.total})`, current: state.category === '' }, ...s.categories.map((c) => ({ href: href(c.category), text: `${c.category} (${c.count})`, current: state.category === c.category }))]));
+    nav.append(
+      tabs('Sprite categories', [
+        { href: href(''), text: `All (${s.total})`, current: state.category === '' },
+        ...s.categories.map((c) => ({
+          href: href(c.category),
+          text: `${c.category} (${c.count})`,
+          current: state.category === c.category,
+        })),
+      ]),
+    );
   }
   grid.removeAttribute('aria-busy');
   if (list.status === 'fulfilled') {
@@ -122,7 +171,15 @@ export const spritesView: View<Extract<PageState, { view: 'sprites' }>> = async 
   }
   if (characters.status === 'fulfilled') {
     if (characters.value.items.length === 0) chars.append(h('li', { class: 'muted' }, 'No sprite characters in this catalog.'));
-    for (const c of characters.value.items) chars.append(h('li', {}, h('a', { href: itemHref('characters', c.uuid) }, c.name), ` — ${c.category}, ${Object.keys(c.animations).length} animations`));
+    for (const c of characters.value.items)
+      chars.append(
+        h(
+          'li',
+          {},
+          h('a', { href: itemHref('characters', c.uuid) }, c.name),
+          ` — ${c.category}, ${Object.keys(c.animations).length} animations`,
+        ),
+      );
   } else if (!isAbort(characters.reason)) {
     chars.append(h('li', { class: 'error' }, errorText(characters.reason)));
   }

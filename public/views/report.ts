@@ -14,7 +14,11 @@ import type { View } from './context.js';
 
 type ReportState = Extract<PageState, { view: 'report' }>;
 
-const SEVERITY_NAMES: Readonly<Record<ReportSeverity, readonly [one: string, many: string]>> = { error: ['error', 'errors'], warn: ['warning', 'warnings'], off: ['switched off', 'switched off'] };
+const SEVERITY_NAMES: Readonly<Record<ReportSeverity, readonly [one: string, many: string]>> = {
+  error: ['error', 'errors'],
+  warn: ['warning', 'warnings'],
+  off: ['switched off', 'switched off'],
+};
 
 /** `3 warnings`, `1 error`. */
 function tally(n: number, severity: ReportSeverity): string {
@@ -43,7 +47,15 @@ export const reportView: View<ReportState> = async (initial, ctx) => {
   } catch (e) {
     if (isAbort(e) || ctx.signal.aborted) return;
     groups.removeAttribute('aria-busy');
-    banner.replaceChildren(h('p', { class: 'error' }, e instanceof api.ApiError && e.status === 404 ? 'This output has no build report (/api/v1/build-report.json); rebuild the catalog to publish one.' : `The build report is not available: ${errorText(e)}`));
+    banner.replaceChildren(
+      h(
+        'p',
+        { class: 'error' },
+        e instanceof api.ApiError && e.status === 404
+          ? 'This output has no build report (/api/v1/build-report.json); rebuild the catalog to publish one.'
+          : `The build report is not available: ${errorText(e)}`,
+      ),
+    );
     return;
   }
   if (ctx.signal.aborted) return;
@@ -52,7 +64,13 @@ export const reportView: View<ReportState> = async (initial, ctx) => {
   banner.replaceChildren(
     report.ok
       ? h('p', { class: 'ok' }, h('strong', {}, 'The build succeeded'), report.buildId ? ` (build ${report.buildId}). ` : '. ', counts)
-      : h('p', { class: 'failed', role: 'alert' }, h('strong', {}, `The last build failed with ${s.errors} error${s.errors === 1 ? '' : 's'}.`), ' The catalog served is the output of the previous build until the errors are fixed. ', counts),
+      : h(
+          'p',
+          { class: 'failed', role: 'alert' },
+          h('strong', {}, `The last build failed with ${s.errors} error${s.errors === 1 ? '' : 's'}.`),
+          ' The catalog served is the output of the previous build until the errors are fixed. ',
+          counts,
+        ),
   );
 
   const all = severityCounts(report.issues);
@@ -61,14 +79,23 @@ export const reportView: View<ReportState> = async (initial, ctx) => {
   let state = initial;
   const render = (st: ReportState): void => {
     severity.value = st.severity;
-    rule.replaceChildren(h('option', { value: '' }, 'All rules'), ...ruleCounts(report.issues, st.severity).map(([r, n]) => h('option', { value: r }, `${r} (${n})`)));
+    rule.replaceChildren(
+      h('option', { value: '' }, 'All rules'),
+      ...ruleCounts(report.issues, st.severity).map(([r, n]) => h('option', { value: r }, `${r} (${n})`)),
+    );
     // a rule that the chosen severity does not have stays selectable, with no problem under it
-    if (st.rule !== '' && ![...rule.options].some((o) => o.value === st.rule)) rule.append(h('option', { value: st.rule }, `${st.rule} (0)`));
+    if (st.rule !== '' && ![...rule.options].some((o) => o.value === st.rule))
+      rule.append(h('option', { value: st.rule }, `${st.rule} (0)`));
     rule.value = st.rule;
     const grouped = groupIssues(report.issues, { severity: st.severity, rule: st.rule });
     const shown = grouped.reduce((n, g) => n + g.issues.length, 0);
-    const what = [st.severity === '' ? '' : SEVERITY_NAMES[st.severity][1], st.rule === '' ? '' : `under ${st.rule}`].filter(Boolean).join(' ');
-    status.textContent = report.issues.length === 0 ? 'The build reported no problem.' : `${shown} of ${report.issues.length} problems${what ? ` (${what})` : ''} in ${grouped.length} file${grouped.length === 1 ? '' : 's'}.`;
+    const what = [st.severity === '' ? '' : SEVERITY_NAMES[st.severity][1], st.rule === '' ? '' : `under ${st.rule}`]
+      .filter(Boolean)
+      .join(' ');
+    status.textContent =
+      report.issues.length === 0
+        ? 'The build reported no problem.'
+        : `${shown} of ${report.issues.length} problems${what ? ` (${what})` : ''} in ${grouped.length} file${grouped.length === 1 ? '' : 's'}.`;
     ctx.announce(status.textContent);
     groups.replaceChildren(
       ...grouped.map((g, gi) => {
@@ -85,10 +112,18 @@ export const reportView: View<ReportState> = async (initial, ctx) => {
         for (const i of g.issues) {
           const tr = body.insertRow();
           tr.className = `issue issue-${i.severity}`;
-          const cells = [h('span', {}, issuePlace(i)), h('code', {}, issuePointer(i)), h('code', {}, i.rule), h('span', { class: `sev sev-${i.severity}` }, i.severity), h('span', {}, i.message)];
+          const cells = [
+            h('span', {}, issuePlace(i)),
+            h('code', {}, issuePointer(i)),
+            h('code', {}, i.rule),
+            h('span', { class: `sev sev-${i.severity}` }, i.severity),
+            h('span', {}, i.message),
+          ];
           cells.forEach((c, k) => tr.append(h('td', { 'data-label': head[k] ?? '' }, c)));
         }
-        const counts = SEVERITIES.filter((v) => g.counts[v] > 0).map((v) => tally(g.counts[v], v)).join(', ');
+        const counts = SEVERITIES.filter((v) => g.counts[v] > 0)
+          .map((v) => tally(g.counts[v], v))
+          .join(', ');
         return h(
           'section',
           { class: 'report-file', 'aria-labelledby': `rf-${gi}`, 'data-file': g.file },

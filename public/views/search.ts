@@ -26,7 +26,8 @@ export const searchView: View<Extract<PageState, { view: 'search' }>> = async (s
     return;
   }
   status.textContent = 'Searching…';
-  for (let i = 0; i < SKELETON_ROWS; i++) list.append(h('li', { class: 'skeleton', 'aria-hidden': 'true' }, h('span', { class: 'bone' }, '\u00a0')));
+  for (let i = 0; i < SKELETON_ROWS; i++)
+    list.append(h('li', { class: 'skeleton', 'aria-hidden': 'true' }, h('span', { class: 'bone' }, '\u00a0')));
   try {
     const answer = await api.search(state.q, state.type, SEARCH_LIMIT, ctx.signal);
     if (ctx.signal.aborted) return;
@@ -35,7 +36,9 @@ export const searchView: View<Extract<PageState, { view: 'search' }>> = async (s
         h(
           'li',
           {},
-          isItemKind(hit.type) ? h('a', { href: itemHref(hit.type, hit.id), class: 'result-name' }, hit.name) : h('span', { class: 'result-name' }, hit.name),
+          isItemKind(hit.type)
+            ? h('a', { href: itemHref(hit.type, hit.id), class: 'result-name' }, hit.name)
+            : h('span', { class: 'result-name' }, hit.name),
           ' ',
           h('span', { class: 'tag' }, isItemKind(hit.type) ? KIND_LABELS[hit.type] : hit.type),
           ' ',

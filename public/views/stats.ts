@@ -39,9 +39,18 @@ export const statsView: View<{ view: 'stats' }> = async (_state, ctx) => {
     h('h1', { tabindex: '-1' }, 'Totals'),
     catalogName,
     status,
-    h('div', { class: 'columns' },
+    h(
+      'div',
+      { class: 'columns' },
       h('section', { 'aria-labelledby': 'totals-title' }, h('h2', { id: 'totals-title' }, 'Records per category'), totals.wrap),
-      h('section', { 'aria-labelledby': 'defs-title' }, h('h2', { id: 'defs-title' }, 'Definitions per kind'), defs.wrap, h('h2', { id: 'statuses-title' }, 'Category statuses (§3)'), statuses.wrap),
+      h(
+        'section',
+        { 'aria-labelledby': 'defs-title' },
+        h('h2', { id: 'defs-title' }, 'Definitions per kind'),
+        defs.wrap,
+        h('h2', { id: 'statuses-title' }, 'Category statuses (§3)'),
+        statuses.wrap,
+      ),
       h('section', { 'aria-labelledby': 'reg-title' }, h('h2', { id: 'reg-title' }, 'Registries'), registries.wrap),
     ),
   );
@@ -58,7 +67,8 @@ export const statsView: View<{ view: 'stats' }> = async (_state, ctx) => {
       tr.append(h('td', {}, href ? h('a', { href }, name) : name), h('td', { class: 'num' }, count(n)));
     }
     defs.body.replaceChildren();
-    for (const [kind, n] of statsRows({ totals: body.definitions ?? {} })) defs.body.insertRow().append(h('td', {}, kind), h('td', { class: 'num' }, count(n)));
+    for (const [kind, n] of statsRows({ totals: body.definitions ?? {} }))
+      defs.body.insertRow().append(h('td', {}, kind), h('td', { class: 'num' }, count(n)));
     statuses.body.replaceChildren();
     for (const [cat, st] of Object.entries(body.statuses ?? {})) statuses.body.insertRow().append(h('td', {}, cat), h('td', {}, st));
     status.textContent = '';
@@ -78,8 +88,13 @@ export const statsView: View<{ view: 'stats' }> = async (_state, ctx) => {
     for (const [label, view, cats, total] of groups) {
       registries.body.insertRow().append(h('th', { scope: 'row' }, label), h('td', {}, 'all'), h('td', { class: 'num' }, count(total)));
       for (const c of cats) {
-        const href = view === 'icons' ? stateHref({ view: 'icons', category: c.category as never, page: 1 }) : stateHref({ view: 'sprites', category: label === 'Sprites' ? c.category : '', page: 1 });
-        registries.body.insertRow().append(h('td', {}, ''), h('td', {}, h('a', { href }, c.category)), h('td', { class: 'num' }, count(c.count)));
+        const href =
+          view === 'icons'
+            ? stateHref({ view: 'icons', category: c.category as never, page: 1 })
+            : stateHref({ view: 'sprites', category: label === 'Sprites' ? c.category : '', page: 1 });
+        registries.body
+          .insertRow()
+          .append(h('td', {}, ''), h('td', {}, h('a', { href }, c.category)), h('td', { class: 'num' }, count(c.count)));
       }
     }
   } else if (!isAbort(reg.reason)) {

@@ -59,7 +59,11 @@ describe('refusal details', () => {
   it('names each bad field of the body on its own in the detail', async () => {
     const e = await refusal(post(JSON.stringify({ ...GOOD, amount: 0, purpose: 'gift' })));
     expect(e.code).toBe('INVALID_BODY');
-    const listed = e.message.slice(e.message.indexOf(':') + 1).replace(/\.$/, '').split(',').map((s) => s.trim());
+    const listed = e.message
+      .slice(e.message.indexOf(':') + 1)
+      .replace(/\.$/, '')
+      .split(',')
+      .map((s) => s.trim());
     expect(listed.sort()).toEqual(['/amount', '/purpose']);
   });
 });

@@ -40,7 +40,9 @@ describe('accepted bodies', () => {
 
   it('accepts application/json with a UTF-8 charset and +json media types', async () => {
     for (const type of ['application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"', 'application/merge-patch+json']) {
-      expect(await readJsonBody(post(JSON.stringify(GOOD), { 'Content-Type': type }), { schema: 'verify-send-to-account' }), type).toEqual(GOOD);
+      expect(await readJsonBody(post(JSON.stringify(GOOD), { 'Content-Type': type }), { schema: 'verify-send-to-account' }), type).toEqual(
+        GOOD,
+      );
     }
   });
 
@@ -52,9 +54,12 @@ describe('accepted bodies', () => {
 });
 
 describe('415 UNSUPPORTED_MEDIA_TYPE', () => {
-  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/json; charset=latin1'], ['']])('Content-Type %j', async (type) => {
-    await expectRefusal(post(JSON.stringify(GOOD), type ? { 'Content-Type': type } : {}), 'UNSUPPORTED_MEDIA_TYPE', 415);
-  });
+  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/json; charset=latin1'], ['']])(
+    'Content-Type %j',
+    async (type) => {
+      await expectRefusal(post(JSON.stringify(GOOD), type ? { 'Content-Type': type } : {}), 'UNSUPPORTED_MEDIA_TYPE', 415);
+    },
+  );
 });
 
 describe('413 PAYLOAD_TOO_LARGE', () => {
@@ -84,7 +89,12 @@ describe('413 PAYLOAD_TOO_LARGE', () => {
 
   it('stops reading an endless stream at the cap', async () => {
     const stream = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(4096).fill(32)) });
-    const request = new Request('http://t/x', { method: 'POST', body: stream, headers: { 'Content-Type': 'application/json' }, duplex: 'half' } as RequestInit);
+    const request = new Request('http://t/x', {
+      method: 'POST',
+      body: stream,
+      headers: { 'Content-Type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit);
     await expectRefusal(request, 'PAYLOAD_TOO_LARGE', 413, 10_000);
   });
 });
@@ -114,7 +124,11 @@ describe('400 INVALID_BODY before validation', () => {
 
 describe('400 INVALID_BODY from the schema: every bad field at once, by JSON pointer', () => {
   it('lists each missing, wrong and unknown field', async () => {
-    const e = await expectRefusal(post(JSON.stringify({ studioId: 'nope', amount: 0, purpose: 'gift', idempotencyKey: 'short', extra: 1, 'a/b': 2 })), 'INVALID_BODY', 400);
+    const e = await expectRefusal(
+      post(JSON.stringify({ studioId: 'nope', amount: 0, purpose: 'gift', idempotencyKey: 'short', extra: 1, 'a/b': 2 })),
+      'INVALID_BODY',
+      400,
+    );
     const names = e.errors.map((x) => x.name).sort();
     expect(names).toEqual(['/amount', '/a~1b', '/extra', '/idempotencyKey', '/purpose', '/studioId']);
     expect(e.errors.find((x) => x.name === '/extra')?.message).toContain('Unknown field "extra"');
@@ -132,14 +146,21 @@ describe('400 INVALID_BODY from the schema: every bad field at once, by JSON poi
   it('refuses a body that is not an object', async () => {
     for (const text of ['[]', '"x"', '42', 'null']) {
       const e = await expectRefusal(post(text), 'INVALID_BODY', 400);
-      expect(e.errors.some((x) => x.name === ''), text).toBe(true);
+      expect(
+        e.errors.some((x) => x.name === ''),
+        text,
+      ).toBe(true);
     }
   });
 
   it('accepts accountId as the selector and refuses a non-uuid one', async () => {
     const rest: Partial<typeof GOOD> = { ...GOOD };
     delete rest.studioId;
-    expect(await readJsonBody(post(JSON.stringify({ ...rest, accountId: '0b7e5a3c-2f1d-4c8e-9a6b-1d2e3f4a5b6c' })), { schema: 'verify-send-to-account' })).toMatchObject({ amount: 25 });
+    expect(
+      await readJsonBody(post(JSON.stringify({ ...rest, accountId: '0b7e5a3c-2f1d-4c8e-9a6b-1d2e3f4a5b6c' })), {
+        schema: 'verify-send-to-account',
+      }),
+    ).toMatchObject({ amount: 25 });
     const e = await expectRefusal(post(JSON.stringify({ ...rest, accountId: 'not-a-uuid' })), 'INVALID_BODY', 400);
     expect(e.errors.map((x) => x.name)).toEqual(['/accountId']);
   });
@@ -148,9 +169,18 @@ describe('400 INVALID_BODY from the schema: every bad field at once, by JSON poi
 describe('media types, chunks and caps in detail', () => {
   it('accepts any application/*+json type and a utf8 charset, refusing look-alikes', async () => {
     for (const type of ['application/vnd.api+json', 'application/json;charset=utf8', 'application/json; foo=bar']) {
-      expect(await readJsonBody(post(JSON.stringify(GOOD), { 'Content-Type': type }), { schema: 'verify-send-to-account' }), type).toEqual(GOOD);
+      expect(await readJsonBody(post(JSON.stringify(GOOD), { 'Content-Type': type }), { schema: 'verify-send-to-account' }), type).toEqual(
+        GOOD,
+      );
     }
-    for (const type of ['text/json', 'application/json-seq', 'xapplication/vnd+json', 'application/vnd+jsonx', 'application/+json', 'application/json; charset=utf-16']) {
+    for (const type of [
+      'text/json',
+      'application/json-seq',
+      'xapplication/vnd+json',
+      'application/vnd+jsonx',
+      'application/+json',
+      'application/json; charset=utf-16',
+    ]) {
       await expectRefusal(post(JSON.stringify(GOOD), { 'Content-Type': type }), 'UNSUPPORTED_MEDIA_TYPE', 415);
     }
   });
@@ -172,14 +202,23 @@ describe('media types, chunks and caps in detail', () => {
         else c.close();
       },
     });
-    const request = new Request('http://t/x', { method: 'POST', body: stream, headers: { 'Content-Type': 'application/json' }, duplex: 'half' } as RequestInit);
+    const request = new Request('http://t/x', {
+      method: 'POST',
+      body: stream,
+      headers: { 'Content-Type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit);
     expect(await readJsonBody(request, { schema: 'verify-send-to-account' })).toEqual(GOOD);
   });
 
   it('accepts a declared Content-Length exactly at the cap and checks the bytes when the length lies', async () => {
     const text = JSON.stringify(GOOD);
     const n = new TextEncoder().encode(text).byteLength;
-    const at = new Request('http://t/x', { method: 'POST', body: text, headers: { 'Content-Type': 'application/json', 'Content-Length': String(n) } });
+    const at = new Request('http://t/x', {
+      method: 'POST',
+      body: text,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(n) },
+    });
     expect(await readJsonBody(at, { schema: 'verify-send-to-account', maxBytes: n })).toEqual(GOOD);
     const lying = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(1024).fill(32)) });
     const request = new Request('http://t/x', {
@@ -317,16 +356,34 @@ describe('the generated request validators (npm run validators)', () => {
   it('has one validator per schema file, and a schema the generator cannot map is refused', async () => {
     const { renderRequestValidators } = await import('../../dev/request-validators.js');
     const { default: validators } = await import('../../api/_lib/http/request-validators.js');
-    const names = readdirSync(join(import.meta.dirname, '../../schemas/requests')).filter((f) => f.endsWith('.schema.json')).map((f) => f.replace('.schema.json', ''));
+    const names = readdirSync(join(import.meta.dirname, '../../schemas/requests'))
+      .filter((f) => f.endsWith('.schema.json'))
+      .map((f) => f.replace('.schema.json', ''));
     expect(Object.keys(validators).sort()).toEqual(names.sort());
     const dir = mkdtempSync(join(tmpdir(), 'validators-'));
     try {
-      writeFileSync(join(dir, 'a-b.schema.json'), JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://x.test/a-b.json', type: 'string', maxLength: 3 }));
+      writeFileSync(
+        join(dir, 'a-b.schema.json'),
+        JSON.stringify({
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          $id: 'https://x.test/a-b.json',
+          type: 'string',
+          maxLength: 3,
+        }),
+      );
       const text = renderRequestValidators(dir);
       expect(text).toContain('export default { "a-b": aB };');
       expect(text).toContain('= ucs2length;');
       expect(text).not.toMatch(/\brequire\(/);
-      writeFileSync(join(dir, 'c.schema.json'), JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://x.test/c.json', type: 'object', properties: { a: { const: { b: [1] } } } }));
+      writeFileSync(
+        join(dir, 'c.schema.json'),
+        JSON.stringify({
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          $id: 'https://x.test/c.json',
+          type: 'object',
+          properties: { a: { const: { b: [1] } } },
+        }),
+      );
       expect(() => renderRequestValidators(dir)).toThrow(/requires a module not mapped here: require\("ajv\/dist\/runtime\/equal"\)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -69,7 +69,9 @@ describe('error bodies echo a bounded part of the request', () => {
   });
 
   it('cuts a long detail and names and values given by code', async () => {
-    const e = new ServiceError('INVALID_QUERY', 'd'.repeat(5000), { errors: [{ name: 'n'.repeat(500), message: 'm', value: 'v'.repeat(500) }] });
+    const e = new ServiceError('INVALID_QUERY', 'd'.repeat(5000), {
+      errors: [{ name: 'n'.repeat(500), message: 'm', value: 'v'.repeat(500) }],
+    });
     const body = (await toProblemResponse(e).json()) as Problem;
     expect(body.detail).toHaveLength(PROBLEM_BOUNDS.detail);
     expect(body.errors?.[0]?.name).toHaveLength(PROBLEM_BOUNDS.text);

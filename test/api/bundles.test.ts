@@ -57,23 +57,60 @@ async function playerStatuses(dir: string): Promise<Record<string, number>> {
   const { mintStudioId, mintUuid } = await import('../../api/_lib/ledger/ids.js');
   const studioId = mintStudioId();
   const accountId = mintUuid();
-  await (await ledgerStore()).createAccount({ account: { accountId, studioId, displayName: 'B', userId: mintUuid(), username: `u-${accountId}`, createdAt: '2026-11-23T00:00:00.000Z' }, clientKey: undefined, fingerprint: 'f' });
-  const auth = { Authorization: `Bearer ${await mintToken(getServiceConfig().jwt, { subject: studioId, role: 'player' })}`, 'Content-Type': 'application/json' };
+  await (
+    await ledgerStore()
+  ).createAccount({
+    account: {
+      accountId,
+      studioId,
+      displayName: 'B',
+      userId: mintUuid(),
+      username: `u-${accountId}`,
+      createdAt: '2026-11-23T00:00:00.000Z',
+    },
+    clientKey: undefined,
+    fingerprint: 'f',
+  });
+  const auth = {
+    Authorization: `Bearer ${await mintToken(getServiceConfig().jwt, { subject: studioId, role: 'player' })}`,
+    'Content-Type': 'application/json',
+  };
   const mod = (await import('../../api/player.js')) as unknown as Record<string, (r: Request) => Promise<Response>>;
-  const server = { ...auth, Authorization: `Bearer ${await mintToken(getServiceConfig().jwt, { subject: 'STUDIO_GAMESERVER', role: 'server' })}` };
+  const server = {
+    ...auth,
+    Authorization: `Bearer ${await mintToken(getServiceConfig().jwt, { subject: 'STUDIO_GAMESERVER', role: 'server' })}`,
+  };
   const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = auth) => {
-    const res = await mod[method]!(new Request(`http://t${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
+    const res = await mod[method]!(
+      new Request(`http://t${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
+    );
     await res.body?.cancel();
     return res.status;
   };
   return {
     'spec GET': await send('GET', '/api/island/spec'),
     'state GET': await send('GET', '/api/island/state'),
-    'characters POST': await send('POST', '/api/characters', { era: 'warlords', name: 'Ada', classId: 'warrior', raceId: 'human', factionId: 'crusade' }),
+    'characters POST': await send('POST', '/api/characters', {
+      era: 'warlords',
+      name: 'Ada',
+      classId: 'warrior',
+      raceId: 'human',
+      factionId: 'crusade',
+    }),
     'characters GET': await send('GET', '/api/characters?era=warlords'),
     'recipes POST': await send('POST', '/api/account/recipes', { recipeId: 'RECP-20260601100000-000123-64A3D698' }),
-    'grant POST': await send('POST', '/api/inventory/grant', { definitionId: 'MATL-20260601090000-000101-F469B3E9', studioId, quantity: 1, idempotencyKey: 'bundle-grant-1' }, server),
-    'uuid POST': await send('POST', '/api/uuid', { definitionId: 'ITEM-20260601093000-00010D-B1F512C1', studioId, idempotencyKey: 'bundle-mint-1' }, server),
+    'grant POST': await send(
+      'POST',
+      '/api/inventory/grant',
+      { definitionId: 'MATL-20260601090000-000101-F469B3E9', studioId, quantity: 1, idempotencyKey: 'bundle-grant-1' },
+      server,
+    ),
+    'uuid POST': await send(
+      'POST',
+      '/api/uuid',
+      { definitionId: 'ITEM-20260601093000-00010D-B1F512C1', studioId, idempotencyKey: 'bundle-mint-1' },
+      server,
+    ),
   };
 }
 
@@ -116,13 +153,20 @@ describe('@vercel/nft traces no catalog file into any entry', () => {
     expect(files).toContain(relative(REPO_ROOT, js));
     const own = relative(REPO_ROOT, dirname(js));
     expect(files.filter((f) => f.startsWith(own + '/_lib/')).length, 'shared modules are traced').toBeGreaterThan(0);
-    const catalogFiles = files.filter((f) => !f.startsWith('node_modules/') && (/^(dist|catalog-src|\.tmp\/test-builds)\//.test(f) || /api\/v1\/.*\.json$/.test(f)));
+    const catalogFiles = files.filter(
+      (f) => !f.startsWith('node_modules/') && (/^(dist|catalog-src|\.tmp\/test-builds)\//.test(f) || /api\/v1\/.*\.json$/.test(f)),
+    );
     expect(catalogFiles).toEqual([]);
     // a read-only entry carries no body validator; one that reads bodies carries the validators compiled
     // ahead of time and Ajv's one runtime helper they use, never Ajv's compiler nor ajv-formats
     const validator = files.filter((f) => f.startsWith('node_modules/ajv') || f.endsWith('/request-validators.js'));
     if (!BODY_ENTRIES.includes(entry)) expect(validator).toEqual([]);
-    else expect(validator.sort()).toEqual([`${own}/_lib/http/request-validators.js`, 'node_modules/ajv/dist/runtime/ucs2length.js', 'node_modules/ajv/package.json']);
+    else
+      expect(validator.sort()).toEqual([
+        `${own}/_lib/http/request-validators.js`,
+        'node_modules/ajv/dist/runtime/ucs2length.js',
+        'node_modules/ajv/package.json',
+      ]);
   });
 });
 
@@ -130,7 +174,11 @@ describe('each entry bundles exactly the catalog files its routes read', async (
   const files = await listFiles(SAMPLE_OUT);
 
   it.each(ENTRIES)('api/%s.ts answers every route from its includeFiles alone', async (entry) => {
-    for (const glob of ENTRY_CATALOG_FILES[entry]) expect(files.some((f) => picomatch.isMatch(f, glob)), glob).toBe(true);
+    for (const glob of ENTRY_CATALOG_FILES[entry])
+      expect(
+        files.some((f) => picomatch.isMatch(f, glob)),
+        glob,
+      ).toBe(true);
     const got = await statuses(entry, await partialCopy(files, ENTRY_CATALOG_FILES[entry]));
     for (const [route, status] of Object.entries(got)) expect(status, route).toBeLessThan(500);
   });
@@ -138,7 +186,13 @@ describe('each entry bundles exactly the catalog files its routes read', async (
   it.each(ENTRIES)('api/%s.ts needs each of its includeFiles globs', async (entry) => {
     const globs = ENTRY_CATALOG_FILES[entry];
     for (const left of globs) {
-      const got = await statuses(entry, await partialCopy(files, globs.filter((g) => g !== left)));
+      const got = await statuses(
+        entry,
+        await partialCopy(
+          files,
+          globs.filter((g) => g !== left),
+        ),
+      );
       expect(Object.values(got), `without ${left}`).toContain(503);
     }
   });
@@ -146,7 +200,8 @@ describe('each entry bundles exactly the catalog files its routes read', async (
   it('bundles no per-item static file and no source catalog file into any entry (but the recipes and materials the player entry checks ids against)', () => {
     const all = ENTRIES.flatMap((e) => ENTRY_CATALOG_FILES[e]);
     const match = picomatch(all);
-    const source = (f: string) => /^api\/v1\/master-/.test(f) && !['api/v1/master-recipes.json', 'api/v1/master-materials.json'].includes(f);
+    const source = (f: string) =>
+      /^api\/v1\/master-/.test(f) && !['api/v1/master-recipes.json', 'api/v1/master-materials.json'].includes(f);
     expect(files.filter((f) => match(f) && (/^api\/v1\/(relics|enchants|infusions|artifacts)\//.test(f) || source(f)))).toEqual([]);
   });
 });

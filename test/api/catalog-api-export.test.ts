@@ -32,7 +32,21 @@ describe('csvColumns', () => {
   it('flattens nested objects into dotted columns, keeps empty objects as one column, covers every record', () => {
     const cols = csvColumns(records);
     expect(new Set(cols)).toEqual(
-      new Set(['uuid', 'id', 'name', 'type', 'category', 'tier', 'Alpha', 'meta', 'stats.critBase', 'stats.damageBase', 'stats.nested.deep', 'stats.speedBase', 'zeta']),
+      new Set([
+        'uuid',
+        'id',
+        'name',
+        'type',
+        'category',
+        'tier',
+        'Alpha',
+        'meta',
+        'stats.critBase',
+        'stats.damageBase',
+        'stats.nested.deep',
+        'stats.speedBase',
+        'zeta',
+      ]),
     );
     expect(cols.filter((c) => c === 'stats')).toHaveLength(0);
   });
@@ -51,7 +65,17 @@ describe('flattenRecord', () => {
   it('writes scalars, joins scalar arrays, writes other arrays as JSON, leaves missing cells empty', () => {
     const record = { a: 'text', n: 1.5, b: false, nil: null, list: ['x', 2, true], objs: [{ k: 1 }], s: { d: 4 } };
     const cols = ['a', 'n', 'b', 'nil', 'list', 'objs', 's.d', 'missing', 's.nope'];
-    expect(flattenRecord(record, cols)).toEqual(['text', '1.5', 'false', '', ['x', '2', 'true'].join(ARRAY_SEPARATOR), '[{"k":1}]', '4', '', '']);
+    expect(flattenRecord(record, cols)).toEqual([
+      'text',
+      '1.5',
+      'false',
+      '',
+      ['x', '2', 'true'].join(ARRAY_SEPARATOR),
+      '[{"k":1}]',
+      '4',
+      '',
+      '',
+    ]);
   });
 
   it('reads a literal dotted key before walking nested objects', () => {
@@ -126,7 +150,12 @@ describe('columns', () => {
   });
 
   it('gives nested values dotted columns to any depth and keeps an empty object as one column', () => {
-    expect(csvColumns([{ stats: { attack: { min: 1, max: 2 } }, meta: {}, list: [1] }])).toEqual(['list', 'meta', 'stats.attack.max', 'stats.attack.min']);
+    expect(csvColumns([{ stats: { attack: { min: 1, max: 2 } }, meta: {}, list: [1] }])).toEqual([
+      'list',
+      'meta',
+      'stats.attack.max',
+      'stats.attack.min',
+    ]);
   });
 
   it('has no columns without object records', () => {
@@ -137,7 +166,14 @@ describe('columns', () => {
 
 describe('cells', () => {
   it('writes numbers, booleans and big integers as their text, null and missing as empty', () => {
-    expect(flattenRecord({ n: 0, f: -2.5, t: true, b: 10n, z: null }, ['n', 'f', 't', 'b', 'z', 'gone'])).toEqual(['0', '-2.5', 'true', '10', '', '']);
+    expect(flattenRecord({ n: 0, f: -2.5, t: true, b: 10n, z: null }, ['n', 'f', 't', 'b', 'z', 'gone'])).toEqual([
+      '0',
+      '-2.5',
+      'true',
+      '10',
+      '',
+      '',
+    ]);
   });
 
   it('joins arrays of scalars with " | ", null elements empty, and writes other arrays as JSON', () => {
@@ -166,22 +202,46 @@ describe('filters', () => {
 
   it('matches a tier given as a number or as a string of digits with blanks', () => {
     const records = [
-      { id: 1, tier: 3 }, { id: 2, tier: ' 3 ' }, { id: 3, tier: '3a' }, { id: 4, tier: '03' }, { id: 5 }, { id: 6, tier: '' },
-      { id: 7, tier: 'a3' }, { id: 8, tier: [3] }, { id: 9, tier: '3 3' }, { id: 10, tier: null },
-      { id: 11, tier: '0x3' }, { id: 12, tier: '3e0' }, { id: 13, tier: '+3' }, { id: 14, tier: '3.0' },
+      { id: 1, tier: 3 },
+      { id: 2, tier: ' 3 ' },
+      { id: 3, tier: '3a' },
+      { id: 4, tier: '03' },
+      { id: 5 },
+      { id: 6, tier: '' },
+      { id: 7, tier: 'a3' },
+      { id: 8, tier: [3] },
+      { id: 9, tier: '3 3' },
+      { id: 10, tier: null },
+      { id: 11, tier: '0x3' },
+      { id: 12, tier: '3e0' },
+      { id: 13, tier: '+3' },
+      { id: 14, tier: '3.0' },
     ];
     expect(ids(filterRecords(records, { tier: 3 }))).toEqual([1, 2, 4]);
   });
 
   it('compares the category trimmed and case-insensitively, and ignores a blank filter', () => {
-    const records = [{ id: 1, category: 'Heavy' }, { id: 2, category: ' heavy ' }, { id: 3, category: 'light' }, { id: 4, category: 5 }, { id: 5 }];
+    const records = [
+      { id: 1, category: 'Heavy' },
+      { id: 2, category: ' heavy ' },
+      { id: 3, category: 'light' },
+      { id: 4, category: 5 },
+      { id: 5 },
+    ];
     expect(ids(filterRecords(records, { category: ' HEAVY ' }))).toEqual([1, 2]);
     expect(ids(filterRecords(records, { category: '' }))).toEqual([1, 2, 3, 4, 5]);
     expect(ids(filterRecords(records, { category: '   ' }))).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('combines tier and category and drops values that are not records', () => {
-    const records = [{ id: 1, tier: 2, category: 'a' }, { id: 2, tier: 2, category: 'b' }, { id: 3, tier: 1, category: 'a' }, null, 'x', [1]];
+    const records = [
+      { id: 1, tier: 2, category: 'a' },
+      { id: 2, tier: 2, category: 'b' },
+      { id: 3, tier: 1, category: 'a' },
+      null,
+      'x',
+      [1],
+    ];
     expect(ids(filterRecords(records, { tier: 2, category: 'A' }))).toEqual([1]);
     expect(filterRecords(records, {})).toHaveLength(3);
   });

@@ -28,7 +28,15 @@ const BUILD_ID = 'b1d0000000000000feedface';
 
 // Weapons: a name with a comma and a quote, a description with a line break, tiers and categories.
 const WEAPONS = [
-  { uuid: 'ITEM-1', name: 'Ember Blade, the "Bright"', type: 'weapon', category: 'Swords', tier: 1, stats: { damage: 10, crit: 2 }, abilities: ['Slash', 'Parry'] },
+  {
+    uuid: 'ITEM-1',
+    name: 'Ember Blade, the "Bright"',
+    type: 'weapon',
+    category: 'Swords',
+    tier: 1,
+    stats: { damage: 10, crit: 2 },
+    abilities: ['Slash', 'Parry'],
+  },
   { uuid: 'ITEM-2', name: 'Frost Blade', type: 'weapon', category: 'swords', tier: 2, stats: { damage: 14 }, description: 'Cold\nsteel' },
   { uuid: 'ITEM-3', name: 'Oak Bow', type: 'weapon', category: 'bows', tier: 2, stats: { damage: 9, range: 30 } },
   { uuid: 'ITEM-4', name: 'Iron Axe', type: 'weapon', category: 'axes', tier: 3, drops: [{ item: 'MATL-1', chance: 0.5 }] },
@@ -38,9 +46,16 @@ const SEARCH_RECORDS: SearchRecord[] = [
   ...WEAPONS.map((w) => ({ type: 'weapons' as const, id: w.uuid, name: w.name })),
   { type: 'armor', id: 'ITEM-A1', name: 'Blade Ward Helm' },
   { type: 'materials', id: 'MATL-1', name: 'Iron Ore' },
-  ...Array.from({ length: 250 }, (_, i) => ({ type: 'skills' as const, id: `SKIL-${String(i).padStart(4, '0')}`, name: `Blade Dance ${i}` })),
+  ...Array.from({ length: 250 }, (_, i) => ({
+    type: 'skills' as const,
+    id: `SKIL-${String(i).padStart(4, '0')}`,
+    name: `Blade Dance ${i}`,
+  })),
 ];
-const STATS = { catalog: 'test', totals: { weapons: 4, armor: 1, materials: 1, consumables: 0, enemies: 0, bosses: 0, skills: 250, sprites: 0 } };
+const STATS = {
+  catalog: 'test',
+  totals: { weapons: 4, armor: 1, materials: 1, consumables: 0, enemies: 0, bosses: 0, skills: 250, sprites: 0 },
+};
 
 let dir: string;
 let emptyDir: string;

@@ -126,7 +126,10 @@ describe('404 details', () => {
 
   it('says the systems catalog is retired and what replaces it, for every method', async () => {
     await serve();
-    for (const res of [await get('/api/v1/systems-catalog.json'), await (await entry()).POST(new Request('http://t/api/v1/systems-catalog.json', { method: 'POST' }))]) {
+    for (const res of [
+      await get('/api/v1/systems-catalog.json'),
+      await (await entry()).POST(new Request('http://t/api/v1/systems-catalog.json', { method: 'POST' })),
+    ]) {
       expect(res.status).toBe(404);
       const text = await detail(res);
       expect(text).toContain('retired');

@@ -34,9 +34,16 @@ describe('the prebuilt unfiltered exports', () => {
     for (const type of EXPORT_TYPES) {
       const file = JSON.parse(readFileSync(join(out, exportFile(type)), 'utf8')) as ExportFile;
       const all = filterRecords(file.records, {});
-      expect(readFileSync(join(out, fullExportFile(type, 'json')), 'utf8')).toBe(exportJsonText({ type, total: all.length, filters: { tier: null, category: null } }, all));
+      expect(readFileSync(join(out, fullExportFile(type, 'json')), 'utf8')).toBe(
+        exportJsonText({ type, total: all.length, filters: { tier: null, category: null } }, all),
+      );
       expect(readFileSync(join(out, fullExportFile(type, 'csv')), 'utf8')).toBe(exportCsvText(file.columns, all));
-      expect(JSON.parse(readFileSync(join(out, fullExportFile(type, 'json')), 'utf8'))).toEqual({ type, total: all.length, filters: { tier: null, category: null }, records: all });
+      expect(JSON.parse(readFileSync(join(out, fullExportFile(type, 'json')), 'utf8'))).toEqual({
+        type,
+        total: all.length,
+        filters: { tier: null, category: null },
+        records: all,
+      });
     }
   });
 

@@ -55,13 +55,17 @@ describe('api.ts', () => {
     expect(await api.search('ember', 'bosses')).toEqual(await raw('/api/search?q=ember&type=bosses&limit=50'));
     expect(await api.stats()).toEqual(await raw('/api/stats'));
     expect(await api.registryStats()).toEqual(await raw('/api/v1/stats'));
-    expect(await api.listCollection('relics', { tier: 2, category: 'elemental', limit: 3, q: undefined })).toEqual(await raw('/v1/relics?tier=2&category=elemental&limit=3'));
+    expect(await api.listCollection('relics', { tier: 2, category: 'elemental', limit: 3, q: undefined })).toEqual(
+      await raw('/v1/relics?tier=2&category=elemental&limit=3'),
+    );
     expect(await api.collectionItem('relics', 'relic-ember')).toEqual(await raw('/v1/relics/relic-ember'));
     expect(await api.icons({ category: 'weapon', page: 2, limit: 3 })).toEqual(await raw('/api/v1/icons?category=weapon&page=2&limit=3'));
     expect(await api.iconCategories()).toEqual(await raw('/api/v1/icons/categories'));
     expect(await api.sprites({ limit: 2 })).toEqual(await raw('/api/v1/sprites?limit=2'));
     expect(await api.characters()).toEqual(await raw('/api/v1/characters'));
-    expect(await api.catalogFile('master-relics.json')).toEqual(JSON.parse(await readFile(join(SAMPLE_OUT, 'api/v1/master-relics.json'), 'utf8')));
+    expect(await api.catalogFile('master-relics.json')).toEqual(
+      JSON.parse(await readFile(join(SAMPLE_OUT, 'api/v1/master-relics.json'), 'utf8')),
+    );
     expect(await api.gameDataManifest()).toEqual(JSON.parse(await readFile(join(SAMPLE_OUT, 'api/v1/game-data-manifest.json'), 'utf8')));
     expect(await api.buildReport()).toEqual(JSON.parse(await readFile(join(SAMPLE_OUT, 'api/v1/build-report.json'), 'utf8')));
     const icon = (await api.icons({ limit: 1 })).items[0]!;
@@ -70,7 +74,7 @@ describe('api.ts', () => {
     expect(await api.sprite(sprite.uuid)).toEqual(sprite);
   });
 
-  it('refuses with the problem\'s status, code, detail and per-parameter reasons', async () => {
+  it("refuses with the problem's status, code, detail and per-parameter reasons", async () => {
     const blank = await refusal(api.search('   '));
     expect([blank.status, blank.code]).toEqual([400, 'INVALID_QUERY']);
     expect(blank.errors.map((e) => e.name)).toEqual(['q']);
@@ -104,30 +108,42 @@ describe('api.ts', () => {
 describe('data.ts', () => {
   it('finds records of static kinds in their files, by uuid, id or a derived id', async () => {
     const weapon = ((await src('master-weapons.json')).items as Rec[])[0]!;
-    expect(await resolveItem('weapons', weapon.uuid as string)).toMatchObject({ record: weapon, kind: 'weapons', source: { url: '/api/v1/master-weapons.json', pointer: '/items/0' } });
+    expect(await resolveItem('weapons', weapon.uuid as string)).toMatchObject({
+      record: weapon,
+      kind: 'weapons',
+      source: { url: '/api/v1/master-weapons.json', pointer: '/items/0' },
+    });
     const boss = ((await src('bosses.json')).bosses as Rec[])[1]!;
     expect((await resolveItem('bosses', boss.id as string)).record).toEqual(boss);
     const found = await resolveItem('skills', 'SKIL-A415-7550-C923');
     expect(found.record.studioUuid).toBe('SKIL-A415-7550-C923');
   });
 
-  it('asks the master registry for ids outside the kind\'s files, and says 404 when nobody has the id', async () => {
+  it("asks the master registry for ids outside the kind's files, and says 404 when nobody has the id", async () => {
     const recipe = ((await src('master-recipes.json')).recipes as Rec[])[2]!;
     expect(await resolveItem('definitions', recipe.uuid as string)).toMatchObject({ record: recipe, kind: 'recipes' });
     const relic = ((await src('master-relics.json')).relics as Rec[])[0]!;
     // a relic id opened as an item is read from its collection
-    expect(await resolveItem('items', relic.uuid as string)).toMatchObject({ record: relic, kind: 'relics', source: { url: `/v1/relics/${String(relic.uuid)}` } });
+    expect(await resolveItem('items', relic.uuid as string)).toMatchObject({
+      record: relic,
+      kind: 'relics',
+      source: { url: `/v1/relics/${String(relic.uuid)}` },
+    });
     const none = await refusal(resolveItem('weapons', 'ITEM-NOPE'));
     expect([none.status, none.code]).toEqual([404, 'NOT_FOUND']);
   });
 
-  it('suggests the free-word filter values found in a collection\'s static file', async () => {
+  it("suggests the free-word filter values found in a collection's static file", async () => {
     const relics = (await src('master-relics.json')).relics as Rec[];
-    const elements = [...new Set(relics.map((r) => r.element).filter((e): e is string => typeof e === 'string'))].sort((a, b) => a.localeCompare(b, 'en'));
+    const elements = [...new Set(relics.map((r) => r.element).filter((e): e is string => typeof e === 'string'))].sort((a, b) =>
+      a.localeCompare(b, 'en'),
+    );
     expect(await collectionFilterValues('relics')).toEqual({ element: elements });
     const infusions = (await src('master-infusions.json')).infusions as Rec[];
     expect((await collectionFilterValues('infusions')).profession).toEqual(
-      [...new Set(infusions.map((r) => r.profession).filter((e): e is string => typeof e === 'string'))].sort((a, b) => a.localeCompare(b, 'en')),
+      [...new Set(infusions.map((r) => r.profession).filter((e): e is string => typeof e === 'string'))].sort((a, b) =>
+        a.localeCompare(b, 'en'),
+      ),
     );
   });
 });

@@ -36,11 +36,11 @@ const published = (file: string): Promise<Rec> => json(join(SAMPLE_OUT, 'api/v1'
 const CDN = 'https://cdn.example.test';
 
 describe('record sources', () => {
-  it('are the build\'s record sources for every search type but sprites (the same list)', () => {
+  it("are the build's record sources for every search type but sprites (the same list)", () => {
     for (const type of SEARCH_TYPES.filter((t) => t !== 'sprites')) expect(STATIC_SOURCES[type], type).toBe(RECORD_SOURCES[type]);
   });
 
-  it('find every definition of the master registry by its id, at the registry\'s pointer', async () => {
+  it("find every definition of the master registry by its id, at the registry's pointer", async () => {
     const registry = (await published('master-registry.json')).byUuid as Record<string, { kind: string; file: string; pointer: string }>;
     const arraysOf = new Map<string, readonly (readonly string[])[]>();
     for (const sources of Object.values(STATIC_SOURCES)) for (const s of sources) arraysOf.set(s.file, s.arrays);
@@ -68,7 +68,13 @@ describe('record sources', () => {
   });
 
   it('prefer a uuid or id match to another own id member, and never match a reference member', () => {
-    const doc = { items: [{ uuid: 'ITEM-2', baseUuid: 'ITEM-1', name: 'T2' }, { studioUuid: 'SKIL-1', name: 'by studio id' }, { uuid: 'ITEM-1', name: 'T1' }] };
+    const doc = {
+      items: [
+        { uuid: 'ITEM-2', baseUuid: 'ITEM-1', name: 'T2' },
+        { studioUuid: 'SKIL-1', name: 'by studio id' },
+        { uuid: 'ITEM-1', name: 'T1' },
+      ],
+    };
     expect(findRecord(doc, [['items']], 'ITEM-1')?.record.name).toBe('T1');
     expect(findRecord(doc, [['items']], 'SKIL-1')?.pointer).toBe('/items/1');
     expect(findRecord(doc, [['items']], 'ITEM-3')).toBeUndefined();
@@ -77,24 +83,53 @@ describe('record sources', () => {
 
 describe('identifiers', () => {
   it('map every family of spec 2.6 to a page, and nothing that is not an id', () => {
-    expect(ID_FAMILIES.map(([p]) => p)).toEqual(expect.arrayContaining(['ITEM-', 'FOOD-', 'POTN-', 'CONS-', 'MATL-', 'RECP-', 'SKIL-', 'ICON-', 'SPRT-', 'RELC-', 'ENCH-', 'INFU-', 'ARTF-', 'ATTR-']));
+    expect(ID_FAMILIES.map(([p]) => p)).toEqual(
+      expect.arrayContaining([
+        'ITEM-',
+        'FOOD-',
+        'POTN-',
+        'CONS-',
+        'MATL-',
+        'RECP-',
+        'SKIL-',
+        'ICON-',
+        'SPRT-',
+        'RELC-',
+        'ENCH-',
+        'INFU-',
+        'ARTF-',
+        'ATTR-',
+      ]),
+    );
     expect(kindOfId('MATL-20260601090000-000101-F469B3E9')).toBe('materials');
     expect(kindOfId('RECP-20260601100000-000123-64A3D698')).toBe('recipes');
     expect(kindOfId('POTN-20260601093000-00011F-0F54D084')).toBe('consumables');
     expect(kindOfId('ICON-A421-5AB8-78D3')).toBe('icons');
     expect(kindOfId('SPRT-165C3BB3-B34DB1')).toBe('sprites');
     expect(kindOfId('SKIL-A415-7550-C923')).toBe('skills');
-    for (const not of ['models/warlords/weapons/a.glb', 'bog-lurker', '86ae3453-7ca2-586c-a172-fc151a9e65e3', 'VFX-STY-EMBER', 'ITEM-', 'Ember Slash']) expect(kindOfId(not), not).toBeUndefined();
+    for (const not of [
+      'models/warlords/weapons/a.glb',
+      'bog-lurker',
+      '86ae3453-7ca2-586c-a172-fc151a9e65e3',
+      'VFX-STY-EMBER',
+      'ITEM-',
+      'Ember Slash',
+    ])
+      expect(kindOfId(not), not).toBeUndefined();
     expect(kindOfRegistryKind('potion')).toBe('consumables');
     expect(kindOfRegistryKind('profession-node')).toBe('definitions');
   });
 
-  it('list a record\'s own ids: uuid, id, own *Uuid members, slug, and baseUuid only when it differs', () => {
+  it("list a record's own ids: uuid, id, own *Uuid members, slug, and baseUuid only when it differs", () => {
     expect(recordIdentifiers({ id: 'sword_slash', studioUuid: 'SKIL-1', iconUuid: 'ICON-1', name: 'x' })).toEqual([
       ['id', 'sword_slash'],
       ['studioUuid', 'SKIL-1'],
     ]);
-    expect(recordIdentifiers({ uuid: 'ITEM-2', baseUuid: 'ITEM-1', slug: 's' })).toEqual([['uuid', 'ITEM-2'], ['slug', 's'], ['baseUuid', 'ITEM-1']]);
+    expect(recordIdentifiers({ uuid: 'ITEM-2', baseUuid: 'ITEM-1', slug: 's' })).toEqual([
+      ['uuid', 'ITEM-2'],
+      ['slug', 's'],
+      ['baseUuid', 'ITEM-1'],
+    ]);
     expect(recordIdentifiers({ uuid: 'ITEM-1', baseUuid: 'ITEM-1' })).toEqual([['uuid', 'ITEM-1']]);
     expect(recordKey({ id: 'bog-lurker', name: 'Bog Lurker' })).toBe('bog-lurker');
     expect(recordKey({ grudgeUuid: 'SKIL-9', recipeUuid: 'RECP-1' })).toBe('SKIL-9');
@@ -143,7 +178,7 @@ describe('field layout', () => {
 });
 
 describe('references', () => {
-  it('link a recipe to its result and to each of its materials, with the material\'s name and quantity', async () => {
+  it("link a recipe to its result and to each of its materials, with the material's name and quantity", async () => {
     const recipe = ((await src('master-recipes.json')).recipes as Rec[])[0]!;
     const refs = recordReferences(recipe, CDN);
     const materials = recipe.materials as Rec[];
@@ -152,7 +187,12 @@ describe('references', () => {
       ...materials.map((m) => ({ type: 'item', kind: 'materials', id: m.uuid })),
     ]);
     const first = refs[1]!;
-    expect(first).toMatchObject({ pointer: '/materials/0/uuid', member: 'uuid', name: materials[0]!.name, notes: [`quantity ${String(materials[0]!.quantity)}`] });
+    expect(first).toMatchObject({
+      pointer: '/materials/0/uuid',
+      member: 'uuid',
+      name: materials[0]!.name,
+      notes: [`quantity ${String(materials[0]!.quantity)}`],
+    });
   });
 
   it('link a weapon to its icon, its recipe and its prefab binaries on the CDN, skipping null references and itself', async () => {
@@ -171,11 +211,13 @@ describe('references', () => {
     expect(recordReferences(weapon).filter((r) => r.target.type === 'asset')).toEqual([]);
   });
 
-  it('link an enemy\'s drops with their chance, and its model', async () => {
+  it("link an enemy's drops with their chance, and its model", async () => {
     const enemy = ((await src('enemies.json')).enemies as Rec[]).find((e) => (e.drops as Rec[]).some((d) => 'itemUuid' in d))!;
     const refs = recordReferences(enemy, CDN);
     const drops = enemy.drops as Rec[];
-    expect(refs.filter((r) => r.target.type === 'item').map((r) => [r.value, r.notes])).toEqual(drops.map((d) => [d.materialUuid ?? d.itemUuid, [`chance ${String(d.chance)}`]]));
+    expect(refs.filter((r) => r.target.type === 'item').map((r) => [r.value, r.notes])).toEqual(
+      drops.map((d) => [d.materialUuid ?? d.itemUuid, [`chance ${String(d.chance)}`]]),
+    );
     expect(refs.find((r) => r.member === 'modelPath')?.target).toEqual({ type: 'asset', url: `${CDN}/${String(enemy.modelPath)}` });
   });
 
@@ -197,13 +239,19 @@ describe('references', () => {
 });
 
 describe('pictures', () => {
-  it('come from an icon or sprite answer\'s url, an ICON id, or an image member', async () => {
+  it("come from an icon or sprite answer's url, an ICON id, or an image member", async () => {
     const icon = ((await published('icon-registry.json')).icons as Rec[])[0]!;
     expect(recordImage(icon, 'icons', CDN)).toEqual({ type: 'url', url: icon.url });
     const weapon = ((await src('master-weapons.json')).items as Rec[]).find((w) => typeof w.iconUuid === 'string')!;
     expect(recordImage(weapon, 'weapons', CDN)).toEqual({ type: 'icon', id: weapon.iconUuid });
-    expect(recordImage({ iconUrl: 'https://assets.test/icons/a.png' }, 'relics', CDN)).toEqual({ type: 'url', url: 'https://assets.test/icons/a.png' });
-    expect(recordImage({ icon: 'game-assets/icons/weapons/a.png' }, 'skills', CDN)).toEqual({ type: 'url', url: `${CDN}/game-assets/icons/weapons/a.png` });
+    expect(recordImage({ iconUrl: 'https://assets.test/icons/a.png' }, 'relics', CDN)).toEqual({
+      type: 'url',
+      url: 'https://assets.test/icons/a.png',
+    });
+    expect(recordImage({ icon: 'game-assets/icons/weapons/a.png' }, 'skills', CDN)).toEqual({
+      type: 'url',
+      url: `${CDN}/game-assets/icons/weapons/a.png`,
+    });
     expect(recordImage({ name: 'Ember Heart' }, 'relics', CDN)).toEqual({ type: 'none' });
     const character = ((await published('character-registry.json')).characters as Rec[])[0]!;
     const firstSheet = Object.values(character.animations as Record<string, { path: string }>)[0]!.path;
@@ -212,10 +260,12 @@ describe('pictures', () => {
 });
 
 describe('references of registry answers', () => {
-  it('list an icon\'s binary once (its key and its url name the same file), never its prefix-relative path', async () => {
+  it("list an icon's binary once (its key and its url name the same file), never its prefix-relative path", async () => {
     const icon = ((await published('icon-registry.json')).icons as Rec[])[0]!;
     const manifest = await published('game-data-manifest.json');
     const first = Object.keys(icon).find((k) => k === 'key' || k === 'url');
-    expect(recordReferences(icon, manifest.cdnUrl as string).map((r) => [r.member, r.target])).toEqual([[first, { type: 'asset', url: icon.url }]]);
+    expect(recordReferences(icon, manifest.cdnUrl as string).map((r) => [r.member, r.target])).toEqual([
+      [first, { type: 'asset', url: icon.url }],
+    ]);
   });
 });

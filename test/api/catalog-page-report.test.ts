@@ -42,7 +42,10 @@ describe('groupIssues', () => {
   });
 
   it('keeps only the chosen severity and rule, and drops files left with nothing', () => {
-    expect(groupIssues(ISSUES, { severity: 'error', rule: '' }).map((g) => [g.file, g.issues.length])).toEqual([['b.json', 1], ['sub/c.json', 1]]);
+    expect(groupIssues(ISSUES, { severity: 'error', rule: '' }).map((g) => [g.file, g.issues.length])).toEqual([
+      ['b.json', 1],
+      ['sub/c.json', 1],
+    ]);
     expect(groupIssues(ISSUES, { severity: '', rule: 'schema/type' }).map((g) => [g.file, g.issues.map((i) => i.severity)])).toEqual([
       ['a.json', ['off']],
       ['b.json', ['error']],
@@ -50,12 +53,14 @@ describe('groupIssues', () => {
     expect(groupIssues(ISSUES, { severity: 'warn', rule: 'schema/type' })).toEqual([]);
   });
 
-  it('groups the sample build\'s published report: one group per file it names, every problem once', async () => {
+  it("groups the sample build's published report: one group per file it names, every problem once", async () => {
     const report = JSON.parse(await readFile(join(SAMPLE_OUT, 'api/v1/build-report.json'), 'utf8')) as PublishedBuildReport;
     expect(report.issues.length).toBeGreaterThan(0);
     const groups = groupIssues(report.issues, { severity: '', rule: '' });
     expect(groups.map((g) => g.file)).toEqual([...new Set(report.issues.map((i) => i.file))].sort());
-    expect(groups.flatMap((g) => g.issues).sort((a, b) => (a.message < b.message ? -1 : 1))).toEqual([...report.issues].sort((a, b) => (a.message < b.message ? -1 : 1)));
+    expect(groups.flatMap((g) => g.issues).sort((a, b) => (a.message < b.message ? -1 : 1))).toEqual(
+      [...report.issues].sort((a, b) => (a.message < b.message ? -1 : 1)),
+    );
     expect(severityCounts(report.issues)).toEqual({ error: report.stats.errors, warn: report.stats.warnings, off: report.stats.off });
   });
 });

@@ -31,7 +31,7 @@ describe('parseState', () => {
     expect(parseState('?view=item&kind=potions&id=POTN-1')).toEqual({ view: 'home' });
   });
 
-  it('reads the search view, and the old page\'s shared search links', () => {
+  it("reads the search view, and the old page's shared search links", () => {
     expect(parseState('?view=search&q=blade&type=weapons')).toEqual({ view: 'search', q: 'blade', type: 'weapons' });
     expect(parseState('?q=%20blade%20&type=armor')).toEqual({ view: 'search', q: 'blade', type: 'armor' });
     expect(parseState('?view=search&q=x&type=relics')).toEqual({ view: 'search', q: 'x', type: 'all' });
@@ -43,7 +43,15 @@ describe('parseState', () => {
       const all = new URLSearchParams({ view: 'collection', name, ...filters, q: ' frost ', offset: '40', limit: '50' });
       // a filter of another collection is not one of this one's
       all.set(name === 'enchants' ? 'element' : 'target', 'weapon');
-      expect(parseState(all.toString()), name).toEqual({ view: 'collection', name, q: 'frost', filters, discovered: false, limit: 50, offset: 40 });
+      expect(parseState(all.toString()), name).toEqual({
+        view: 'collection',
+        name,
+        q: 'frost',
+        filters,
+        discovered: false,
+        limit: 50,
+        offset: 40,
+      });
     }
   });
 
@@ -69,7 +77,11 @@ describe('parseState', () => {
     expect(parseState('?view=icons&category=weapon&page=3')).toEqual({ view: 'icons', category: 'weapon', page: 3 });
     expect(parseState('?view=icons&category=weapons&page=0')).toEqual({ view: 'icons', category: '', page: 1 });
     expect(parseState('?view=sprites&category=effects')).toEqual({ view: 'sprites', category: 'effects', page: 1 });
-    expect(parseState('?view=report&severity=warn&rule=schema/required')).toEqual({ view: 'report', severity: 'warn', rule: 'schema/required' });
+    expect(parseState('?view=report&severity=warn&rule=schema/required')).toEqual({
+      view: 'report',
+      severity: 'warn',
+      rule: 'schema/required',
+    });
     expect(parseState('?view=report&severity=fatal')).toEqual({ view: 'report', severity: '', rule: '' });
   });
 });
@@ -78,7 +90,9 @@ describe('stateQuery', () => {
   it('writes view first, members in a fixed order (filters in spec 4.2 order), and leaves defaults out', () => {
     const s: PageState = { ...collectionState('relics'), filters: { slot: 'relic', element: 'fire', category: 'combat' }, offset: 0 };
     expect(stateQuery(s)).toBe('?view=collection&name=relics&category=combat&element=fire&slot=relic');
-    expect(stateQuery({ ...s, limit: 10, offset: 30, q: 'a b' })).toBe('?view=collection&name=relics&q=a+b&category=combat&element=fire&slot=relic&limit=10&offset=30');
+    expect(stateQuery({ ...s, limit: 10, offset: 30, q: 'a b' })).toBe(
+      '?view=collection&name=relics&q=a+b&category=combat&element=fire&slot=relic&limit=10&offset=30',
+    );
     expect(stateQuery({ view: 'search', q: 'x', type: 'all' })).toBe('?view=search&q=x');
     expect(stateQuery({ view: 'icons', category: '', page: 1 })).toBe('?view=icons');
     expect(stateQuery({ view: 'report', severity: 'error', rule: '' })).toBe('?view=report&severity=error');
@@ -105,7 +119,9 @@ describe('stateQuery', () => {
 describe('collectionApiQuery', () => {
   it('asks /v1/{name} for the text, the filters, discovered, the page size and a non-zero offset', () => {
     expect(collectionApiQuery(collectionState('relics'))).toEqual({ limit: DEFAULT_LIMIT });
-    expect(collectionApiQuery({ ...collectionState('artifacts'), q: 'orb', filters: { tier: '3' }, discovered: true, limit: 10, offset: 20 })).toEqual({
+    expect(
+      collectionApiQuery({ ...collectionState('artifacts'), q: 'orb', filters: { tier: '3' }, discovered: true, limit: 10, offset: 20 }),
+    ).toEqual({
       q: 'orb',
       tier: '3',
       discovered: 'all',

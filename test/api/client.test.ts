@@ -56,13 +56,27 @@ describe('generated', () => {
     const { pathToFileURL } = await import('node:url');
     const out = await mkdtemp(join(tmpdir(), 'client-dist-'));
     try {
-      await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(REPO_ROOT, 'client/tsconfig.json'), '--outDir', out]);
-      const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'client/package.json'), 'utf8')) as { type: string; exports: { '.': { types: string; import: string } }; files: string[] };
+      await promisify(execFile)(process.execPath, [
+        join(REPO_ROOT, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        join(REPO_ROOT, 'client/tsconfig.json'),
+        '--outDir',
+        out,
+      ]);
+      const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'client/package.json'), 'utf8')) as {
+        type: string;
+        exports: { '.': { types: string; import: string } };
+        files: string[];
+      };
       expect(pkg.type).toBe('module');
       expect(pkg.files).toContain('dist');
       const built = (p: string): string => join(out, p.replace(/^\.\/dist\//, ''));
       await expect(readFile(built(pkg.exports['.'].types), 'utf8')).resolves.toContain('GameDataClient');
-      const mod = (await import(pathToFileURL(built(pkg.exports['.'].import)).href)) as { GameDataClient: unknown; ApiError: unknown; OPERATION_IDS: readonly string[] };
+      const mod = (await import(pathToFileURL(built(pkg.exports['.'].import)).href)) as {
+        GameDataClient: unknown;
+        ApiError: unknown;
+        OPERATION_IDS: readonly string[];
+      };
       expect(typeof mod.GameDataClient).toBe('function');
       expect(typeof mod.ApiError).toBe('function');
       expect(mod.OPERATION_IDS).toEqual(OPERATION_IDS);
@@ -83,7 +97,9 @@ describe('catalog', () => {
     const manifest = await anon.getManifest();
     expect(manifest.status).toBe(200);
     expect(manifest.body.buildId).toMatch(/^[0-9a-f]{20}$/);
-    const weapons = JSON.parse(await readFile(join(SAMPLE_SRC, 'master-weapons.json'), 'utf8')) as { items: { uuid: string; name: string }[] };
+    const weapons = JSON.parse(await readFile(join(SAMPLE_SRC, 'master-weapons.json'), 'utf8')) as {
+      items: { uuid: string; name: string }[];
+    };
     const file = await anon.getCatalogFile({ file: 'master-weapons.json' });
     expect(file.body).toEqual(weapons);
     const first = weapons.items[0]!;
@@ -99,7 +115,8 @@ describe('catalog', () => {
   });
 
   it('pages a filtered collection and looks an item up by its key', async () => {
-    const all = (JSON.parse(await readFile(join(SAMPLE_SRC, 'master-relics.json'), 'utf8')) as { relics: { uuid: string; tier: number }[] }).relics;
+    const all = (JSON.parse(await readFile(join(SAMPLE_SRC, 'master-relics.json'), 'utf8')) as { relics: { uuid: string; tier: number }[] })
+      .relics;
     const tier = all[0]!.tier;
     const page = await anon.listRelics({ query: { tier, limit: 1, offset: 0 } });
     expect(page.body.total).toBe(all.filter((r) => r.tier === tier).length);

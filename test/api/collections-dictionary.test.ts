@@ -6,7 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../api/_lib/util/prng.js';
-import { entriesContaining, FRAGMENT_RE, gapsOf, groupsOf, makeDictionary, unionContaining, unionOf, type Dictionary } from '../../api/_lib/collections/dictionary.js';
+import {
+  entriesContaining,
+  FRAGMENT_RE,
+  gapsOf,
+  groupsOf,
+  makeDictionary,
+  unionContaining,
+  unionOf,
+  type Dictionary,
+} from '../../api/_lib/collections/dictionary.js';
 import { EMPTY, has, makeSet, type PosSet } from '../../api/_lib/collections/positions.js';
 import { compareCodeUnits } from '../../api/_lib/util/sorted.js';
 
@@ -28,7 +37,13 @@ function dictOf(entries: string[], n: number, rand: () => number): { dict: Dicti
     while (s.size < Math.min(count, n)) s.add(Math.floor(rand() * n));
     return [...s].sort((a, b) => a - b);
   });
-  return { dict: makeDictionary(strs, lists.map((l) => makeSet(l, n))), lists };
+  return {
+    dict: makeDictionary(
+      strs,
+      lists.map((l) => makeSet(l, n)),
+    ),
+    lists,
+  };
 }
 
 describe('makeDictionary', () => {
@@ -66,13 +81,20 @@ describe('entriesContaining', () => {
       return s;
     };
     for (let k = 0; k < 60; k++) {
-      const { dict } = dictOf(Array.from({ length: 1 + Math.floor(rand() * 25) }, () => word(9)), 20, rand);
+      const { dict } = dictOf(
+        Array.from({ length: 1 + Math.floor(rand() * 25) }, () => word(9)),
+        20,
+        rand,
+      );
       for (let j = 0; j < 40; j++) {
-        const needle = rand() < 0.5 ? word(8) : (() => {
-          const e = dict.entries[Math.floor(rand() * dict.entries.length)]!;
-          const at = Math.floor(rand() * e.length);
-          return e.slice(at, at + 1 + Math.floor(rand() * 8));
-        })();
+        const needle =
+          rand() < 0.5
+            ? word(8)
+            : (() => {
+                const e = dict.entries[Math.floor(rand() * dict.entries.length)]!;
+                const at = Math.floor(rand() * e.length);
+                return e.slice(at, at + 1 + Math.floor(rand() * 8));
+              })();
         const expected = dict.entries.flatMap((e, i) => (e.includes(needle) ? [i] : []));
         expect(entriesContaining(dict, needle), JSON.stringify({ entries: dict.entries, needle })).toEqual(expected);
       }
@@ -268,7 +290,10 @@ describe('fragment groups', () => {
 describe('gapsOf (q without letters or digits)', () => {
   it('lists each distinct gap once, in code-unit order, with the items of the fragments holding it', () => {
     const n = 10;
-    const dict = makeDictionary(['(a', 'a, b', 'a-b', 'b, c', 'c.'].sort(compareCodeUnits), [[0], [1], [2], [3], [4]].map((l) => makeSet(l, n)));
+    const dict = makeDictionary(
+      ['(a', 'a, b', 'a-b', 'b, c', 'c.'].sort(compareCodeUnits),
+      [[0], [1], [2], [3], [4]].map((l) => makeSet(l, n)),
+    );
     const gaps = gapsOf(dict, n);
     expect(gaps.entries).toEqual(['(', ', ', '-', '.']);
     expect(gaps.entries.map((_, i) => members(gaps.postings[i]!, n))).toEqual([[0], [1, 3], [2], [4]]);
@@ -278,7 +303,10 @@ describe('gapsOf (q without letters or digits)', () => {
 
   it('sorts the gaps whatever the order of the fragments holding them', () => {
     const n = 4;
-    const dict = makeDictionary(['a.x', 'b-x', 'c x'], [[0], [1], [2]].map((l) => makeSet(l, n)));
+    const dict = makeDictionary(
+      ['a.x', 'b-x', 'c x'],
+      [[0], [1], [2]].map((l) => makeSet(l, n)),
+    );
     expect(gapsOf(dict, n).entries).toEqual([' ', '-', '.']);
   });
 

@@ -22,13 +22,29 @@ import { encodeCollectionIndex, headerOf, type SectionName } from '../../api/_li
 type Raw = Record<string, unknown>;
 
 const ARTIFACTS = [
-  { uuid: 'ARTF-1', name: 'Sun Blade', tier: 2, artifactType: 'martial', description: 'Bright steel.', discovery: { hiddenUntilFound: true } },
+  {
+    uuid: 'ARTF-1',
+    name: 'Sun Blade',
+    tier: 2,
+    artifactType: 'martial',
+    description: 'Bright steel.',
+    discovery: { hiddenUntilFound: true },
+  },
   { uuid: 'ARTF-2', name: 'Moon Shield', tier: 3, handedness: 'offhand', description: 'Cold, pale light.' },
   { uuid: 'ARTF-3', name: 'Star Orb', tier: 3, artifactType: 'arcane', description: 'Hums.', discovery: { hiddenUntilFound: true } },
   { uuid: 'ARTF-4', name: 'Ash Wand', tier: 1, artifactType: 'arcane', description: 'Warm.' },
 ];
 const RELICS = [
-  { uuid: 'RELC-1', id: 'relic-frost', name: 'Relic of Frost', category: 'elemental', tier: 1, element: 'frost', slot: 'relic', description: 'Cold.' },
+  {
+    uuid: 'RELC-1',
+    id: 'relic-frost',
+    name: 'Relic of Frost',
+    category: 'elemental',
+    tier: 1,
+    element: 'frost',
+    slot: 'relic',
+    description: 'Cold.',
+  },
   { uuid: 'RELC-2', id: 'relic-ember', name: 'Ember Relic', category: 'combat', tier: 3, element: 'fire|holy', description: 'Hot.' },
 ];
 
@@ -39,7 +55,8 @@ function file(name: CollectionName, items: unknown[]): Buffer {
   return indexCollection(name, { [name]: items })!.file;
 }
 
-const members = (set: PosSet | undefined, n: number): number[] | undefined => (set ? Array.from({ length: n }, (_, p) => p).filter((p) => has(set, p)) : undefined);
+const members = (set: PosSet | undefined, n: number): number[] | undefined =>
+  set ? Array.from({ length: n }, (_, p) => p).filter((p) => has(set, p)) : undefined;
 const dir = mkdtempSync(join(tmpdir(), 'collections-load-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
@@ -82,12 +99,21 @@ describe.each([
     expect(c.fragments.postings.map((s) => members(s, 4))).toEqual(raw.fragmentPostings);
     expect(c.fragments.groups).toBeDefined();
     expect(c.gaps.entries).toEqual([' ', ', ', '.']);
-    expect((JSON.parse(queryCollection(c, { limit: 10, offset: 0 }).body) as { items: Raw[] }).items.map((i) => i.uuid)).toEqual(['ARTF-2', 'ARTF-4']);
+    expect((JSON.parse(queryCollection(c, { limit: 10, offset: 0 }).body) as { items: Raw[] }).items.map((i) => i.uuid)).toEqual([
+      'ARTF-2',
+      'ARTF-4',
+    ]);
     expect((JSON.parse(queryCollection(c, { limit: 10, offset: 0, discovered: 'all' }).body) as Raw).total).toBe(4);
   });
 
   it('reads items far apart and side by side, with text outside ASCII', () => {
-    const many = Array.from({ length: 400 }, (_, i) => ({ uuid: `RELC-${i}`, id: `r-${i}`, name: `Épée ${i} ✦ ${'x'.repeat(i % 7 === 0 ? 20_000 : 10)}`, tier: 1 + (i % 8), description: 'd' }));
+    const many = Array.from({ length: 400 }, (_, i) => ({
+      uuid: `RELC-${i}`,
+      id: `r-${i}`,
+      name: `Épée ${i} ✦ ${'x'.repeat(i % 7 === 0 ? 20_000 : 10)}`,
+      tier: 1 + (i % 8),
+      description: 'd',
+    }));
     const raw = data('relics', many);
     const c = load(encodeCollectionIndex(raw), 'relics');
     const pick = [0, 1, 2, 7, 8, 150, 151, 398, 399];
@@ -99,7 +125,13 @@ describe.each([
 
   it('reads a run of neighbouring items at once, and items far apart one by one', () => {
     // items of about 300 bytes, one of 20,000 at position 10
-    const many = Array.from({ length: 200 }, (_, i) => ({ uuid: `RELC-${i}`, id: `r-${i}`, name: `Relic ${i}`, tier: 1, description: i === 10 ? 'x'.repeat(20_000) : 'y'.repeat(250) }));
+    const many = Array.from({ length: 200 }, (_, i) => ({
+      uuid: `RELC-${i}`,
+      id: `r-${i}`,
+      name: `Relic ${i}`,
+      tier: 1,
+      description: i === 10 ? 'x'.repeat(20_000) : 'y'.repeat(250),
+    }));
     const raw = data('relics', many);
     const bytes = encodeCollectionIndex(raw);
     // each on an index of its own, so that no read finds the item cache warm
@@ -119,7 +151,9 @@ describe.each([
     const c = load(bytes, 'relics');
     expect(queryCollection(c, { limit: 50, offset: 0, tier: 1 }).count).toBe(50);
     expect(c.reads).toBe(1);
-    expect(queryCollection(c, { limit: 50, offset: 0, tier: 1 }).body).toBe(queryCollection(load(bytes, 'relics'), { limit: 50, offset: 0, tier: 1 }).body);
+    expect(queryCollection(c, { limit: 50, offset: 0, tier: 1 }).body).toBe(
+      queryCollection(load(bytes, 'relics'), { limit: 50, offset: 0, tier: 1 }).body,
+    );
     expect(c.reads).toBe(1);
     expect(c.itemsJoined([0, 1, 2])).toBe(raw.items.slice(0, 3).join(','));
     expect(c.reads).toBe(2); // another run (0..2, not 0..49): read
@@ -167,7 +201,9 @@ describe.each([
     expect(c.terms.entries).toEqual([]);
     expect(c.fragments.entries).toEqual([]);
     expect(c.keyPosition('a')).toBeUndefined();
-    expect(queryCollection(c, { limit: 10, offset: 0, q: 'a' }).body).toBe('{"collection":"master-enchants","total":0,"count":0,"limit":10,"offset":0,"items":[]}');
+    expect(queryCollection(c, { limit: 10, offset: 0, q: 'a' }).body).toBe(
+      '{"collection":"master-enchants","total":0,"count":0,"limit":10,"offset":0,"items":[]}',
+    );
   });
 
   it('hides the first and the last item alike', () => {
@@ -202,7 +238,11 @@ describe.each([
 });
 
 it('lays the items out as the collection in catalog order, one JSON array, an empty one too', () => {
-  for (const [name, items] of [['relics', RELICS], ['artifacts', ARTIFACTS], ['enchants', []]] as const) {
+  for (const [name, items] of [
+    ['relics', RELICS],
+    ['artifacts', ARTIFACTS],
+    ['enchants', []],
+  ] as const) {
     const bytes = file(name, [...items]);
     const { sections } = headerOf(bytes) as { sections: Record<SectionName, [number, number]> };
     const [at, length] = sections.items;
@@ -244,7 +284,8 @@ function patchHeader(bytes: Buffer, change: (h: Raw) => void): Buffer {
   while (12 + json.length > start + shift) {
     shift += 8;
     const moved = structuredClone(h);
-    for (const v of Object.values((moved.sections ?? {}) as Record<string, unknown>)) if (Array.isArray(v) && typeof v[0] === 'number') v[0] += shift;
+    for (const v of Object.values((moved.sections ?? {}) as Record<string, unknown>))
+      if (Array.isArray(v) && typeof v[0] === 'number') v[0] += shift;
     json = JSON.stringify(moved);
   }
   const out = Buffer.alloc(bytes.length + shift);
@@ -283,7 +324,10 @@ describe('a broken index is refused at open, naming what is wrong', () => {
     const notJson = Buffer.from(good);
     notJson.write('{', 12 + good.readUInt32LE(8) - 1);
     refuse(notJson, /the header is not JSON/);
-    refuse(patchHeader(good, (h) => Object.keys(h).forEach((k) => delete h[k])), /format is undefined|sections\.items is not \[offset, length\]/);
+    refuse(
+      patchHeader(good, (h) => Object.keys(h).forEach((k) => delete h[k])),
+      /format is undefined|sections\.items is not \[offset, length\]/,
+    );
     const withHeader = (text: string): Buffer => {
       const out = Buffer.alloc(16 + text.length);
       out.write('GDCIDX03', 0, 'latin1');
@@ -294,47 +338,98 @@ describe('a broken index is refused at open, naming what is wrong', () => {
     expect(() => loadIndex(withHeader('null'))).toThrow(/^collection index: the header is not an object$/);
     expect(() => loadIndex(withHeader('[1]'))).toThrow(/^collection index: the header is not an object$/);
     expect(() => opened(withHeader('null'))).toThrow(/^collection index: sections\.items is not \[offset, length\]$/);
-    refuse(patchHeader(good, (h) => void (h.sections = [])), /sections is not an object|sections\.items is not/);
+    refuse(
+      patchHeader(good, (h) => void (h.sections = [])),
+      /sections is not an object|sections\.items is not/,
+    );
     expect(() => loadIndex(patchHeader(good, (h) => void (h.sections = [])))).toThrow(/^collection index: sections is not an object$/);
     // the items section said to start past the end of the file
-    expect(() => opened(patchHeader(good, (h) => void (sections(h).items = [good.length + 8, 0])))).toThrow(/^collection index: sections\.items is not \[offset, length\]$/);
+    expect(() => opened(patchHeader(good, (h) => void (sections(h).items = [good.length + 8, 0])))).toThrow(
+      /^collection index: sections\.items is not \[offset, length\]$/,
+    );
   });
 
   it('another format, another collection or dataset, counts that are not counts', () => {
-    refuse(patchHeader(good, (h) => void (h.format = 'collection-index/2')), /format is "collection-index\/2", expected collection-index\/3/);
-    refuse(patchHeader(good, (h) => void (h.collection = 'swords')), /unknown collection/);
-    refuse(patchHeader(good, (h) => void (h.collection = 7)), /unknown collection/);
+    refuse(
+      patchHeader(good, (h) => void (h.format = 'collection-index/2')),
+      /format is "collection-index\/2", expected collection-index\/3/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (h.collection = 'swords')),
+      /unknown collection/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (h.collection = 7)),
+      /unknown collection/,
+    );
     refuse(good, /holds relics, expected enchants/, 'enchants');
-    refuse(patchHeader(good, (h) => void (h.dataset = 'master-enchant')), /dataset is not master-relics/);
+    refuse(
+      patchHeader(good, (h) => void (h.dataset = 'master-enchant')),
+      /dataset is not master-relics/,
+    );
     for (const k of ['n', 'terms', 'fragments', 'keys']) {
-      refuse(patchHeader(good, (h) => void (h[k] = -1)), /n, terms, fragments and keys are not counts/);
-      refuse(patchHeader(good, (h) => void (h[k] = 0.5)), /are not counts/);
+      refuse(
+        patchHeader(good, (h) => void (h[k] = -1)),
+        /n, terms, fragments and keys are not counts/,
+      );
+      refuse(
+        patchHeader(good, (h) => void (h[k] = 0.5)),
+        /are not counts/,
+      );
     }
     expect(loadIndex(good, 'relics').name).toBe('relics');
   });
 
   it('sections missing, misplaced, overlapping, of the wrong size, or not ending with the file', () => {
-    refuse(patchHeader(good, (h) => void delete (h.sections as Raw).terms), /sections\.terms is not \[offset, length\]/);
-    refuse(patchHeader(good, (h) => void (sections(h).terms = [8, 'x'] as unknown as [number, number])), /sections\.terms is not/);
-    refuse(patchHeader(good, (h) => void (sections(h).postings = [sections(h).postings[0] + 4, sections(h).postings[1]])), /sections\.postings is misplaced/);
-    refuse(patchHeader(good, (h) => void (sections(h).postings = [0, sections(h).postings[1]])), /sections\.postings is misplaced/);
-    refuse(patchHeader(good, (h) => void (sections(h).termStarts = [sections(h).termStarts[0], sections(h).termStarts[1] + 4])), /sections\.termStarts is|misplaced/);
-    refuse(patchHeader(good, (h) => void (sections(h).postings = [sections(h).postings[0], sections(h).postings[1] - 2])), /postings is not a whole number of Int32/);
-    refuse(patchHeader(good, (h) => void (h.n = 3)), /sections\.searchStarts is \d+ bytes, expected 16/);
-    refuse(patchHeader(good, (h) => void (h.keys = (h.keys as number) + 1)), /sections\.keyStarts is/);
+    refuse(
+      patchHeader(good, (h) => void delete (h.sections as Raw).terms),
+      /sections\.terms is not \[offset, length\]/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (sections(h).terms = [8, 'x'] as unknown as [number, number])),
+      /sections\.terms is not/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (sections(h).postings = [sections(h).postings[0] + 4, sections(h).postings[1]])),
+      /sections\.postings is misplaced/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (sections(h).postings = [0, sections(h).postings[1]])),
+      /sections\.postings is misplaced/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (sections(h).termStarts = [sections(h).termStarts[0], sections(h).termStarts[1] + 4])),
+      /sections\.termStarts is|misplaced/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (sections(h).postings = [sections(h).postings[0], sections(h).postings[1] - 2])),
+      /postings is not a whole number of Int32/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (h.n = 3)),
+      /sections\.searchStarts is \d+ bytes, expected 16/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (h.keys = (h.keys as number) + 1)),
+      /sections\.keyStarts is/,
+    );
     refuse(Buffer.concat([good, Buffer.from(' ')]), /the items section ends at \d+, the file at \d+/);
     refuse(good.subarray(0, good.length - 1), /the items section ends at/);
   });
 
   it('postings that are not strictly increasing positions below the item count', () => {
-    const withList = (i: number, list: number[]): Buffer => encodeCollectionIndex({ ...raw, postings: raw.postings.map((l, k) => (k === i ? list : l)) });
+    const withList = (i: number, list: number[]): Buffer =>
+      encodeCollectionIndex({ ...raw, postings: raw.postings.map((l, k) => (k === i ? list : l)) });
     refuse(withList(1, [1, 1]), /terms postings\[1\] is not a strictly increasing list of positions below 2/);
     refuse(withList(1, [1, 0]), /strictly increasing/);
     refuse(withList(1, [2]), /below 2/);
     refuse(withList(1, [-1]), /strictly increasing/);
     expect(loadIndex(withList(1, [0, 1])).n).toBe(2);
     expect(loadIndex(withList(1, [0])).n).toBe(2);
-    refuse(encodeCollectionIndex({ ...raw, fragmentPostings: raw.fragmentPostings.map((l, i) => (i === 0 ? [9] : l)) }), /fragments postings\[0\]/);
+    refuse(
+      encodeCollectionIndex({ ...raw, fragmentPostings: raw.fragmentPostings.map((l, i) => (i === 0 ? [9] : l)) }),
+      /fragments postings\[0\]/,
+    );
   });
 
   it('starts that do not span their section or decrease', () => {
@@ -364,18 +459,48 @@ describe('a broken index is refused at open, naming what is wrong', () => {
   });
 
   it('filters and hidden: not objects, not runs of postings, positions out of range', () => {
-    refuse(patchHeader(good, (h) => void (h.filters = [])), /filters is not an object/);
-    refuse(patchHeader(good, (h) => void ((h.filters as Raw).tier = [1])), /filters\.tier is not an object/);
-    refuse(patchHeader(good, (h) => void ((h.filters as Raw).tier = { '1': [3, 2] })), /filters\.tier\.1 is not a run of postings/);
-    refuse(patchHeader(good, (h) => void ((h.filters as Raw).tier = { '1': [0, 1e6] })), /filters\.tier\.1 is not a run of postings/);
-    refuse(encodeCollectionIndex({ ...raw, filters: { ...raw.filters, tier: { '1': [5] } } }), /filters\.tier\.1 is not a strictly increasing list/);
+    refuse(
+      patchHeader(good, (h) => void (h.filters = [])),
+      /filters is not an object/,
+    );
+    refuse(
+      patchHeader(good, (h) => void ((h.filters as Raw).tier = [1])),
+      /filters\.tier is not an object/,
+    );
+    refuse(
+      patchHeader(good, (h) => void ((h.filters as Raw).tier = { '1': [3, 2] })),
+      /filters\.tier\.1 is not a run of postings/,
+    );
+    refuse(
+      patchHeader(good, (h) => void ((h.filters as Raw).tier = { '1': [0, 1e6] })),
+      /filters\.tier\.1 is not a run of postings/,
+    );
+    refuse(
+      encodeCollectionIndex({ ...raw, filters: { ...raw.filters, tier: { '1': [5] } } }),
+      /filters\.tier\.1 is not a strictly increasing list/,
+    );
     // A parameter no filter of the collection has is not read.
     expect(loadIndex(encodeCollectionIndex({ ...raw, filters: { ...raw.filters, colour: { x: [9] } } })).filters.has('colour')).toBe(false);
-    refuse(patchHeader(good, (h) => void (h.hidden = [1])), /hidden is not a run of postings/);
-    refuse(patchHeader(good, (h) => void (h.hidden = [-1, 0])), /hidden is not a run of postings/);
-    refuse(patchHeader(good, (h) => void (h.hidden = [0, 1, 2])), /hidden is not a run of postings/);
-    refuse(patchHeader(good, (h) => void (h.hidden = ['0', 0])), /hidden is not a run of postings/);
-    refuse(patchHeader(good, (h) => void (h.hidden = [0, 0.5])), /hidden is not a run of postings/);
+    refuse(
+      patchHeader(good, (h) => void (h.hidden = [1])),
+      /hidden is not a run of postings/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (h.hidden = [-1, 0])),
+      /hidden is not a run of postings/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (h.hidden = [0, 1, 2])),
+      /hidden is not a run of postings/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (h.hidden = ['0', 0])),
+      /hidden is not a run of postings/,
+    );
+    refuse(
+      patchHeader(good, (h) => void (h.hidden = [0, 0.5])),
+      /hidden is not a run of postings/,
+    );
     refuse(encodeCollectionIndex({ ...raw, hidden: [2] }), /hidden is not a strictly increasing list of positions below 2/);
   });
 });
@@ -394,7 +519,11 @@ it('a file cut short after it was opened answers 503 for its items, and nothing 
   } catch (e) {
     error = e;
   }
-  expect(error).toMatchObject({ name: 'ServiceError', code: 'UPSTREAM_UNAVAILABLE', message: 'The relics items cannot be read; try again.' });
+  expect(error).toMatchObject({
+    name: 'ServiceError',
+    code: 'UPSTREAM_UNAVAILABLE',
+    message: 'The relics items cannot be read; try again.',
+  });
   expect(((error as Error).cause as Error).message).toBe('collection index: the file ends early');
   // what was read before stays answerable (the item cache), as does every lookup of a key
   expect(c.item(0)).toBe(raw.items[0]);
@@ -441,11 +570,19 @@ describe('what is checked on first use answers 503 with the cause, and keeps ans
     const broken = (t: string[]): LoadedCollection => loadIndex(encodeCollectionIndex({ ...raw, terms: t }));
     firstUse(broken(['of frost', ...terms.slice(1)]), (c) => c.terms, /terms\[0\] is malformed/);
     firstUse(broken([...terms.slice(0, 2), terms[1]!, ...terms.slice(3)]), (c) => c.terms, /terms are not sorted and distinct at 2/);
-    firstUse(broken([terms[1]!, terms[0]!, ...terms.slice(2)]), (c) => queryCollection(c, { limit: 5, offset: 0, q: 'frost' }), /terms are not sorted and distinct at 1/);
+    firstUse(
+      broken([terms[1]!, terms[0]!, ...terms.slice(2)]),
+      (c) => queryCollection(c, { limit: 5, offset: 0, q: 'frost' }),
+      /terms are not sorted and distinct at 1/,
+    );
     const fewer = patchHeader(encodeCollectionIndex(raw), (h) => void (h.terms = (h.terms as number) - 1));
     // the header then disagrees with termStarts' size, which open checks
     expect(() => loadIndex(fewer)).toThrow(/sections\.termStarts is/);
-    firstUse(broken([...terms.slice(0, 1), `${terms[1]}\n${terms[2]}`, ...terms.slice(3), 'zzzz']), (c) => c.terms, /terms holds \d+ entries, the header says \d+/);
+    firstUse(
+      broken([...terms.slice(0, 1), `${terms[1]}\n${terms[2]}`, ...terms.slice(3), 'zzzz']),
+      (c) => c.terms,
+      /terms holds \d+ entries, the header says \d+/,
+    );
   });
 
   it('fragments: malformed or unsorted; the gaps come from them', () => {
@@ -453,7 +590,11 @@ describe('what is checked on first use answers 503 with the cause, and keeps ans
     const broken = loadIndex(encodeCollectionIndex({ ...raw, fragments: ['ab', ...f.slice(1)] }));
     firstUse(broken, (c) => c.fragments, /fragments\[0\] is malformed/);
     firstUse(broken, (c) => c.gaps, /fragments\[0\] is malformed/);
-    firstUse(loadIndex(encodeCollectionIndex({ ...raw, fragments: [...f].reverse() })), (c) => queryCollection(c, { limit: 5, offset: 0, q: 'of fr' }), /fragments are not sorted/);
+    firstUse(
+      loadIndex(encodeCollectionIndex({ ...raw, fragments: [...f].reverse() })),
+      (c) => queryCollection(c, { limit: 5, offset: 0, q: 'of fr' }),
+      /fragments are not sorted/,
+    );
   });
 
   it('search text shorter than its starts say', () => {

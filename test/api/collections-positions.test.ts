@@ -7,7 +7,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../api/_lib/util/prng.js';
-import { EMPTY, has, intersect, intersect2, makeSet, page, sampleOf, unionSets, type PosSet } from '../../api/_lib/collections/positions.js';
+import {
+  EMPTY,
+  has,
+  intersect,
+  intersect2,
+  makeSet,
+  page,
+  sampleOf,
+  unionSets,
+  type PosSet,
+} from '../../api/_lib/collections/positions.js';
 
 /** Every position of `set` below `n`, ascending, read through `has` (the only way a query reads a set). */
 function members(set: PosSet, n: number): number[] {
@@ -118,7 +128,10 @@ describe('intersect (filters and q ANDed)', () => {
   });
 
   it('sorts the sets by size, smallest first, and probes the smallest list when that is cheap', () => {
-    const big = makeSet(Array.from({ length: 200 }, (_, i) => i), 256);
+    const big = makeSet(
+      Array.from({ length: 200 }, (_, i) => i),
+      256,
+    );
     const small = listOnly([3, 100, 250]);
     const sets = [big, small];
     const got = intersect(sets, 256)!;
@@ -127,9 +140,29 @@ describe('intersect (filters and q ANDed)', () => {
     expect(got.bits).toBeUndefined();
     // 8 words: 3 probes of one other set cost less than half of 2 × 8 word steps.
     const at = (m: number): PosSet => listOnly(Array.from({ length: m }, (_, i) => i * 3));
-    expect(intersect([at(8), makeSet(Array.from({ length: 256 }, (_, i) => i), 256)], 256)!.list).toHaveLength(8);
+    expect(
+      intersect(
+        [
+          at(8),
+          makeSet(
+            Array.from({ length: 256 }, (_, i) => i),
+            256,
+          ),
+        ],
+        256,
+      )!.list,
+    ).toHaveLength(8);
     // 9 positions against one set over 8 words: 9 > 8, so the bitsets are ANDed.
-    const anded = intersect([at(9), makeSet(Array.from({ length: 256 }, (_, i) => i), 256)], 256)!;
+    const anded = intersect(
+      [
+        at(9),
+        makeSet(
+          Array.from({ length: 256 }, (_, i) => i),
+          256,
+        ),
+      ],
+      256,
+    )!;
     expect(anded.list).toBeUndefined();
     expect(contents(anded, 256)).toEqual(Array.from({ length: 9 }, (_, i) => i * 3));
   });
@@ -172,7 +205,15 @@ describe('intersect2 (candidates narrowed by one window)', () => {
   it('gallops through long lists: runs, gaps and members at both ends', () => {
     const n = 5000;
     const long = Array.from({ length: 2000 }, (_, i) => i * 2 + 1);
-    for (const short of [[1], [3999], [0, 4000], [1, 2, 3, 4, 5, 6, 7, 8, 9], [17, 1001, 1003, 3001, 3999], [2, 4, 6], [3997, 3999, 4001]]) {
+    for (const short of [
+      [1],
+      [3999],
+      [0, 4000],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+      [17, 1001, 1003, 3001, 3999],
+      [2, 4, 6],
+      [3997, 3999, 4001],
+    ]) {
       expect(contents(intersect2(listOnly(short), listOnly(long), n), n), JSON.stringify(short)).toEqual(and(short, long));
     }
   });
@@ -184,7 +225,10 @@ describe('intersect2 (candidates narrowed by one window)', () => {
 
   it('tests a list against a bitset bit by bit, and ANDs two bitsets once the shorter set outgrows the word count', () => {
     const n = 320; // 10 words
-    const dense = makeSet(Array.from({ length: 200 }, (_, i) => i + 10), n);
+    const dense = makeSet(
+      Array.from({ length: 200 }, (_, i) => i + 10),
+      n,
+    );
     // Ten positions in a dense set of ten words: still probed bit by bit.
     const ten = [0, 5, 10, 31, 32, 63, 209, 210, 300, 319];
     const probe = intersect2(makeSet(ten, n), dense, n);
@@ -282,7 +326,9 @@ describe('page (offset and limit)', () => {
       const list = rand() < 0.2 ? Array.from({ length: n }, (_, i) => i) : randomList(rand, n, Math.floor(rand() * n) + 1);
       const offset = Math.floor(rand() * (list.length + 2));
       const limit = 1 + Math.floor(rand() * 40);
-      expect(page(bitsOnly(list, n), n, offset, limit), JSON.stringify({ n, list, offset, limit })).toEqual(list.slice(offset, offset + limit));
+      expect(page(bitsOnly(list, n), n, offset, limit), JSON.stringify({ n, list, offset, limit })).toEqual(
+        list.slice(offset, offset + limit),
+      );
     }
   });
 

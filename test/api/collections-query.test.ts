@@ -6,7 +6,15 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { indexCollection } from '../../build/derive/collections.js';
-import { loadIndex, lookupItem, queryCollection, LOOKUP_PARAM_SPEC, LIMIT_DEFAULT, LIMIT_MAX, type CollectionQuery } from '../../api/_lib/collections/index.js';
+import {
+  loadIndex,
+  lookupItem,
+  queryCollection,
+  LOOKUP_PARAM_SPEC,
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  type CollectionQuery,
+} from '../../api/_lib/collections/index.js';
 import { parseQuery, type ParamSpec } from '../../api/_lib/http/params.js';
 import { COLLECTION_NAMES, type CollectionName } from '../../api/_lib/formats/collection-index.js';
 import { ServiceError } from '../../api/_lib/errors.js';
@@ -14,13 +22,46 @@ import { ServiceError } from '../../api/_lib/errors.js';
 type Rec = Record<string, unknown>;
 
 const RELICS: Rec[] = [
-  { uuid: 'RELC-1', id: 'relic-frost', name: 'Relic of Frost', category: 'elemental', tier: 1, element: 'frost', slot: 'relic', description: 'Cold as winter.' },
-  { uuid: 'RELC-2', id: 'relic-ember', name: 'Ember Relic', category: 'combat', tier: 3, element: 'fire|holy', slot: 'relic', description: 'Hot.' },
-  { uuid: 'RELC-3', id: 'sigil-epee', name: "Sigil of Épée d'Or", category: 'Defensive', tier: 3, element: ['Holy'], description: 'Wards.' },
+  {
+    uuid: 'RELC-1',
+    id: 'relic-frost',
+    name: 'Relic of Frost',
+    category: 'elemental',
+    tier: 1,
+    element: 'frost',
+    slot: 'relic',
+    description: 'Cold as winter.',
+  },
+  {
+    uuid: 'RELC-2',
+    id: 'relic-ember',
+    name: 'Ember Relic',
+    category: 'combat',
+    tier: 3,
+    element: 'fire|holy',
+    slot: 'relic',
+    description: 'Hot.',
+  },
+  {
+    uuid: 'RELC-3',
+    id: 'sigil-epee',
+    name: "Sigil of Épée d'Or",
+    category: 'Defensive',
+    tier: 3,
+    element: ['Holy'],
+    description: 'Wards.',
+  },
   { uuid: 'RELC-4', id: 'charm-cafe', name: 'Café Charm', category: 'utility', tier: 8, element: null, description: 'Smells of coffee.' },
 ];
 const ARTIFACTS: Rec[] = [
-  { uuid: 'ARTF-1', name: 'Sun Blade', tier: 2, artifactType: 'martial', description: 'Bright steel.', discovery: { hiddenUntilFound: true } },
+  {
+    uuid: 'ARTF-1',
+    name: 'Sun Blade',
+    tier: 2,
+    artifactType: 'martial',
+    description: 'Bright steel.',
+    discovery: { hiddenUntilFound: true },
+  },
   { uuid: 'ARTF-2', name: 'Moon Shield', tier: 3, handedness: 'offhand', description: 'Cold, pale light.' },
 ];
 
@@ -30,7 +71,8 @@ const artifacts = loadIndex(indexCollection('artifacts', { artifacts: ARTIFACTS 
 function run(index = relics, query: Partial<CollectionQuery> = {}): ReturnType<typeof queryCollection> {
   return queryCollection(index, { limit: 50, offset: 0, ...query });
 }
-const uuids = (r: ReturnType<typeof queryCollection>): string[] => (JSON.parse(r.body) as { items: Rec[] }).items.map((i) => String(i.uuid));
+const uuids = (r: ReturnType<typeof queryCollection>): string[] =>
+  (JSON.parse(r.body) as { items: Rec[] }).items.map((i) => String(i.uuid));
 
 describe('queryCollection', () => {
   it('writes the body exactly as JSON.stringify of the response object', () => {
@@ -38,7 +80,9 @@ describe('queryCollection', () => {
     const expected = { collection: 'master-relics', total: 4, count: 2, limit: 2, offset: 1, items: [RELICS[1], RELICS[2]] };
     expect(r.body).toBe(JSON.stringify(expected));
     expect(r).toMatchObject({ total: 4, count: 2, limit: 2, offset: 1, positions: [1, 2] });
-    expect(run(relics, { limit: 1, offset: 0 }).body).toBe(JSON.stringify({ collection: 'master-relics', total: 4, count: 1, limit: 1, offset: 0, items: [RELICS[0]] }));
+    expect(run(relics, { limit: 1, offset: 0 }).body).toBe(
+      JSON.stringify({ collection: 'master-relics', total: 4, count: 1, limit: 1, offset: 0, items: [RELICS[0]] }),
+    );
   });
 
   it('an offset at or past the total gives an empty page with the total', () => {
@@ -77,7 +121,9 @@ describe('queryCollection', () => {
   });
 
   it('q and keys fold compatibility capitals to lower case (𝒜 is a, ™ is tm)', () => {
-    const odd = loadIndex(indexCollection('relics', { relics: [{ uuid: 'RELC-9', id: 'odd', name: '𝒜rcane Widget™', tier: 1, description: 'ℌoly.' }] })!.file);
+    const odd = loadIndex(
+      indexCollection('relics', { relics: [{ uuid: 'RELC-9', id: 'odd', name: '𝒜rcane Widget™', tier: 1, description: 'ℌoly.' }] })!.file,
+    );
     for (const q of ['arcane', 'ARCANE', '𝒜rcane', 'widgettm', 'widget™', 'holy.']) expect(run(odd, { q }).total, q).toBe(1);
     expect(lookupItem(odd, 'arcane-widgettm')).toBeDefined();
   });
@@ -155,7 +201,11 @@ describe('list parameters (spec §4.2, §8)', () => {
     expect(refused('enchants', 'target=shield')).toHaveLength(1);
     expect(parse('infusions', 'scope=universal&profession=Miner')).toMatchObject({ scope: 'universal', profession: 'Miner' });
     expect(refused('infusions', 'scope=any')).toHaveLength(1);
-    expect(parse('artifacts', 'handedness=2h&artifactType=Martial&subtype=sword')).toMatchObject({ handedness: '2h', artifactType: 'Martial', subtype: 'sword' });
+    expect(parse('artifacts', 'handedness=2h&artifactType=Martial&subtype=sword')).toMatchObject({
+      handedness: '2h',
+      artifactType: 'Martial',
+      subtype: 'sword',
+    });
     expect(refused('artifacts', 'handedness=3h')).toHaveLength(1);
   });
 
@@ -166,7 +216,16 @@ describe('list parameters (spec §4.2, §8)', () => {
     expect(refused('relics', 'target=weapon')).toHaveLength(1);
     expect(refused('infusions', 'category=x')).toHaveLength(1);
     expect(Object.keys(listParamSpec('relics'))).toEqual(['q', 'category', 'tier', 'element', 'slot', 'limit', 'offset']);
-    expect(Object.keys(listParamSpec('artifacts'))).toEqual(['q', 'tier', 'artifactType', 'subtype', 'handedness', 'discovered', 'limit', 'offset']);
+    expect(Object.keys(listParamSpec('artifacts'))).toEqual([
+      'q',
+      'tier',
+      'artifactType',
+      'subtype',
+      'handedness',
+      'discovered',
+      'limit',
+      'offset',
+    ]);
     expect(Object.isFrozen(listParamSpec('enchants'))).toBe(true);
   });
 

@@ -120,7 +120,11 @@ describe('build over the real snapshot', () => {
       });
       return [...seen.values()].filter((s) => s.size > 1).length;
     };
-    const expectedDup = keyCount('relics', ['id', 'uuid', 'slug']) + keyCount('enchants', ['id', 'uuid', 'slug']) + keyCount('infusions', ['id', 'uuid']) + keyCount('artifacts', ['uuid', 'slug']);
+    const expectedDup =
+      keyCount('relics', ['id', 'uuid', 'slug']) +
+      keyCount('enchants', ['id', 'uuid', 'slug']) +
+      keyCount('infusions', ['id', 'uuid']) +
+      keyCount('artifacts', ['uuid', 'slug']);
     expect(issues.filter((i) => i.rule === 'collections/duplicate-key')).toHaveLength(expectedDup);
     expect(issues.filter((i) => i.rule === 'collections/shape')).toEqual([]);
   });
@@ -190,22 +194,32 @@ describe('lists over the real snapshot (spec 4.2)', () => {
       expect((await all(`/v1/artifacts?tier=${t}&discovered=all`)).items).toEqual(raw.artifacts.filter((r) => r.tier === t));
     }
     for (const h of ['1h', '2h', 'offhand']) {
-      expect((await all(`/v1/artifacts?handedness=${h}&discovered=all`)).items).toEqual(raw.artifacts.filter((r) => valuesOf(r.handedness).includes(h)));
+      expect((await all(`/v1/artifacts?handedness=${h}&discovered=all`)).items).toEqual(
+        raw.artifacts.filter((r) => valuesOf(r.handedness).includes(h)),
+      );
     }
-    expect((await all('/v1/artifacts?subtype=staff&discovered=all')).items).toEqual(raw.artifacts.filter((r) => valuesOf(r.subtype).includes('staff')));
+    expect((await all('/v1/artifacts?subtype=staff&discovered=all')).items).toEqual(
+      raw.artifacts.filter((r) => valuesOf(r.subtype).includes('staff')),
+    );
   });
 
   it('q searches the named fields', async () => {
     const search = (name: CollectionName, fields: string[], q: string): Rec[] =>
-      raw[name].filter((r) => fields.some((f) => {
-        const v = r[f];
-        return typeof v === 'string' && v.toLowerCase().includes(q);
-      }));
+      raw[name].filter((r) =>
+        fields.some((f) => {
+          const v = r[f];
+          return typeof v === 'string' && v.toLowerCase().includes(q);
+        }),
+      );
     for (const q of ['frost', 'relic-frost-t', 'winter', 't3', 'of ', 'e']) {
-      expect((await all(`/v1/relics?q=${encodeURIComponent(q.trim() === q ? q.toUpperCase() : q)}`)).items, q).toEqual(search('relics', ['name', 'id', 'description'], q.trim()));
+      expect((await all(`/v1/relics?q=${encodeURIComponent(q.trim() === q ? q.toUpperCase() : q)}`)).items, q).toEqual(
+        search('relics', ['name', 'id', 'description'], q.trim()),
+      );
     }
-    for (const q of ['strength', 'enchant-', 'armor']) expect((await all(`/v1/enchants?q=${q}`)).items, q).toEqual(search('enchants', ['name', 'id', 'description'], q));
-    for (const q of ['essence', 'forge']) expect((await all(`/v1/infusions?q=${q}`)).items, q).toEqual(search('infusions', ['name', 'id', 'description'], q));
+    for (const q of ['strength', 'enchant-', 'armor'])
+      expect((await all(`/v1/enchants?q=${q}`)).items, q).toEqual(search('enchants', ['name', 'id', 'description'], q));
+    for (const q of ['essence', 'forge'])
+      expect((await all(`/v1/infusions?q=${q}`)).items, q).toEqual(search('infusions', ['name', 'id', 'description'], q));
     for (const q of ['void', 'staff', 'item-']) {
       expect((await all(`/v1/artifacts?q=${q}&discovered=all`)).items, q).toEqual(search('artifacts', ['name', 'description'], q));
     }
@@ -213,7 +227,13 @@ describe('lists over the real snapshot (spec 4.2)', () => {
 
   it('pages in catalog order', async () => {
     const page = await get('/v1/relics?limit=7&offset=130');
-    expect(page.body).toMatchObject({ total: raw.relics.length, count: raw.relics.length - 130, limit: 7, offset: 130, items: raw.relics.slice(130, 137) });
+    expect(page.body).toMatchObject({
+      total: raw.relics.length,
+      count: raw.relics.length - 130,
+      limit: 7,
+      offset: 130,
+      items: raw.relics.slice(130, 137),
+    });
     expect(page.text).toBe(JSON.stringify(page.body));
   });
 });
@@ -241,7 +261,8 @@ describe('lookups over the real snapshot (spec 4.2, 7)', () => {
   });
   it('artifacts by uuid and name slug, hidden ones too', async () => {
     expect(raw.artifacts.some(hiddenOf)).toBe(true);
-    for (const r of raw.artifacts) for (const key of [r.uuid, slug(String(r.name))] as string[]) expect(await lookup('artifacts', key)).toEqual(r);
+    for (const r of raw.artifacts)
+      for (const key of [r.uuid, slug(String(r.name))] as string[]) expect(await lookup('artifacts', key)).toEqual(r);
   });
   it('404 for keys of another collection and unknown keys', async () => {
     for (const [name, key] of [

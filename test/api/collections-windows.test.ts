@@ -78,16 +78,80 @@ describe('q against a plain substring scan', () => {
 
   it('hand-picked q of every shape', () => {
     const qs = [
-      'frost', 'fro', 'ro', 'r', 'x', 'épée', 'EPEE', // one run: terms
-      '-', ', ', '. ', ' (', ') ', '.', '...', '?!', '—', ' - ', // no letters: gaps
-      'frost.', 'of,', '(sun', 'frost-', '-frost', ', the', ') a', // a run and a gap at one end
-      'of frost', 'the-sun', 'a, moon', 'ston stone', // two whole runs
-      'of the sun', 'frost of the moon', 'the sun, the', 'a stone-of', 'sun moon frost ember', // several windows
-      'of the s', 'f the sun', 'rost of', 'ost of the mo', 'e sun, a', // windows cut inside words
-      'sun (frost) a', 'of the sun.', 'the moon!', ' the sun ', 'the  sun', 'fro fro', 'a a a a', 'a a', 'zz of', 'of zz', 'of the zz', 'zz the of',
-      '東京-タ', 'タワー', '京-', '東京', 'relic-1', 'relic-12 ', 'frost\nsun',
-      'sun~the', 'a|moon', 'of{the', 'sun? the', 'of_the', 'a@sun', 'moon[a', 'e: a', 'frost_', '[sun', ': ', '?',
-      'widget™ of', 'WIDGETTM the', 'the widgettm', 'of widget™ a', 'gettm', // capitals from compatibility forms fold to lower case
+      'frost',
+      'fro',
+      'ro',
+      'r',
+      'x',
+      'épée',
+      'EPEE', // one run: terms
+      '-',
+      ', ',
+      '. ',
+      ' (',
+      ') ',
+      '.',
+      '...',
+      '?!',
+      '—',
+      ' - ', // no letters: gaps
+      'frost.',
+      'of,',
+      '(sun',
+      'frost-',
+      '-frost',
+      ', the',
+      ') a', // a run and a gap at one end
+      'of frost',
+      'the-sun',
+      'a, moon',
+      'ston stone', // two whole runs
+      'of the sun',
+      'frost of the moon',
+      'the sun, the',
+      'a stone-of',
+      'sun moon frost ember', // several windows
+      'of the s',
+      'f the sun',
+      'rost of',
+      'ost of the mo',
+      'e sun, a', // windows cut inside words
+      'sun (frost) a',
+      'of the sun.',
+      'the moon!',
+      ' the sun ',
+      'the  sun',
+      'fro fro',
+      'a a a a',
+      'a a',
+      'zz of',
+      'of zz',
+      'of the zz',
+      'zz the of',
+      '東京-タ',
+      'タワー',
+      '京-',
+      '東京',
+      'relic-1',
+      'relic-12 ',
+      'frost\nsun',
+      'sun~the',
+      'a|moon',
+      'of{the',
+      'sun? the',
+      'of_the',
+      'a@sun',
+      'moon[a',
+      'e: a',
+      'frost_',
+      '[sun',
+      ': ',
+      '?',
+      'widget™ of',
+      'WIDGETTM the',
+      'the widgettm',
+      'of widget™ a',
+      'gettm', // capitals from compatibility forms fold to lower case
     ];
     for (const q of qs) expect(answer(index, q), JSON.stringify(q)).toEqual(reference(index, q));
   });
@@ -156,10 +220,33 @@ describe('windows found by prefix among many fragments', () => {
     const tails = ['aa', 'ab', 'ac', 'ad', 'ae', 'af', 'ag', 'ah', 'b', 'ba'];
     tails.forEach((t, i) => items.push({ uuid: `RELC-${i}`, id: `x${i}`, name: `n${i}`, description: `one zed-${t}` }));
     ['ca', 'cb', 'cc', 'cd'].forEach((t, i) => items.push({ uuid: `RELC-C${i}`, id: `y${i}`, name: `m${i}`, description: `one zed-${t}` }));
-    ['da', 'db', 'dc', 'dd', 'de'].forEach((t, i) => items.push({ uuid: `RELC-D${i}`, id: `z${i}`, name: `k${i}`, description: `one zed-${t}` }));
-    items.push({ uuid: 'RELC-E', id: 'w0', name: 'j0', description: 'one zed-e' }, { uuid: 'RELC-F', id: 'w1', name: 'j1', description: 'zed-a one' });
+    ['da', 'db', 'dc', 'dd', 'de'].forEach((t, i) =>
+      items.push({ uuid: `RELC-D${i}`, id: `z${i}`, name: `k${i}`, description: `one zed-${t}` }),
+    );
+    items.push(
+      { uuid: 'RELC-E', id: 'w0', name: 'j0', description: 'one zed-e' },
+      { uuid: 'RELC-F', id: 'w1', name: 'j1', description: 'zed-a one' },
+    );
     const index = load(items);
-    for (const q of ['one zed-a', 'one zed-', 'e zed-a', 'ne zed-b', 'one zed-c', 'one zed-d', 'one zed-e', 'one zed-ca', 'one zed-aa', 'one zed-ah', 'one zed-ba', 'one zed-z', 'e zed-d', 'zed-a one', 'zed-a on', 'one zed-dd', 'one zed-de']) {
+    for (const q of [
+      'one zed-a',
+      'one zed-',
+      'e zed-a',
+      'ne zed-b',
+      'one zed-c',
+      'one zed-d',
+      'one zed-e',
+      'one zed-ca',
+      'one zed-aa',
+      'one zed-ah',
+      'one zed-ba',
+      'one zed-z',
+      'e zed-d',
+      'zed-a one',
+      'zed-a on',
+      'one zed-dd',
+      'one zed-de',
+    ]) {
       expect(answer(index, q), q).toEqual(reference(index, q));
     }
   });
@@ -241,7 +328,8 @@ describe('cost: the search texts a q of several windows confirms', () => {
 
   it('a mid-sized set of exactly 256 candidates is narrowed blind, without a sample', () => {
     const groups: [number, string[]][] = [];
-    for (let p = 0; p < 256; p++) groups.push([1, p % 4 === 0 && p < 16 ? [Q] : p % 4 === 0 ? [AB, BC, CD, DE] : p % 2 === 0 ? [AB, BC, CD] : [AB, BC]]);
+    for (let p = 0; p < 256; p++)
+      groups.push([1, p % 4 === 0 && p < 16 ? [Q] : p % 4 === 0 ? [AB, BC, CD, DE] : p % 2 === 0 ? [AB, BC, CD] : [AB, BC]]);
     groups.push([10, [BC]], [200, [CD]], [300, [DE]]);
     const base = phrased(groups);
     const { index, reads } = counting(base);

@@ -37,34 +37,194 @@ type Rec = Record<string, unknown>;
 // Relics: mixed case and accents, a multi-valued element, missing/null element, a value outside the
 // category enum, an out-of-range tier, a name whose slug collides with another relic's id, a non-object.
 const RELICS: unknown[] = [
-  { uuid: 'RELC-0001', id: 'relic-frost', name: 'Relic of Frost', category: 'elemental', tier: 1, element: 'frost', slot: 'relic', description: 'Channels the chill of winter.' },
-  { uuid: 'RELC-0002', id: 'relic-frost-t3', name: 'Relic of Frost T3', category: 'Elemental', tier: 3, element: 'Frost', slot: 'relic', description: 'A colder chill.' },
-  { uuid: 'RELC-0003', id: 'relic-ember', name: 'Ember Relic', category: 'combat', tier: 3, element: 'fire|holy', slot: 'relic', description: 'Burns with sacred flame.' },
-  { uuid: 'RELC-0004', id: 'sigil-epee', name: "Sigil of Épée d'Or", category: 'defensive', tier: 3, element: null, slot: 'relic', description: 'Wards the bearer.' },
-  { uuid: 'RELC-0005', id: 'charm-cafe', name: 'Wanderer Charm', category: 'utility', tier: 8, description: 'Smells of the Café   du Nord.' },
-  { uuid: 'RELC-0006', id: 'relic-odd', name: 'Odd Relic', category: 'mystic', tier: 9, element: 'arcane', slot: 'relic', description: 'Frost? No.' },
-  { uuid: 'RELC-0007', id: 'relic-frost-copy', name: 'Relic Frost', category: 'utility', tier: 2, element: 'holy', slot: 'relic', description: 'Imitation.' },
+  {
+    uuid: 'RELC-0001',
+    id: 'relic-frost',
+    name: 'Relic of Frost',
+    category: 'elemental',
+    tier: 1,
+    element: 'frost',
+    slot: 'relic',
+    description: 'Channels the chill of winter.',
+  },
+  {
+    uuid: 'RELC-0002',
+    id: 'relic-frost-t3',
+    name: 'Relic of Frost T3',
+    category: 'Elemental',
+    tier: 3,
+    element: 'Frost',
+    slot: 'relic',
+    description: 'A colder chill.',
+  },
+  {
+    uuid: 'RELC-0003',
+    id: 'relic-ember',
+    name: 'Ember Relic',
+    category: 'combat',
+    tier: 3,
+    element: 'fire|holy',
+    slot: 'relic',
+    description: 'Burns with sacred flame.',
+  },
+  {
+    uuid: 'RELC-0004',
+    id: 'sigil-epee',
+    name: "Sigil of Épée d'Or",
+    category: 'defensive',
+    tier: 3,
+    element: null,
+    slot: 'relic',
+    description: 'Wards the bearer.',
+  },
+  {
+    uuid: 'RELC-0005',
+    id: 'charm-cafe',
+    name: 'Wanderer Charm',
+    category: 'utility',
+    tier: 8,
+    description: 'Smells of the Café   du Nord.',
+  },
+  {
+    uuid: 'RELC-0006',
+    id: 'relic-odd',
+    name: 'Odd Relic',
+    category: 'mystic',
+    tier: 9,
+    element: 'arcane',
+    slot: 'relic',
+    description: 'Frost? No.',
+  },
+  {
+    uuid: 'RELC-0007',
+    id: 'relic-frost-copy',
+    name: 'Relic Frost',
+    category: 'utility',
+    tier: 2,
+    element: 'holy',
+    slot: 'relic',
+    description: 'Imitation.',
+  },
   null,
 ];
 const ENCHANTS: Rec[] = [
-  { uuid: 'ENCH-0001', id: 'enchant-strength', name: 'Strength Enchant', category: 'enchant', tier: 1, target: 'weapon|armor', description: 'Binds might to weapon or armor.' },
-  { uuid: 'ENCH-0002', id: 'enchant-edge', name: 'Edge Enchant', category: 'Enchant', tier: 2, target: 'weapon', description: 'Sharper edges.' },
-  { uuid: 'ENCH-0003', id: 'enchant-ward', name: 'Ward Rune', category: 'rune', tier: 2, target: ['armor'], description: 'Hardens plates.' },
+  {
+    uuid: 'ENCH-0001',
+    id: 'enchant-strength',
+    name: 'Strength Enchant',
+    category: 'enchant',
+    tier: 1,
+    target: 'weapon|armor',
+    description: 'Binds might to weapon or armor.',
+  },
+  {
+    uuid: 'ENCH-0002',
+    id: 'enchant-edge',
+    name: 'Edge Enchant',
+    category: 'Enchant',
+    tier: 2,
+    target: 'weapon',
+    description: 'Sharper edges.',
+  },
+  {
+    uuid: 'ENCH-0003',
+    id: 'enchant-ward',
+    name: 'Ward Rune',
+    category: 'rune',
+    tier: 2,
+    target: ['armor'],
+    description: 'Hardens plates.',
+  },
   { uuid: 'ENCH-0004', id: 'enchant-blank', name: 'Blank Enchant', category: 'enchant', tier: 3, description: 'No target yet.' },
-  { uuid: 'ENCH-0005', id: 'enchant-bulwark', name: 'Bulwark Enchant', category: 'enchant', tier: 3, target: 'ARMOR', description: 'Stout.' },
+  {
+    uuid: 'ENCH-0005',
+    id: 'enchant-bulwark',
+    name: 'Bulwark Enchant',
+    category: 'enchant',
+    tier: 3,
+    target: 'ARMOR',
+    description: 'Stout.',
+  },
 ];
 const INFUSIONS: Rec[] = [
-  { uuid: 'INFU-0001', id: 'minor-infusion', name: 'Minor Infusion Essence', tier: 1, scope: 'universal', profession: null, description: 'Dropped by common foes.' },
-  { uuid: 'INFU-0002', id: 'forge-infusion', name: 'Forge Infusion Essence', tier: 3, scope: 'profession', profession: 'Miner', description: 'Hot from the forge.' },
-  { uuid: 'INFU-0003', id: 'verdant-infusion', name: 'Verdant Infusion Essence', tier: 3, scope: 'Profession', profession: 'forester', description: 'Green.' },
-  { uuid: 'INFU-0004', id: 'arcane-infusion', name: 'Arcane Infusion Essence', tier: 4, scope: 'profession', profession: 'Mystic', description: 'Humming.' },
+  {
+    uuid: 'INFU-0001',
+    id: 'minor-infusion',
+    name: 'Minor Infusion Essence',
+    tier: 1,
+    scope: 'universal',
+    profession: null,
+    description: 'Dropped by common foes.',
+  },
+  {
+    uuid: 'INFU-0002',
+    id: 'forge-infusion',
+    name: 'Forge Infusion Essence',
+    tier: 3,
+    scope: 'profession',
+    profession: 'Miner',
+    description: 'Hot from the forge.',
+  },
+  {
+    uuid: 'INFU-0003',
+    id: 'verdant-infusion',
+    name: 'Verdant Infusion Essence',
+    tier: 3,
+    scope: 'Profession',
+    profession: 'forester',
+    description: 'Green.',
+  },
+  {
+    uuid: 'INFU-0004',
+    id: 'arcane-infusion',
+    name: 'Arcane Infusion Essence',
+    tier: 4,
+    scope: 'profession',
+    profession: 'Mystic',
+    description: 'Humming.',
+  },
   { name: 'Nameless Essence', tier: 2, scope: 'universal', description: 'Cannot be looked up.' },
 ];
 const ARTIFACTS: Rec[] = [
-  { uuid: 'ARTF-0001', name: 'Voidspire', artifactType: 'arcane', subtype: 'staff', handedness: '2h', tier: null, description: 'Staff of the void.', discovery: { hiddenUntilFound: true } },
-  { uuid: 'ARTF-0002', id: 'artifact-sun', name: 'Sun Blade', artifactType: 'martial', subtype: 'sword', handedness: '1h', tier: 4, description: 'Bright steel.', discovery: { hiddenUntilFound: false } },
-  { uuid: 'ARTF-0003', slug: 'warden-aegis', name: 'Warden Shield', artifactType: 'Martial', subtype: 'Shield', handedness: 'offhand', tier: 4, description: 'Holds the line.' },
-  { uuid: 'ARTF-0004', name: 'Ether Heart', artifactType: 'arcane', tier: 2, description: 'A pulsing void crystal.', discovery: { hiddenUntilFound: true } },
+  {
+    uuid: 'ARTF-0001',
+    name: 'Voidspire',
+    artifactType: 'arcane',
+    subtype: 'staff',
+    handedness: '2h',
+    tier: null,
+    description: 'Staff of the void.',
+    discovery: { hiddenUntilFound: true },
+  },
+  {
+    uuid: 'ARTF-0002',
+    id: 'artifact-sun',
+    name: 'Sun Blade',
+    artifactType: 'martial',
+    subtype: 'sword',
+    handedness: '1h',
+    tier: 4,
+    description: 'Bright steel.',
+    discovery: { hiddenUntilFound: false },
+  },
+  {
+    uuid: 'ARTF-0003',
+    slug: 'warden-aegis',
+    name: 'Warden Shield',
+    artifactType: 'Martial',
+    subtype: 'Shield',
+    handedness: 'offhand',
+    tier: 4,
+    description: 'Holds the line.',
+  },
+  {
+    uuid: 'ARTF-0004',
+    name: 'Ether Heart',
+    artifactType: 'arcane',
+    tier: 2,
+    description: 'A pulsing void crystal.',
+    discovery: { hiddenUntilFound: true },
+  },
 ];
 const DATA: Record<CollectionName, Rec> = {
   relics: { version: '1', relics: RELICS },
@@ -233,7 +393,7 @@ describe('list filters (spec 4.2)', () => {
     expect(await uuids('/v1/relics?tier=3&category=combat')).toEqual(['RELC-0003']);
     const total = (await list('/v1/relics')).body.total as number;
     let sum = 0;
-    for (const c of ['elemental', 'combat', 'defensive', 'utility']) sum += ((await list(`/v1/relics?category=${c}`)).body.total as number);
+    for (const c of ['elemental', 'combat', 'defensive', 'utility']) sum += (await list(`/v1/relics?category=${c}`)).body.total as number;
     expect(sum).toBe(total - 1);
   });
 
@@ -496,7 +656,9 @@ describe('caching and CORS', () => {
 
   it('answers preflight with CORS', async () => {
     for (const path of ['/v1/relics', '/v1/artifacts/voidspire']) {
-      const res = await GET(new Request(`http://t${path}`, { method: 'OPTIONS', headers: { Origin: 'http://x', 'Access-Control-Request-Method': 'GET' } }));
+      const res = await GET(
+        new Request(`http://t${path}`, { method: 'OPTIONS', headers: { Origin: 'http://x', 'Access-Control-Request-Method': 'GET' } }),
+      );
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('access-control-allow-methods')).toContain('GET');
@@ -536,7 +698,11 @@ describe('503 UPSTREAM_UNAVAILABLE (spec 7)', () => {
   });
   const goodFile = (): Buffer => built.emitted.find((e) => e.path === collectionIndexFile('relics'))!.body as Buffer;
   it('when the index is cut short or is an index of the previous format', async () => {
-    for (const bytes of [goodFile().subarray(0, goodFile().length - 1), goodFile().subarray(0, 40), Buffer.from('{"format":"collection-index/2","items":[')]) {
+    for (const bytes of [
+      goodFile().subarray(0, goodFile().length - 1),
+      goodFile().subarray(0, 40),
+      Buffer.from('{"format":"collection-index/2","items":['),
+    ]) {
       await outage(async (root) => {
         await writeOutput(root, others());
         await writeFile(join(root, collectionIndexFile('relics')), bytes);
@@ -593,7 +759,13 @@ describe('engine matches a plain filter over a generated collection', () => {
   const items: Rec[] = Array.from({ length: N }, (_, i) => {
     const a = pick(WORDS);
     const b = pick(WORDS);
-    const r: Rec = { uuid: `RELC-${i}`, id: `relic-${i}`, name: `${a} ${b} Relic`, description: `${pick(WORDS)} of the ${pick(WORDS)}, ${pick(WORDS)} the ${pick(WORDS)} of ${pick(WORDS)}.`, tier: 1 + Math.floor(rand() * 8) };
+    const r: Rec = {
+      uuid: `RELC-${i}`,
+      id: `relic-${i}`,
+      name: `${a} ${b} Relic`,
+      description: `${pick(WORDS)} of the ${pick(WORDS)}, ${pick(WORDS)} the ${pick(WORDS)} of ${pick(WORDS)}.`,
+      tier: 1 + Math.floor(rand() * 8),
+    };
     if (rand() < 0.1) r.description = `(${pick(WORDS)}) ${String(r.description)}`;
     if (rand() < 0.01) r.description = '...';
     const c = rand();
@@ -626,7 +798,47 @@ describe('engine matches a plain filter over a generated collection', () => {
     if (rand() < 0.4) q.category = pick(['elemental', 'combat', 'defensive', 'utility']);
     if (rand() < 0.3) q.element = pick(['fire', 'frost', 'holy', 'rare']);
     if (rand() < 0.6) {
-      q.q = pick(['fro', 'FLAME', 'eclat', 'e', 'relic-1', 'of the', 'ne re', 'sun moon', 'd.', 'relic-29', 'x', 'e r', 'stone relic', 'ward of the w', 'n  m', '.', '-2', 'of', 'the moon.', 'flame-', 'c of t', 'the moon,', 'gale of the moon', 'moon of stone', 'ward, sun', ', sun the', 'of the ward.', 'e, s', 'n of s', 'stone.', '(', '(ward', ') sun', 'd) w', '..', '...', '-', ', ', 'x) x']);
+      q.q = pick([
+        'fro',
+        'FLAME',
+        'eclat',
+        'e',
+        'relic-1',
+        'of the',
+        'ne re',
+        'sun moon',
+        'd.',
+        'relic-29',
+        'x',
+        'e r',
+        'stone relic',
+        'ward of the w',
+        'n  m',
+        '.',
+        '-2',
+        'of',
+        'the moon.',
+        'flame-',
+        'c of t',
+        'the moon,',
+        'gale of the moon',
+        'moon of stone',
+        'ward, sun',
+        ', sun the',
+        'of the ward.',
+        'e, s',
+        'n of s',
+        'stone.',
+        '(',
+        '(ward',
+        ') sun',
+        'd) w',
+        '..',
+        '...',
+        '-',
+        ', ',
+        'x) x',
+      ]);
     }
     q.offset = pick([0, 0, 3, 40, 700, 2990]);
     q.limit = pick([1, 7, 50, 500]);
@@ -638,7 +850,14 @@ describe('engine matches a plain filter over a generated collection', () => {
     const r = queryCollection(idx, q as never);
     expect(r.total).toBe(expected.length);
     const page = expected.slice(q.offset as number, (q.offset as number) + (q.limit as number));
-    expect(JSON.parse(r.body)).toEqual({ collection: 'master-relics', total: expected.length, count: page.length, limit: q.limit, offset: q.offset, items: page });
+    expect(JSON.parse(r.body)).toEqual({
+      collection: 'master-relics',
+      total: expected.length,
+      count: page.length,
+      limit: q.limit,
+      offset: q.offset,
+      items: page,
+    });
   });
 });
 
@@ -698,10 +917,15 @@ describe('q matches a brute-force substring scan', () => {
 
   function check(q: string, extra: { tier?: number } = {}): number {
     const fq = refFold(q);
-    const expected = items.filter((r, i) => (extra.tier === undefined || r.tier === extra.tier) && texts[i]!.some((t) => t !== '' && t.includes(fq)));
+    const expected = items.filter(
+      (r, i) => (extra.tier === undefined || r.tier === extra.tier) && texts[i]!.some((t) => t !== '' && t.includes(fq)),
+    );
     const got = queryCollection(idx, { limit: 500, offset: 0, q, ...extra });
     expect(got.total, JSON.stringify(q)).toBe(expected.length);
-    expect(got.positions.map((p) => items[p]), JSON.stringify(q)).toEqual(expected.slice(0, 500));
+    expect(
+      got.positions.map((p) => items[p]),
+      JSON.stringify(q),
+    ).toEqual(expected.slice(0, 500));
     return expected.length;
   }
 
@@ -717,7 +941,8 @@ describe('q matches a brute-force substring scan', () => {
 
   it('q of punctuation only (answered from the runs of non-letters between words)', () => {
     let matched = 0;
-    for (const q of ['-', '.', ',', ', ', ' - ', '...', '(', ')', ') (', '?!', '--', '—', '…', '/', '-.', ' , ', '·']) matched += check(q) > 0 ? 1 : 0;
+    for (const q of ['-', '.', ',', ', ', ' - ', '...', '(', ')', ') (', '?!', '--', '—', '…', '/', '-.', ' , ', '·'])
+      matched += check(q) > 0 ? 1 : 0;
     expect(matched).toBeGreaterThan(10);
   });
 
@@ -778,7 +1003,8 @@ describe('q matches a brute-force substring scan', () => {
       '東京-タ',
       'stuff and fire.',
       'tower of frost',
-    ]) check(q);
+    ])
+      check(q);
   });
 
   it('substrings cut anywhere from the fields', () => {
@@ -806,7 +1032,9 @@ describe('q matches a brute-force substring scan', () => {
       }
       return 'no error';
     };
-    const reversed = loadIndex(encodeCollectionIndex({ ...good, fragments: [...good.fragments].reverse(), fragmentPostings: [...good.fragmentPostings].reverse() }));
+    const reversed = loadIndex(
+      encodeCollectionIndex({ ...good, fragments: [...good.fragments].reverse(), fragmentPostings: [...good.fragmentPostings].reverse() }),
+    );
     expect(causeOf(() => reversed.fragments)).toMatch(/^UPSTREAM_UNAVAILABLE .*sorted/);
     const twoGaps = [...good.fragments];
     twoGaps[0] = 'a-b-c';

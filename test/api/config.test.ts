@@ -34,7 +34,11 @@ describe('defaults', () => {
     expect(c.catalogDir).toBe(resolve(PROJECT_ROOT, 'dist'));
     expect(c.dataDir).toBe(resolve(PROJECT_ROOT, '.data'));
     expect(c.store).toEqual({ driver: 'sqlite', file: resolve(PROJECT_ROOT, '.data', 'ledger.sqlite') });
-    expect(c.storage).toEqual({ driver: 'local', dir: resolve(PROJECT_ROOT, '.data', 'storage'), publicUrl: 'http://localhost:3000/storage' });
+    expect(c.storage).toEqual({
+      driver: 'local',
+      dir: resolve(PROJECT_ROOT, '.data', 'storage'),
+      publicUrl: 'http://localhost:3000/storage',
+    });
     expect(c.jwt).toEqual({ issuer: 'game-data-service', audience: 'game-api', keys: { kind: 'none' }, clockToleranceS: 5 });
     expect(c.adminPassword).toBeUndefined();
     expect(c.walletVerifySendMax).toBe(1000);
@@ -76,7 +80,14 @@ describe('drivers', () => {
     expect(c.store.driver === 'redis' && c.store.protocol).toBe('resp');
     if (c.store.driver === 'redis' && c.store.protocol === 'resp') expect(c.store.url.reveal()).toBe('redis://:pw-secret@127.0.0.1:6379/2');
     expect(JSON.stringify(c)).not.toContain('pw-secret');
-    expect(variables({ STORE_DRIVER: 'redis', REDIS_URL: 'redis://127.0.0.1:6379', UPSTASH_REDIS_REST_URL: 'https://eu1.upstash.io', UPSTASH_REDIS_REST_TOKEN: 't' })).toEqual(['REDIS_URL']);
+    expect(
+      variables({
+        STORE_DRIVER: 'redis',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        UPSTASH_REDIS_REST_URL: 'https://eu1.upstash.io',
+        UPSTASH_REDIS_REST_TOKEN: 't',
+      }),
+    ).toEqual(['REDIS_URL']);
     for (const bad of ['http://127.0.0.1:6379', 'redis://', 'redis://host:1/db', 'redis://host:1/123']) {
       expect(variables({ STORE_DRIVER: 'redis', REDIS_URL: bad }), bad).toEqual(['REDIS_URL']);
     }
@@ -86,9 +97,21 @@ describe('drivers', () => {
   });
 
   it('s3 needs every S3 variable of spec 4.7 but the region, which defaults to us-east-1', () => {
-    expect(variables({ STORAGE_DRIVER: 's3' })).toEqual(['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL']);
+    expect(variables({ STORAGE_DRIVER: 's3' })).toEqual([
+      'S3_ENDPOINT',
+      'S3_BUCKET',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+      'S3_PUBLIC_URL',
+    ]);
     const c = loadServiceConfig(S3);
-    expect(c.storage).toMatchObject({ driver: 's3', endpoint: 'http://127.0.0.1:9000', bucket: 'assets', region: 'us-east-1', publicUrl: 'https://cdn.example.com/assets' });
+    expect(c.storage).toMatchObject({
+      driver: 's3',
+      endpoint: 'http://127.0.0.1:9000',
+      bucket: 'assets',
+      region: 'us-east-1',
+      publicUrl: 'https://cdn.example.com/assets',
+    });
     expect(loadServiceConfig({ ...S3, S3_REGION: 'eu-west-3' }).storage).toMatchObject({ region: 'eu-west-3' });
   });
 
@@ -129,11 +152,20 @@ describe('on Vercel', () => {
 describe('tokens, admin password and limits', () => {
   it('takes an HS256 secret of at least 32 bytes or an https JWKS URL, never both', () => {
     expect(loadServiceConfig({ JWT_SECRET: 'x'.repeat(32) }).jwt.keys.kind).toBe('secret');
-    expect(loadServiceConfig({ JWT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json' }).jwt.keys).toEqual({ kind: 'jwks', url: 'https://id.example.com/.well-known/jwks.json' });
+    expect(loadServiceConfig({ JWT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json' }).jwt.keys).toEqual({
+      kind: 'jwks',
+      url: 'https://id.example.com/.well-known/jwks.json',
+    });
     expect(variables({ JWT_SECRET: 'x'.repeat(31) })).toEqual(['JWT_SECRET']);
     expect(variables({ JWT_JWKS_URL: 'http://id.example.com/jwks' })).toEqual(['JWT_JWKS_URL']);
-    expect(loadServiceConfig({ JWT_JWKS_URL: 'http://127.0.0.1:8080/jwks' }).jwt.keys).toEqual({ kind: 'jwks', url: 'http://127.0.0.1:8080/jwks' });
-    expect(loadServiceConfig({ JWT_JWKS_URL: 'http://localhost:8080/jwks' }).jwt.keys).toEqual({ kind: 'jwks', url: 'http://localhost:8080/jwks' });
+    expect(loadServiceConfig({ JWT_JWKS_URL: 'http://127.0.0.1:8080/jwks' }).jwt.keys).toEqual({
+      kind: 'jwks',
+      url: 'http://127.0.0.1:8080/jwks',
+    });
+    expect(loadServiceConfig({ JWT_JWKS_URL: 'http://localhost:8080/jwks' }).jwt.keys).toEqual({
+      kind: 'jwks',
+      url: 'http://localhost:8080/jwks',
+    });
     expect(variables({ JWT_JWKS_URL: 'http://127.0.0.2/jwks' })).toEqual(['JWT_JWKS_URL']);
     expect(variables({ JWT_SECRET: 'x'.repeat(40), JWT_JWKS_URL: 'https://id.example.com/jwks' })).toEqual(['JWT_SECRET']);
   });
@@ -154,20 +186,33 @@ describe('tokens, admin password and limits', () => {
   it('bounds WALLET_VERIFY_SEND_MAX to 1..1,000,000,000 whole coin units and PORT to 0..65535', () => {
     expect(loadServiceConfig({ WALLET_VERIFY_SEND_MAX: '1' }).walletVerifySendMax).toBe(1);
     expect(loadServiceConfig({ WALLET_VERIFY_SEND_MAX: '1000000000' }).walletVerifySendMax).toBe(1_000_000_000);
-    for (const bad of ['0', '1000000001', '1.5', 'ten', '-3']) expect(variables({ WALLET_VERIFY_SEND_MAX: bad }), bad).toEqual(['WALLET_VERIFY_SEND_MAX']);
+    for (const bad of ['0', '1000000001', '1.5', 'ten', '-3'])
+      expect(variables({ WALLET_VERIFY_SEND_MAX: bad }), bad).toEqual(['WALLET_VERIFY_SEND_MAX']);
     expect(loadServiceConfig({ PORT: '0' }).port).toBe(0);
     expect(variables({ PORT: '65536' })).toEqual(['PORT']);
   });
 
   it('reports every bad variable at once, and never a value', () => {
-    const env = { STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_URL: 'bad', UPSTASH_REDIS_REST_TOKEN: 'tok-value-1', ADMIN_PASSWORD: 'pw-value', WALLET_VERIFY_SEND_MAX: 'many', JWT_SECRET: 'jwt-value' };
+    const env = {
+      STORE_DRIVER: 'redis',
+      UPSTASH_REDIS_REST_URL: 'bad',
+      UPSTASH_REDIS_REST_TOKEN: 'tok-value-1',
+      ADMIN_PASSWORD: 'pw-value',
+      WALLET_VERIFY_SEND_MAX: 'many',
+      JWT_SECRET: 'jwt-value',
+    };
     let error: ConfigError | undefined;
     try {
       loadServiceConfig(env);
     } catch (e) {
       error = e as ConfigError;
     }
-    expect(error?.problems.map((p) => p.variable)).toEqual(['UPSTASH_REDIS_REST_URL', 'JWT_SECRET', 'ADMIN_PASSWORD', 'WALLET_VERIFY_SEND_MAX']);
+    expect(error?.problems.map((p) => p.variable)).toEqual([
+      'UPSTASH_REDIS_REST_URL',
+      'JWT_SECRET',
+      'ADMIN_PASSWORD',
+      'WALLET_VERIFY_SEND_MAX',
+    ]);
     for (const value of ['tok-value-1', 'pw-value', 'jwt-value', 'many']) expect(error?.message).not.toContain(value);
   });
 });
@@ -176,7 +221,8 @@ describe('Secret', () => {
   it('never shows its value when printed, serialised or inspected', () => {
     const c = loadServiceConfig({ ...REDIS, ...S3, ADMIN_PASSWORD: 'admin-password-value', JWT_SECRET: 'j'.repeat(40) });
     const printed = [JSON.stringify(c), inspect(c, { depth: 10 }), String(c.adminPassword), `${c.adminPassword?.toString()}`].join('\n');
-    for (const value of ['tok-secret-value', 'shh-very-secret', 'admin-password-value', 'j'.repeat(40)]) expect(printed).not.toContain(value);
+    for (const value of ['tok-secret-value', 'shh-very-secret', 'admin-password-value', 'j'.repeat(40)])
+      expect(printed).not.toContain(value);
     expect(printed).toContain('[redacted]');
   });
 
@@ -213,11 +259,16 @@ describe('values read exactly', () => {
     expect(variables({ STORAGE_PUBLIC_URL: 'ftp://files.example.com' })).toEqual(['STORAGE_PUBLIC_URL']);
     expect(variables({ STORAGE_PUBLIC_URL: 'files.example.com' })).toEqual(['STORAGE_PUBLIC_URL']);
     expect(loadServiceConfig({ STORAGE_PUBLIC_URL: 'http://x' }).storage).toMatchObject({ publicUrl: 'http://x' });
-    expect(loadServiceConfig({ ...S3, S3_ENDPOINT: 'https://s3.example.com' }).storage).toMatchObject({ endpoint: 'https://s3.example.com' });
+    expect(loadServiceConfig({ ...S3, S3_ENDPOINT: 'https://s3.example.com' }).storage).toMatchObject({
+      endpoint: 'https://s3.example.com',
+    });
   });
 
   it('names the missing driver variables and a bad URL at once, leaving nothing half set', () => {
-    expect(variables({ ...REDIS, UPSTASH_REDIS_REST_URL: 'nope', UPSTASH_REDIS_REST_TOKEN: '' })).toEqual(['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']);
+    expect(variables({ ...REDIS, UPSTASH_REDIS_REST_URL: 'nope', UPSTASH_REDIS_REST_TOKEN: '' })).toEqual([
+      'UPSTASH_REDIS_REST_URL',
+      'UPSTASH_REDIS_REST_TOKEN',
+    ]);
   });
 
   it('refuses a folder path holding a NUL character', () => {
@@ -225,8 +276,10 @@ describe('values read exactly', () => {
   });
 
   it('accepts bucket names of 3 to 63 characters that start and end with a letter or digit', () => {
-    for (const ok of ['abc', 'a'.repeat(63), 'my.bucket-1', '1ab']) expect(loadServiceConfig({ ...S3, S3_BUCKET: ok }).storage, ok).toMatchObject({ bucket: ok });
-    for (const bad of ['ab', 'a'.repeat(64), '-abc', 'abc-', 'abc.', 'ab_c', 'ABC']) expect(variables({ ...S3, S3_BUCKET: bad }), bad).toEqual(['S3_BUCKET']);
+    for (const ok of ['abc', 'a'.repeat(63), 'my.bucket-1', '1ab'])
+      expect(loadServiceConfig({ ...S3, S3_BUCKET: ok }).storage, ok).toMatchObject({ bucket: ok });
+    for (const bad of ['ab', 'a'.repeat(64), '-abc', 'abc-', 'abc.', 'ab_c', 'ABC'])
+      expect(variables({ ...S3, S3_BUCKET: bad }), bad).toEqual(['S3_BUCKET']);
   });
 
   it('reads the S3 settings it is given', () => {
@@ -270,7 +323,10 @@ describe('values read exactly', () => {
 
 describe('ConfigError', () => {
   it('names every variable in its message and keeps the problems', () => {
-    const e = new ConfigError([{ variable: 'PORT', message: 'm1' }, { variable: 'DATA_DIR', message: 'm2' }]);
+    const e = new ConfigError([
+      { variable: 'PORT', message: 'm1' },
+      { variable: 'DATA_DIR', message: 'm2' },
+    ]);
     expect(e).toBeInstanceOf(Error);
     expect(e.name).toBe('ConfigError');
     expect(e.problems.map((p) => p.variable)).toEqual(['PORT', 'DATA_DIR']);

@@ -11,13 +11,22 @@ const ok = (body: string) => () => new Response(body, { status: 200, headers: { 
 /** An entry over the catalog's routes that echoes which route answered. */
 /** Built on first use, so a broken `defineEntry` fails the tests that use it rather than the file's loading. */
 let built: EntryExports | undefined;
-const entry = (): EntryExports => (built ??= defineEntry('catalog', {
-  search: { GET: ({ key, url }) => Response.json({ route: 'search', key: key ?? null, q: url.searchParams.get('q') }) },
-  stats: { GET: ok('stats') },
-  export: { GET: ok('export') },
-  retired: { GET: () => { throw new ServiceError('NOT_FOUND', 'retired'); } },
-  'not-found': { GET: ({ key }) => { throw new ServiceError('NOT_FOUND', `none: ${key === undefined ? '(no key)' : key}`); } },
-}));
+const entry = (): EntryExports =>
+  (built ??= defineEntry('catalog', {
+    search: { GET: ({ key, url }) => Response.json({ route: 'search', key: key ?? null, q: url.searchParams.get('q') }) },
+    stats: { GET: ok('stats') },
+    export: { GET: ok('export') },
+    retired: {
+      GET: () => {
+        throw new ServiceError('NOT_FOUND', 'retired');
+      },
+    },
+    'not-found': {
+      GET: ({ key }) => {
+        throw new ServiceError('NOT_FOUND', `none: ${key === undefined ? '(no key)' : key}`);
+      },
+    },
+  }));
 
 const call = (path: string, init?: RequestInit) => entry().GET(new Request(`http://t${path}`, init));
 
@@ -53,7 +62,10 @@ describe('route lookup', () => {
   });
 
   it('refuses bad percent-encoding in a key as naming nothing', () => {
-    expect(matchPath('/v1/relics/%E0%A4%A')).toEqual({ route: expect.objectContaining({ name: 'relics-item' }) as RouteDef, key: undefined });
+    expect(matchPath('/v1/relics/%E0%A4%A')).toEqual({
+      route: expect.objectContaining({ name: 'relics-item' }) as RouteDef,
+      key: undefined,
+    });
   });
 });
 
@@ -76,7 +88,7 @@ describe('methods', () => {
     expect(body.detail).not.toContain(method.slice(0, 17));
   });
 
-  it('answers OPTIONS with a preflight listing the route\'s real methods', async () => {
+  it("answers OPTIONS with a preflight listing the route's real methods", async () => {
     const res = await entry().OPTIONS(new Request('http://t/api/search', { method: 'OPTIONS' }));
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
@@ -119,7 +131,11 @@ describe('methods', () => {
 
   it('maps an unexpected failure to a 500 that leaks nothing', async () => {
     const broken = defineEntry('catalog', {
-      search: { GET: () => { throw new Error('secret detail /etc/passwd'); } },
+      search: {
+        GET: () => {
+          throw new Error('secret detail /etc/passwd');
+        },
+      },
       stats: { GET: ok('s') },
       export: { GET: ok('e') },
       retired: { GET: ok('r') },
@@ -144,7 +160,13 @@ describe('methods', () => {
 
 describe('the table and the entries agree', () => {
   it('refuses at definition time a declared method without a handler, or a handler the table does not declare', () => {
-    const all = { search: { GET: ok('') }, stats: { GET: ok('') }, export: { GET: ok('') }, retired: { GET: ok('') }, 'not-found': { GET: ok('') } };
+    const all = {
+      search: { GET: ok('') },
+      stats: { GET: ok('') },
+      export: { GET: ok('') },
+      retired: { GET: ok('') },
+      'not-found': { GET: ok('') },
+    };
     expect(() => defineEntry('catalog', { ...all, stats: {} })).toThrow(/stats declares GET/);
     expect(() => defineEntry('catalog', { ...all, stats: { GET: ok(''), POST: ok('') } })).toThrow(/POST handler/);
     expect(() => defineEntry('catalog', { ...all, extra: { GET: ok('') } })).toThrow(/unknown route extra/);
@@ -153,14 +175,16 @@ describe('the table and the entries agree', () => {
 
   it('has unique route names within each entry and unique public paths', () => {
     for (const e of ['catalog', 'collections', 'registries'] as const) {
-      const names = routesOf(e).filter((r) => !r.gone).map((r) => r.name);
+      const names = routesOf(e)
+        .filter((r) => !r.gone)
+        .map((r) => r.name);
       expect(new Set(names).size, e).toBe(names.length);
     }
     const paths = ROUTES.map((r) => r.path.toLowerCase());
     expect(new Set(paths).size).toBe(paths.length);
   });
 
-  it('renders key placeholders in Vercel\'s syntax', () => {
+  it("renders key placeholders in Vercel's syntax", () => {
     expect(vercelSource('/v1/relics/{key}')).toBe('/v1/relics/:_key');
     expect(vercelSource('/api/storage/{key+}')).toBe('/api/storage/:_key+');
     expect(vercelSource('/api/{key*}')).toBe('/api/:_key*');
@@ -178,7 +202,10 @@ const callCollections = async (path: string, init?: RequestInit) => {
 describe('keyed routes', () => {
   it('gives a keyed route its decoded key, from the public path and from the rewritten form', async () => {
     expect(await (await callCollections('/v1/relics/fire%20ring')).json()).toEqual({ route: 'relics-item', key: 'fire ring' });
-    expect(await (await callCollections('/api/collections?_route=relics-item&_key=fire-ring')).json()).toEqual({ route: 'relics-item', key: 'fire-ring' });
+    expect(await (await callCollections('/api/collections?_route=relics-item&_key=fire-ring')).json()).toEqual({
+      route: 'relics-item',
+      key: 'fire-ring',
+    });
     expect(await (await callCollections('/api/collections?_route=relics&_key=fire-ring')).json()).toEqual({ route: 'relics', key: null });
   });
 
@@ -231,7 +258,13 @@ describe('HEAD', () => {
 
 describe('entry definition', () => {
   it('refuses an entry missing a route altogether, and exports one frozen dispatcher per method', () => {
-    const all = { search: { GET: ok('') }, stats: { GET: ok('') }, export: { GET: ok('') }, retired: { GET: ok('') }, 'not-found': { GET: ok('') } };
+    const all = {
+      search: { GET: ok('') },
+      stats: { GET: ok('') },
+      export: { GET: ok('') },
+      retired: { GET: ok('') },
+      'not-found': { GET: ok('') },
+    };
     const withoutStats: Record<string, { GET: () => Response }> = { ...all };
     delete withoutStats.stats;
     expect(() => defineEntry('catalog', withoutStats)).toThrow(/stats declares GET/);

@@ -111,8 +111,22 @@ describe('output layout (spec §4.1, §9.1)', () => {
 describe('registry vocabularies', () => {
   it('lists the 16 icon categories in spec §4.6 order', () => {
     expect(ICON_CATEGORIES).toEqual([
-      'misc', 'race', 'ability', 'armor', 'consumable', 'faction', 'item', 'material',
-      'entity', 'class', 'weapon', 'profession', 'sigil', 'skill', 'spell', 'ui',
+      'misc',
+      'race',
+      'ability',
+      'armor',
+      'consumable',
+      'faction',
+      'item',
+      'material',
+      'entity',
+      'class',
+      'weapon',
+      'profession',
+      'sigil',
+      'skill',
+      'spell',
+      'ui',
     ]);
   });
 

@@ -31,7 +31,15 @@ describe('buildSearchIndex', () => {
     const file = buildSearchIndex([]);
     expect(file.format).toBe('game-data-search-index');
     expect(file.version).toBe(1);
-    expect(file).toEqual({ format: 'game-data-search-index', version: 1, types: [...SEARCH_TYPES], terms: [], docs: { type: [], name: [] }, tokens: [], ids: { order: [], shared: [], suffix: [] } });
+    expect(file).toEqual({
+      format: 'game-data-search-index',
+      version: 1,
+      types: [...SEARCH_TYPES],
+      terms: [],
+      docs: { type: [], name: [] },
+      tokens: [],
+      ids: { order: [], shared: [], suffix: [] },
+    });
   });
 
   it('stores records in rank order: shorter name, then name, then name as written, then id, then type', () => {
@@ -90,8 +98,12 @@ describe('buildSearchIndex', () => {
     expect(() => buildSearchIndex([rec('weapons', 'a', 'b'), { type: 'relics', id: 'x', name: 'y' } as unknown as SearchRecord])).toThrow(
       /record 1 has type "relics", which is not a search type \(weapons, armor/,
     );
-    expect(() => buildSearchIndex([{ type: 'weapons', id: 5, name: 'y' } as unknown as SearchRecord])).toThrow(/record 0 needs a string id and a string name/);
-    expect(() => buildSearchIndex([{ type: 'weapons', id: 'x', name: null } as unknown as SearchRecord])).toThrow(/record 0 needs a string id/);
+    expect(() => buildSearchIndex([{ type: 'weapons', id: 5, name: 'y' } as unknown as SearchRecord])).toThrow(
+      /record 0 needs a string id and a string name/,
+    );
+    expect(() => buildSearchIndex([{ type: 'weapons', id: 'x', name: null } as unknown as SearchRecord])).toThrow(
+      /record 0 needs a string id/,
+    );
   });
 });
 
@@ -129,7 +141,9 @@ describe('validateSearchIndex', () => {
   });
 
   it('says the file must be rebuilt', () => {
-    expect(refusal((f) => (f.format = 'x'))).toMatch(/^The search index file is invalid \(format is not "game-data-search-index"\); rebuild the catalog\.$/);
+    expect(refusal((f) => (f.format = 'x'))).toMatch(
+      /^The search index file is invalid \(format is not "game-data-search-index"\); rebuild the catalog\.$/,
+    );
   });
 
   it('refuses what is not a version-1 index object', () => {
@@ -185,9 +199,18 @@ describe('validateSearchIndex', () => {
     expect(refusal((f) => ((f as unknown as Loose).ids = null))).toContain('ids is not an object');
     expect(refusal((f) => ((f as unknown as Loose).ids = 'x'))).toContain('ids is not an object');
     for (const col of ['order', 'shared', 'suffix'] as const) {
-      expect(refusal((f) => ((f.ids as Loose)[col] = {})), col).toContain('ids.order, ids.shared or ids.suffix is not a list of every record');
-      expect(refusal((f) => void f.ids[col].pop()), col).toContain('is not a list of every record');
-      expect(refusal((f) => ((f.ids as Loose)[col] = 'xyz')), col).toContain('is not a list of every record');
+      expect(
+        refusal((f) => ((f.ids as Loose)[col] = {})),
+        col,
+      ).toContain('ids.order, ids.shared or ids.suffix is not a list of every record');
+      expect(
+        refusal((f) => void f.ids[col].pop()),
+        col,
+      ).toContain('is not a list of every record');
+      expect(
+        refusal((f) => ((f.ids as Loose)[col] = 'xyz')),
+        col,
+      ).toContain('is not a list of every record');
     }
     expect(refusal((f) => (f.ids.order[0] = f.ids.order[1]))).toContain('ids.order is not a permutation of the records');
     expect(refusal((f) => (f.ids.order[0] = 3))).toContain('ids.order is not a permutation');

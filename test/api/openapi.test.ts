@@ -64,7 +64,12 @@ describe('document', () => {
 
   it('describes each query parameter with the very rules the handler parses it by', () => {
     for (const { route, op } of pairOperations()) {
-      const params = (doc.paths[openApiPath(route)]![op.method.toLowerCase()]!.parameters ?? []) as { name: string; in: string; required: boolean; schema: Json }[];
+      const params = (doc.paths[openApiPath(route)]![op.method.toLowerCase()]!.parameters ?? []) as {
+        name: string;
+        in: string;
+        required: boolean;
+        schema: Json;
+      }[];
       const query = params.filter((p) => p.in === 'query');
       const specs = { ...op.query, ...op.looseQuery };
       expect(query.map((p) => p.name).sort()).toEqual(Object.keys(specs).sort());
@@ -132,7 +137,10 @@ describe('document', () => {
   });
 
   it('lists problem answers by status with the codes of each, as problem+json', () => {
-    const grant = doc.paths['/api/admin/grant-coin']!.post!.responses as Record<string, { description: string; content?: Json; headers?: Json }>;
+    const grant = doc.paths['/api/admin/grant-coin']!.post!.responses as Record<
+      string,
+      { description: string; content?: Json; headers?: Json }
+    >;
     expect(Object.keys(grant).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '422', '503']);
     expect(grant['422']!.description).toContain('IDEMPOTENCY_KEY_REUSED');
     expect(grant['400']!.description).toContain('INVALID_BODY');
@@ -161,7 +169,11 @@ beforeAll(async () => {
   handle = await createLocalHandler({ out: SAMPLE_OUT, env });
   const config = loadServiceConfig({ ...env, CATALOG_DIR: SAMPLE_OUT });
   const created = await handle(
-    new Request('http://t/api/admin/accounts', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Admin-Password': ADMIN_PASSWORD }, body: JSON.stringify({ displayName: 'Doc Walker' }) }),
+    new Request('http://t/api/admin/accounts', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Admin-Password': ADMIN_PASSWORD },
+      body: JSON.stringify({ displayName: 'Doc Walker' }),
+    }),
   );
   expect(created.status).toBe(201);
   studioId = ((await created.json()) as { account: { studioId: string } }).account.studioId;
@@ -186,7 +198,10 @@ function urlOf(path: string, key: string, query: Readonly<Record<string, string>
 /** Check an answer against the document: a listed status; a problem with a listed code; a 2xx JSON body of its schema. */
 async function expectDocumented(op: OperationSpec, res: Response, what: string): Promise<void> {
   const path = Object.entries(doc.paths).find(([, ops]) => ops[op.method.toLowerCase()]?.operationId === op.operationId)![0];
-  const responses = doc.paths[path]![op.method.toLowerCase()]!.responses as Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
+  const responses = doc.paths[path]![op.method.toLowerCase()]!.responses as Record<
+    string,
+    { content?: Record<string, { schema: { $ref?: string } }> }
+  >;
   expect(Object.keys(responses), `${op.operationId} ${what}: status ${res.status}`).toContain(String(res.status));
   const type = res.headers.get('content-type') ?? '';
   if (res.status >= 400) {
@@ -219,7 +234,9 @@ describe('every operation answers what the document says', () => {
     for (const { route, op } of pairOperations()) {
       // a `-file` route shares its path with a static file, which the CDN serves whatever the query
       if (!op.query || op.access !== 'public' || op.route.endsWith('-file')) continue;
-      const res = await handle(new Request(urlOf(openApiPath(route), keyFor(op), { ...op.queryExample, bogus: '1' }), { method: op.method }));
+      const res = await handle(
+        new Request(urlOf(openApiPath(route), keyFor(op), { ...op.queryExample, bogus: '1' }), { method: op.method }),
+      );
       expect(res.status, op.operationId).toBe(400);
       await expectDocumented(op, res, 'unknown parameter');
     }
@@ -243,7 +260,9 @@ describe('every operation answers what the document says', () => {
         body = form;
       }
       if (op.ifMatch) headers['If-Match'] = '"0"';
-      const res = await handle(new Request(urlOf(openApiPath(route), keyFor(op), op.queryExample), { method: op.method, headers, ...(body ? { body } : {}) }));
+      const res = await handle(
+        new Request(urlOf(openApiPath(route), keyFor(op), op.queryExample), { method: op.method, headers, ...(body ? { body } : {}) }),
+      );
       if (res.status < 300) succeeded.push(op.operationId);
       // the examples of public reads name records of the sample catalog
       if (op.access === 'public' && op.method === 'GET') expect(res.status, `${op.operationId} example`).toBe(200);

@@ -37,7 +37,13 @@ interface Listing {
 }
 
 const CDN = 'https://cdn.test/';
-const icon = (n: number, name: string, category: string, tags: string[], key = `game-assets/icons/${category}/${name.replace(/ /g, '_')}-${n}.png`): Json => ({
+const icon = (
+  n: number,
+  name: string,
+  category: string,
+  tags: string[],
+  key = `game-assets/icons/${category}/${name.replace(/ /g, '_')}-${n}.png`,
+): Json => ({
   studioUuid: `ICON-000${n}-0000-0000`,
   iconUuid: `ICON-000${n}-0000-0000`,
   key,
@@ -54,28 +60,55 @@ const ICONS = [
   icon(4, 'Blade Ward', 'armor', ['shield']),
   icon(5, 'Odd', 'misc', [], 'game-assets/icons/misc/100%zz.png'),
 ];
-const iconTerms = buildTermIndex('1', ICONS.map((i) => i.iconUuid as string), (i) => {
-  const x = ICONS[i] as Json;
-  return [x.name as string, ...(x.tags as string[]), x.category as string];
-});
+const iconTerms = buildTermIndex(
+  '1',
+  ICONS.map((i) => i.iconUuid as string),
+  (i) => {
+    const x = ICONS[i] as Json;
+    return [x.name as string, ...(x.tags as string[]), x.category as string];
+  },
+);
 
-const sprite = (uuid: string, name: string, path: string, category: string): Json => ({ uuid, name, path, url: CDN + path.slice(1), category, subcategory: 'sub', source: 'pack' });
+const sprite = (uuid: string, name: string, path: string, category: string): Json => ({
+  uuid,
+  name,
+  path,
+  url: CDN + path.slice(1),
+  category,
+  subcategory: 'sub',
+  source: 'pack',
+});
 const SPRITES = [
   sprite('SPRT-0000000A-000001', 'Fire Burst', '/sprites/b/fire.png', 'Effects'),
   sprite('SPRT-0000000B-000002', 'Fire Burst', '/sprites/a/fire.png', 'effects'),
   sprite('SPRT-0000000C-000003', 'Fireball', '/sprites/c/fireball.png', 'spells'),
   sprite('SPRT-0000000D-000004', 'Ice', '/sprites/d/ice.png', 'spells'),
 ];
-const spriteTerms = buildTermIndex('1', SPRITES.map((s) => s.uuid as string), (i) => {
-  const s = SPRITES[i] as Json;
-  return [s.name as string, s.category as string];
-});
+const spriteTerms = buildTermIndex(
+  '1',
+  SPRITES.map((s) => s.uuid as string),
+  (i) => {
+    const s = SPRITES[i] as Json;
+    return [s.name as string, s.category as string];
+  },
+);
 const CHARACTERS = [
   { uuid: 'SPRT-0000000E-000005', name: 'Knight', category: 'Heroes', basePath: '/sprites/k/', animations: {} },
   { uuid: 'SPRT-0000000F-000006', name: 'Demon', category: 'bosses', basePath: '/sprites/d/', animations: {} },
 ];
 const asset = (id: string, name: string, type: string, category: string, extra: Json = {}): Json => ({
-  id, name, type, category, subcategory: '', url: `${CDN}a/${id}`, previewUrl: null, tags: [], format: 'png', sizeBytes: null, metadata: {}, ...extra,
+  id,
+  name,
+  type,
+  category,
+  subcategory: '',
+  url: `${CDN}a/${id}`,
+  previewUrl: null,
+  tags: [],
+  format: 'png',
+  sizeBytes: null,
+  metadata: {},
+  ...extra,
 });
 const ASSETS = [
   asset('A1', 'Épée Longue', 'icon', 'Weapons', { tags: ['steel'] }),
@@ -94,7 +127,12 @@ function files(overrides: Readonly<Record<string, unknown>> = {}): Record<string
       keyPrefix: 'game-assets/icons/',
       urlPrefix: CDN,
       count: 4,
-      paths: Object.fromEntries(ICONS.flatMap((i): [string, unknown][] => [[String(i.key), i.iconUuid], [String(i.path), i.iconUuid]])),
+      paths: Object.fromEntries(
+        ICONS.flatMap((i): [string, unknown][] => [
+          [String(i.key), i.iconUuid],
+          [String(i.path), i.iconUuid],
+        ]),
+      ),
     },
     [ICON_CATEGORY_INDEX_FILE]: {
       version: '1',
@@ -150,7 +188,12 @@ describe('icons', () => {
   it('ranks search results by score, then name, then id', async () => {
     await serve();
     // "blade": exact tag of 1, 2, 3 and exact name word of 4
-    expect(ids(await ok<Listing>('/api/v1/icons/search?q=blade'))).toEqual(['ICON-0003-0000-0000', 'ICON-0004-0000-0000', 'ICON-0001-0000-0000', 'ICON-0002-0000-0000']);
+    expect(ids(await ok<Listing>('/api/v1/icons/search?q=blade'))).toEqual([
+      'ICON-0003-0000-0000',
+      'ICON-0004-0000-0000',
+      'ICON-0001-0000-0000',
+      'ICON-0002-0000-0000',
+    ]);
     // "sword blade": 4 points for 1 and 2; "bla": prefix only
     expect(ids(await ok<Listing>('/api/v1/icons/search?q=sword%20blade'))).toEqual(['ICON-0001-0000-0000', 'ICON-0002-0000-0000']);
     const weapon = await ok<Listing>('/api/v1/icons/search?q=bla%20weapon');
@@ -222,7 +265,9 @@ describe('icons', () => {
   });
 
   it('finds nothing by path when the path index names an icon the registry lacks, or has no paths', async () => {
-    await serve({ [ICON_PATH_INDEX_FILE]: { version: '1', keyPrefix: 'p/', urlPrefix: CDN, count: 1, paths: { 'x.png': 'ICON-7777-0000-0000' } } });
+    await serve({
+      [ICON_PATH_INDEX_FILE]: { version: '1', keyPrefix: 'p/', urlPrefix: CDN, count: 1, paths: { 'x.png': 'ICON-7777-0000-0000' } },
+    });
     expect(await status('/api/v1/icons/by-path?path=x.png')).toBe(404);
     await serve({ [ICON_PATH_INDEX_FILE]: { version: '1', keyPrefix: 'p/', count: 0 } });
     expect(await status('/api/v1/icons/by-path?path=x.png')).toBe(404);
@@ -237,7 +282,9 @@ describe('icons', () => {
   });
 
   it('ignores a CDN base of the path index that is not a string', async () => {
-    await serve({ [ICON_PATH_INDEX_FILE]: { version: '1', keyPrefix: 'p/', urlPrefix: 7, count: 1, paths: { '7x.png': 'ICON-0001-0000-0000' } } });
+    await serve({
+      [ICON_PATH_INDEX_FILE]: { version: '1', keyPrefix: 'p/', urlPrefix: 7, count: 1, paths: { '7x.png': 'ICON-0001-0000-0000' } },
+    });
     expect((await ok('/api/v1/icons/by-path?path=7x.png')).iconUuid).toBe('ICON-0001-0000-0000');
   });
 
@@ -276,7 +323,11 @@ describe('sprites and characters', () => {
 
   it('ranks sprite search results by score, then name, then path, within a category in any case', async () => {
     await serve();
-    expect(ids(await ok<Listing>('/api/v1/sprites/search?q=fire'), 'uuid')).toEqual(['SPRT-0000000B-000002', 'SPRT-0000000A-000001', 'SPRT-0000000C-000003']);
+    expect(ids(await ok<Listing>('/api/v1/sprites/search?q=fire'), 'uuid')).toEqual([
+      'SPRT-0000000B-000002',
+      'SPRT-0000000A-000001',
+      'SPRT-0000000C-000003',
+    ]);
     const spells = await ok<Listing>('/api/v1/sprites/search?q=fire&category=Spells');
     expect(spells).toMatchObject({ query: 'fire', category: 'Spells', total: 1 });
     expect(ids(spells, 'uuid')).toEqual(['SPRT-0000000C-000003']);
@@ -326,7 +377,12 @@ describe('asset search', () => {
   it('echoes every filter, null when absent, and pages 200 by default', async () => {
     await serve();
     expect(await ok('/api/v1/studiodot-assets')).toMatchObject({ type: null, category: null, search: null, limit: 200, page: 1, total: 4 });
-    expect(await ok('/api/v1/studiodot-assets?type=model&category=Creatures&search=drag')).toMatchObject({ type: 'model', category: 'Creatures', search: 'drag', total: 1 });
+    expect(await ok('/api/v1/studiodot-assets?type=model&category=Creatures&search=drag')).toMatchObject({
+      type: 'model',
+      category: 'Creatures',
+      search: 'drag',
+      total: 1,
+    });
   });
 
   it('serves the categories file as it is', async () => {
@@ -339,9 +395,18 @@ describe('query parameters', () => {
   it('refuses parameters a route does not take', async () => {
     await serve();
     for (const path of [
-      '/api/v1/sprites/SPRT-0000000C-000003', '/api/v1/characters/SPRT-0000000F-000006', '/api/v1/stats',
-      '/api/v1/icons/categories', '/api/assets/categories', '/api/v1/icons/ICON-0001-0000-0000', '/api/assets/ICON-0001-0000-0000',
-      '/api/v1/studiodot-assets/categories', '/api/v1/sprites', '/api/v1/characters', '/api/v1/icons', '/api/v1/studiodot-assets',
+      '/api/v1/sprites/SPRT-0000000C-000003',
+      '/api/v1/characters/SPRT-0000000F-000006',
+      '/api/v1/stats',
+      '/api/v1/icons/categories',
+      '/api/assets/categories',
+      '/api/v1/icons/ICON-0001-0000-0000',
+      '/api/assets/ICON-0001-0000-0000',
+      '/api/v1/studiodot-assets/categories',
+      '/api/v1/sprites',
+      '/api/v1/characters',
+      '/api/v1/icons',
+      '/api/v1/studiodot-assets',
       '/api/v1/icons/by-path?path=x',
     ]) {
       const r = await call(`${path}${path.includes('?') ? '&' : '?'}extra=1`);
@@ -377,7 +442,15 @@ describe('query parameters', () => {
 
   it('reports a clamped limit on every paged route', async () => {
     await serve();
-    for (const path of ['/api/v1/sprites/search?q=fire&', '/api/v1/icons/search?q=blade&', '/api/assets/search?q=blade&', '/api/v1/icons?', '/api/v1/sprites?', '/api/v1/characters?', '/api/v1/studiodot-assets?']) {
+    for (const path of [
+      '/api/v1/sprites/search?q=fire&',
+      '/api/v1/icons/search?q=blade&',
+      '/api/assets/search?q=blade&',
+      '/api/v1/icons?',
+      '/api/v1/sprites?',
+      '/api/v1/characters?',
+      '/api/v1/studiodot-assets?',
+    ]) {
       const r = await call(`${path}limit=900`);
       expect(r.status, path).toBe(200);
       expect(r.res.headers.get('x-limit-requested'), path).toBe('900');

@@ -39,8 +39,14 @@ const entries = (m: Map<number, number>): [number, number][] => [...m.entries()]
 describe('TermMatcher', () => {
   it('scores an exact term 2 and a prefix of a term 1', () => {
     const m = matcher({ sword: [0], swordsman: [1], axe: [2] });
-    expect(entries(m.match(['sword']))).toEqual([[0, 2], [1, 1]]);
-    expect(entries(m.match(['swo']))).toEqual([[0, 1], [1, 1]]);
+    expect(entries(m.match(['sword']))).toEqual([
+      [0, 2],
+      [1, 1],
+    ]);
+    expect(entries(m.match(['swo']))).toEqual([
+      [0, 1],
+      [1, 1],
+    ]);
   });
 
   it('keeps the best score of a record that holds both the exact term and a longer one', () => {
@@ -56,13 +62,23 @@ describe('TermMatcher', () => {
 
   it('does not match a term that only contains the word later on', () => {
     const m = matcher({ ab: [0], b: [1], bc: [2], c: [3] });
-    expect(entries(m.match(['b']))).toEqual([[1, 2], [2, 1]]);
+    expect(entries(m.match(['b']))).toEqual([
+      [1, 2],
+      [2, 1],
+    ]);
   });
 
   it('needs every word and adds their scores', () => {
     const m = matcher({ fire: [0, 1, 2], firebolt: [3], bolt: [1, 3], ball: [2] });
-    expect(entries(m.match(['fire', 'bolt']))).toEqual([[1, 4], [3, 3]]);
-    expect(entries(m.match(['fire', 'b']))).toEqual([[1, 3], [2, 3], [3, 2]]);
+    expect(entries(m.match(['fire', 'bolt']))).toEqual([
+      [1, 4],
+      [3, 3],
+    ]);
+    expect(entries(m.match(['fire', 'b']))).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 2],
+    ]);
   });
 
   it('matches nothing for no words, or when one word hits nothing', () => {

@@ -69,8 +69,10 @@ const OUTPUT_SCHEMAS = [
   'asset-index',
   'asset-categories',
 ];
-for (const name of RESPONSE_SCHEMAS) ajv.addSchema(JSON.parse(readFileSync(join(repo, `schemas/responses/${name}.schema.json`), 'utf8')) as object);
-for (const name of OUTPUT_SCHEMAS) ajv.addSchema(JSON.parse(readFileSync(join(repo, `schemas/output/${name}.schema.json`), 'utf8')) as object);
+for (const name of RESPONSE_SCHEMAS)
+  ajv.addSchema(JSON.parse(readFileSync(join(repo, `schemas/responses/${name}.schema.json`), 'utf8')) as object);
+for (const name of OUTPUT_SCHEMAS)
+  ajv.addSchema(JSON.parse(readFileSync(join(repo, `schemas/output/${name}.schema.json`), 'utf8')) as object);
 
 function schemaErrors(kind: 'responses' | 'output', name: string, body: unknown): unknown {
   const v = ajv.getSchema(`https://schemas.game-data.dev/${kind}/${name}.schema.json`);
@@ -127,7 +129,12 @@ const ICONS: IconSrc[] = [
   { key: `${P}abilities/ability_dual_slash.png`, category: 'ability', name: 'Dual Slash', tags: ['sword'] },
   { key: `${P}skills_rpg/skill_double_strike.png`, category: 'skill', name: 'Double Strike', tags: ['sword', 'strike'] },
   { key: `${P}skills/class/swordsman/swordsman_01.png`, category: 'class' },
-  ...Array.from({ length: 7 }, (_, i) => ({ key: `${P}weapons/sword_${i + 1}.png`, category: 'weapon', name: `Sword ${i + 1}`, tags: ['sword', 'blade'] })),
+  ...Array.from({ length: 7 }, (_, i) => ({
+    key: `${P}weapons/sword_${i + 1}.png`,
+    category: 'weapon',
+    name: `Sword ${i + 1}`,
+    tags: ['sword', 'blade'],
+  })),
   { key: `${P}weapons/Great Axe.png`, category: 'weapon', name: 'Great Axe', tags: ['axe'] },
 ];
 const iconIdOf = (key: string): string => vectors.icon.pairs.find((p) => p.input === key)?.id ?? deriveIconId(vectors.icon.namespace, key);
@@ -143,15 +150,39 @@ const SPRITES2D = {
       items: [
         { name: 'Demon Cleave', path: '/sprites/boss-demon/cleave.png', category: 'bosses', subcategory: 'boss-demon', source: 'pack-a' },
         { name: 'Demon Death', path: '/sprites/boss-demon/death.png', category: 'bosses', subcategory: 'boss-demon', source: 'pack-a' },
-        { name: 'Demon Take Hit', path: '/sprites/bosses/boss-demon/take_hit.png', category: 'bosses', subcategory: 'boss-demon', source: 'pack-a' },
-        { name: 'Cthulu Attack', path: '/sprites/bosses/cthulu-boss/attack1.png', category: 'bosses', subcategory: 'cthulu-boss', source: 'pack-a' },
+        {
+          name: 'Demon Take Hit',
+          path: '/sprites/bosses/boss-demon/take_hit.png',
+          category: 'bosses',
+          subcategory: 'boss-demon',
+          source: 'pack-a',
+        },
+        {
+          name: 'Cthulu Attack',
+          path: '/sprites/bosses/cthulu-boss/attack1.png',
+          category: 'bosses',
+          subcategory: 'cthulu-boss',
+          source: 'pack-a',
+        },
       ],
     },
     characters: {
       count: 2,
       items: [
-        { name: 'Knight Idle', path: '/sprites/characters/knight/idle.png', category: 'characters', subcategory: 'knight', source: 'pack-b' },
-        { name: 'Knight Walk', path: '/sprites/characters/knight/walk.png', category: 'characters', subcategory: 'knight', source: 'pack-b' },
+        {
+          name: 'Knight Idle',
+          path: '/sprites/characters/knight/idle.png',
+          category: 'characters',
+          subcategory: 'knight',
+          source: 'pack-b',
+        },
+        {
+          name: 'Knight Walk',
+          path: '/sprites/characters/knight/walk.png',
+          category: 'characters',
+          subcategory: 'knight',
+          source: 'pack-b',
+        },
       ],
     },
     effects: {
@@ -172,7 +203,12 @@ const CHARACTERS = {
       basePath: '/sprites/characters/knight/',
       animations: { idle: '/sprites/characters/knight/idle.png', walk: '/sprites/characters/knight/walk.png' },
     },
-    { name: 'Demon', category: 'bosses', basePath: '/sprites/characters/demon/', animations: { cleave: '/sprites/boss-demon/cleave.png', roar: '/sprites/boss-demon/roar.png' } },
+    {
+      name: 'Demon',
+      category: 'bosses',
+      basePath: '/sprites/characters/demon/',
+      animations: { cleave: '/sprites/boss-demon/cleave.png', roar: '/sprites/boss-demon/roar.png' },
+    },
   ],
 };
 
@@ -211,7 +247,9 @@ const ASSETS: AssetSrc[] = [
   asset('AST-MDL-2', 'Oak Tree', 'model', 'nature', { format: 'glb' }),
   asset('AST-AUD-1', 'Sword Clash', 'audio', 'sfx', { format: 'ogg', tags: ['sword', 'combat'] }),
   asset('AST-VID-1', 'Intro Café', 'video', 'cinematics', { format: 'mp4' }),
-  ...Array.from({ length: 260 }, (_, i) => asset(`AST-STEP-${String(i).padStart(3, '0')}`, `Step ${String(i).padStart(3, '0')}`, 'audio', 'footsteps', { format: 'ogg' })),
+  ...Array.from({ length: 260 }, (_, i) =>
+    asset(`AST-STEP-${String(i).padStart(3, '0')}`, `Step ${String(i).padStart(3, '0')}`, 'audio', 'footsteps', { format: 'ogg' }),
+  ),
 ];
 function manifestOf(assets: readonly AssetSrc[]): Record<string, unknown> {
   const types = Object.fromEntries(ASSET_TYPES.map((t) => [t, assets.filter((a) => a.type === t).length]));
@@ -220,7 +258,15 @@ function manifestOf(assets: readonly AssetSrc[]): Record<string, unknown> {
     const k = `${a.type}|${a.category}`;
     combos.set(k, { type: a.type, category: a.category, count: (combos.get(k)?.count ?? 0) + 1 });
   }
-  return { version: '2.0.0', generated: '2026-01-01T00:00:00Z', baseUrl: CDN, totalAssets: assets.length, types, categories: [...combos.values()], assets };
+  return {
+    version: '2.0.0',
+    generated: '2026-01-01T00:00:00Z',
+    baseUrl: CDN,
+    totalAssets: assets.length,
+    types,
+    categories: [...combos.values()],
+    assets,
+  };
 }
 
 const SOURCES: Record<string, unknown> = {
@@ -233,7 +279,9 @@ const SOURCES: Record<string, unknown> = {
 
 // ---------- helpers
 function derive(sources: Record<string, unknown>, config: CatalogConfig = CONFIG): { files: Emitted[]; issues: IssueInput[] } {
-  const docs = new Map<string, SourceDoc>(Object.entries(sources).map(([path, data]) => [path, { path, text: JSON.stringify(data, null, 2), data }]));
+  const docs = new Map<string, SourceDoc>(
+    Object.entries(sources).map(([path, data]) => [path, { path, text: JSON.stringify(data, null, 2), data }]),
+  );
   const issues: IssueInput[] = [];
   const ctx: DeriveContext = { config, docs, report: (i) => issues.push(i) };
   return { files: [...deriveIcons(ctx), ...deriveSprites(ctx), ...deriveAssets(ctx)], issues };
@@ -292,7 +340,9 @@ describe('derivers on well-formed sources', () => {
   const { files, issues } = derive(SOURCES);
 
   it('report nothing but the one deliberate unknown animation', () => {
-    expect(issues.map((i) => `${i.rule} ${i.file} ${i.pointer}`)).toEqual([`sprites/unknown-animation ${SPRITE_CHARACTERS_FILE} /characters/1/animations/roar`]);
+    expect(issues.map((i) => `${i.rule} ${i.file} ${i.pointer}`)).toEqual([
+      `sprites/unknown-animation ${SPRITE_CHARACTERS_FILE} /characters/1/animations/roar`,
+    ]);
   });
 
   it('emit every contract file, all 16 icon shards, each valid against its output schema', () => {
@@ -332,7 +382,10 @@ describe('derivers on well-formed sources', () => {
       expect(rec).not.toHaveProperty('studioUuid');
     }
     expect(reg.icons.find((i) => i.key === `${P}weapons/Great Axe.png`)?.url).toBe(`${CDN}/${P}weapons/Great%20Axe.png`);
-    expect(reg.icons.find((i) => i.key === `${P}skills/class/swordsman/swordsman_01.png`)).toMatchObject({ name: 'swordsman_01', tags: [] });
+    expect(reg.icons.find((i) => i.key === `${P}skills/class/swordsman/swordsman_01.png`)).toMatchObject({
+      name: 'swordsman_01',
+      tags: [],
+    });
   });
 
   it('use studioUuid by default and the configured registry version', () => {
@@ -356,7 +409,10 @@ describe('derivers on well-formed sources', () => {
   });
 
   it('list all 16 categories in spec order with counts and ids, zero-count ones included', () => {
-    const idx = bodyOf<{ total: number; categories: { category: string; count: number; ids: string[] }[] }>(files, ICON_CATEGORY_INDEX_FILE);
+    const idx = bodyOf<{ total: number; categories: { category: string; count: number; ids: string[] }[] }>(
+      files,
+      ICON_CATEGORY_INDEX_FILE,
+    );
     expect(idx.categories.map((c) => c.category)).toEqual([...ICON_CATEGORIES]);
     for (const c of idx.categories) {
       const mine = ICONS.filter((i) => i.category === c.category);
@@ -369,7 +425,8 @@ describe('derivers on well-formed sources', () => {
 
 // ======================================================================================
 describe('sprite ids stay stable', () => {
-  const registryOf = (sources: Record<string, unknown>): SpriteRegistryFile => bodyOf<SpriteRegistryFile>(derive(sources).files, SPRITE_REGISTRY_FILE);
+  const registryOf = (sources: Record<string, unknown>): SpriteRegistryFile =>
+    bodyOf<SpriteRegistryFile>(derive(sources).files, SPRITE_REGISTRY_FILE);
   const idsByPath = (r: SpriteRegistryFile): Record<string, string> => Object.fromEntries(r.sprites.map((s) => [s.path, s.uuid]));
 
   it('keeps every existing id and derives the rest from the path', () => {
@@ -384,12 +441,21 @@ describe('sprite ids stay stable', () => {
     const added = structuredClone(SPRITES2D);
     added.totalSprites += 1;
     added.categories.effects.count += 1;
-    added.categories.effects.items.unshift({ name: 'Aaa New', path: '/sprites/effects/aaa_new.png', category: 'effects', subcategory: 'fire', source: 'pack-c' });
+    added.categories.effects.items.unshift({
+      name: 'Aaa New',
+      path: '/sprites/effects/aaa_new.png',
+      category: 'effects',
+      subcategory: 'fire',
+      source: 'pack-c',
+    });
     const after = idsByPath(registryOf({ ...SOURCES, [SPRITES_SOURCE_FILE]: added }));
-    expect(after).toEqual({ ...before, '/sprites/effects/aaa_new.png': deriveSpriteId(CONFIG.namespaces.sprite, '/sprites/effects/aaa_new.png') });
+    expect(after).toEqual({
+      ...before,
+      '/sprites/effects/aaa_new.png': deriveSpriteId(CONFIG.namespaces.sprite, '/sprites/effects/aaa_new.png'),
+    });
   });
 
-  it('keeps a removed path\'s id reserved and gives it back when the path returns', () => {
+  it("keeps a removed path's id reserved and gives it back when the path returns", () => {
     const path = vectors.sprite.pairs[0]?.path ?? '';
     const without = structuredClone(SPRITES2D);
     without.totalSprites -= 1;
@@ -493,7 +559,12 @@ describe('rules: problems are reported with rule and JSON pointer, never a crash
     const characters = {
       version: '1',
       characters: [
-        { name: 'K', category: 'heroes', basePath: '/sprites/characters/k/', animations: { idle: '/sprites/a.png', run: '/sprites/nope.png' } },
+        {
+          name: 'K',
+          category: 'heroes',
+          basePath: '/sprites/characters/k/',
+          animations: { idle: '/sprites/a.png', run: '/sprites/nope.png' },
+        },
         { name: 'K2', category: 'heroes', basePath: '/sprites/characters/k/', animations: {} },
         { name: 'Odd', category: 'heroes', basePath: '/chars/odd', animations: {} },
         { name: 'Bad', category: 'heroes', basePath: '/sprites/characters/bad/', animations: { idle: 4 } },
@@ -530,7 +601,10 @@ describe('rules: problems are reported with rule and JSON pointer, never a crash
     expect(chars.map((c) => c.name)).toEqual(['K', 'Odd']);
     expect(chars[0]).toMatchObject({
       uuid: deriveSpriteId(ns, '/sprites/characters/k/'),
-      animations: { idle: { path: '/sprites/a.png', uuid: deriveSpriteId(ns, '/sprites/a.png') }, run: { path: '/sprites/nope.png', uuid: null } },
+      animations: {
+        idle: { path: '/sprites/a.png', uuid: deriveSpriteId(ns, '/sprites/a.png') },
+        run: { path: '/sprites/nope.png', uuid: null },
+      },
     });
     for (const f of files) expect(schemaErrors('output', outputSchemaOf(f.path), f.body), f.path).toBeNull();
   });
@@ -638,11 +712,17 @@ describe('registry functions over the derived output', () => {
 
     it('searches names, tags and paths: exact words before prefixes, then by name', async () => {
       const sword = await ok<Listing>('/api/v1/icons/search?q=sword', 'icons-search');
-      const exact = ICONS.filter((i) => i.tags?.includes('sword')).map(iconNameOf).sort();
+      const exact = ICONS.filter((i) => i.tags?.includes('sword'))
+        .map(iconNameOf)
+        .sort();
       expect(names(sword)).toEqual([...exact, 'swordsman_01']);
       expect(sword).toMatchObject({ query: 'sword', category: null, total: exact.length + 1 });
       const weapons = await ok<Listing>('/api/v1/icons/search?q=sword&category=weapon', 'icons-search');
-      expect(names(weapons)).toEqual(ICONS.filter((i) => i.category === 'weapon' && i.tags?.includes('sword')).map(iconNameOf).sort());
+      expect(names(weapons)).toEqual(
+        ICONS.filter((i) => i.category === 'weapon' && i.tags?.includes('sword'))
+          .map(iconNameOf)
+          .sort(),
+      );
       expect(names(await ok<Listing>('/api/v1/icons/search?q=armor', 'icons-search'))).toEqual(['Armor Plate', 'Armor Vest']);
       expect(names(await ok<Listing>('/api/v1/icons/search?q=Dual%20SLA', 'icons-search'))).toEqual(['Dual Slash']);
       expect(names(await ok<Listing>('/api/v1/icons/search?q=armor04', 'icons-search'))).toEqual(['Armor Plate']);
@@ -682,8 +762,13 @@ describe('registry functions over the derived output', () => {
     });
 
     it('lists the 16 categories with counts, zero ones included', async () => {
-      const b = await ok<{ total: number; categories: { category: string; count: number }[] }>('/api/v1/icons/categories', 'icon-categories');
-      expect(b.categories).toEqual(ICON_CATEGORIES.map((category) => ({ category, count: ICONS.filter((i) => i.category === category).length })));
+      const b = await ok<{ total: number; categories: { category: string; count: number }[] }>(
+        '/api/v1/icons/categories',
+        'icon-categories',
+      );
+      expect(b.categories).toEqual(
+        ICON_CATEGORIES.map((category) => ({ category, count: ICONS.filter((i) => i.category === category).length })),
+      );
       expect(b.total).toBe(ICONS.length);
     });
 
@@ -714,17 +799,28 @@ describe('registry functions over the derived output', () => {
     });
 
     it('searches name, path, category, subcategory and source', async () => {
-      expect(names(await ok<Listing>('/api/v1/sprites/search?q=demon', 'sprites-search'))).toEqual(['Demon Cleave', 'Demon Death', 'Demon Take Hit']);
+      expect(names(await ok<Listing>('/api/v1/sprites/search?q=demon', 'sprites-search'))).toEqual([
+        'Demon Cleave',
+        'Demon Death',
+        'Demon Take Hit',
+      ]);
       const knights = await ok<Listing>('/api/v1/sprites/search?q=knight&category=characters', 'sprites-search');
       expect(knights).toMatchObject({ query: 'knight', category: 'characters', total: 2 });
       expect(names(await ok<Listing>('/api/v1/sprites/search?q=knight&category=bosses', 'sprites-search'))).toEqual([]);
-      expect(names(await ok<Listing>('/api/v1/sprites/search?q=pack-c', 'sprites-search'))).toEqual(['Fire Burst', 'Cthulu Attack', 'Demon Cleave', 'Knight Idle', 'Knight Walk']);
+      expect(names(await ok<Listing>('/api/v1/sprites/search?q=pack-c', 'sprites-search'))).toEqual([
+        'Fire Burst',
+        'Cthulu Attack',
+        'Demon Cleave',
+        'Knight Idle',
+        'Knight Walk',
+      ]);
       expect(names(await ok<Listing>('/api/v1/sprites/search?q=pack%20fire', 'sprites-search'))).toEqual(['Fire Burst']);
       expect(names(await ok<Listing>('/api/v1/sprites/search?q=attack1', 'sprites-search'))).toEqual(['Cthulu Attack']);
     });
 
     it('looks a sprite up by SPRT id (id-vectors pairs) and 404s an unknown id', async () => {
-      for (const p of vectors.sprite.pairs) expect(await ok<Json>(`/api/v1/sprites/${p.id}`, 'sprite')).toMatchObject({ uuid: p.id, path: p.path });
+      for (const p of vectors.sprite.pairs)
+        expect(await ok<Json>(`/api/v1/sprites/${p.id}`, 'sprite')).toMatchObject({ uuid: p.id, path: p.path });
       const r = await call<Json>('/api/v1/sprites/SPRT-00000000-000000');
       expect([r.status, r.body.code]).toEqual([404, 'NOT_FOUND']);
     });
@@ -741,21 +837,35 @@ describe('registry functions over the derived output', () => {
         name: 'Knight',
         category: 'heroes',
         basePath: knight?.basePath,
-        animations: Object.fromEntries(Object.entries((knight?.animations ?? {}) as Record<string, string>).map(([a, p]) => [a, { path: p, uuid: spriteIdOf(p) }])),
+        animations: Object.fromEntries(
+          Object.entries((knight?.animations ?? {}) as Record<string, string>).map(([a, p]) => [a, { path: p, uuid: spriteIdOf(p) }]),
+        ),
       });
       const demon = await ok<Json>(`/api/v1/characters/${spriteIdOf('/sprites/characters/demon/')}`, 'character');
-      expect(demon.animations).toEqual({ cleave: { path: '/sprites/boss-demon/cleave.png', uuid: spriteIdOf('/sprites/boss-demon/cleave.png') }, roar: { path: '/sprites/boss-demon/roar.png', uuid: null } });
+      expect(demon.animations).toEqual({
+        cleave: { path: '/sprites/boss-demon/cleave.png', uuid: spriteIdOf('/sprites/boss-demon/cleave.png') },
+        roar: { path: '/sprites/boss-demon/roar.png', uuid: null },
+      });
       expect((await call('/api/v1/characters/SPRT-00000000-000000')).status).toBe(404);
     });
 
     it('stats: sprites, characters and icons per category', async () => {
       const b = await ok<Json>('/api/v1/stats', 'registry-stats');
       const count = (list: { category: string }[]): { category: string; count: number }[] =>
-        [...new Set(list.map((x) => x.category))].sort().map((category) => ({ category, count: list.filter((x) => x.category === category).length }));
+        [...new Set(list.map((x) => x.category))]
+          .sort()
+          .map((category) => ({ category, count: list.filter((x) => x.category === category).length }));
       expect(b).toEqual({
-        sprites: { total: ALL_SPRITES.length, derivedIds: ALL_SPRITES.filter((s) => !(s.path in SPRITE_IDS.ids)).length, categories: count(ALL_SPRITES) },
+        sprites: {
+          total: ALL_SPRITES.length,
+          derivedIds: ALL_SPRITES.filter((s) => !(s.path in SPRITE_IDS.ids)).length,
+          categories: count(ALL_SPRITES),
+        },
         characters: { total: CHARACTERS.characters.length, categories: count(CHARACTERS.characters) },
-        icons: { total: ICONS.length, categories: ICON_CATEGORIES.map((category) => ({ category, count: ICONS.filter((i) => i.category === category).length })) },
+        icons: {
+          total: ICONS.length,
+          categories: ICON_CATEGORIES.map((category) => ({ category, count: ICONS.filter((i) => i.category === category).length })),
+        },
       });
     });
   });
@@ -763,7 +873,10 @@ describe('registry functions over the derived output', () => {
   describe('asset search (spec 4.3)', () => {
     const TYPE_ORDER = (t: string): number => (ASSET_TYPES as readonly string[]).indexOf(t);
     const sorted = [...ASSETS].sort(
-      (a, b) => TYPE_ORDER(a.type) - TYPE_ORDER(b.type) || (a.category < b.category ? -1 : a.category > b.category ? 1 : 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+      (a, b) =>
+        TYPE_ORDER(a.type) - TYPE_ORDER(b.type) ||
+        (a.category < b.category ? -1 : a.category > b.category ? 1 : 0) ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
     );
 
     it('default page 1 of 200, clamped 500', async () => {
@@ -777,30 +890,49 @@ describe('registry functions over the derived output', () => {
     });
 
     it('filters by type, category and search words together', async () => {
-      const fold = (s: string): string => s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+      const fold = (s: string): string =>
+        s
+          .normalize('NFKD')
+          .replace(/\p{M}+/gu, '')
+          .toLowerCase();
       const cases: [string, (a: AssetSrc) => boolean][] = [
         ['type=model', (a) => a.type === 'model'],
         ['category=WEAPONS', (a) => a.category.toLowerCase() === 'weapons'],
-        ['search=sword', (a) => [a.id, a.name, a.category, a.subcategory, a.format, ...a.tags].some((s) => s.toLowerCase().includes('sword'))],
+        [
+          'search=sword',
+          (a) => [a.id, a.name, a.category, a.subcategory, a.format, ...a.tags].some((s) => s.toLowerCase().includes('sword')),
+        ],
         ['search=sword%20clash', (a) => a.name === 'Sword Clash'],
         ['search=cafe', (a) => fold(a.name).includes('cafe')],
-        ['type=audio&category=footsteps&search=step%2001', (a) => a.type === 'audio' && a.category === 'footsteps' && a.name.toLowerCase().includes('step') && a.name.includes('01')],
+        [
+          'type=audio&category=footsteps&search=step%2001',
+          (a) => a.type === 'audio' && a.category === 'footsteps' && a.name.toLowerCase().includes('step') && a.name.includes('01'),
+        ],
         ['type=video&category=weapons', () => false],
       ];
       for (const [query, pred] of cases) {
         const b = await ok<Listing>(`/api/v1/studiodot-assets?${query}`, 'studiodot-assets-list');
         const want = sorted.filter(pred).map((a) => a.id);
         expect(want.length > 0 || query.includes('video'), query).toBe(true);
-        expect(b.items.map((a) => a.id), query).toEqual(want.slice(0, 200));
+        expect(
+          b.items.map((a) => a.id),
+          query,
+        ).toEqual(want.slice(0, 200));
         expect(b.total, query).toBe(want.length);
       }
-      const echo = await ok<Listing>('/api/v1/studiodot-assets?type=ICON&category=Weapons&search=Sword&limit=1&page=1', 'studiodot-assets-list');
+      const echo = await ok<Listing>(
+        '/api/v1/studiodot-assets?type=ICON&category=Weapons&search=Sword&limit=1&page=1',
+        'studiodot-assets-list',
+      );
       expect(echo).toMatchObject({ type: 'icon', category: 'Weapons', search: 'Sword', limit: 1, count: 1, total: 1 });
       expect(echo.items[0]).toEqual(ASSETS[0]);
     });
 
     it('categories with counts per type and category', async () => {
-      const b = await ok<{ total: number; types: Record<string, number>; categories: Json[] }>('/api/v1/studiodot-assets/categories', 'studiodot-assets-categories');
+      const b = await ok<{ total: number; types: Record<string, number>; categories: Json[] }>(
+        '/api/v1/studiodot-assets/categories',
+        'studiodot-assets-categories',
+      );
       expect(b.total).toBe(ASSETS.length);
       expect(b.types).toEqual(Object.fromEntries(ASSET_TYPES.map((t) => [t, ASSETS.filter((a) => a.type === t).length])));
       const combos = [...new Set(sorted.map((a) => `${a.type}|${a.category}`))];
@@ -817,8 +949,12 @@ describe('registry functions over the derived output', () => {
     it('routes by _route and _key exactly as by the public path', async () => {
       const id = vectors.icon.pairs[0]?.id ?? '';
       expect(await ok(`/api/registries?_route=icon&_key=${id}`, 'icon')).toEqual(await ok(`/api/v1/icons/${id}`, 'icon'));
-      expect(await ok('/api/registries?_route=icons&category=weapon', 'icons-list')).toEqual(await ok('/api/v1/icons?category=weapon', 'icons-list'));
-      expect(await ok('/api/registries?_route=sprites-search&q=demon', 'sprites-search')).toEqual(await ok('/api/v1/sprites/search?q=demon', 'sprites-search'));
+      expect(await ok('/api/registries?_route=icons&category=weapon', 'icons-list')).toEqual(
+        await ok('/api/v1/icons?category=weapon', 'icons-list'),
+      );
+      expect(await ok('/api/registries?_route=sprites-search&q=demon', 'sprites-search')).toEqual(
+        await ok('/api/v1/sprites/search?q=demon', 'sprites-search'),
+      );
       expect(await ok('/api/registries?_route=studiodot-assets-categories&_=123', 'studiodot-assets-categories')).toEqual(
         await ok('/api/v1/studiodot-assets/categories', 'studiodot-assets-categories'),
       );
@@ -924,10 +1060,22 @@ describe('without any registry source file', () => {
     expect(cats.total).toBe(0);
     expect(cats.categories).toHaveLength(16);
     expect(cats.categories.every((c) => c.count === 0)).toBe(true);
-    expect(await ok('/api/v1/studiodot-assets/categories', 'studiodot-assets-categories')).toEqual({ total: 0, types: { icon: 0, sprite: 0, model: 0, audio: 0, video: 0 }, categories: [] });
-    const stats = await ok<{ sprites: { total: number }; characters: { total: number }; icons: { total: number } }>('/api/v1/stats', 'registry-stats');
+    expect(await ok('/api/v1/studiodot-assets/categories', 'studiodot-assets-categories')).toEqual({
+      total: 0,
+      types: { icon: 0, sprite: 0, model: 0, audio: 0, video: 0 },
+      categories: [],
+    });
+    const stats = await ok<{ sprites: { total: number }; characters: { total: number }; icons: { total: number } }>(
+      '/api/v1/stats',
+      'registry-stats',
+    );
     expect([stats.sprites.total, stats.characters.total, stats.icons.total]).toEqual([0, 0, 0]);
-    for (const path of [`/api/v1/icons/${vectors.icon.pairs[0]?.id ?? ''}`, '/api/v1/icons/by-path?path=a.png', `/api/v1/sprites/${vectors.sprite.pairs[0]?.id ?? ''}`, '/api/assets/x']) {
+    for (const path of [
+      `/api/v1/icons/${vectors.icon.pairs[0]?.id ?? ''}`,
+      '/api/v1/icons/by-path?path=a.png',
+      `/api/v1/sprites/${vectors.sprite.pairs[0]?.id ?? ''}`,
+      '/api/assets/x',
+    ]) {
       expect((await call(path)).status, path).toBe(404);
     }
   });

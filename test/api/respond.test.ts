@@ -30,7 +30,11 @@ interface Problem {
 
 const OPTS = { buildId: 'build-0123456789abcdef', canonical: 'search?q=oak' };
 const get = (headers: Record<string, string> = {}, method = 'GET') => new Request('http://t/api/search?q=oak', { method, headers });
-const list = (value: string | null) => (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+const list = (value: string | null) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -43,7 +47,16 @@ describe('headers on every response', () => {
     const cors = corsHeaders();
     expect(cors['Access-Control-Allow-Origin']).toBe('*');
     const exposed = list(cors['Access-Control-Expose-Headers'] ?? null);
-    for (const h of ['ETag', 'Content-Disposition', 'X-Limit-Requested', 'X-Limit-Applied', 'X-Build-Id', 'Allow', 'Location', 'Retry-After']) {
+    for (const h of [
+      'ETag',
+      'Content-Disposition',
+      'X-Limit-Requested',
+      'X-Limit-Applied',
+      'X-Build-Id',
+      'Allow',
+      'Location',
+      'Retry-After',
+    ]) {
       expect(exposed, h).toContain(h);
     }
   });
@@ -58,7 +71,8 @@ describe('headers on every response', () => {
     expect(res.headers.get('access-control-max-age')).toBe('86400');
     expect(list(res.headers.get('access-control-expose-headers'))).toContain('ETag');
     const allowed = list(res.headers.get('access-control-allow-headers'));
-    for (const h of ['Authorization', 'Content-Type', 'If-None-Match', 'If-Match', 'X-Admin-Password', 'Idempotency-Key']) expect(allowed, h).toContain(h);
+    for (const h of ['Authorization', 'Content-Type', 'If-None-Match', 'If-Match', 'X-Admin-Password', 'Idempotency-Key'])
+      expect(allowed, h).toContain(h);
   });
 });
 
@@ -108,7 +122,9 @@ describe('cached responses', () => {
   });
 
   it('uses the content type it is given', () => {
-    expect(cachedResponse(get(), 'a,b\r\n', { ...OPTS, contentType: 'text/csv; charset=utf-8' }).headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(cachedResponse(get(), 'a,b\r\n', { ...OPTS, contentType: 'text/csv; charset=utf-8' }).headers.get('content-type')).toBe(
+      'text/csv; charset=utf-8',
+    );
   });
 
   it('answers 304 without a body to a matching If-None-Match, keeping ETag and cache headers', async () => {

@@ -86,22 +86,52 @@ describe('the table', () => {
   it('declares methods, entries and a route for each spec path', () => {
     expect(tbl().METHODS).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
     expect(tbl().ENTRIES).toEqual(['catalog', 'collections', 'registries', 'wallet', 'admin', 'storage', 'player']);
-    expect(tbl().routesOf('catalog').map((r) => r.name)).toEqual(['search', 'stats', 'export', 'retired', 'not-found', 'not-found']);
-    expect(tbl().routesOf('collections').map((r) => r.path)).toEqual([
-      '/v1/relics', '/v1/relics/{key}', '/api/v1/relics/{key}.json', '/v1/enchants', '/v1/enchants/{key}', '/api/v1/enchants/{key}.json',
-      '/v1/infusions', '/v1/infusions/{key}', '/api/v1/infusions/{key}.json', '/v1/artifacts', '/v1/artifacts/{key}', '/api/v1/artifacts/{key}.json',
+    expect(
+      tbl()
+        .routesOf('catalog')
+        .map((r) => r.name),
+    ).toEqual(['search', 'stats', 'export', 'retired', 'not-found', 'not-found']);
+    expect(
+      tbl()
+        .routesOf('collections')
+        .map((r) => r.path),
+    ).toEqual([
+      '/v1/relics',
+      '/v1/relics/{key}',
+      '/api/v1/relics/{key}.json',
+      '/v1/enchants',
+      '/v1/enchants/{key}',
+      '/api/v1/enchants/{key}.json',
+      '/v1/infusions',
+      '/v1/infusions/{key}',
+      '/api/v1/infusions/{key}.json',
+      '/v1/artifacts',
+      '/v1/artifacts/{key}',
+      '/api/v1/artifacts/{key}.json',
     ]);
     expect(tbl().routesOf('registries')).toHaveLength(16);
-    expect(tbl().routesOf('wallet').map((r) => [r.path, r.methods])).toEqual([
+    expect(
+      tbl()
+        .routesOf('wallet')
+        .map((r) => [r.path, r.methods]),
+    ).toEqual([
       ['/api/wallet/verify-send-to-account', ['POST']],
       ['/api/wallet/overview', ['GET']],
     ]);
-    expect(tbl().routesOf('admin').map((r) => [r.path, r.methods])).toEqual([
+    expect(
+      tbl()
+        .routesOf('admin')
+        .map((r) => [r.path, r.methods]),
+    ).toEqual([
       ['/api/admin/accounts', ['POST']],
       ['/api/admin/accounts/{key}', ['GET']],
       ['/api/admin/grant-coin', ['POST']],
     ]);
-    expect(tbl().routesOf('storage').map((r) => [r.path, r.methods])).toEqual([
+    expect(
+      tbl()
+        .routesOf('storage')
+        .map((r) => [r.path, r.methods]),
+    ).toEqual([
       ['/api/storage/upload', ['POST']],
       ['/api/storage/upload-multi', ['POST']],
       ['/api/storage/upload-zip', ['POST']],
@@ -111,7 +141,11 @@ describe('the table', () => {
       ['/api/storage/index', ['GET']],
       ['/api/storage/{key+}', ['DELETE']],
     ]);
-    expect(tbl().routesOf('player').map((r) => [r.path, r.methods])).toEqual([
+    expect(
+      tbl()
+        .routesOf('player')
+        .map((r) => [r.path, r.methods]),
+    ).toEqual([
       ['/api/island/spec', ['GET']],
       ['/api/island/state', ['GET', 'PATCH']],
       ['/api/island/export-from-rts', ['POST']],
@@ -132,17 +166,50 @@ describe('the table', () => {
   it('accepts only GET on catalog routes, POST only where the ledger, storage and player state take a body, DELETE on stored objects, and answers 404 to every method on gone ones', () => {
     for (const r of tbl().ROUTES) {
       if (r.gone) expect(r.methods, r.path).toEqual(tbl().METHODS);
-      else if (r.entry === 'storage') expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
-      else if (['wallet', 'admin'].includes(r.entry) && !['overview', 'account'].includes(r.name)) expect(r.methods, r.path).toEqual(['POST']);
-      else if (r.entry === 'player') expect(r.methods[0], r.path).toBe(['export-from-rts', 'external', 'external-link', 'uuid', 'item-events', 'inventory-grant', 'inventory-consume'].includes(r.name) ? 'POST' : 'GET');
+      else if (r.entry === 'storage')
+        expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
+      else if (['wallet', 'admin'].includes(r.entry) && !['overview', 'account'].includes(r.name))
+        expect(r.methods, r.path).toEqual(['POST']);
+      else if (r.entry === 'player')
+        expect(r.methods[0], r.path).toBe(
+          ['export-from-rts', 'external', 'external-link', 'uuid', 'item-events', 'inventory-grant', 'inventory-consume'].includes(r.name)
+            ? 'POST'
+            : 'GET',
+        );
       else expect(r.methods, r.path).toEqual(['GET']);
     }
-    expect(tbl().ROUTES.filter((r) => r.gone).map((r) => r.path)).toEqual(['/api/v1/systems-catalog.json', '/api/{key*}', '/v1/{key*}']);
+    expect(
+      tbl()
+        .ROUTES.filter((r) => r.gone)
+        .map((r) => r.path),
+    ).toEqual(['/api/v1/systems-catalog.json', '/api/{key*}', '/v1/{key*}']);
   });
 
   it('knows which routes carry a key', () => {
-    expect(tbl().ROUTES.filter(tbl().hasKey).map((r) => r.name)).toEqual([
-      'relics-item', 'relics-file', 'enchants-item', 'enchants-file', 'infusions-item', 'infusions-file', 'artifacts-item', 'artifacts-file', 'sprite', 'character', 'icon', 'legacy-asset', 'account', 'object', 'progress', 'item', 'item-events', 'not-found', 'not-found',
+    expect(
+      tbl()
+        .ROUTES.filter(tbl().hasKey)
+        .map((r) => r.name),
+    ).toEqual([
+      'relics-item',
+      'relics-file',
+      'enchants-item',
+      'enchants-file',
+      'infusions-item',
+      'infusions-file',
+      'artifacts-item',
+      'artifacts-file',
+      'sprite',
+      'character',
+      'icon',
+      'legacy-asset',
+      'account',
+      'object',
+      'progress',
+      'item',
+      'item-events',
+      'not-found',
+      'not-found',
     ]);
   });
 });
@@ -160,12 +227,18 @@ describe('Vercel rewrites', () => {
     const rewrites = tbl().vercelRewrites(() => true);
     expect(rewrites).toContainEqual({ source: '/v1/relics/:_key', destination: '/api/collections?_route=relics-item&_key=:_key' });
     expect(rewrites).toContainEqual({ source: '/api/search', destination: '/api/catalog?_route=search' });
-    expect(rewrites.filter((r) => r.source === '/api/:_key*')).toEqual([{ source: '/api/:_key*', destination: '/api/catalog?_route=not-found&_key=:_key' }]);
+    expect(rewrites.filter((r) => r.source === '/api/:_key*')).toEqual([
+      { source: '/api/:_key*', destination: '/api/catalog?_route=not-found&_key=:_key' },
+    ]);
     expect(new Set(rewrites.map((r) => r.source)).size).toBe(rewrites.length);
   });
 
   it('leaves out every route of a missing entry', () => {
     expect(tbl().vercelRewrites(() => false)).toEqual([]);
-    expect(tbl().vercelRewrites((e) => e === 'collections').map((r) => r.destination.split('?')[0])).toEqual(Array(12).fill('/api/collections'));
+    expect(
+      tbl()
+        .vercelRewrites((e) => e === 'collections')
+        .map((r) => r.destination.split('?')[0]),
+    ).toEqual(Array(12).fill('/api/collections'));
   });
 });

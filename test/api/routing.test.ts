@@ -30,13 +30,35 @@ const COLLECTIONS = ['relics', 'enchants', 'infusions', 'artifacts'];
 const DIST_FILES = new Set([
   'index.html',
   ...[
-    'weapons.json', 'armor.json', 'materials.json', 'consumables.json', 'weaponSkills.json', 'skills.json',
-    'enemies.json', 'bosses.json', 'sprites.json', 'sprites2d.json', 'spriteMaps.json', 'classes.json',
-    'factionUnits.json', 'studiodot-assets.json', 'sprite-characters.json', 'master-items.json',
-    'master-relics.json', 'warlords-catalog.json', 'icon-registry.json', 'icon-shards/weapon.json',
-    'home-island-contract.json', 'uuid-law.json', 'stats.json',
+    'weapons.json',
+    'armor.json',
+    'materials.json',
+    'consumables.json',
+    'weaponSkills.json',
+    'skills.json',
+    'enemies.json',
+    'bosses.json',
+    'sprites.json',
+    'sprites2d.json',
+    'spriteMaps.json',
+    'classes.json',
+    'factionUnits.json',
+    'studiodot-assets.json',
+    'sprite-characters.json',
+    'master-items.json',
+    'master-relics.json',
+    'warlords-catalog.json',
+    'icon-registry.json',
+    'icon-shards/weapon.json',
+    'home-island-contract.json',
+    'uuid-law.json',
+    'stats.json',
   ].map((f) => `api/v1/${f}`),
-  MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, exportFile('weapons'), collectionItemFile('relics', 'fire-ring'),
+  MANIFEST_FILE,
+  SEARCH_INDEX_FILE,
+  STATS_FILE,
+  exportFile('weapons'),
+  collectionItemFile('relics', 'fire-ring'),
   'schemas/responses/search.schema.json',
 ]);
 
@@ -74,28 +96,48 @@ describe('vercel.json', () => {
   it('leaves out the routes of an entry whose file does not exist', () => {
     const onlyCatalog = vercelRewrites((e) => e === 'catalog');
     expect(onlyCatalog.every((r) => r.destination.startsWith('/api/catalog?'))).toBe(true);
-    expect(onlyCatalog.map((r) => r.source)).toEqual(['/api/search', '/api/stats', '/api/export', '/api/v1/systems-catalog.json', '/api/:_key*', '/v1/:_key*']);
+    expect(onlyCatalog.map((r) => r.source)).toEqual([
+      '/api/search',
+      '/api/stats',
+      '/api/export',
+      '/api/v1/systems-catalog.json',
+      '/api/:_key*',
+      '/v1/:_key*',
+    ]);
   });
 
   it('builds with npm run build into dist and bundles each function with only its own catalog files', () => {
     expect(config.buildCommand).toBe('npm run build');
     expect(config.outputDirectory).toBe('dist');
     expect(Object.keys(config.functions).sort()).toEqual(ENTRIES.map((e) => `api/${e}.ts`).sort());
-    const sample = [...DIST_FILES, 'api/v1/classes.json', 'api/v1/master-recipes.json', 'api/v1/collections/relics.cidx', 'api/v1/exports/armor.json', 'api/v1/icon-registry.json', 'api/v1/sprite-stats.json'].map((f) => `dist/${f}`);
+    const sample = [
+      ...DIST_FILES,
+      'api/v1/classes.json',
+      'api/v1/master-recipes.json',
+      'api/v1/collections/relics.cidx',
+      'api/v1/exports/armor.json',
+      'api/v1/icon-registry.json',
+      'api/v1/sprite-stats.json',
+    ].map((f) => `dist/${f}`);
     for (const entry of ENTRIES) {
       const settings = config.functions[`api/${entry}.ts`]!;
       // entries that serve the catalog bundle its files; the ledger entries bundle none (no includeFiles)
-      expect(settings.includeFiles === undefined, entry).toBe(ENTRY_CATALOG_FILES[entry].length === 0 && ENTRY_PROJECT_FILES[entry].length === 0);
+      expect(settings.includeFiles === undefined, entry).toBe(
+        ENTRY_CATALOG_FILES[entry].length === 0 && ENTRY_PROJECT_FILES[entry].length === 0,
+      );
       if (settings.includeFiles === undefined) continue;
       const own = picomatch(ENTRY_CATALOG_FILES[entry].map((f) => `dist/${f}`));
       const bundled = picomatch(settings.includeFiles);
-      expect(sample.filter((f) => bundled(f)), entry).toEqual(sample.filter((f) => own(f)));
+      expect(
+        sample.filter((f) => bundled(f)),
+        entry,
+      ).toEqual(sample.filter((f) => own(f)));
       expect(sample.filter((f) => bundled(f)).length > 1, entry).toBe(true);
       expect(settings.maxDuration).toBeGreaterThan(0);
     }
   });
 
-  it('passes Vercel\'s own schema of the functions block (includeFiles is one string of at most 256 characters)', () => {
+  it("passes Vercel's own schema of the functions block (includeFiles is one string of at most 256 characters)", () => {
     const ajv = new Ajv({ strict: false });
     const valid = ajv.validate(functionsSchema, config.functions);
     expect(ajv.errors ?? []).toEqual([]);
@@ -125,8 +167,17 @@ describe('vercel.json', () => {
 
 describe('spec 4.1: static catalog files are served from dist/', () => {
   const files = [
-    'weapons.json', 'armor.json', 'skills.json', 'sprites2d.json', 'studiodot-assets.json', 'master-relics.json',
-    'warlords-catalog.json', 'icon-shards/weapon.json', 'game-data-manifest.json', 'stats.json', 'relics/fire-ring.json',
+    'weapons.json',
+    'armor.json',
+    'skills.json',
+    'sprites2d.json',
+    'studiodot-assets.json',
+    'master-relics.json',
+    'warlords-catalog.json',
+    'icon-shards/weapon.json',
+    'game-data-manifest.json',
+    'stats.json',
+    'relics/fire-ring.json',
   ];
   it.each(files)('/api/v1/%s', async (file) => {
     const r = await resolveAll('GET', `/api/v1/${file}`);
@@ -249,10 +300,12 @@ describe('spec 4.2-4.8: every public path reaches its entry file with _route and
   });
 
   it('covers every route of the table with at least one case', () => {
-    const covered = new Set(CASES.map(([, path]) => {
-      const m = matchPath(path);
-      return `${m?.route.entry}:${m?.route.name}`;
-    }));
+    const covered = new Set(
+      CASES.map(([, path]) => {
+        const m = matchPath(path);
+        return `${m?.route.entry}:${m?.route.name}`;
+      }),
+    );
     covered.add('catalog:retired');
     for (const r of ROUTES) expect(covered, r.path).toContain(`${r.entry}:${r.name}`);
   });
@@ -275,7 +328,8 @@ describe('entry files', () => {
   });
 
   it('exist for every entry of the table, each declaring its routes through the entry helper', () => {
-    for (const entry of ENTRIES) expect(readFileSync(join(repo, `api/${entry}.ts`), 'utf8'), entry).toMatch(new RegExp(`defineEntry\\(\\s*'${entry}'`));
+    for (const entry of ENTRIES)
+      expect(readFileSync(join(repo, `api/${entry}.ts`), 'utf8'), entry).toMatch(new RegExp(`defineEntry\\(\\s*'${entry}'`));
   });
 });
 
@@ -284,6 +338,7 @@ describe('toRelativeFile', () => {
     expect(toRelativeFile('/')).toBe('index.html');
     expect(toRelativeFile('/docs/')).toBe('docs/index.html');
     expect(toRelativeFile('/api/v1/a%20b.json')).toBe('api/v1/a b.json');
-    for (const bad of ['/../x', '/a/%2e%2e/b', '/%2e%2e%2fetc', '/a\\b', '/.env', '/%E0%A4%A']) expect(toRelativeFile(bad), bad).toBeUndefined();
+    for (const bad of ['/../x', '/a/%2e%2e/b', '/%2e%2e%2fetc', '/a\\b', '/.env', '/%E0%A4%A'])
+      expect(toRelativeFile(bad), bad).toBeUndefined();
   });
 });

@@ -16,7 +16,11 @@ function engineOf(records: readonly SearchRecord[]): SearchEngine {
   return loadSearchIndex(JSON.parse(JSON.stringify(buildSearchIndex(records))));
 }
 
-const rec = (name: string, id = name.toLowerCase().replace(/\W+/g, '-'), type: SearchRecord['type'] = 'weapons'): SearchRecord => ({ type, id, name });
+const rec = (name: string, id = name.toLowerCase().replace(/\W+/g, '-'), type: SearchRecord['type'] = 'weapons'): SearchRecord => ({
+  type,
+  id,
+  name,
+});
 
 function names(engine: SearchEngine, q: string, type: SearchRecord['type'] | 'all' = 'all', limit = 50): string[] {
   return engine.search(q, { type, limit }).results.map((r) => r.name);
@@ -48,7 +52,12 @@ describe('tiers against each other', () => {
   it('treats a last word with no equal word in any name as a prefix only, wherever it matches', () => {
     // "relicsm" is a prefix of "relicsmith" only (and one edit from "relics"): starting with the query beats words anywhere
     const more = engineOf([...records, rec('Relicsmith Frost'), rec('Frost Apple Relicsmith')]);
-    expect(names(more, 'frost relicsm')).toEqual(['Frost Relicsmith Anvil', 'Relicsmith Frost', 'Frost Apple Relicsmith', 'Relics of Frost']);
+    expect(names(more, 'frost relicsm')).toEqual([
+      'Frost Relicsmith Anvil',
+      'Relicsmith Frost',
+      'Frost Apple Relicsmith',
+      'Relics of Frost',
+    ]);
   });
 
   it('does not take the first word starting with a query word for an exact word', () => {
@@ -113,7 +122,10 @@ describe('a query word matching several words of one name', () => {
 describe('names that repeat a word', () => {
   it('lists a record once when several of its words match the query', () => {
     const engine = engineOf([rec('Old Bladed Blade'), rec('Blade'), rec('Blades Blades')]);
-    expect(engine.search('blade', { type: 'all', limit: 10 })).toEqual({ totalResults: 3, results: [rec('Blade'), rec('Blades Blades'), rec('Old Bladed Blade')] });
+    expect(engine.search('blade', { type: 'all', limit: 10 })).toEqual({
+      totalResults: 3,
+      results: [rec('Blade'), rec('Blades Blades'), rec('Old Bladed Blade')],
+    });
   });
 
   it('still finds the other records that share the repeated word’s neighbours in the dictionary', () => {
@@ -150,7 +162,11 @@ describe('exact names and ids', () => {
   it('finds every record whose id has the query words, among ids before and after it in id order', () => {
     const ids = ['a-1', 'a-2', 'B-3', 'b 3', 'c-4', 'c-40', 'd-5'];
     const engine = engineOf(ids.map((id, i) => rec(`Name ${String.fromCharCode(97 + i)}`, id)));
-    const ofId = (q: string): string[] => engine.search(q, { type: 'all', limit: 10 }).results.map((r) => r.id).sort();
+    const ofId = (q: string): string[] =>
+      engine
+        .search(q, { type: 'all', limit: 10 })
+        .results.map((r) => r.id)
+        .sort();
     expect(ofId('a-1')).toEqual(['a-1']);
     expect(ofId('b-3')).toEqual(['B-3', 'b 3']);
     expect(ofId('c 4')).toEqual(['c-4']);
@@ -168,13 +184,27 @@ describe('exact names and ids', () => {
     ]);
     expect(engine.search('ember', { type: 'all', limit: 10 })).toEqual({
       totalResults: 4,
-      results: [rec('Ash', 'ember', 'armor'), rec('Ember', 'ember', 'weapons'), rec('Ember Cloak', 'ITEM-2', 'armor'), rec('Ember Staff', 'ITEM-1', 'weapons')],
+      results: [
+        rec('Ash', 'ember', 'armor'),
+        rec('Ember', 'ember', 'weapons'),
+        rec('Ember Cloak', 'ITEM-2', 'armor'),
+        rec('Ember Staff', 'ITEM-1', 'weapons'),
+      ],
     });
-    expect(engine.search('ember', { type: 'armor', limit: 10 })).toEqual({ totalResults: 2, results: [rec('Ash', 'ember', 'armor'), rec('Ember Cloak', 'ITEM-2', 'armor')] });
+    expect(engine.search('ember', { type: 'armor', limit: 10 })).toEqual({
+      totalResults: 2,
+      results: [rec('Ash', 'ember', 'armor'), rec('Ember Cloak', 'ITEM-2', 'armor')],
+    });
     expect(engine.search('item-1', { type: 'armor', limit: 10 })).toEqual({ totalResults: 0, results: [] });
-    expect(engine.search('item-1', { type: 'weapons', limit: 10 })).toEqual({ totalResults: 1, results: [rec('Ember Staff', 'ITEM-1', 'weapons')] });
+    expect(engine.search('item-1', { type: 'weapons', limit: 10 })).toEqual({
+      totalResults: 1,
+      results: [rec('Ember Staff', 'ITEM-1', 'weapons')],
+    });
     // the first search type is a filter like any other
-    expect(engine.search('ember', { type: 'weapons', limit: 10 })).toEqual({ totalResults: 2, results: [rec('Ember', 'ember', 'weapons'), rec('Ember Staff', 'ITEM-1', 'weapons')] });
+    expect(engine.search('ember', { type: 'weapons', limit: 10 })).toEqual({
+      totalResults: 2,
+      results: [rec('Ember', 'ember', 'weapons'), rec('Ember Staff', 'ITEM-1', 'weapons')],
+    });
     expect(engine.search('item-2', { type: 'weapons', limit: 10 })).toEqual({ totalResults: 0, results: [] });
   });
 });
@@ -191,7 +221,10 @@ describe('the best `limit` results', () => {
     }
   }
   records.push(rec('Storm', 'W-storm'));
-  const shuffled = records.map((r, i) => ({ r, key: (i * 7919) % records.length })).sort((a, b) => a.key - b.key).map((x) => x.r);
+  const shuffled = records
+    .map((r, i) => ({ r, key: (i * 7919) % records.length }))
+    .sort((a, b) => a.key - b.key)
+    .map((x) => x.r);
   const engine = engineOf(shuffled);
   const all = engine.search('storm', { type: 'all', limit: 1000 });
 
@@ -219,13 +252,16 @@ describe('the best `limit` results', () => {
       if (rest.includes('stormy') || rest.includes('storms')) return 4;
       return 5;
     };
-    const expected = [...records].sort((a, b) => tier(a.name) - tier(b.name) || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const expected = [...records].sort(
+      (a, b) => tier(a.name) - tier(b.name) || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
     expect(all.results.map((r) => r.name)).toEqual(expected.map((r) => r.name));
   });
 
   it('takes the whole part of a fractional limit, and nothing for a negative or non-number limit', () => {
     expect(engine.search('storm', { type: 'all', limit: 2.9 }).results).toEqual(all.results.slice(0, 2));
-    for (const limit of [-1, Number.NaN]) expect(engine.search('storm', { type: 'all', limit })).toEqual({ totalResults: records.length, results: [] });
+    for (const limit of [-1, Number.NaN])
+      expect(engine.search('storm', { type: 'all', limit })).toEqual({ totalResults: records.length, results: [] });
   });
 });
 
@@ -281,7 +317,10 @@ describe('query words', () => {
 
 describe('type filter', () => {
   it('finds nothing for a search type that the index file does not list', () => {
-    const file = JSON.parse(JSON.stringify(buildSearchIndex([rec('Iron Sword'), rec('Iron Axe')]))) as { types: string[]; docs: { type: number[] } };
+    const file = JSON.parse(JSON.stringify(buildSearchIndex([rec('Iron Sword'), rec('Iron Axe')]))) as {
+      types: string[];
+      docs: { type: number[] };
+    };
     expect(file.docs.type).toEqual([0, 0]);
     expect(SEARCH_TYPES[0]).toBe('weapons');
     file.types = ['weapons'];
@@ -318,6 +357,7 @@ describe('scratch reuse across many queries', () => {
     // and the term "axe" marked then does not lend "Axe Blade" an exact match for "blad"
     expect(ask(engine, 'blad').results.map((r) => r.name)).toEqual(['Very Old Blad', 'Axe Blade']);
     expect(fresh('blad').results.map((r) => r.name)).toEqual(['Very Old Blad', 'Axe Blade']);
-    for (let i = 0; i < 2 * GENERATIONS; i++) expect(ask(engine, ['iron', 'swrd', 'axe blade'][i % 3]!)).toEqual(fresh(['iron', 'swrd', 'axe blade'][i % 3]!));
+    for (let i = 0; i < 2 * GENERATIONS; i++)
+      expect(ask(engine, ['iron', 'swrd', 'axe blade'][i % 3]!)).toEqual(fresh(['iron', 'swrd', 'axe blade'][i % 3]!));
   });
 });

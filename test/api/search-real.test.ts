@@ -24,7 +24,8 @@ function read(file: string): Record<string, unknown> {
 function realRecords(): SearchRecord[] {
   const out: SearchRecord[] = [];
   const push = (type: SearchRecord['type'], list: unknown, idField: 'uuid' | 'id'): void => {
-    for (const x of list as Named[]) if (typeof x[idField] === 'string' && typeof x.name === 'string') out.push({ type, id: x[idField], name: x.name });
+    for (const x of list as Named[])
+      if (typeof x[idField] === 'string' && typeof x.name === 'string') out.push({ type, id: x[idField], name: x.name });
   };
   push('weapons', read('master-weapons.json').items, 'uuid');
   push('armor', read('master-armor.json').items, 'uuid');
@@ -38,12 +39,18 @@ function realRecords(): SearchRecord[] {
 
 /** Words of a real name: these names are plain ASCII, so lower case and split on anything else. */
 function words(name: string): string[] {
-  return name.toLowerCase().replace(/'/g, '').split(/[^a-z0-9]+/).filter(Boolean);
+  return name
+    .toLowerCase()
+    .replace(/'/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 /** Optimal-string-alignment distance by the textbook table. */
 function osa(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;

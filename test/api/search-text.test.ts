@@ -100,7 +100,14 @@ describe('isOneEditApart', () => {
         const i = Math.floor(rand() * (a.length + 1));
         const r = rand();
         const c = 'abc'[Math.floor(rand() * 3)]!;
-        b = r < 0.25 ? a.slice(0, i) + c + a.slice(i) : r < 0.5 ? a.slice(0, i) + a.slice(i + 1) : r < 0.75 ? a.slice(0, i) + c + a.slice(i + 1) : a.slice(0, i) + a.slice(i + 1, i + 2) + a.slice(i, i + 1) + a.slice(i + 2);
+        b =
+          r < 0.25
+            ? a.slice(0, i) + c + a.slice(i)
+            : r < 0.5
+              ? a.slice(0, i) + a.slice(i + 1)
+              : r < 0.75
+                ? a.slice(0, i) + c + a.slice(i + 1)
+                : a.slice(0, i) + a.slice(i + 1, i + 2) + a.slice(i, i + 1) + a.slice(i + 2);
       }
       expect(isOneEditApart(a, b), `${a} ${b}`).toBe(osa(a, b) === 1);
     }

@@ -53,7 +53,11 @@ describe('ranking', () => {
 
   it('ranks an exact id match first and finds it whatever the case and punctuation', () => {
     const engine = engineOf();
-    expect(engine.search('item-0004', { type: 'all', limit: 5 }).results[0]).toEqual({ type: 'weapons', id: 'ITEM-0004', name: 'Bloodfeud Blade' });
+    expect(engine.search('item-0004', { type: 'all', limit: 5 }).results[0]).toEqual({
+      type: 'weapons',
+      id: 'ITEM-0004',
+      name: 'Bloodfeud Blade',
+    });
     expect(engine.search('Sword Vengeful Slash', { type: 'all', limit: 5 }).results[0]?.id).toBe('sword_vengeful_slash');
     const blade = engine.search('blade', { type: 'all', limit: 50 }).results;
     expect(blade.findIndex((r) => r.id === 'blade')).toBe(1);
@@ -65,7 +69,11 @@ describe('ranking', () => {
   });
 
   it('puts the name as typed before names with the same terms in other letters', () => {
-    const engine = engineOf([...RECORDS, { type: 'armor', id: 'A-1', name: 'Þorn Cloak' }, { type: 'armor', id: 'A-2', name: 'Thorn Cloak' }]);
+    const engine = engineOf([
+      ...RECORDS,
+      { type: 'armor', id: 'A-1', name: 'Þorn Cloak' },
+      { type: 'armor', id: 'A-2', name: 'Thorn Cloak' },
+    ]);
     expect(names('Þorn Cloak', 'all', 50, engine)).toEqual(['Þorn Cloak', 'Thorn Cloak']);
     expect(names('THORN cloak', 'all', 50, engine)).toEqual(['Thorn Cloak', 'Þorn Cloak']);
   });
@@ -183,7 +191,9 @@ describe('index file', () => {
     expect(() => loadSearchIndex(broken((f) => (f.ids as { suffix: string[] }).suffix.pop()))).toThrow(/ids/);
     expect(() => loadSearchIndex(broken((f) => ((f.ids as { shared: number[] }).shared[0] = 3)))).toThrow(/ids/);
     expect(() => loadSearchIndex(broken((f) => ((f.docs as { type: number[] }).type[0] = 99)))).toThrow(/docs/);
-    expect(() => loadSearchIndex(broken((f) => ((f.ids as { order: number[] }).order[0] = (f.ids as { order: number[] }).order[1] as number)))).toThrow(/ids/);
+    expect(() =>
+      loadSearchIndex(broken((f) => ((f.ids as { order: number[] }).order[0] = (f.ids as { order: number[] }).order[1] as number))),
+    ).toThrow(/ids/);
     expect(() => loadSearchIndex(broken((f) => (f.types = ['weapons', 'weapons'])))).toThrow(/types/);
   });
 

@@ -123,7 +123,11 @@ describe('cache keys and causes', () => {
     expect(corrupt.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(corrupt.cause).toBeInstanceOf(SyntaxError);
     await put('odd.json', '[1]');
-    const failed = await refusal(readCatalogJson('odd.json', () => { throw new RangeError('shape'); }));
+    const failed = await refusal(
+      readCatalogJson('odd.json', () => {
+        throw new RangeError('shape');
+      }),
+    );
     expect(failed.cause).toBeInstanceOf(RangeError);
   });
 });

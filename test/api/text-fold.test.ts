@@ -84,7 +84,11 @@ describe('foldForMatch', () => {
   it('gives the same result on the ASCII fast path as by the full rules', () => {
     for (let c = 0x20; c <= 0x7e; c++) {
       const ch = String.fromCharCode(c);
-      const full = ch.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '').replace(/['’ʼ]/g, '');
+      const full = ch
+        .toLowerCase()
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .replace(/['’ʼ]/g, '');
       expect(foldForMatch(`A${ch}z`)).toBe(`a${full}z`);
     }
   });

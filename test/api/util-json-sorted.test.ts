@@ -77,7 +77,8 @@ describe('lowerBound and prefixEnd', () => {
   it('agree with a linear scan over sorted lists and sub-ranges', () => {
     const rand = createRng(99).next;
     const alphabet = ['a', 'b', 'c', 'é'];
-    const word = (): string => Array.from({ length: Math.floor(rand() * 4) }, () => alphabet[Math.floor(rand() * alphabet.length)]!).join('');
+    const word = (): string =>
+      Array.from({ length: Math.floor(rand() * 4) }, () => alphabet[Math.floor(rand() * alphabet.length)]!).join('');
     for (let k = 0; k < 300; k++) {
       const list = [...new Set(Array.from({ length: Math.floor(rand() * 12) }, word))].sort(compareCodeUnits);
       const key = word();

@@ -24,17 +24,36 @@ const SCHEMA_BASE = 'https://schemas.game-data.dev/catalog/';
 const NOT_CATALOG = new Set(['catalog.config.json']);
 /** File kinds present in the real snapshot (the snapshot's files); each needs a schema even without a sample file. */
 const REAL_KINDS = [
-  'master-armor', 'master-weapons', 'master-items', 'master-consumables', 'master-materials', 'master-recipes',
-  'master-registry', 'master-weaponSkills', 'master-skillTrees', 'master-professions', 'master-attributes',
-  'master-relics', 'master-enchants', 'master-infusions', 'master-artifacts', 'weapons', 'home-island-contract',
-  'uuid-law', 'account-game-uuid-contract',
+  'master-armor',
+  'master-weapons',
+  'master-items',
+  'master-consumables',
+  'master-materials',
+  'master-recipes',
+  'master-registry',
+  'master-weaponSkills',
+  'master-skillTrees',
+  'master-professions',
+  'master-attributes',
+  'master-relics',
+  'master-enchants',
+  'master-infusions',
+  'master-artifacts',
+  'weapons',
+  'home-island-contract',
+  'uuid-law',
+  'account-game-uuid-contract',
 ];
 
 type Json = Record<string, unknown>;
 const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
-const schemaFiles = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.schema.json')).sort();
+const schemaFiles = readdirSync(SCHEMA_DIR)
+  .filter((f) => f.endsWith('.schema.json'))
+  .sort();
 const schemas = schemaFiles.map((f) => ({ file: f, schema: readJson(join(SCHEMA_DIR, f)) as { $id?: unknown; $schema?: unknown } }));
-const sampleFiles = readdirSync(SAMPLE_SRC).filter((f) => f.endsWith('.json') && !NOT_CATALOG.has(f)).sort();
+const sampleFiles = readdirSync(SAMPLE_SRC)
+  .filter((f) => f.endsWith('.json') && !NOT_CATALOG.has(f))
+  .sort();
 
 /** One Ajv with every catalog schema registered by `$id` (strict: unknown keywords and loose types are errors). */
 function registry(): Ajv2020 {
@@ -103,7 +122,12 @@ describe('sample catalog', () => {
   });
 
   it('covers tiers 1-8 in each collection, both discovery states, every handedness and all 16 icon categories', () => {
-    for (const [file, key] of [['master-relics.json', 'relics'], ['master-enchants.json', 'enchants'], ['master-infusions.json', 'infusions'], ['master-artifacts.json', 'artifacts']] as const) {
+    for (const [file, key] of [
+      ['master-relics.json', 'relics'],
+      ['master-enchants.json', 'enchants'],
+      ['master-infusions.json', 'infusions'],
+      ['master-artifacts.json', 'artifacts'],
+    ] as const) {
       const tiers = new Set((sample(file)[key] as Json[]).map((r) => r.tier));
       expect([...tiers].sort(), file).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     }
@@ -111,7 +135,7 @@ describe('sample catalog', () => {
     expect(new Set(artifacts.map((a) => at(a, ['discovery']).hiddenUntilFound))).toEqual(new Set([true, false]));
     expect(new Set(artifacts.map((a) => a.handedness))).toEqual(new Set(['1h', '2h', 'offhand']));
     expect(artifacts.some((a) => !('subtype' in a))).toBe(true);
-    const iconCategories = (at(readJson(join(SCHEMA_DIR, 'defs.schema.json')), ['$defs', 'iconCategory']).enum as string[]);
+    const iconCategories = at(readJson(join(SCHEMA_DIR, 'defs.schema.json')), ['$defs', 'iconCategory']).enum as string[];
     expect(iconCategories).toHaveLength(16);
     const used = new Set((sample('icon-sources.json').icons as Json[]).map((i) => i.category));
     expect([...used].sort()).toEqual([...iconCategories].sort());
@@ -119,78 +143,123 @@ describe('sample catalog', () => {
 });
 
 describe('broken copies of sample files fail where they break the spec', () => {
-  const cases: { name: string; file: string; mutate: (doc: Json) => void; keyword: string; instancePath: string; param?: [string, unknown] }[] = [
+  const cases: {
+    name: string;
+    file: string;
+    mutate: (doc: Json) => void;
+    keyword: string;
+    instancePath: string;
+    param?: [string, unknown];
+  }[] = [
     {
       name: 'weapon without lore (2.1)',
       file: 'weapons.json',
-      mutate: (d) => { delete at(d, ['categories', 'swords', 'items', 0]).lore; },
-      keyword: 'required', instancePath: '/categories/swords/items/0', param: ['missingProperty', 'lore'],
+      mutate: (d) => {
+        delete at(d, ['categories', 'swords', 'items', 0]).lore;
+      },
+      keyword: 'required',
+      instancePath: '/categories/swords/items/0',
+      param: ['missingProperty', 'lore'],
     },
     {
       name: 'weapon stats.critBase as a string (2.1)',
       file: 'weapons.json',
-      mutate: (d) => { at(d, ['categories', 'bows', 'items', 0, 'stats']).critBase = '5'; },
-      keyword: 'type', instancePath: '/categories/bows/items/0/stats/critBase',
+      mutate: (d) => {
+        at(d, ['categories', 'bows', 'items', 0, 'stats']).critBase = '5';
+      },
+      keyword: 'type',
+      instancePath: '/categories/bows/items/0/stats/critBase',
     },
     {
       name: 'relic of tier 9 (4.2, 8)',
       file: 'master-relics.json',
-      mutate: (d) => { at(d, ['relics', 3]).tier = 9; },
-      keyword: 'maximum', instancePath: '/relics/3/tier',
+      mutate: (d) => {
+        at(d, ['relics', 3]).tier = 9;
+      },
+      keyword: 'maximum',
+      instancePath: '/relics/3/tier',
     },
     {
       name: 'relic with an unknown category (4.2)',
       file: 'master-relics.json',
-      mutate: (d) => { at(d, ['relics', 0]).category = 'Elemental'; },
-      keyword: 'enum', instancePath: '/relics/0/category',
+      mutate: (d) => {
+        at(d, ['relics', 0]).category = 'Elemental';
+      },
+      keyword: 'enum',
+      instancePath: '/relics/0/category',
     },
     {
       name: 'artifact hiddenUntilFound as a string (2.2)',
       file: 'master-artifacts.json',
-      mutate: (d) => { at(d, ['artifacts', 1, 'discovery']).hiddenUntilFound = 'true'; },
-      keyword: 'type', instancePath: '/artifacts/1/discovery/hiddenUntilFound',
+      mutate: (d) => {
+        at(d, ['artifacts', 1, 'discovery']).hiddenUntilFound = 'true';
+      },
+      keyword: 'type',
+      instancePath: '/artifacts/1/discovery/hiddenUntilFound',
     },
     {
       name: 'enchant target outside weapon/armor (4.2)',
       file: 'master-enchants.json',
-      mutate: (d) => { at(d, ['enchants', 0]).target = 'weapon|shield'; },
-      keyword: 'pattern', instancePath: '/enchants/0/target',
+      mutate: (d) => {
+        at(d, ['enchants', 0]).target = 'weapon|shield';
+      },
+      keyword: 'pattern',
+      instancePath: '/enchants/0/target',
     },
     {
       name: 'home island with a different harvest zone count (2.9)',
       file: 'home-island-contract.json',
-      mutate: (d) => { at(d, ['scale']).harvestZoneCount = 20; },
-      keyword: 'const', instancePath: '/scale/harvestZoneCount',
+      mutate: (d) => {
+        at(d, ['scale']).harvestZoneCount = 20;
+      },
+      keyword: 'const',
+      instancePath: '/scale/harvestZoneCount',
     },
     {
       name: 'home island foundation with another landmass fill (2.9)',
       file: 'home-island-contract.json',
-      mutate: (d) => { at(d, ['sizeFoundations', 1]).landmassFill = 0.7; },
-      keyword: 'const', instancePath: '/sizeFoundations/1/landmassFill',
+      mutate: (d) => {
+        at(d, ['sizeFoundations', 1]).landmassFill = 0.7;
+      },
+      keyword: 'const',
+      instancePath: '/sizeFoundations/1/landmassFill',
     },
     {
       name: 'asset of type texture (2.4)',
       file: 'studiodot-assets.json',
-      mutate: (d) => { at(d, ['assets', 0]).type = 'texture'; },
-      keyword: 'enum', instancePath: '/assets/0/type',
+      mutate: (d) => {
+        at(d, ['assets', 0]).type = 'texture';
+      },
+      keyword: 'enum',
+      instancePath: '/assets/0/type',
     },
     {
       name: 'asset url that is not a URI (2.4)',
       file: 'studiodot-assets.json',
-      mutate: (d) => { at(d, ['assets', 2]).url = 'not a uri'; },
-      keyword: 'format', instancePath: '/assets/2/url',
+      mutate: (d) => {
+        at(d, ['assets', 2]).url = 'not a uri';
+      },
+      keyword: 'format',
+      instancePath: '/assets/2/url',
     },
     {
       name: 'weapon-skill prefab reference as a number (2.7)',
       file: 'master-weaponSkills.json',
-      mutate: (d) => { at(d, ['weaponTypes', 0, 'slots', 0, 'skills', 0, 'prefab']).vfxRef = 0; },
-      keyword: 'type', instancePath: '/weaponTypes/0/slots/0/skills/0/prefab/vfxRef',
+      mutate: (d) => {
+        at(d, ['weaponTypes', 0, 'slots', 0, 'skills', 0, 'prefab']).vfxRef = 0;
+      },
+      keyword: 'type',
+      instancePath: '/weaponTypes/0/slots/0/skills/0/prefab/vfxRef',
     },
     {
       name: 'sprite without source (2.3)',
       file: 'sprites2d.json',
-      mutate: (d) => { delete at(d, ['categories', 'effects', 'items', 0]).source; },
-      keyword: 'required', instancePath: '/categories/effects/items/0', param: ['missingProperty', 'source'],
+      mutate: (d) => {
+        delete at(d, ['categories', 'effects', 'items', 0]).source;
+      },
+      keyword: 'required',
+      instancePath: '/categories/effects/items/0',
+      param: ['missingProperty', 'source'],
     },
   ];
 
@@ -214,7 +283,11 @@ describe('broken copies of sample files fail where they break the spec', () => {
 });
 
 describe.skipIf(!existsSync(REAL_SRC))('real snapshot', () => {
-  const realFiles = existsSync(REAL_SRC) ? readdirSync(REAL_SRC).filter((f) => f.endsWith('.json')).sort() : [];
+  const realFiles = existsSync(REAL_SRC)
+    ? readdirSync(REAL_SRC)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+    : [];
 
   it('has a schema for every file, and its deviations from the spec are listed', () => {
     expect(realFiles.length).toBeGreaterThan(0);
@@ -225,7 +298,8 @@ describe.skipIf(!existsSync(REAL_SRC))('real snapshot', () => {
       if (!errors.length) continue;
       const byKind = new Map<string, number>();
       for (const e of errors) {
-        const what = e.keyword === 'required' ? `missing ${String((e.params as Json).missingProperty)}` : `${e.keyword} (${e.message ?? ''})`;
+        const what =
+          e.keyword === 'required' ? `missing ${String((e.params as Json).missingProperty)}` : `${e.keyword} (${e.message ?? ''})`;
         const where = e.instancePath.replace(/\/categories\/[^/]+/g, '/categories/*').replace(/\/\d+(?=\/|$)/g, '/*') || '/';
         const key = `${where} ${what}`;
         byKind.set(key, (byKind.get(key) ?? 0) + 1);

@@ -19,8 +19,21 @@ afterAll(async () => {
 });
 
 const ts = (p: string, n: number): string => `${p}-20260101000000-${n.toString(16).toUpperCase().padStart(6, '0')}-0000ABCD`;
-const material = (n: number, name: string): Record<string, unknown> => ({ uuid: ts('MATL', n), id: `mat-${n}`, name, category: 'ore', tier: 1 });
-const relic = (n: number, name: string): Record<string, unknown> => ({ uuid: ts('RELC', n), id: `relic-${n}`, name, category: 'combat', tier: 2, description: 'd' });
+const material = (n: number, name: string): Record<string, unknown> => ({
+  uuid: ts('MATL', n),
+  id: `mat-${n}`,
+  name,
+  category: 'ore',
+  tier: 1,
+});
+const relic = (n: number, name: string): Record<string, unknown> => ({
+  uuid: ts('RELC', n),
+  id: `relic-${n}`,
+  name,
+  category: 'combat',
+  tier: 2,
+  description: 'd',
+});
 
 /** A publishing studio: one source folder and one output folder, rebuilt after each change. */
 async function studio(keepBuilds?: number): Promise<{ publish: (files: Record<string, unknown>) => Promise<string>; out: string }> {
@@ -29,7 +42,13 @@ async function studio(keepBuilds?: number): Promise<{ publish: (files: Record<st
   const src = join(root, 'src');
   const out = join(root, 'dist');
   await mkdir(src);
-  const config = { name: 'changes', base_url: 'https://catalog.test', cdn_url: 'https://cdn.test', namespaces: { skill: 's:', icon: 'i:' }, ...(keepBuilds ? { keepBuilds } : {}) };
+  const config = {
+    name: 'changes',
+    base_url: 'https://catalog.test',
+    cdn_url: 'https://cdn.test',
+    namespaces: { skill: 's:', icon: 'i:' },
+    ...(keepBuilds ? { keepBuilds } : {}),
+  };
   await writeFile(join(src, 'catalog.config.json'), JSON.stringify(config));
   return {
     out,
@@ -59,20 +78,32 @@ describe('the change feed of successive builds', () => {
     expect(f1).toMatchObject({ format: 'game-data-changes/1', buildId: first, previousBuildId: null });
     expect(f1.kinds.material).toEqual({ added: [ts('MATL', 1), ts('MATL', 2), ts('MATL', 3)], removed: [], changed: [] });
     expect(f1.kinds.relic).toEqual({ added: [ts('RELC', 1)], removed: [], changed: [] });
-    const manifest1 = await json<{ files: { path: string; bytes: number; sha256: string }[] }>(join(s.out, 'api/v1/game-data-manifest.json'));
+    const manifest1 = await json<{ files: { path: string; bytes: number; sha256: string }[] }>(
+      join(s.out, 'api/v1/game-data-manifest.json'),
+    );
     expect(f1.files.added).toEqual(manifest1.files);
     expect(f1.files.removed).toEqual([]);
     expect(f1.files.changed).toEqual([]);
 
     // Copper changes, Tin goes, Gold comes; the relics file is untouched
     const materials1 = await readFile(join(s.out, 'api/v1/master-materials.json'));
-    const second = await s.publish({ 'master-materials.json': { version: '1', materials: [material(1, 'Iron Ore'), material(2, 'Copper Ore, refined'), material(4, 'Gold Ore')] } });
+    const second = await s.publish({
+      'master-materials.json': {
+        version: '1',
+        materials: [material(1, 'Iron Ore'), material(2, 'Copper Ore, refined'), material(4, 'Gold Ore')],
+      },
+    });
     expect(second).not.toBe(first);
     const f2 = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
     expect(f2).toMatchObject({ buildId: second, previousBuildId: first });
     expect(f2.kinds).toEqual({ material: { added: [ts('MATL', 4)], removed: [ts('MATL', 3)], changed: [ts('MATL', 2)] } });
     const materials2 = await readFile(join(s.out, 'api/v1/master-materials.json'));
-    expect(f2.files.changed).toContainEqual({ path: 'api/v1/master-materials.json', bytes: materials2.length, sha256: sha(materials2), previousSha256: sha(materials1) });
+    expect(f2.files.changed).toContainEqual({
+      path: 'api/v1/master-materials.json',
+      bytes: materials2.length,
+      sha256: sha(materials2),
+      previousSha256: sha(materials1),
+    });
     expect(f2.files.changed.map((f) => f.path)).not.toContain('api/v1/master-relics.json');
     expect(f2.files.added).toEqual([]);
     // a consumer holding the first build reaches the second by the feed alone
@@ -89,18 +120,29 @@ describe('the change feed of successive builds', () => {
     // the same sources again: the same build id, and a feed with nothing in it
     expect(await s.publish({})).toBe(second);
     const f3 = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
-    expect(f3).toEqual({ format: 'game-data-changes/1', buildId: second, previousBuildId: second, kinds: {}, files: { added: [], removed: [], changed: [] } });
+    expect(f3).toEqual({
+      format: 'game-data-changes/1',
+      buildId: second,
+      previousBuildId: second,
+      kinds: {},
+      files: { added: [], removed: [], changed: [] },
+    });
   }, 60_000);
 
   it('a file removed with its definitions lists both', async () => {
     const s = await studio();
-    const first = await s.publish({ 'master-materials.json': { version: '1', materials: [material(1, 'Iron Ore')] }, 'master-relics.json': { relics: [relic(1, 'R1'), relic(2, 'R2')] } });
+    const first = await s.publish({
+      'master-materials.json': { version: '1', materials: [material(1, 'Iron Ore')] },
+      'master-relics.json': { relics: [relic(1, 'R1'), relic(2, 'R2')] },
+    });
     await s.publish({ 'master-relics.json': undefined });
     const feed = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
     expect(feed.previousBuildId).toBe(first);
     expect(feed.kinds.relic).toEqual({ added: [], removed: [ts('RELC', 1), ts('RELC', 2)], changed: [] });
     expect(feed.kinds.material).toBeUndefined();
-    expect(feed.files.removed.map((f) => f.path)).toEqual(expect.arrayContaining(['api/v1/master-relics.json', 'api/v1/collections/relics.cidx', 'api/v1/relics/relic-1.json']));
+    expect(feed.files.removed.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['api/v1/master-relics.json', 'api/v1/collections/relics.cidx', 'api/v1/relics/relic-1.json']),
+    );
   }, 60_000);
 });
 
@@ -132,13 +174,35 @@ describe('a damaged previous output', () => {
     const manifest = await json<{ buildId: string; files: unknown[] }>(manifestPath);
     const keptFile = manifest.files.find((f) => (f as { path: string }).path === 'api/v1/master-materials.json');
     // entries without a path, a hash or a size are dropped: the files they named count as added
-    const badFiles = [{ path: 'api/v1/stats.json', sha256: 'x' }, { path: 'api/v1/search-index.json', sha256: 7, bytes: 1 }, { path: 7, sha256: 'y', bytes: 1 }, { sha256: 'y', bytes: 1 }, 'z'];
+    const badFiles = [
+      { path: 'api/v1/stats.json', sha256: 'x' },
+      { path: 'api/v1/search-index.json', sha256: 7, bytes: 1 },
+      { path: 7, sha256: 'y', bytes: 1 },
+      { sha256: 'y', bytes: 1 },
+      'z',
+    ];
     await writeFile(manifestPath, JSON.stringify({ ...manifest, files: [keptFile, ...badFiles] }));
     const registryPath = join(s.out, 'api/v1/master-registry.json');
     const registry = await json<{ byUuid: Record<string, unknown> }>(registryPath);
     // a registry entry without a kind, file or pointer is not a definition of the previous build
-    const bad = { 'MATL-GONE': 'x', 'MATL-K': { kind: 7, file: 'master-materials.json', pointer: '/materials/0' }, 'MATL-F': { kind: 'material', file: 7, pointer: '/materials/0' }, 'MATL-P': { kind: 'material', file: 'master-materials.json', pointer: 7 } };
-    await writeFile(registryPath, JSON.stringify({ ...registry, byUuid: { ...registry.byUuid, ...bad, [ts('MATL', 2)]: { kind: 'material', file: 'master-materials.json' }, 'MATL-OLD': { kind: 'material', file: 'master-materials.json', pointer: '/materials/9' } } }));
+    const bad = {
+      'MATL-GONE': 'x',
+      'MATL-K': { kind: 7, file: 'master-materials.json', pointer: '/materials/0' },
+      'MATL-F': { kind: 'material', file: 7, pointer: '/materials/0' },
+      'MATL-P': { kind: 'material', file: 'master-materials.json', pointer: 7 },
+    };
+    await writeFile(
+      registryPath,
+      JSON.stringify({
+        ...registry,
+        byUuid: {
+          ...registry.byUuid,
+          ...bad,
+          [ts('MATL', 2)]: { kind: 'material', file: 'master-materials.json' },
+          'MATL-OLD': { kind: 'material', file: 'master-materials.json', pointer: '/materials/9' },
+        },
+      }),
+    );
     // folders beside v/ that version ids with `..` would reach
     const hex = 'a'.repeat(20);
     for (const d of ['escape', `escape/${hex}`]) {
@@ -147,9 +211,14 @@ describe('a damaged previous output', () => {
     }
     const versions = await json<VersionList>(join(s.out, 'api/v1/versions.json'));
     const badIds = ['../escape', `${hex}/../../escape`, `../escape/${hex}`, 'f'.repeat(20), 'F'.repeat(20)];
-    await writeFile(join(s.out, 'api/v1/versions.json'), JSON.stringify({ builds: [...versions.builds, ...badIds.map((buildId) => ({ buildId, previousBuildId: null })), { buildId: 7 }, 7] }));
+    await writeFile(
+      join(s.out, 'api/v1/versions.json'),
+      JSON.stringify({ builds: [...versions.builds, ...badIds.map((buildId) => ({ buildId, previousBuildId: null })), { buildId: 7 }, 7] }),
+    );
 
-    const second = await s.publish({ 'master-materials.json': { version: '1', materials: [material(1, 'Iron Ore, refined'), material(2, 'Copper Ore')] } });
+    const second = await s.publish({
+      'master-materials.json': { version: '1', materials: [material(1, 'Iron Ore, refined'), material(2, 'Copper Ore')] },
+    });
     const feed = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
     expect(feed.previousBuildId).toBe(first);
     // MATL-2 had no readable previous entry: added; MATL-OLD is gone; MATL-1 changed
@@ -170,7 +239,13 @@ describe('versioned copies under v/{buildId}/', () => {
   it('keep each build as published, the configured number of builds, newest first', async () => {
     const s = await studio(2);
     const ids: string[] = [];
-    for (const name of ['Iron Ore', 'Iron Ore, smelted', 'Iron Ingot']) ids.push(await s.publish({ 'master-materials.json': { version: '1', materials: [material(1, name)] }, 'master-relics.json': { relics: [relic(1, 'R1')] } }));
+    for (const name of ['Iron Ore', 'Iron Ore, smelted', 'Iron Ingot'])
+      ids.push(
+        await s.publish({
+          'master-materials.json': { version: '1', materials: [material(1, name)] },
+          'master-relics.json': { relics: [relic(1, 'R1')] },
+        }),
+      );
     const list = await json<VersionList>(join(s.out, 'api/v1/versions.json'));
     expect(list.builds).toEqual([
       { buildId: ids[2], previousBuildId: ids[1] },
@@ -184,11 +259,21 @@ describe('versioned copies under v/{buildId}/', () => {
     expect((await json<{ buildId: string }>(join(s.out, `v/${ids[1]}/api/v1/game-data-manifest.json`))).buildId).toBe(ids[1]);
     // this build's copy is its catalog: every file of its table but the serving structures and exports
     const manifest = await json<{ files: { path: string }[] }>(join(s.out, 'api/v1/game-data-manifest.json'));
-    const serving = ['api/v1/relics/relic-1.json', 'api/v1/collections/relics.cidx', 'api/v1/search-index.json', 'api/v1/icon-search-index.json', 'api/v1/exports/materials.json', 'api/v1/exports/full/materials.csv'];
-    expect(manifest.files.map((f) => f.path)).toEqual(expect.arrayContaining([...serving, 'api/v1/master-relics.json', 'api/v1/master-registry.json', 'api/v1/icon-registry.json']));
+    const serving = [
+      'api/v1/relics/relic-1.json',
+      'api/v1/collections/relics.cidx',
+      'api/v1/search-index.json',
+      'api/v1/icon-search-index.json',
+      'api/v1/exports/materials.json',
+      'api/v1/exports/full/materials.csv',
+    ];
+    expect(manifest.files.map((f) => f.path)).toEqual(
+      expect.arrayContaining([...serving, 'api/v1/master-relics.json', 'api/v1/master-registry.json', 'api/v1/icon-registry.json']),
+    );
     for (const f of manifest.files) {
       const copy = join(s.out, 'v', ids[2]!, f.path);
-      if (serving.includes(f.path) || /^api\/v1\/(exports|relics)\//.test(f.path) || f.path.endsWith('search-index.json')) expect(existsSync(copy), f.path).toBe(false);
+      if (serving.includes(f.path) || /^api\/v1\/(exports|relics)\//.test(f.path) || f.path.endsWith('search-index.json'))
+        expect(existsSync(copy), f.path).toBe(false);
       else expect(await readFile(copy), f.path).toEqual(await readFile(join(s.out, f.path)));
     }
   }, 90_000);
@@ -196,7 +281,12 @@ describe('versioned copies under v/{buildId}/', () => {
 
 describe('compareBuilds', () => {
   const file = (path: string, sha256: string) => ({ path, bytes: 1, sha256 });
-  const side = (buildId: string, defs: [string, RegistryPlace][], records: Record<string, string>, files = [file('api/v1/a.json', 'a1')]): BuildSide & { reads: string[] } => {
+  const side = (
+    buildId: string,
+    defs: [string, RegistryPlace][],
+    records: Record<string, string>,
+    files = [file('api/v1/a.json', 'a1')],
+  ): BuildSide & { reads: string[] } => {
     const reads: string[] = [];
     return {
       buildId,
@@ -212,46 +302,108 @@ describe('compareBuilds', () => {
   const entry = (kind: string, pointer = '/x/0', f = 'a.json'): RegistryPlace => ({ kind, file: f, pointer });
 
   it('reads no record of a file whose hash is the same, and compares those of a changed file', () => {
-    const before = side('b1', [['A', entry('weapons')], ['B', entry('weapons', '/x/1')]], { A: '{"a":1}', B: '{"b":1}' });
-    const same = side('b2', [['A', entry('weapons')], ['B', entry('weapons', '/x/1')]], { A: '{"a":2}', B: '{"b":1}' });
+    const before = side(
+      'b1',
+      [
+        ['A', entry('weapons')],
+        ['B', entry('weapons', '/x/1')],
+      ],
+      { A: '{"a":1}', B: '{"b":1}' },
+    );
+    const same = side(
+      'b2',
+      [
+        ['A', entry('weapons')],
+        ['B', entry('weapons', '/x/1')],
+      ],
+      { A: '{"a":2}', B: '{"b":1}' },
+    );
     expect(compareBuilds(same, before, publishedFile).kinds).toEqual({});
     expect(same.reads).toEqual([]);
-    const changed = side('b2', [['A', entry('weapons')], ['B', entry('weapons', '/x/1')]], { A: '{"a":2}', B: '{"b":1}' }, [file('api/v1/a.json', 'a2')]);
+    const changed = side(
+      'b2',
+      [
+        ['A', entry('weapons')],
+        ['B', entry('weapons', '/x/1')],
+      ],
+      { A: '{"a":2}', B: '{"b":1}' },
+      [file('api/v1/a.json', 'a2')],
+    );
     expect(compareBuilds(changed, before, publishedFile).kinds).toEqual({ weapons: { added: [], removed: [], changed: ['A'] } });
     expect(changed.reads.sort()).toEqual(['A', 'B']);
   });
 
   it('counts a definition that moved to another kind, file or pointer', () => {
-    const before = side('b1', [['A', entry('weapons')], ['B', entry('weapons', '/x/1')], ['C', entry('armor', '/y/0')]], { A: '1', B: '2', C: '3' });
-    const after = side('b2', [['A', entry('tools')], ['B', entry('weapons', '/x/0')], ['C', entry('armor', '/y/0', 'b.json')]], { A: '1', B: '2', C: '3' }, [file('api/v1/a.json', 'a1'), file('api/v1/b.json', 'b1')]);
+    const before = side(
+      'b1',
+      [
+        ['A', entry('weapons')],
+        ['B', entry('weapons', '/x/1')],
+        ['C', entry('armor', '/y/0')],
+      ],
+      { A: '1', B: '2', C: '3' },
+    );
+    const after = side(
+      'b2',
+      [
+        ['A', entry('tools')],
+        ['B', entry('weapons', '/x/0')],
+        ['C', entry('armor', '/y/0', 'b.json')],
+      ],
+      { A: '1', B: '2', C: '3' },
+      [file('api/v1/a.json', 'a1'), file('api/v1/b.json', 'b1')],
+    );
     // A changed kind; B and C moved but their records are the same
     expect(compareBuilds(after, before, publishedFile).kinds).toEqual({ tools: { added: [], removed: [], changed: ['A'] } });
     const differs = side('b2', [['B', entry('weapons', '/x/0')]], { B: '22' });
-    expect(compareBuilds(differs, before, publishedFile).kinds).toEqual({ weapons: { added: [], removed: ['A'], changed: ['B'] }, armor: { added: [], removed: ['C'], changed: [] } });
+    expect(compareBuilds(differs, before, publishedFile).kinds).toEqual({
+      weapons: { added: [], removed: ['A'], changed: ['B'] },
+      armor: { added: [], removed: ['C'], changed: [] },
+    });
   });
 
   it('sorts ids and files by code unit, and a file whose record cannot be read counts as changed', () => {
     const ids = ['q', 'b', 'Z', 'é', 'a'];
-    const before = side('b1', [...ids.map((i): [string, RegistryPlace] => [`c-${i}`, entry('k')]), ...ids.map((i): [string, RegistryPlace] => [`r-${i}`, entry('k')])], {}, [
-      file('api/v1/z.json', '1'),
-      file('api/v1/r2.json', '1'),
-      file('api/v1/R1.json', '1'),
-      file('api/v1/c2.json', 'x'),
-      file('api/v1/a.json', 'a1'),
-      file('api/v1/C1.json', 'x'),
-    ]);
-    const after = side('b2', [...ids.map((i): [string, RegistryPlace] => [`c-${i}`, entry('k')]), ...ids.map((i): [string, RegistryPlace] => [`n-${i}`, entry('k')])], {}, [
-      file('api/v1/y.json', '2'),
-      file('api/v1/c2.json', 'y'),
-      file('api/v1/a.json', 'a2'),
-      file('api/v1/Y.json', '3'),
-      file('api/v1/C1.json', 'y'),
-      file('api/v1/x.json', '4'),
-    ]);
+    const before = side(
+      'b1',
+      [
+        ...ids.map((i): [string, RegistryPlace] => [`c-${i}`, entry('k')]),
+        ...ids.map((i): [string, RegistryPlace] => [`r-${i}`, entry('k')]),
+      ],
+      {},
+      [
+        file('api/v1/z.json', '1'),
+        file('api/v1/r2.json', '1'),
+        file('api/v1/R1.json', '1'),
+        file('api/v1/c2.json', 'x'),
+        file('api/v1/a.json', 'a1'),
+        file('api/v1/C1.json', 'x'),
+      ],
+    );
+    const after = side(
+      'b2',
+      [
+        ...ids.map((i): [string, RegistryPlace] => [`c-${i}`, entry('k')]),
+        ...ids.map((i): [string, RegistryPlace] => [`n-${i}`, entry('k')]),
+      ],
+      {},
+      [
+        file('api/v1/y.json', '2'),
+        file('api/v1/c2.json', 'y'),
+        file('api/v1/a.json', 'a2'),
+        file('api/v1/Y.json', '3'),
+        file('api/v1/C1.json', 'y'),
+        file('api/v1/x.json', '4'),
+      ],
+    );
     // every record unreadable on this side: a changed file's definitions all count as changed
     const feed = compareBuilds(after, { ...before, record: () => '1' }, publishedFile);
     const order = ['Z', 'a', 'b', 'q', 'é'];
-    expect(feed.kinds.k).toEqual({ added: order.map((i) => `n-${i}`), removed: order.map((i) => `r-${i}`), changed: order.map((i) => `c-${i}`) });
+    expect(feed.kinds.k).toEqual({
+      added: order.map((i) => `n-${i}`),
+      removed: order.map((i) => `r-${i}`),
+      changed: order.map((i) => `c-${i}`),
+    });
     expect(feed.files.added.map((f) => f.path)).toEqual(['api/v1/Y.json', 'api/v1/x.json', 'api/v1/y.json']);
     expect(feed.files.removed.map((f) => f.path)).toEqual(['api/v1/R1.json', 'api/v1/r2.json', 'api/v1/z.json']);
     expect(feed.files.changed.map((f) => f.path)).toEqual(['api/v1/C1.json', 'api/v1/a.json', 'api/v1/c2.json']);

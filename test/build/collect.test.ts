@@ -157,7 +157,10 @@ describe('duplicate keys', () => {
     ];
     for (const [text, pointer] of cases) {
       const r = await one(text);
-      expect(r.issues.map((i) => `${i.rule} ${i.pointer}`), text).toEqual([`json/duplicate-key ${pointer}`]);
+      expect(
+        r.issues.map((i) => `${i.rule} ${i.pointer}`),
+        text,
+      ).toEqual([`json/duplicate-key ${pointer}`]);
     }
   });
 

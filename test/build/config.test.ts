@@ -58,7 +58,14 @@ describe('loadCatalogConfig: refusals', () => {
   });
 
   it('lists every schema problem at once, each with its pointer (/ for the whole file)', async () => {
-    const e = await refusal({ name: '', base_url: 'not a url', namespaces: { skill: 'sk:' }, extra: 1, rules: { 'json/syntax': 'loud' }, itemFileBudget: -1 });
+    const e = await refusal({
+      name: '',
+      base_url: 'not a url',
+      namespaces: { skill: 'sk:' },
+      extra: 1,
+      rules: { 'json/syntax': 'loud' },
+      itemFileBudget: -1,
+    });
     const pointers = e.problems.map((p) => p.split(' ')[0]);
     expect(pointers).toContain('/');
     expect(pointers).toContain('/name');

@@ -47,7 +47,16 @@ function consistent(assets: Record<string, unknown>[], extra: Record<string, unk
     const k = `${String(a.type)}/${String(a.category)}`;
     combos.set(k, { type: a.type as string, category: a.category as string, count: (combos.get(k)?.count ?? 0) + 1 });
   }
-  return { version: '3', generated: 'x', baseUrl: 'https://cdn.test', totalAssets: assets.length, types, categories: [...combos.values()], assets, ...extra };
+  return {
+    version: '3',
+    generated: 'x',
+    baseUrl: 'https://cdn.test',
+    totalAssets: assets.length,
+    types,
+    categories: [...combos.values()],
+    assets,
+    ...extra,
+  };
 }
 
 const problems = (issues: IssueInput[]): string[] => issues.map((i) => `${i.rule} ${i.pointer}`);
@@ -123,7 +132,16 @@ describe('listed assets', () => {
       [],
       asset('blankcat', 'audio', ''),
     ];
-    const r = run({ totalAssets: 9, types: { audio: 7, texture: 1 }, categories: [{ type: 'audio', category: 'music', count: 5 }, { type: 'texture', category: 'music', count: 1 }, { type: 'audio', category: '', count: 1 }], assets: list });
+    const r = run({
+      totalAssets: 9,
+      types: { audio: 7, texture: 1 },
+      categories: [
+        { type: 'audio', category: 'music', count: 5 },
+        { type: 'texture', category: 'music', count: 1 },
+        { type: 'audio', category: '', count: 1 },
+      ],
+      assets: list,
+    });
     expect(problems(r.issues)).toEqual([
       'assets/source-shape /assets/1/id',
       'assets/source-shape /assets/2/name',
@@ -202,7 +220,11 @@ describe('declared totals', () => {
     expect(problems(run(consistent(list, { types: undefined })).issues)).toEqual(['assets/source-shape ']);
     expect(problems(run(consistent(list, { types: [] })).issues)).toEqual(['assets/source-shape /types']);
     const r = run(consistent(list, { types: { icon: 2.5, model: 2, sprite: 0, gif: 0 } }));
-    expect(problems(r.issues)).toEqual(['assets/unknown-type /types/gif', 'assets/source-shape /types/icon', 'assets/count-mismatch /types/model']);
+    expect(problems(r.issues)).toEqual([
+      'assets/unknown-type /types/gif',
+      'assets/source-shape /types/icon',
+      'assets/count-mismatch /types/model',
+    ]);
     expect(r.issues[2]!.message).toContain('types.model is 2 but 1');
     expect(r.issues[0]!.message).toContain('(icon, sprite, model, audio, video)');
     const none = run(consistent(list, { types: { icon: 2, model: 1, video: 1 } }));

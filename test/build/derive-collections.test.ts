@@ -14,7 +14,10 @@ import { testConfig } from '../helpers/config.js';
 import { loadIndex } from '../../api/_lib/collections/load.js';
 import { lookupItem } from '../../api/_lib/collections/query.js';
 
-function index(name: CollectionName, items: unknown[]): { problems: CollectionProblem[]; built: NonNullable<ReturnType<typeof indexCollection>> } {
+function index(
+  name: CollectionName,
+  items: unknown[],
+): { problems: CollectionProblem[]; built: NonNullable<ReturnType<typeof indexCollection>> } {
   const problems: CollectionProblem[] = [];
   const built = indexCollection(name, { [name]: items }, problems);
   expect(built).toBeDefined();
@@ -42,13 +45,23 @@ describe('collection rules', () => {
 
 describe('search text', () => {
   it('folds the searched fields of each item, one line per field, skipping empty ones', () => {
-    const { built } = index('relics', [{ id: 'r1', name: 'Ëmber  Stone', description: '', category: 'combat' }, { id: 'r2', name: 7 }]);
+    const { built } = index('relics', [
+      { id: 'r1', name: 'Ëmber  Stone', description: '', category: 'combat' },
+      { id: 'r2', name: 7 },
+    ]);
     expect(built.index.search).toEqual(['ember stone\nr1', 'r2']);
-    expect(built.index.items).toEqual([JSON.stringify({ id: 'r1', name: 'Ëmber  Stone', description: '', category: 'combat' }), JSON.stringify({ id: 'r2', name: 7 })]);
+    expect(built.index.items).toEqual([
+      JSON.stringify({ id: 'r1', name: 'Ëmber  Stone', description: '', category: 'combat' }),
+      JSON.stringify({ id: 'r2', name: 7 }),
+    ]);
   });
 
   it('indexes every term and the fragments around non-term characters with positions', () => {
-    const { built } = index('relics', [{ id: 'a', name: 'Heart of Frost!' }, { id: 'b', name: '-- ++' }, { id: 'c', name: '(Frost) of Heart' }]);
+    const { built } = index('relics', [
+      { id: 'a', name: 'Heart of Frost!' },
+      { id: 'b', name: '-- ++' },
+      { id: 'c', name: '(Frost) of Heart' },
+    ]);
     expect(postings(built, 'terms')).toEqual({ a: [0], b: [1], c: [2], frost: [0, 2], heart: [0, 2], of: [0, 2] });
     expect(postings(built, 'fragments')).toEqual({
       '(frost': [2],
@@ -72,7 +85,16 @@ describe('search text', () => {
 
 describe('filter values', () => {
   it('tier: integers 1 to 8 only; anything else is reported and selects nothing', () => {
-    const { built, problems } = index('relics', [{ id: 'a', tier: 1 }, { id: 'b', tier: 8 }, { id: 'c', tier: 0 }, { id: 'd', tier: 9 }, { id: 'e', tier: 2.5 }, { id: 'f', tier: '3' }, { id: 'g', tier: null }, { id: 'h' }]);
+    const { built, problems } = index('relics', [
+      { id: 'a', tier: 1 },
+      { id: 'b', tier: 8 },
+      { id: 'c', tier: 0 },
+      { id: 'd', tier: 9 },
+      { id: 'e', tier: 2.5 },
+      { id: 'f', tier: '3' },
+      { id: 'g', tier: null },
+      { id: 'h' },
+    ]);
     expect(built.index.filters.tier).toEqual({ '1': [0], '8': [1] });
     expect(problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual([
       'collections/filter-value /relics/2/tier',
@@ -94,7 +116,11 @@ describe('filter values', () => {
       { id: 'g', element: ['fire', 'FIRE'] },
     ]);
     expect(built.index.filters.element).toEqual({ '3': [2], earth: [3], fire: [0, 1, 6], ice: [0], wind: [1] });
-    expect(problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual(['collections/filter-value /relics/3/element', 'collections/filter-value /relics/4/element', 'collections/filter-value /relics/5/element']);
+    expect(problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual([
+      'collections/filter-value /relics/3/element',
+      'collections/filter-value /relics/4/element',
+      'collections/filter-value /relics/5/element',
+    ]);
     expect(problems[0]!.message).toContain('element');
   });
 
@@ -106,7 +132,10 @@ describe('filter values', () => {
     ]);
     expect(built.index.filters.category).toEqual({ combat: [0, 1] });
     expect(built.index.filters.slot).toEqual({ relic: [0] });
-    expect(problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual(['collections/filter-value /relics/1/category', 'collections/filter-value /relics/2/category']);
+    expect(problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual([
+      'collections/filter-value /relics/1/category',
+      'collections/filter-value /relics/2/category',
+    ]);
     expect(problems[0]!.message).toContain('"magic"');
     expect(problems[0]!.message).toMatch(/selects it\.$/);
     expect(problems[1]!.message).toContain('"magic", "other"');
@@ -126,7 +155,11 @@ describe('lookup keys and item files', () => {
     const { built, problems } = index('relics', [item]);
     expect(problems).toEqual([]);
     expect(built.index.keys).toEqual({ ember: 0, 'ember-stone': 0, 'relc-1': 0 });
-    expect(built.itemFiles.map((f) => f.path)).toEqual(['api/v1/relics/RELC-1.json', 'api/v1/relics/ember-stone.json', 'api/v1/relics/ember.json']);
+    expect(built.itemFiles.map((f) => f.path)).toEqual([
+      'api/v1/relics/RELC-1.json',
+      'api/v1/relics/ember-stone.json',
+      'api/v1/relics/ember.json',
+    ]);
     for (const f of built.itemFiles) {
       expect(f.body).toBe(JSON.stringify(item));
       expect(f.raw).toBe(true);
@@ -138,7 +171,10 @@ describe('lookup keys and item files', () => {
     expect(own.index.keys).toEqual({ 'a-1': 0, own: 0 });
     expect(own.itemFiles.map((f) => f.path)).toEqual(['api/v1/artifacts/A-1.json', 'api/v1/artifacts/Own.json']);
     expect(index('artifacts', [{ uuid: 'A-1', slug: ' ', name: 'Named' }]).built.index.keys).toEqual({ 'a-1': 0, named: 0 });
-    const twice = index('artifacts', [{ uuid: 'A-1', slug: 'same' }, { uuid: 'A-2', slug: 'Same' }]);
+    const twice = index('artifacts', [
+      { uuid: 'A-1', slug: 'same' },
+      { uuid: 'A-2', slug: 'Same' },
+    ]);
     expect(twice.problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual(['collections/duplicate-key /artifacts/1/slug']);
     expect(index('artifacts', [{ uuid: 'A-1', name: '!!!' }]).built.index.keys).toEqual({ 'a-1': 0 });
     expect(index('artifacts', [{ uuid: 'A-1', id: 'not-a-key' }]).built.index.keys).toEqual({ 'a-1': 0 });
@@ -146,7 +182,10 @@ describe('lookup keys and item files', () => {
 
   it('reports an item without any key, naming the keys its collection offers', () => {
     const relic = index('relics', [{ name: '' }, { id: ' ' }]);
-    expect(relic.problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual(['collections/missing-key /relics/0', 'collections/missing-key /relics/1']);
+    expect(relic.problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual([
+      'collections/missing-key /relics/0',
+      'collections/missing-key /relics/1',
+    ]);
     expect(relic.problems[0]!.message).toContain('uuid, id, name');
     expect(relic.problems[0]!.message).toContain('a uuid');
     const inf = index('infusions', [{ name: 'No key' }]);
@@ -154,7 +193,12 @@ describe('lookup keys and item files', () => {
   });
 
   it('a shared key stays with the earlier kind, then the earlier item, and is reported at the loser', () => {
-    const { built, problems } = index('relics', [{ id: 'b', name: 'Frost' }, { id: 'frost', name: 'Other' }, { id: 'FROST' }, { uuid: 'b' }]);
+    const { built, problems } = index('relics', [
+      { id: 'b', name: 'Frost' },
+      { id: 'frost', name: 'Other' },
+      { id: 'FROST' },
+      { uuid: 'b' },
+    ]);
     expect(built.index.keys).toEqual({ b: 3, frost: 1, other: 1 });
     expect(problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual([
       'collections/duplicate-key /relics/0/id',
@@ -179,7 +223,11 @@ describe('lookup keys and item files', () => {
 describe('items that are not objects, hidden artifacts, datasets', () => {
   it('leaves out and reports items that are not objects; positions count kept items only', () => {
     const { built, problems } = index('relics', [null, [1], 'x', { id: 'a' }]);
-    expect(problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual(['collections/shape /relics/0', 'collections/shape /relics/1', 'collections/shape /relics/2']);
+    expect(problems.map((p) => `${p.rule} ${p.pointer}`)).toEqual([
+      'collections/shape /relics/0',
+      'collections/shape /relics/1',
+      'collections/shape /relics/2',
+    ]);
     expect(problems[0]!.message).toContain('null');
     expect(problems[1]!.message).toContain('an array');
     expect(problems[2]!.message).toContain('string');
@@ -187,7 +235,12 @@ describe('items that are not objects, hidden artifacts, datasets', () => {
   });
 
   it('lists artifacts hidden until found', () => {
-    const { built } = index('artifacts', [{ uuid: 'a', discovery: { hiddenUntilFound: true } }, { uuid: 'b', discovery: { hiddenUntilFound: 'yes' } }, { uuid: 'c', discovery: true }, { uuid: 'd', discovery: { hiddenUntilFound: true } }]);
+    const { built } = index('artifacts', [
+      { uuid: 'a', discovery: { hiddenUntilFound: true } },
+      { uuid: 'b', discovery: { hiddenUntilFound: 'yes' } },
+      { uuid: 'c', discovery: true },
+      { uuid: 'd', discovery: { hiddenUntilFound: true } },
+    ]);
     expect(built.index.hidden).toEqual([0, 3]);
     expect(index('relics', [{ id: 'a', discovery: { hiddenUntilFound: true } }]).built.index.hidden).toEqual([]);
   });
@@ -221,13 +274,28 @@ describe('deriveCollections', () => {
     expect(out.map((o) => o.path)).toEqual(['api/v1/collections/relics.cidx', 'api/v1/relics/r.json']);
     expect(out[0]!.raw).toBe(true);
     expect(lookupItem(loadIndex(out[0]!.body as Buffer, 'relics'), 'r')).toBe(JSON.stringify({ id: 'r', tier: 0 }));
-    expect(issues.map((i) => `${i.rule} ${i.file} ${i.pointer}`)).toEqual(['collections/filter-value master-relics.json /relics/0/tier', 'collections/shape master-enchants.json ']);
+    expect(issues.map((i) => `${i.rule} ${i.file} ${i.pointer}`)).toEqual([
+      'collections/filter-value master-relics.json /relics/0/tier',
+      'collections/shape master-enchants.json ',
+    ]);
   });
 
   it('gives item files to the smallest collections while they fit the budget, reporting the rest', () => {
     const docs = new Map<string, SourceDoc>([
       // relics: 2 items × (id, name slug) = 4 files; enchants: 1 × 2 = 2; infusions: 2 × 1 (id) = 2; artifacts: 1 × 1 (slug) = 1
-      ['master-relics.json', { path: 'master-relics.json', text: '', data: { relics: [{ id: 'r1', name: 'A' }, { id: 'r2', name: 'B' }] } }],
+      [
+        'master-relics.json',
+        {
+          path: 'master-relics.json',
+          text: '',
+          data: {
+            relics: [
+              { id: 'r1', name: 'A' },
+              { id: 'r2', name: 'B' },
+            ],
+          },
+        },
+      ],
       ['master-enchants.json', { path: 'master-enchants.json', text: '', data: { enchants: [{ id: 'e1', name: 'C' }] } }],
       ['master-infusions.json', { path: 'master-infusions.json', text: '', data: { infusions: [{ id: 'i1' }, { id: 'i2' }] } }],
       ['master-artifacts.json', { path: 'master-artifacts.json', text: '', data: { artifacts: [{ name: 'D' }] } }],
@@ -236,13 +304,28 @@ describe('deriveCollections', () => {
       const issues: IssueInput[] = [];
       const out = deriveCollections({ config: testConfig({ itemFileBudget }), docs, report: (i) => issues.push(i) });
       const written = [...new Set(out.filter((o) => !o.path.includes('/collections/')).map((o) => o.path.split('/')[2]))].sort();
-      return { written, over: issues.filter((i) => i.rule === 'collections/item-files-over-budget').map((i) => `${i.file} ${i.message.split(' (')[1]!.split(')')[0]}`) };
+      return {
+        written,
+        over: issues
+          .filter((i) => i.rule === 'collections/item-files-over-budget')
+          .map((i) => `${i.file} ${i.message.split(' (')[1]!.split(')')[0]}`),
+      };
     };
     expect(run(9)).toEqual({ written: ['artifacts', 'enchants', 'infusions', 'relics'], over: [] });
     // ties keep collection order: enchants (2) before infusions (2)
     expect(run(8)).toEqual({ written: ['artifacts', 'enchants', 'infusions'], over: ['master-relics.json 3 of itemFileBudget 8 left'] });
-    expect(run(3)).toEqual({ written: ['artifacts', 'enchants'], over: ['master-infusions.json 0 of itemFileBudget 3 left', 'master-relics.json 0 of itemFileBudget 3 left'] });
-    expect(run(2)).toEqual({ written: ['artifacts'], over: ['master-enchants.json 1 of itemFileBudget 2 left', 'master-infusions.json 1 of itemFileBudget 2 left', 'master-relics.json 1 of itemFileBudget 2 left'] });
+    expect(run(3)).toEqual({
+      written: ['artifacts', 'enchants'],
+      over: ['master-infusions.json 0 of itemFileBudget 3 left', 'master-relics.json 0 of itemFileBudget 3 left'],
+    });
+    expect(run(2)).toEqual({
+      written: ['artifacts'],
+      over: [
+        'master-enchants.json 1 of itemFileBudget 2 left',
+        'master-infusions.json 1 of itemFileBudget 2 left',
+        'master-relics.json 1 of itemFileBudget 2 left',
+      ],
+    });
     expect(run(0).written).toEqual([]);
     expect(run(0).over).toHaveLength(4);
   });

@@ -47,7 +47,16 @@ const config = testConfig({ versions: { package: '7.1.0' } });
 describe('collectTypedRecords', () => {
   it('reads the play catalog before the design template and takes the first present id field', () => {
     const docs = docsOf({
-      'master-weapons.json': { items: [{ uuid: 'W-1', id: 'w1', name: 'Sword' }, { uuid: '', id: 'w2', name: 'Axe' }, { id: 'w3' }, { uuid: 'W-4', name: 7 }, { name: 'No id' }, { uuid: 7, id: 'w5', name: 'Numbered' }] },
+      'master-weapons.json': {
+        items: [
+          { uuid: 'W-1', id: 'w1', name: 'Sword' },
+          { uuid: '', id: 'w2', name: 'Axe' },
+          { id: 'w3' },
+          { uuid: 'W-4', name: 7 },
+          { name: 'No id' },
+          { uuid: 7, id: 'w5', name: 'Numbered' },
+        ],
+      },
       'weapons.json': { categories: { swords: { items: [{ id: 'design', name: 'Template' }] } } },
     });
     const recs = collectTypedRecords(docs, config, law());
@@ -63,16 +72,42 @@ describe('collectTypedRecords', () => {
   it('falls back to the design template when the play catalog is absent or unparsed', () => {
     const docs = docsOf({ 'weapons.json': { categories: { swords: { items: [{ id: 'design', uuid: 'U', name: 'Template' }] } } } });
     docs.set('master-weapons.json', { path: 'master-weapons.json', text: '{', data: undefined });
-    expect(collectTypedRecords(docs, config, law()).get('weapons')!.map((r) => [r.id, r.pointer])).toEqual([['design', '/categories/swords/items/0']]);
+    expect(
+      collectTypedRecords(docs, config, law())
+        .get('weapons')!
+        .map((r) => [r.id, r.pointer]),
+    ).toEqual([['design', '/categories/swords/items/0']]);
   });
 
   it('gives skills their derived SKIL id and sprites their SPRT id; every type is present, empty when absent', () => {
     const docs = docsOf({
-      'master-weaponSkills.json': { weaponTypes: { sword: { slots: { a: { skills: [{ id: 'slash', name: 'Slash' }, { id: 'nope', name: 'No SKIL' }] } } } } },
-      'sprites2d.json': { totalSprites: 1, categories: { ui: { count: 1, items: [{ name: 'Btn', path: '/s/btn.png', category: 'ui', subcategory: '', source: '' }, { name: 'Bad' }] } } },
+      'master-weaponSkills.json': {
+        weaponTypes: {
+          sword: {
+            slots: {
+              a: {
+                skills: [
+                  { id: 'slash', name: 'Slash' },
+                  { id: 'nope', name: 'No SKIL' },
+                ],
+              },
+            },
+          },
+        },
+      },
+      'sprites2d.json': {
+        totalSprites: 1,
+        categories: {
+          ui: { count: 1, items: [{ name: 'Btn', path: '/s/btn.png', category: 'ui', subcategory: '', source: '' }, { name: 'Bad' }] },
+        },
+      },
     });
     const ptr = '/weaponTypes/sword/slots/a/skills/0';
-    const recs = collectTypedRecords(docs, testConfig({ namespaces: { skill: 's:', icon: 'i:', sprite: 'sp:' } }), law([], [[ptr, 'SKIL-AAAA-BBBB-CCCC']]));
+    const recs = collectTypedRecords(
+      docs,
+      testConfig({ namespaces: { skill: 's:', icon: 'i:', sprite: 'sp:' } }),
+      law([], [[ptr, 'SKIL-AAAA-BBBB-CCCC']]),
+    );
     expect(recs.get('skills')!.map((r) => r.id)).toEqual(['SKIL-AAAA-BBBB-CCCC', 'nope']);
     expect(recs.get('sprites')!.map((r) => r.id)).toEqual([deriveSpriteId('sp:', '/s/btn.png')]);
     expect([...recs.keys()]).toEqual(['weapons', 'armor', 'materials', 'consumables', 'enemies', 'bosses', 'skills', 'sprites']);
@@ -82,10 +117,28 @@ describe('collectTypedRecords', () => {
 
 describe('deriveCore', () => {
   const ptr = '/weaponTypes/sword/slots/a/skills/0';
-  const skills = { weaponTypes: { sword: { slots: { a: { skills: [{ id: 'slash', name: 'Slash' }, { id: 'other', name: 'Other' }] } } } } };
+  const skills = {
+    weaponTypes: {
+      sword: {
+        slots: {
+          a: {
+            skills: [
+              { id: 'slash', name: 'Slash' },
+              { id: 'other', name: 'Other' },
+            ],
+          },
+        },
+      },
+    },
+  };
   const docs = docsOf({
     'master-weaponSkills.json': skills,
-    'master-materials.json': { materials: [{ uuid: 'MATL-1', name: 'Iron', weight: 2 }, { uuid: 'MATL-2', name: 'Tin', props: { hard: true } }] },
+    'master-materials.json': {
+      materials: [
+        { uuid: 'MATL-1', name: 'Iron', weight: 2 },
+        { uuid: 'MATL-2', name: 'Tin', props: { hard: true } },
+      ],
+    },
     'master-relics.json': { relics: [{ id: 'r1' }, { id: 'r2' }] },
     'master-recipes.json': { recipes: [{ a: 1 }] },
     'master-items.json': { items: [{ a: 1 }, { b: 2 }, { c: 3 }] },
@@ -115,7 +168,11 @@ describe('deriveCore', () => {
       'api/v1/master-weaponSkills.json',
       'api/v1/master-registry.json',
       'api/v1/canonical-items-manifest.json',
-      ...['weapons', 'armor', 'materials', 'consumables', 'enemies', 'bosses', 'skills'].flatMap((t) => [`api/v1/exports/${t}.json`, `api/v1/exports/full/${t}.json`, `api/v1/exports/full/${t}.csv`]),
+      ...['weapons', 'armor', 'materials', 'consumables', 'enemies', 'bosses', 'skills'].flatMap((t) => [
+        `api/v1/exports/${t}.json`,
+        `api/v1/exports/full/${t}.json`,
+        `api/v1/exports/full/${t}.csv`,
+      ]),
       'api/v1/stats.json',
       'api/v1/search-index.json',
     ]);
@@ -129,7 +186,10 @@ describe('deriveCore', () => {
     expect(text.endsWith('}\n')).toBe(true);
     expect(text).toContain('\n  "weaponTypes"');
     const parsed = JSON.parse(text) as typeof skills;
-    expect(parsed.weaponTypes.sword.slots.a.skills).toEqual([{ id: 'slash', name: 'Slash', brandUuid: 'SKIL-AAAA-BBBB-CCCC' }, { id: 'other', name: 'Other' }]);
+    expect(parsed.weaponTypes.sword.slots.a.skills).toEqual([
+      { id: 'slash', name: 'Slash', brandUuid: 'SKIL-AAAA-BBBB-CCCC' },
+      { id: 'other', name: 'Other' },
+    ]);
     expect(skills.weaponTypes.sword.slots.a.skills[0]).toEqual({ id: 'slash', name: 'Slash' });
   });
 
@@ -151,7 +211,15 @@ describe('deriveCore', () => {
     expect(Object.keys(reg.totals as object)).toEqual(['consumable', 'food', 'material', 'odd', 'potion', 'weapon']);
     const byUuid = reg.byUuid as Record<string, Record<string, unknown>>;
     expect(Object.keys(byUuid)).toEqual(['CONS-1', 'FOOD-1', 'ITEM-1', 'ITEM-2', 'MATL-1', 'POTN-1', 'XITEM-1']);
-    expect(byUuid['ITEM-2']).toEqual({ kind: 'weapon', file: 'master-items.json', pointer: '/items/0', name: 'ITEM-2 name', category: null, tier: null, alsoIn: ['a.json', 'z.json'] });
+    expect(byUuid['ITEM-2']).toEqual({
+      kind: 'weapon',
+      file: 'master-items.json',
+      pointer: '/items/0',
+      name: 'ITEM-2 name',
+      category: null,
+      tier: null,
+      alsoIn: ['a.json', 'z.json'],
+    });
     expect(defs[0]!.alsoIn).toEqual(['z.json', 'a.json']);
   });
 
@@ -161,7 +229,15 @@ describe('deriveCore', () => {
     expect(Object.keys(c.families as object)).toEqual(['CONS', 'FOOD', 'ITEM', 'POTN']);
     const items = c.items as { uuid: string }[];
     expect(items.map((i) => i.uuid)).toEqual(['CONS-1', 'FOOD-1', 'ITEM-1', 'ITEM-2', 'POTN-1']);
-    expect(items[2]).toEqual({ uuid: 'ITEM-1', family: 'ITEM', name: 'ITEM-1 name', kind: 'weapon', category: 'swords', tier: 2, file: 'master-items.json' });
+    expect(items[2]).toEqual({
+      uuid: 'ITEM-1',
+      family: 'ITEM',
+      name: 'ITEM-1 name',
+      kind: 'weapon',
+      category: 'swords',
+      tier: 2,
+      file: 'master-items.json',
+    });
   });
 
   it('falls back to version 4.0.0 when the config names no package version', () => {
@@ -173,7 +249,10 @@ describe('deriveCore', () => {
   it('export files: type, CSV columns over every record, the records as written', () => {
     const m = body('api/v1/exports/materials.json');
     expect(m.type).toBe('materials');
-    expect(m.records).toEqual([{ uuid: 'MATL-1', name: 'Iron', weight: 2 }, { uuid: 'MATL-2', name: 'Tin', props: { hard: true } }]);
+    expect(m.records).toEqual([
+      { uuid: 'MATL-1', name: 'Iron', weight: 2 },
+      { uuid: 'MATL-2', name: 'Tin', props: { hard: true } },
+    ]);
     expect([...(m.columns as string[])].sort()).toEqual(['name', 'props.hard', 'uuid', 'weight']);
     expect(body('api/v1/exports/armor.json')).toEqual({ type: 'armor', columns: [], records: [] });
   });

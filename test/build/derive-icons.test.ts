@@ -14,9 +14,14 @@ import { testConfig } from '../helpers/config.js';
 
 const P = 'game-assets/icons/';
 
-function run(source: unknown, config: CatalogConfig = testConfig()): { files: readonly Emitted[]; issues: IssueInput[]; body: (path: string) => Record<string, unknown> } {
+function run(
+  source: unknown,
+  config: CatalogConfig = testConfig(),
+): { files: readonly Emitted[]; issues: IssueInput[]; body: (path: string) => Record<string, unknown> } {
   const issues: IssueInput[] = [];
-  const docs = new Map(source === undefined ? [] : [[ICON_SOURCE_FILE, { path: ICON_SOURCE_FILE, text: JSON.stringify(source), data: source }]]);
+  const docs = new Map(
+    source === undefined ? [] : [[ICON_SOURCE_FILE, { path: ICON_SOURCE_FILE, text: JSON.stringify(source), data: source }]],
+  );
   const files = deriveIcons({ config, docs, report: (i) => issues.push(i) });
   // every problem explains itself to the content author
   for (const i of issues) {
@@ -47,7 +52,18 @@ describe('icon rules', () => {
 
 describe('refused keys', () => {
   it('names the problem of each unclean key and registers none of them', () => {
-    const bad = [` ${P}a.png`, `${P}a.png `, `${P}a\u0001.png`, `${P}a\u007f.png`, `${P}a\\b.png`, `/${P}a.png`, `${P}a//b.png`, `${P}./b.png`, `${P}../b.png`, `${P}a/`];
+    const bad = [
+      ` ${P}a.png`,
+      `${P}a.png `,
+      `${P}a\u0001.png`,
+      `${P}a\u007f.png`,
+      `${P}a\\b.png`,
+      `/${P}a.png`,
+      `${P}a//b.png`,
+      `${P}./b.png`,
+      `${P}../b.png`,
+      `${P}a/`,
+    ];
     const r = run({ icons: bad.map((key) => ({ key, category: 'ui' })) });
     expect(keysOf(r)).toEqual([]);
     expect(r.issues.map((i) => i.rule)).toEqual(bad.map(() => 'icons/key-format'));
@@ -73,7 +89,12 @@ describe('refused keys', () => {
         { key: `${P}b.png`, category: 'ui' },
       ],
     });
-    expect(problems(r)).toEqual(['icons/key-prefix /icons/1/key', 'icons/duplicate-key /icons/2/key', 'icons/unknown-category /icons/3/category', 'icons/duplicate-key /icons/4/key']);
+    expect(problems(r)).toEqual([
+      'icons/key-prefix /icons/1/key',
+      'icons/duplicate-key /icons/2/key',
+      'icons/unknown-category /icons/3/category',
+      'icons/duplicate-key /icons/4/key',
+    ]);
     expect(r.issues[1]!.message).toContain('/icons/0');
     expect(r.issues[0]!.message).toContain(P);
     expect(r.issues[2]!.message).toContain('"UI"');
@@ -120,7 +141,13 @@ describe('source shape and key prefix', () => {
   });
 
   it('takes a clean folder as key prefix and refuses others, falling back to the default', () => {
-    const own = run({ keyPrefix: 'art/icons/', icons: [{ key: 'art/icons/x.png', category: 'ui' }, { key: `${P}x.png`, category: 'ui' }] });
+    const own = run({
+      keyPrefix: 'art/icons/',
+      icons: [
+        { key: 'art/icons/x.png', category: 'ui' },
+        { key: `${P}x.png`, category: 'ui' },
+      ],
+    });
     expect(own.issues.map((i) => i.rule)).toEqual(['icons/key-prefix']);
     expect(own.body('icon-registry.json')).toMatchObject({ keyPrefix: 'art/icons/', count: 1 });
     expect((own.body('icon-registry.json').icons as { path: string }[])[0]!.path).toBe('x.png');
@@ -139,7 +166,12 @@ describe('source shape and key prefix', () => {
 });
 
 describe('registered icons', () => {
-  const config = testConfig({ uuidField: 'brandUuid', cdnUrl: 'https://cdn.test//', namespaces: { skill: 's:', icon: 'ns:', sprite: 'p:' }, versions: { iconRegistry: '2.0.0' } });
+  const config = testConfig({
+    uuidField: 'brandUuid',
+    cdnUrl: 'https://cdn.test//',
+    namespaces: { skill: 's:', icon: 'ns:', sprite: 'p:' },
+    versions: { iconRegistry: '2.0.0' },
+  });
   // derived inside each test (never while the suite is collected), so that every run sees the code under test
   const derived = (): { r: ReturnType<typeof run>; icons: Record<string, unknown>[]; byKey: Record<string, Record<string, unknown>> } => {
     const r = run(
@@ -236,8 +268,13 @@ describe('registered icons', () => {
 });
 
 describe('ambiguous relative paths', () => {
-  it('warns when a relative path is another icon\'s full key, which by-path lookups return', () => {
-    const r = run({ icons: [{ key: `${P}${P}a.png`, category: 'ui' }, { key: `${P}a.png`, category: 'ui' }] });
+  it("warns when a relative path is another icon's full key, which by-path lookups return", () => {
+    const r = run({
+      icons: [
+        { key: `${P}${P}a.png`, category: 'ui' },
+        { key: `${P}a.png`, category: 'ui' },
+      ],
+    });
     expect(problems(r)).toEqual(['icons/ambiguous-path /icons/0/key']);
     const paths = r.body('icon-path-index.json').paths as Record<string, string>;
     expect(paths[`${P}a.png`]).toBe(deriveIconId('i:', `${P}a.png`));

@@ -10,7 +10,16 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fileTable, reportFileFor, serialise, sha256, stagingDirFor, swapInto, writeAll, type OutputFile } from '../../build/pipeline/emit.js';
+import {
+  fileTable,
+  reportFileFor,
+  serialise,
+  sha256,
+  stagingDirFor,
+  swapInto,
+  writeAll,
+  type OutputFile,
+} from '../../build/pipeline/emit.js';
 
 const dirs: string[] = [];
 afterAll(async () => {

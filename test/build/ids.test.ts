@@ -46,7 +46,13 @@ describe('ICON ids (spec 2.6)', () => {
 describe('SPRT ids (spec 2.6)', () => {
   const pattern = new RegExp(vectors.sprite.pattern);
   it('the library pattern agrees with the fixture pattern', () => {
-    for (const s of ['SPRT-C39EF105-6A129F', 'SPRT-c39ef105-6a129f', 'SPRT-C39EF105-6A129', 'SPRT-C39EF1050-6A129F', 'SPRX-C39EF105-6A129F']) {
+    for (const s of [
+      'SPRT-C39EF105-6A129F',
+      'SPRT-c39ef105-6a129f',
+      'SPRT-C39EF105-6A129',
+      'SPRT-C39EF1050-6A129F',
+      'SPRX-C39EF105-6A129F',
+    ]) {
       expect(SPRITE_ID_RE.test(s)).toBe(pattern.test(s));
     }
   });
@@ -67,7 +73,12 @@ describe('timestamp family format (spec 2.6)', () => {
     const { TIMESTAMP_ID_RE } = await import('../../build/pipeline/ids.js');
     expect(TIMESTAMP_ID_RE.test('MNT-20260422050330-000322-0583BA27')).toBe(true);
     expect(TIMESTAMP_ID_RE.test('ITEM-20260422050330-000322-0583BA27')).toBe(true);
-    for (const bad of ['MN-20260422050330-000322-0583BA27', 'ITEMS-20260422050330-000322-0583BA27', 'ITEM-2026042205033-000322-0583BA27', 'ITEM-20260422050330-000322-0583ba27']) {
+    for (const bad of [
+      'MN-20260422050330-000322-0583BA27',
+      'ITEMS-20260422050330-000322-0583BA27',
+      'ITEM-2026042205033-000322-0583BA27',
+      'ITEM-20260422050330-000322-0583ba27',
+    ]) {
       expect(TIMESTAMP_ID_RE.test(bad), bad).toBe(false);
     }
   });
@@ -100,7 +111,13 @@ describe('id patterns refuse near misses (spec 2.6)', () => {
 
   it('SPRT: eight and six upper-case hex digits, anchored both ends', () => {
     expect(SPRITE_ID_RE.test('SPRT-0123ABCD-EF4567')).toBe(true);
-    for (const bad of ['xSPRT-0123ABCD-EF4567', 'SPRT-0123ABCD-EF45678', 'SPRT-0123ABCG-EF4567', 'SPRT-0123ABCD-EF456G', 'SPRT-0123ABC-EF4567']) {
+    for (const bad of [
+      'xSPRT-0123ABCD-EF4567',
+      'SPRT-0123ABCD-EF45678',
+      'SPRT-0123ABCG-EF4567',
+      'SPRT-0123ABCD-EF456G',
+      'SPRT-0123ABC-EF4567',
+    ]) {
       expect(SPRITE_ID_RE.test(bad), bad).toBe(false);
     }
   });

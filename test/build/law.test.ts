@@ -48,14 +48,25 @@ interface CatalogCase {
 }
 
 /** The record second in the array at `key`, after a filler record without an id. */
-const inArray = (key: string) => (rec: object, idField: string): [unknown, string, string | null] => [{ [key]: [{ name: 'filler' }, rec] }, `/${key}/1`, `/${key}/0/${idField}`];
+const inArray =
+  (key: string) =>
+  (rec: object, idField: string): [unknown, string, string | null] => [
+    { [key]: [{ name: 'filler' }, rec] },
+    `/${key}/1`,
+    `/${key}/0/${idField}`,
+  ];
 
 const CATALOGS: readonly CatalogCase[] = [
   { file: 'master-items.json', kind: 'item', families: ['ITEM', 'FOOD', 'POTN', 'CONS'], places: [inArray('items')] },
   { file: 'master-weapons.json', kind: 'weapon', families: ['ITEM'], places: [inArray('items')] },
   { file: 'master-weapon-prefabs.json', kind: 'weapon-prefab', families: ['ITEM'], places: [inArray('items'), inArray('prefabs')] },
   { file: 'master-armor.json', kind: 'armor', families: ['ITEM'], places: [inArray('items')] },
-  { file: 'master-consumables.json', kind: 'consumable', families: ['FOOD', 'POTN', 'CONS'], places: [inArray('items'), inArray('consumables')] },
+  {
+    file: 'master-consumables.json',
+    kind: 'consumable',
+    families: ['FOOD', 'POTN', 'CONS'],
+    places: [inArray('items'), inArray('consumables')],
+  },
   { file: 'master-materials.json', kind: 'material', families: ['MATL'], places: [inArray('materials'), inArray('items')] },
   { file: 'master-recipes.json', kind: 'recipe', families: ['RECP'], places: [inArray('recipes')] },
   { file: 'master-relics.json', kind: 'relic', families: ['RELC'], places: [inArray('relics')] },
@@ -65,7 +76,13 @@ const CATALOGS: readonly CatalogCase[] = [
   { file: 'master-attributes.json', kind: 'attribute', families: ['ATTR'], places: [inArray('attributes')] },
   { file: 'master-buildings.json', kind: 'building', families: ['BLDG'], places: [inArray('buildings'), inArray('items')] },
   { file: 'master-mounts.json', kind: 'mount', families: ['MNT'], places: [inArray('mounts'), inArray('items')] },
-  { file: 'master-harvest-nodes.json', kind: 'harvest-node', families: ['NODE'], idField: 'nodeUuid', places: [inArray('nodes'), inArray('items')] },
+  {
+    file: 'master-harvest-nodes.json',
+    kind: 'harvest-node',
+    families: ['NODE'],
+    idField: 'nodeUuid',
+    places: [inArray('nodes'), inArray('items')],
+  },
   {
     file: 'master-skillTrees.json',
     kind: 'class-skill',
@@ -80,7 +97,6 @@ const CATALOGS: readonly CatalogCase[] = [
   },
 ];
 
-
 describe('definition catalogs (spec §2.6)', () => {
   for (const c of CATALOGS) {
     const idField = c.idField ?? 'uuid';
@@ -93,7 +109,16 @@ describe('definition catalogs (spec §2.6)', () => {
             const run = law({ [c.file]: doc });
             // a record without an id is the only problem
             expect(where(run)).toEqual(filler ? [['law/definition-prefix', c.file, filler]] : []);
-            expect(run.definitions.get(id)).toEqual({ id, kind: c.kind, file: c.file, pointer, name: `A ${family}`, category: 'cat', tier: 2, alsoIn: [] });
+            expect(run.definitions.get(id)).toEqual({
+              id,
+              kind: c.kind,
+              file: c.file,
+              pointer,
+              name: `A ${family}`,
+              category: 'cat',
+              tier: 2,
+              alsoIn: [],
+            });
           }
         });
       });
@@ -164,7 +189,16 @@ describe('definition catalogs (spec §2.6)', () => {
   });
 
   it('needs the family followed by a dash: a longer word or a bare family is another family', () => {
-    const run = law({ 'master-relics.json': { relics: [{ uuid: 'RELCX-20260101000000-000001-0000ABCD' }, { uuid: 'RELC' }, { uuid: 'relc-1' }, { uuid: 'xRELC-20260101000000-000001-0000ABCD' }] } });
+    const run = law({
+      'master-relics.json': {
+        relics: [
+          { uuid: 'RELCX-20260101000000-000001-0000ABCD' },
+          { uuid: 'RELC' },
+          { uuid: 'relc-1' },
+          { uuid: 'xRELC-20260101000000-000001-0000ABCD' },
+        ],
+      },
+    });
     expect(where(run).map(([rule, , p]) => [rule, p])).toEqual([
       ['law/definition-prefix', '/relics/0/uuid'],
       ['law/definition-prefix', '/relics/1/uuid'],
@@ -185,7 +219,13 @@ describe('definition catalogs (spec §2.6)', () => {
 
   it('requires the timestamp format PREFIX-<14 digits>-<6 hex>-<8 hex> on stored definition ids', () => {
     const good = ts('RELC');
-    const bad = ['RELC-1', 'RELC-2026010100000-000001-0000ABCD', 'RELC-20260101000000-00000g-0000ABCD', `${good}-1`, `x${good}`.replace('xRELC', 'RELC-x')];
+    const bad = [
+      'RELC-1',
+      'RELC-2026010100000-000001-0000ABCD',
+      'RELC-20260101000000-00000g-0000ABCD',
+      `${good}-1`,
+      `x${good}`.replace('xRELC', 'RELC-x'),
+    ];
     const run = law({ 'master-relics.json': { relics: [{ uuid: good }, ...bad.map((uuid) => ({ uuid }))] } });
     expect(where(run)).toEqual(bad.map((_, i) => ['law/id-format', 'master-relics.json', `/relics/${i + 1}/uuid`]));
     for (const [i, id] of bad.entries()) expect(run.issues[i]!.message).toContain(JSON.stringify(id));
@@ -193,7 +233,9 @@ describe('definition catalogs (spec §2.6)', () => {
 
   it('reports an id defined twice in one catalog at the second record, naming the first', () => {
     const id = ts('RELC');
-    const run = law({ 'master-relics.json': { relics: [{ uuid: id, name: 'First' }, { uuid: ts('RELC', 2) }, { uuid: id, name: 'Second' }] } });
+    const run = law({
+      'master-relics.json': { relics: [{ uuid: id, name: 'First' }, { uuid: ts('RELC', 2) }, { uuid: id, name: 'Second' }] },
+    });
     expect(where(run)).toEqual([['law/duplicate-id', 'master-relics.json', '/relics/2/uuid']]);
     expect(run.issues[0]!.message).toContain(id);
     expect(run.issues[0]!.message).toContain('/relics/0');
@@ -209,7 +251,13 @@ describe('definition catalogs (spec §2.6)', () => {
     });
     expect(run.issues).toEqual([]);
     expect(run.definitions.get(id)).toEqual({
-      id, kind: 'weapon', file: 'master-items.json', pointer: '/items/0', name: 'From items', category: null, tier: null,
+      id,
+      kind: 'weapon',
+      file: 'master-items.json',
+      pointer: '/items/0',
+      name: 'From items',
+      category: null,
+      tier: null,
       alsoIn: ['master-weapons.json', 'master-armor.json'],
     });
   });
@@ -223,7 +271,12 @@ describe('definition catalogs (spec §2.6)', () => {
 
   it('takes an item kind from its type in master-items only, and keeps name, category and tier only when typed right', () => {
     const run = law({
-      'master-items.json': { items: [{ uuid: ts('FOOD'), type: 'food', name: 7, category: ['x'], tier: '3' }, { uuid: ts('ITEM'), type: 42 }] },
+      'master-items.json': {
+        items: [
+          { uuid: ts('FOOD'), type: 'food', name: 7, category: ['x'], tier: '3' },
+          { uuid: ts('ITEM'), type: 42 },
+        ],
+      },
       'master-relics.json': { relics: [{ uuid: ts('RELC'), type: 'food' }] },
     });
     expect(run.definitions.get(ts('FOOD'))).toMatchObject({ kind: 'food', name: null, category: null, tier: null });
@@ -246,27 +299,45 @@ describe('derived skill ids (spec §2.6)', () => {
   const config = testConfig({ uuidField: 'brandUuid', namespaces: { skill: 'game-skill:', icon: 'i:', sprite: 'p:' } });
 
   it('derives the SKIL id of every skill from the skill namespace and its id, with no format check', () => {
-    const run = law({ 'master-weaponSkills.json': skills({ id: 'slash', name: 'Slash' }, { id: 'parry', brandUuid: deriveSkillId('game-skill:', 'parry') }) }, config);
+    const run = law(
+      {
+        'master-weaponSkills.json': skills(
+          { id: 'slash', name: 'Slash' },
+          { id: 'parry', brandUuid: deriveSkillId('game-skill:', 'parry') },
+        ),
+      },
+      config,
+    );
     const slash = deriveSkillId('game-skill:', 'slash');
     const parry = deriveSkillId('game-skill:', 'parry');
     expect(run.issues).toEqual([]);
-    expect(run.skillIds).toEqual(new Map([
-      ['/weaponTypes/sword/slots/0/skills/0', slash],
-      ['/weaponTypes/sword/slots/0/skills/1', parry],
-    ]));
-    expect(run.definitions.get(slash)).toMatchObject({ kind: 'skill', file: 'master-weaponSkills.json', pointer: '/weaponTypes/sword/slots/0/skills/0', name: 'Slash' });
+    expect(run.skillIds).toEqual(
+      new Map([
+        ['/weaponTypes/sword/slots/0/skills/0', slash],
+        ['/weaponTypes/sword/slots/0/skills/1', parry],
+      ]),
+    );
+    expect(run.definitions.get(slash)).toMatchObject({
+      kind: 'skill',
+      file: 'master-weaponSkills.json',
+      pointer: '/weaponTypes/sword/slots/0/skills/0',
+      name: 'Slash',
+    });
     expect(run.definitions.get(parry)?.kind).toBe('skill');
   });
 
   it('reports a stored id in the configured field that differs from the derivation; null or absent is fine', () => {
-    const run = law({
-      'master-weaponSkills.json': skills(
-        { id: 'slash', brandUuid: 'SKIL-0000-0000-0000' },
-        { id: 'parry', brandUuid: null },
-        { id: 'kick', studioUuid: 'SKIL-0000-0000-0000' },
-        { id: 'bash', brandUuid: '' },
-      ),
-    }, config);
+    const run = law(
+      {
+        'master-weaponSkills.json': skills(
+          { id: 'slash', brandUuid: 'SKIL-0000-0000-0000' },
+          { id: 'parry', brandUuid: null },
+          { id: 'kick', studioUuid: 'SKIL-0000-0000-0000' },
+          { id: 'bash', brandUuid: '' },
+        ),
+      },
+      config,
+    );
     expect(where(run)).toEqual([
       ['law/derived-id-mismatch', 'master-weaponSkills.json', '/weaponTypes/sword/slots/0/skills/0/brandUuid'],
       ['law/derived-id-mismatch', 'master-weaponSkills.json', '/weaponTypes/sword/slots/0/skills/3/brandUuid'],
@@ -282,14 +353,19 @@ describe('derived skill ids (spec §2.6)', () => {
 
   it('reports a skill without a string id at its id field and derives nothing for it', () => {
     const run = law({ 'master-weaponSkills.json': skills({ name: 'Nameless' }, { id: '' }, { id: 3 }, { id: 'ok' }) }, config);
-    expect(where(run)).toEqual([0, 1, 2].map((k) => ['law/unresolved-ref', 'master-weaponSkills.json', `/weaponTypes/sword/slots/0/skills/${k}/id`]));
+    expect(where(run)).toEqual(
+      [0, 1, 2].map((k) => ['law/unresolved-ref', 'master-weaponSkills.json', `/weaponTypes/sword/slots/0/skills/${k}/id`]),
+    );
     expect(run.issues[0]!.message).toContain('"id"');
     expect([...run.skillIds.keys()]).toEqual(['/weaponTypes/sword/slots/0/skills/3']);
     expect(run.definitions.size).toBe(1);
   });
 
   it('reports the same skill id twice as a duplicate definition', () => {
-    const run = law({ 'master-weaponSkills.json': { weaponTypes: [{ slots: [{ skills: [{ id: 'slash' }] }, { skills: [{ id: 'slash' }] }] }] } }, config);
+    const run = law(
+      { 'master-weaponSkills.json': { weaponTypes: [{ slots: [{ skills: [{ id: 'slash' }] }, { skills: [{ id: 'slash' }] }] }] } },
+      config,
+    );
     expect(where(run)).toEqual([['law/duplicate-id', 'master-weaponSkills.json', '/weaponTypes/0/slots/1/skills/0/brandUuid']]);
   });
 });
@@ -300,7 +376,10 @@ describe('derived skill ids (spec §2.6)', () => {
 describe('icons (spec §2.6)', () => {
   it('derives an ICON id from each string key of the icon source', () => {
     const config = testConfig({ namespaces: { skill: 's:', icon: 'assets:', sprite: 'p:' } });
-    const run = law({ 'icon-sources.json': { icons: [{ key: 'icons/a.png' }, { key: 5 }, null, 'icons/b.png', { key: 'icons/c.png' }] } }, config);
+    const run = law(
+      { 'icon-sources.json': { icons: [{ key: 'icons/a.png' }, { key: 5 }, null, 'icons/b.png', { key: 'icons/c.png' }] } },
+      config,
+    );
     expect(run.iconIds).toEqual(new Set([deriveIconId('assets:', 'icons/a.png'), deriveIconId('assets:', 'icons/c.png')]));
   });
 
@@ -314,7 +393,12 @@ describe('references (spec §2.6, §2.7)', () => {
   const icon = deriveIconId('i:', 'icons/a.png');
   const world = {
     'master-materials.json': { materials: [{ uuid: ts('MATL') }] },
-    'master-items.json': { items: [{ uuid: ts('ITEM'), type: 'gizmo' }, { uuid: ts('POTN'), type: 'potion' }] },
+    'master-items.json': {
+      items: [
+        { uuid: ts('ITEM'), type: 'gizmo' },
+        { uuid: ts('POTN'), type: 'potion' },
+      ],
+    },
     'master-weapons.json': { items: [{ uuid: ts('ITEM', 9) }] },
     'master-recipes.json': { recipes: [{ uuid: ts('RECP'), resultItemId: ts('ITEM'), materials: [{ uuid: ts('MATL'), quantity: 2 }] }] },
     'icon-sources.json': { icons: [{ key: 'icons/a.png' }] },
@@ -324,7 +408,10 @@ describe('references (spec §2.6, §2.7)', () => {
     const run = law({
       ...world,
       'drops.json': {
-        drops: [{ itemUuid: ts('ITEM'), materialUuid: ts('MATL'), recipeUuid: ts('RECP'), iconUuid: icon }, { itemUuid: ts('POTN'), resultItemId: ts('ITEM', 9) }],
+        drops: [
+          { itemUuid: ts('ITEM'), materialUuid: ts('MATL'), recipeUuid: ts('RECP'), iconUuid: icon },
+          { itemUuid: ts('POTN'), resultItemId: ts('ITEM', 9) },
+        ],
         nodes: [{ nodeUuid: ts('NODE', 5), prefabId: 'PFAB-BLDG-7', vfxRef: 'VFX-STY-1', overlayRef: 'VFX-STY-2' }],
       },
     });
@@ -334,9 +421,25 @@ describe('references (spec §2.6, §2.7)', () => {
   it('reports a reference that no catalog defines, naming the value and where it was looked up', () => {
     const run = law({
       ...world,
-      'drops.json': { drops: [{ itemUuid: ts('ITEM', 2), materialUuid: ts('MATL', 2), recipeUuid: ts('RECP', 2), iconUuid: deriveIconId('i:', 'icons/zzz.png'), resultItemId: ts('FOOD', 3) }] },
+      'drops.json': {
+        drops: [
+          {
+            itemUuid: ts('ITEM', 2),
+            materialUuid: ts('MATL', 2),
+            recipeUuid: ts('RECP', 2),
+            iconUuid: deriveIconId('i:', 'icons/zzz.png'),
+            resultItemId: ts('FOOD', 3),
+          },
+        ],
+      },
     });
-    expect(where(run)).toEqual(['itemUuid', 'materialUuid', 'recipeUuid', 'iconUuid', 'resultItemId'].map((k) => ['law/unresolved-ref', 'drops.json', `/drops/0/${k}`]));
+    expect(where(run)).toEqual(
+      ['itemUuid', 'materialUuid', 'recipeUuid', 'iconUuid', 'resultItemId'].map((k) => [
+        'law/unresolved-ref',
+        'drops.json',
+        `/drops/0/${k}`,
+      ]),
+    );
     expect(run.issues[0]!.message).toContain(ts('ITEM', 2));
     expect(run.issues[0]!.message).toContain('item catalogs');
     expect(run.issues[1]!.message).toContain('master-materials');
@@ -362,7 +465,15 @@ describe('references (spec §2.6, §2.7)', () => {
   it('checks recipe materials as material references, in master-recipes only', () => {
     const run = law({
       ...world,
-      'master-recipes.json': { recipes: [{ uuid: ts('RECP'), materials: [{ uuid: ts('MATL', 2) }, { uuid: ts('ITEM') }, { uuid: null }], tools: [{ uuid: ts('MATL', 3) }] }] },
+      'master-recipes.json': {
+        recipes: [
+          {
+            uuid: ts('RECP'),
+            materials: [{ uuid: ts('MATL', 2) }, { uuid: ts('ITEM') }, { uuid: null }],
+            tools: [{ uuid: ts('MATL', 3) }],
+          },
+        ],
+      },
       'quests.json': { quests: [{ materials: [{ uuid: ts('MATL', 2) }] }] },
     });
     expect(where(run)).toEqual([
@@ -374,13 +485,27 @@ describe('references (spec §2.6, §2.7)', () => {
   });
 
   it('does not resolve against a catalog that is absent from the build', () => {
-    const refs = { itemUuid: ts('ITEM', 2), resultItemId: ts('ITEM', 3), materialUuid: ts('MATL', 2), recipeUuid: ts('RECP', 2), iconUuid: icon };
+    const refs = {
+      itemUuid: ts('ITEM', 2),
+      resultItemId: ts('ITEM', 3),
+      materialUuid: ts('MATL', 2),
+      recipeUuid: ts('RECP', 2),
+      iconUuid: icon,
+    };
     expect(law({ 'drops.json': { drops: [refs] } }).issues).toEqual([]);
     // an item defined only in master-weapons is not looked up while master-items is absent
     expect(law({ 'master-weapons.json': { items: [{ uuid: ts('ITEM') }] }, 'drops.json': { drops: [refs] } }).issues).toEqual([]);
     // present catalogs are checked, even when they define nothing
-    const present = law({ 'master-items.json': { items: [] }, 'master-materials.json': {}, 'master-recipes.json': { recipes: [] }, 'icon-sources.json': {}, 'drops.json': { drops: [refs] } });
-    expect(where(present).map(([rule, , p]) => [rule, p])).toEqual(['itemUuid', 'resultItemId', 'materialUuid', 'recipeUuid', 'iconUuid'].map((k) => ['law/unresolved-ref', `/drops/0/${k}`]));
+    const present = law({
+      'master-items.json': { items: [] },
+      'master-materials.json': {},
+      'master-recipes.json': { recipes: [] },
+      'icon-sources.json': {},
+      'drops.json': { drops: [refs] },
+    });
+    expect(where(present).map(([rule, , p]) => [rule, p])).toEqual(
+      ['itemUuid', 'resultItemId', 'materialUuid', 'recipeUuid', 'iconUuid'].map((k) => ['law/unresolved-ref', `/drops/0/${k}`]),
+    );
   });
 
   it('counts every definition whose id is in an item family as an item, whatever its catalog or type', () => {
@@ -423,7 +548,17 @@ describe('references (spec §2.6, §2.7)', () => {
   });
 
   it('allows null only where a reference is optional', () => {
-    const nullable = ['recipeUuid', 'iconUuid', 'vfxRef', 'overlayRef', 'modelRef', 'impactRef', 'animationClip', 'soundRef', 'projectileRef'];
+    const nullable = [
+      'recipeUuid',
+      'iconUuid',
+      'vfxRef',
+      'overlayRef',
+      'modelRef',
+      'impactRef',
+      'animationClip',
+      'soundRef',
+      'projectileRef',
+    ];
     const required = ['resultItemId', 'materialUuid', 'itemUuid', 'nodeUuid', 'prefabId'];
     const run = law({ ...world, 'data.json': Object.fromEntries([...nullable, ...required].map((k) => [k, null])) });
     expect(where(run)).toEqual(required.map((k) => ['law/unresolved-ref', 'data.json', `/${k}`]));
@@ -435,7 +570,17 @@ describe('references (spec §2.6, §2.7)', () => {
   });
 
   it('accepts any non-placeholder value in prefab fields that name no family', () => {
-    const run = law({ 'data.json': { prefab: { modelRef: 'models/sword.glb', impactRef: 'fx-17', soundRef: 'swing', projectileRef: '1234', animationClip: 'humanoid/slash' } } });
+    const run = law({
+      'data.json': {
+        prefab: {
+          modelRef: 'models/sword.glb',
+          impactRef: 'fx-17',
+          soundRef: 'swing',
+          projectileRef: '1234',
+          animationClip: 'humanoid/slash',
+        },
+      },
+    });
     expect(run.issues).toEqual([]);
   });
 
@@ -448,7 +593,32 @@ describe('references (spec §2.6, §2.7)', () => {
 });
 
 describe('placeholders (spec §2.7: no placeholder is invented)', () => {
-  const placeholders = ['', '   ', 'TODO', 'tbd', 'TBA', 'placeholder', 'None', 'null', 'nil', 'n/a', 'NA', 'undefined', 'unknown', 'missing', 'xxx', 'XXXXX', '-', '---', '?', '???', '0', ' todo ', 'model_placeholder_01', 'Lorem ipsum dolor'];
+  const placeholders = [
+    '',
+    '   ',
+    'TODO',
+    'tbd',
+    'TBA',
+    'placeholder',
+    'None',
+    'null',
+    'nil',
+    'n/a',
+    'NA',
+    'undefined',
+    'unknown',
+    'missing',
+    'xxx',
+    'XXXXX',
+    '-',
+    '---',
+    '?',
+    '???',
+    '0',
+    ' todo ',
+    'model_placeholder_01',
+    'Lorem ipsum dolor',
+  ];
   const ordinary = ['xx', 'nothing', 'none1', '00', 'n//a', 'lorem', 'tbdx', 'models/sword.glb', '-x', 'a?'];
 
   it.each(placeholders)('reports %j in a reference or prefab field', (value) => {
@@ -462,7 +632,9 @@ describe('placeholders (spec §2.7: no placeholder is invented)', () => {
 
   it('checks every field of the prefab block', () => {
     const fields = ['modelRef', 'vfxRef', 'overlayRef', 'impactRef', 'animationClip', 'soundRef', 'projectileRef'];
-    const run = law({ 'data.json': { prefab: Object.fromEntries(fields.map((f) => [f, 'TODO'])), other: { effectRef: 'TODO', model: 'TODO' } } });
+    const run = law({
+      'data.json': { prefab: Object.fromEntries(fields.map((f) => [f, 'TODO'])), other: { effectRef: 'TODO', model: 'TODO' } },
+    });
     expect(where(run)).toEqual(fields.map((f) => ['law/placeholder', 'data.json', `/prefab/${f}`]));
   });
 
@@ -479,10 +651,13 @@ describe('placeholders (spec §2.7: no placeholder is invented)', () => {
 
 describe('instance ids (spec §2.6: minted only by the server ledger)', () => {
   it('reports studio_uuid and the configured field in snake case, anywhere, whatever the value', () => {
-    const run = law({
-      'data.json': { a: [{ studio_uuid: 'x' }], b: { deep: [[{ game_item_uuid: null }]] }, gameItemUuid: ts('ITEM'), item_uuid: 'y' },
-      'master-relics.json': { relics: [{ uuid: ts('RELC'), studio_uuid: 5 }] },
-    }, testConfig({ uuidField: 'gameItemUuid' }));
+    const run = law(
+      {
+        'data.json': { a: [{ studio_uuid: 'x' }], b: { deep: [[{ game_item_uuid: null }]] }, gameItemUuid: ts('ITEM'), item_uuid: 'y' },
+        'master-relics.json': { relics: [{ uuid: ts('RELC'), studio_uuid: 5 }] },
+      },
+      testConfig({ uuidField: 'gameItemUuid' }),
+    );
     expect(where(run)).toEqual([
       ['law/instance-id', 'data.json', '/a/0/studio_uuid'],
       ['law/instance-id', 'data.json', '/b/deep/0/0/game_item_uuid'],
@@ -498,10 +673,16 @@ describe('instance ids (spec §2.6: minted only by the server ledger)', () => {
 });
 
 describe('contract files', () => {
-  it.each(['uuid-law.json', 'account-game-uuid-contract.json', 'home-island-contract.json', 'contracts/uuid-law.json'])('%s may quote any reference, placeholder or instance id', (file) => {
-    const run = law({ ...{ 'master-items.json': { items: [] } }, [file]: { example: { itemUuid: 'ITEM-1', modelRef: 'TODO', studio_uuid: 'x' } } });
-    expect(run.issues).toEqual([]);
-  });
+  it.each(['uuid-law.json', 'account-game-uuid-contract.json', 'home-island-contract.json', 'contracts/uuid-law.json'])(
+    '%s may quote any reference, placeholder or instance id',
+    (file) => {
+      const run = law({
+        ...{ 'master-items.json': { items: [] } },
+        [file]: { example: { itemUuid: 'ITEM-1', modelRef: 'TODO', studio_uuid: 'x' } },
+      });
+      expect(run.issues).toEqual([]);
+    },
+  );
 });
 
 describe('walk pointers', () => {
@@ -543,7 +724,10 @@ describe('source master registry', () => {
   });
 
   it('is not itself checked for references', () => {
-    const run = law({ 'master-relics.json': { relics: [{ uuid: relic }] }, 'master-registry.json': { byUuid: { [relic]: { modelRef: 'TODO', studio_uuid: 'x' } } } });
+    const run = law({
+      'master-relics.json': { relics: [{ uuid: relic }] },
+      'master-registry.json': { byUuid: { [relic]: { modelRef: 'TODO', studio_uuid: 'x' } } },
+    });
     expect(run.issues).toEqual([]);
   });
 });

@@ -182,7 +182,12 @@ describe('spec tables', () => {
   });
 
   it('record sources per search type: the play catalog before the design template (spec 4.4, 9.3)', () => {
-    const files = Object.fromEntries(Object.entries(RECORD_SOURCES).map(([t, list]) => [t, list.map((s) => `${s.file} ${s.arrays.map((a) => a.join('.')).join('|')} ${s.idFields.join(',')}`)]));
+    const files = Object.fromEntries(
+      Object.entries(RECORD_SOURCES).map(([t, list]) => [
+        t,
+        list.map((s) => `${s.file} ${s.arrays.map((a) => a.join('.')).join('|')} ${s.idFields.join(',')}`),
+      ]),
+    );
     expect(files).toEqual({
       weapons: ['master-weapons.json items uuid,id', 'weapons.json categories.*.items id,uuid'],
       armor: ['master-armor.json items uuid,id', 'armor.json items|armor uuid,id'],
@@ -197,14 +202,18 @@ describe('spec tables', () => {
 });
 
 describe('recordsAt', () => {
-  const all = (data: unknown, arrays: string[][]): string[] => [...recordsAt(data, arrays)].map((r) => `${r.pointer}=${JSON.stringify(r.record)}`);
+  const all = (data: unknown, arrays: string[][]): string[] =>
+    [...recordsAt(data, arrays)].map((r) => `${r.pointer}=${JSON.stringify(r.record)}`);
 
   it('yields the objects of an array with their pointers, skipping other values', () => {
     expect(all({ items: [{ a: 1 }, 2, null, [3], { b: 2 }] }, [['items']])).toEqual(['/items/0={"a":1}', '/items/4={"b":2}']);
   });
 
   it('fans out with * over arrays and object maps, escaping keys', () => {
-    const data = { cats: { 'a/b': { items: [{ x: 1 }] }, 'c~d': { items: [{ y: 1 }] }, bad: 3 }, list: [{ items: [{ z: 1 }] }, 'no', { items: [] }] };
+    const data = {
+      cats: { 'a/b': { items: [{ x: 1 }] }, 'c~d': { items: [{ y: 1 }] }, bad: 3 },
+      list: [{ items: [{ z: 1 }] }, 'no', { items: [] }],
+    };
     expect(all(data, [['cats', '*', 'items']])).toEqual(['/cats/a~1b/items/0={"x":1}', '/cats/c~0d/items/0={"y":1}']);
     expect(all(data, [['list', '*', 'items']])).toEqual(['/list/0/items/0={"z":1}']);
   });
@@ -249,7 +258,14 @@ describe('deriveManifest', () => {
     const m = deriveManifest({ config, table, kinds, retired: new Set(['z.json', 'systems-catalog.json']) });
     expect(m.path).toBe('api/v1/game-data-manifest.json');
     const body = m.body as Record<string, unknown>;
-    expect(body).toMatchObject({ buildId: 'abc123', catalog: 'cat', baseUrl: 'https://b.test', cdnUrl: 'https://c.test', versions: { package: '1' }, categories: CATEGORY_STATUS });
+    expect(body).toMatchObject({
+      buildId: 'abc123',
+      catalog: 'cat',
+      baseUrl: 'https://b.test',
+      cdnUrl: 'https://c.test',
+      versions: { package: '1' },
+      categories: CATEGORY_STATUS,
+    });
     expect(body.totalFiles).toBe(3);
     expect(body.totalBytes).toBe(22);
     expect(body.files).toEqual(table.files);

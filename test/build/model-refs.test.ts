@@ -17,7 +17,14 @@ afterAll(async () => {
 
 const CONFIG = { name: 'tiny', base_url: 'https://catalog.test', cdn_url: 'https://cdn.test', namespaces: { skill: 's:', icon: 'i:' } };
 const ts = (p: string, n: number): string => `${p}-20260101000000-${n.toString(16).toUpperCase().padStart(6, '0')}-0000ABCD`;
-const item = (n: number, modelRef: string | null) => ({ uuid: ts('ITEM', n), name: `Blade ${n}`, category: 'swords', type: 'weapon', tier: 1, prefab: { modelRef } });
+const item = (n: number, modelRef: string | null) => ({
+  uuid: ts('ITEM', n),
+  name: `Blade ${n}`,
+  category: 'swords',
+  type: 'weapon',
+  tier: 1,
+  prefab: { modelRef },
+});
 
 async function catalog(config: object, index?: unknown): Promise<{ src: string; out: string }> {
   const root = await mkdtemp(join(tmpdir(), 'model-refs-'));
@@ -31,7 +38,19 @@ async function catalog(config: object, index?: unknown): Promise<{ src: string; 
   return { src, out: join(root, 'dist') };
 }
 
-const INDEX = { version: 1, entries: [{ key: 'models/era1/anvil.glb', purpose: 'play', contentType: 'model/gltf-binary', size: 1, etag: '"x"', registeredAt: '2026-11-23T00:00:00.000Z' }] };
+const INDEX = {
+  version: 1,
+  entries: [
+    {
+      key: 'models/era1/anvil.glb',
+      purpose: 'play',
+      contentType: 'model/gltf-binary',
+      size: 1,
+      etag: '"x"',
+      registeredAt: '2026-11-23T00:00:00.000Z',
+    },
+  ],
+};
 
 describe('assets/model-ref', () => {
   it('reports a modelRef that is no registered key, and no other', async () => {

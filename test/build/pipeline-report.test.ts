@@ -23,7 +23,10 @@ const ts = (p: string, n: number): string => `${p}-20260101000000-${n.toString(1
 const ITEMS = { version: '1', items: [{ uuid: ts('ITEM', 1), name: 'Blade', category: 'swords', type: 'weapon', tier: 1 }] };
 
 /** A temp root with `src/` holding `files` (name → JSON value or raw text) and the config (unless `config` is null). */
-async function catalog(files: Record<string, unknown>, config: object | null = CONFIG): Promise<{ root: string; src: string; out: string }> {
+async function catalog(
+  files: Record<string, unknown>,
+  config: object | null = CONFIG,
+): Promise<{ root: string; src: string; out: string }> {
   const root = await mkdtemp(join(tmpdir(), 'pipeline-'));
   dirs.push(root);
   const src = join(root, 'src');
@@ -76,13 +79,21 @@ describe('progress and stats', () => {
   it('counts a record once whether it is a definition, a search record or both', async () => {
     const { src, out } = await catalog({
       'master-items.json': ITEMS,
-      'enemies.json': { enemies: [{ id: 'wolf', name: 'Wolf' }, { id: 'bear', name: 'Bear' }] },
+      'enemies.json': {
+        enemies: [
+          { id: 'wolf', name: 'Wolf' },
+          { id: 'bear', name: 'Bear' },
+        ],
+      },
     });
     const r = await buildCatalog({ src, out, reportFile: false });
     expect(r.stats.records).toBe(3);
     // two definitions are two records
     const two = await catalog({
-      'master-items.json': { ...ITEMS, items: [...ITEMS.items, { uuid: ts('ITEM', 2), name: 'Axe', category: 'axes', type: 'weapon', tier: 1 }] },
+      'master-items.json': {
+        ...ITEMS,
+        items: [...ITEMS.items, { uuid: ts('ITEM', 2), name: 'Axe', category: 'axes', type: 'weapon', tier: 1 }],
+      },
       'enemies.json': { enemies: [{ id: 'wolf', name: 'Wolf' }] },
     });
     expect((await buildCatalog({ src: two.src, out: two.out, reportFile: false })).stats.records).toBe(3);
@@ -144,7 +155,17 @@ describe('published build report', () => {
     expect(published.stats).toEqual(counts);
     expect(counts.outputs).toBe(r.outputs.length);
     expect(r.outputs).toContain('api/v1/build-report.json');
-    expect(published.issues).toEqual(r.issues.map(({ file, line, column, pointer, rule, severity, message }) => ({ file, line, column, pointer, rule, severity, message })));
+    expect(published.issues).toEqual(
+      r.issues.map(({ file, line, column, pointer, rule, severity, message }) => ({
+        file,
+        line,
+        column,
+        pointer,
+        rule,
+        severity,
+        message,
+      })),
+    );
     expect((published.issues as { severity: string }[]).map((i) => i.severity).sort()).toEqual(['off', 'warn']);
     expect(text).not.toContain(root);
   });
@@ -154,7 +175,9 @@ describe('published build report', () => {
     const b = await catalog({ 'master-items.json': ITEMS, 'systems-catalog.json': {} });
     await buildCatalog({ src: a.src, out: a.out, reportFile: false });
     await buildCatalog({ src: b.src, out: b.out, reportFile: false });
-    expect(await readFile(join(a.out, 'api/v1/build-report.json'), 'utf8')).toBe(await readFile(join(b.out, 'api/v1/build-report.json'), 'utf8'));
+    expect(await readFile(join(a.out, 'api/v1/build-report.json'), 'utf8')).toBe(
+      await readFile(join(b.out, 'api/v1/build-report.json'), 'utf8'),
+    );
     await writeFile(join(a.src, 'master-items.json'), '{"items": [}');
     const failed = await buildCatalog({ src: a.src, out: a.out, reportFile: false });
     expect(failed.ok).toBe(false);
@@ -204,7 +227,13 @@ describe('report file', () => {
     const text = await readFile(r.reportFile!, 'utf8');
     expect(text.endsWith('}\n')).toBe(true);
     expect(text).toContain('\n  "ok": true');
-    const written = JSON.parse(text) as { ok: boolean; buildId: string; outputs: string[]; rules: { name: string }[]; stats: { files: number } };
+    const written = JSON.parse(text) as {
+      ok: boolean;
+      buildId: string;
+      outputs: string[];
+      rules: { name: string }[];
+      stats: { files: number };
+    };
     expect(written).toMatchObject({ ok: true, buildId: r.buildId, outputs: r.outputs, stats: { files: 1 } });
     expect(written.rules.map((x) => x.name)).toEqual(expect.arrayContaining(CORE_RULES.map((x) => x.name)));
     expect(written.rules.map((x) => x.name)).toContain('icons/source-shape');
@@ -228,10 +257,22 @@ describe('outputs', () => {
     const { src, out } = await catalog({ 'master-items.json': text, 'sub/extra.json': { x: 1 }, 'systems-catalog.json': {} });
     const r = await buildCatalog({ src, out, reportFile: false });
     expect(r.outputs).toEqual([...r.outputs].sort());
-    expect(r.outputs).toEqual(expect.arrayContaining(['api/v1/master-items.json', 'api/v1/sub/extra.json', 'api/v1/game-data-manifest.json', 'api/v1/master-registry.json', 'api/v1/icon-registry.json']));
+    expect(r.outputs).toEqual(
+      expect.arrayContaining([
+        'api/v1/master-items.json',
+        'api/v1/sub/extra.json',
+        'api/v1/game-data-manifest.json',
+        'api/v1/master-registry.json',
+        'api/v1/icon-registry.json',
+      ]),
+    );
     expect(r.outputs).not.toContain('api/v1/systems-catalog.json');
     expect(await readFile(join(out, 'api/v1/master-items.json'), 'utf8')).toBe(text);
-    const m = JSON.parse(await readFile(join(out, 'api/v1/game-data-manifest.json'), 'utf8')) as { buildId: string; files: { path: string }[]; retired: string[] };
+    const m = JSON.parse(await readFile(join(out, 'api/v1/game-data-manifest.json'), 'utf8')) as {
+      buildId: string;
+      files: { path: string }[];
+      retired: string[];
+    };
     expect(m.buildId).toBe(r.buildId);
     expect(m.files.map((f) => f.path)).not.toContain('api/v1/game-data-manifest.json');
     expect(m.files).toHaveLength(r.outputs.filter((p) => p.startsWith('api/v1/')).length - 4); // not the manifest, the change feed, the version list nor the build report

@@ -41,7 +41,14 @@ const ts = (p: string, n: number): string => `${p}-20260101000000-${n.toString(1
 const MATERIALS = { version: '1', materials: [{ uuid: ts('MATL', 1), id: 'iron-ore', name: 'Iron Ore', category: 'ore', tier: 1 }] };
 const RECIPES = {
   version: '1',
-  recipes: [{ uuid: ts('RECP', 1), name: 'Smelt', resultItemId: ts('ITEM', 1), materials: [{ uuid: ts('MATL', 1), name: 'Iron Ore', quantity: 2 }] }],
+  recipes: [
+    {
+      uuid: ts('RECP', 1),
+      name: 'Smelt',
+      resultItemId: ts('ITEM', 1),
+      materials: [{ uuid: ts('MATL', 1), name: 'Iron Ore', quantity: 2 }],
+    },
+  ],
 };
 const ITEMS = { version: '1', items: [{ uuid: ts('ITEM', 1), name: 'Iron Blade', category: 'swords', type: 'weapon', tier: 1 }] };
 
@@ -77,7 +84,9 @@ describe('catalog build', () => {
 
     // resultItemId now names an item that is not in master-items (which holds a RELC id instead)
     expect(unresolved.map((i) => i.pointer)).toContain('/recipes/0/resultItemId');
-    expect(find(report, 'law/definition-prefix')).toEqual([expect.objectContaining({ file: 'master-items.json', pointer: '/items/0/uuid' })]);
+    expect(find(report, 'law/definition-prefix')).toEqual([
+      expect.objectContaining({ file: 'master-items.json', pointer: '/items/0/uuid' }),
+    ]);
 
     const written = JSON.parse(await readFile(join(out, '..', 'report.json'), 'utf8')) as { ok: boolean; issues: unknown[] };
     expect(written.ok).toBe(false);
@@ -143,7 +152,13 @@ describe('catalog build', () => {
   it('derives SKIL ids into the emitted skills file and rejects a stored id that differs', async () => {
     const skills = (stored: string | undefined) => ({
       version: '1',
-      weaponTypes: [{ id: 'SWORD', name: 'Sword', slots: [{ type: 'primary', skills: [{ id: 'sword_test_cut', name: 'Test Cut', ...(stored ? { studioUuid: stored } : {}) }] }] }],
+      weaponTypes: [
+        {
+          id: 'SWORD',
+          name: 'Sword',
+          slots: [{ type: 'primary', skills: [{ id: 'sword_test_cut', name: 'Test Cut', ...(stored ? { studioUuid: stored } : {}) }] }],
+        },
+      ],
     });
     const expected = deriveSkillId('test-skill:', 'sword_test_cut');
     const ok = await catalog({ 'master-weaponSkills.json': skills(undefined) });
@@ -163,8 +178,32 @@ describe('catalog build', () => {
     const items = {
       version: '1',
       items: [
-        { uuid: ts('ITEM', 1), name: 'A', prefab: { modelRef: 'models/a.glb', vfxRef: null, overlayRef: null, impactRef: null, animationClip: 'sword/attack', soundRef: 'sfx/a', projectileRef: null } },
-        { uuid: ts('ITEM', 2), name: 'B', prefab: { modelRef: 'TODO', vfxRef: 'FX-1', overlayRef: null, impactRef: null, animationClip: 'attack', soundRef: null, projectileRef: null } },
+        {
+          uuid: ts('ITEM', 1),
+          name: 'A',
+          prefab: {
+            modelRef: 'models/a.glb',
+            vfxRef: null,
+            overlayRef: null,
+            impactRef: null,
+            animationClip: 'sword/attack',
+            soundRef: 'sfx/a',
+            projectileRef: null,
+          },
+        },
+        {
+          uuid: ts('ITEM', 2),
+          name: 'B',
+          prefab: {
+            modelRef: 'TODO',
+            vfxRef: 'FX-1',
+            overlayRef: null,
+            impactRef: null,
+            animationClip: 'attack',
+            soundRef: null,
+            projectileRef: null,
+          },
+        },
         { uuid: ts('ITEM', 3), name: 'C', studio_uuid: 'abc' },
         { uuid: ts('ITEM', 3), name: 'C again' },
       ],
@@ -230,7 +269,9 @@ describe('catalog build', () => {
     });
     const r = await buildCatalog({ src, out, reportFile: false });
     expect(find(r, 'registry/stale-entry')).toEqual([expect.objectContaining({ pointer: `/byUuid/${ts('ITEM', 7)}`, severity: 'warn' })]);
-    const reg = JSON.parse(await readFile(join(out, 'api/v1/master-registry.json'), 'utf8')) as { byUuid: Record<string, { file: string; pointer: string }> };
+    const reg = JSON.parse(await readFile(join(out, 'api/v1/master-registry.json'), 'utf8')) as {
+      byUuid: Record<string, { file: string; pointer: string }>;
+    };
     expect(Object.keys(reg.byUuid).sort()).toEqual([ts('ITEM', 1), ts('MATL', 1)]);
     expect(reg.byUuid[ts('MATL', 1)]).toMatchObject({ file: 'master-materials.json', pointer: '/materials/0' });
   });
@@ -238,6 +279,8 @@ describe('catalog build', () => {
   it('reports duplicate keys with their position', async () => {
     const { src, out } = await catalog({ 'master-items.json': '{\n  "version": "1",\n  "items": [],\n  "version": "2"\n}' });
     const r = await buildCatalog({ src, out, reportFile: false });
-    expect(find(r, 'json/duplicate-key')).toEqual([expect.objectContaining({ pointer: '/version', line: 4, column: 3, severity: 'error' })]);
+    expect(find(r, 'json/duplicate-key')).toEqual([
+      expect.objectContaining({ pointer: '/version', line: 4, column: 3, severity: 'error' }),
+    ]);
   });
 });

@@ -53,13 +53,18 @@ describe('real snapshot build', () => {
     const recipes = (await raw('master-recipes.json')).data.recipes as { materials?: { uuid: string }[] }[];
     const expected: string[] = [];
     recipes.forEach((r, i) => r.materials?.forEach((m, j) => !mats.has(m.uuid) && expected.push(`/recipes/${i}/materials/${j}/uuid`)));
-    const got = report.issues.filter((i) => i.rule === 'law/unresolved-ref' && i.file === 'master-recipes.json' && /\/materials\/\d+\/uuid$/.test(i.pointer));
+    const got = report.issues.filter(
+      (i) => i.rule === 'law/unresolved-ref' && i.file === 'master-recipes.json' && /\/materials\/\d+\/uuid$/.test(i.pointer),
+    );
     expect(got.map((i) => i.pointer).sort()).toEqual(expected.sort());
   });
 
   it('reports the duplicate keys of the account contract', () => {
     const got = report.issues.filter((i) => i.rule === 'json/duplicate-key');
-    expect(got.map((i) => `${i.file}${i.pointer}`)).toEqual(['account-game-uuid-contract.json/version', 'account-game-uuid-contract.json/identity/itemDefinition']);
+    expect(got.map((i) => `${i.file}${i.pointer}`)).toEqual([
+      'account-game-uuid-contract.json/version',
+      'account-game-uuid-contract.json/identity/itemDefinition',
+    ]);
   });
 
   it('derives SKIL ids that reproduce every skill pair of the id vectors', async () => {

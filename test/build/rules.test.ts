@@ -10,7 +10,8 @@ import { CORE_RULES, RuleBook } from '../../build/pipeline/rules.js';
 import type { CatalogConfig, RuleDef, Severity } from '../../build/pipeline/types.js';
 import { testConfig } from '../helpers/config.js';
 
-const book = (fields: Partial<CatalogConfig> = {}, rules: readonly RuleDef[] = CORE_RULES): RuleBook => new RuleBook(rules, testConfig(fields));
+const book = (fields: Partial<CatalogConfig> = {}, rules: readonly RuleDef[] = CORE_RULES): RuleBook =>
+  new RuleBook(rules, testConfig(fields));
 
 /** One override per call: `files` globs → the given rule severities. */
 const override = (files: string[], rules: Record<string, Severity>): CatalogConfig['overrides'][number] => ({ files, rules });
@@ -144,7 +145,10 @@ describe('RuleBook', () => {
   });
 
   it('refuses config keys that name no rule, listing each once with the known rules', () => {
-    const make = (fields: Partial<CatalogConfig>): (() => RuleBook) => () => book(fields);
+    const make =
+      (fields: Partial<CatalogConfig>): (() => RuleBook) =>
+      () =>
+        book(fields);
     expect(make({ rules: { 'json/syntax': 'warn', 'schema/*': 'off', 'law/*': 'off' } })).not.toThrow();
     let message = '';
     try {
@@ -162,6 +166,8 @@ describe('RuleBook', () => {
     expect(make({ rules: { 'schema/type*': 'off' } })).toThrow(/schema\/type\*/);
     expect(make({ rules: { 'sch/*': 'off' } })).toThrow(/sch\/\*/);
     expect(make({ rules: { json: 'off' } })).toThrow(/json/);
-    expect(() => book({ rules: { 'extra/rule': 'off' } }, [...CORE_RULES, { name: 'extra/rule', severity: 'warn', description: 'x' }])).not.toThrow();
+    expect(() =>
+      book({ rules: { 'extra/rule': 'off' } }, [...CORE_RULES, { name: 'extra/rule', severity: 'warn', description: 'x' }]),
+    ).not.toThrow();
   });
 });

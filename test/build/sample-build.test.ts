@@ -24,7 +24,12 @@ beforeAll(async () => {
 describe('sample catalog build', () => {
   it('has no errors and only the archived and retired notices', () => {
     expect(report.ok).toBe(true);
-    expect(report.issues.filter((i) => i.severity !== 'off').map((i) => `${i.rule} ${i.file}`).sort()).toEqual([
+    expect(
+      report.issues
+        .filter((i) => i.severity !== 'off')
+        .map((i) => `${i.rule} ${i.file}`)
+        .sort(),
+    ).toEqual([
       'catalog/archived-file attributes.json',
       'catalog/archived-file weaponSkills.json',
       'catalog/retired-file systems-catalog.json',
@@ -61,9 +66,15 @@ describe('sample catalog build', () => {
       const hit = engine.search(s.uuid, { type: 'sprites', limit: 5 });
       expect(hit.results[0]).toEqual({ type: 'sprites', id: s.uuid, name: s.name });
     }
-    const skills = (await out('master-weaponSkills.json')) as { weaponTypes: { slots: { skills: { studioUuid: string; name: string }[] }[] }[] };
+    const skills = (await out('master-weaponSkills.json')) as {
+      weaponTypes: { slots: { skills: { studioUuid: string; name: string }[] }[] }[];
+    };
     for (const k of skills.weaponTypes.flatMap((w) => w.slots.flatMap((s) => s.skills))) {
-      expect(engine.search(k.studioUuid, { type: 'skills', limit: 5 }).results[0]).toEqual({ type: 'skills', id: k.studioUuid, name: k.name });
+      expect(engine.search(k.studioUuid, { type: 'skills', limit: 5 }).results[0]).toEqual({
+        type: 'skills',
+        id: k.studioUuid,
+        name: k.name,
+      });
     }
   });
 });

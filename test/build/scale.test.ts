@@ -48,18 +48,26 @@ describe('a catalog with every collection at 5,000 items', () => {
     // infusions have two lookup keys (uuid, id): 10,000 files, exactly the default budget; the others have more
     expect(readdirSync(join(dir, 'out/api/v1/infusions'))).toHaveLength(2 * PER_COLLECTION);
     const over = report.issues.filter((i) => i.rule === 'collections/item-files-over-budget');
-    expect(over.map((i) => [i.file, i.severity, i.pointer])).toEqual(['master-artifacts.json', 'master-enchants.json', 'master-relics.json'].map((f) => [f, 'warn', '']));
+    expect(over.map((i) => [i.file, i.severity, i.pointer])).toEqual(
+      ['master-artifacts.json', 'master-enchants.json', 'master-relics.json'].map((f) => [f, 'warn', '']),
+    );
     for (const i of over) {
-      expect(i.message).toMatch(/^\d+ static item files of \/api\/v1\/(relics|enchants|artifacts)\/\{key\}\.json do not fit the item file budget \(0 of itemFileBudget 10000 left\), so none are written; the collections function answers those paths with the same bytes\./);
+      expect(i.message).toMatch(
+        /^\d+ static item files of \/api\/v1\/(relics|enchants|artifacts)\/\{key\}\.json do not fit the item file budget \(0 of itemFileBudget 10000 left\), so none are written; the collections function answers those paths with the same bytes\./,
+      );
       expect(existsSync(join(dir, 'out/api/v1', i.file.replace(/^master-|\.json$/g, '')))).toBe(false);
     }
   });
 
   it('serves pages and lookups of replicas, and the item files it did not write, with the bytes a file would hold', async () => {
     for (const name of COLLECTION_NAMES) {
-      const items = (JSON.parse(readFileSync(join(dir, 'src', `${COLLECTION_DEFS[name].dataset}.json`), 'utf8')) as Record<string, unknown[]>)[COLLECTION_DEFS[name].arrayKey] as Record<string, unknown>[];
+      const items = (
+        JSON.parse(readFileSync(join(dir, 'src', `${COLLECTION_DEFS[name].dataset}.json`), 'utf8')) as Record<string, unknown[]>
+      )[COLLECTION_DEFS[name].arrayKey] as Record<string, unknown>[];
       // artifacts hidden until found are listed with discovered=all (spec 3, 4.2)
-      const page = await GET(new Request(`http://t/v1/${name}?limit=200&offset=4800${COLLECTION_DEFS[name].hideUndiscovered ? '&discovered=all' : ''}`));
+      const page = await GET(
+        new Request(`http://t/v1/${name}?limit=200&offset=4800${COLLECTION_DEFS[name].hideUndiscovered ? '&discovered=all' : ''}`),
+      );
       expect(page.status).toBe(200);
       const body = (await page.json()) as { total: number; items: unknown[] };
       expect([name, body.total, body.items.length]).toEqual([name, PER_COLLECTION, 200]);
@@ -77,10 +85,21 @@ describe('a catalog with every collection at 5,000 items', () => {
 
 describe('the collections deriver at 150,000 items', () => {
   it('derives the index and, within the budget, every static item file', () => {
-    const relics = Array.from({ length: 150_000 }, (_, i) => ({ uuid: `RELC-20260423030000-${i.toString(16).toUpperCase().padStart(6, '0')}-00000000`, id: `relic-${i}`, name: `Ember Relic ${i}`, category: 'utility', tier: 1 + (i % 8), slot: 'relic' }));
+    const relics = Array.from({ length: 150_000 }, (_, i) => ({
+      uuid: `RELC-20260423030000-${i.toString(16).toUpperCase().padStart(6, '0')}-00000000`,
+      id: `relic-${i}`,
+      name: `Ember Relic ${i}`,
+      category: 'utility',
+      tier: 1 + (i % 8),
+      slot: 'relic',
+    }));
     const docs = new Map<string, SourceDoc>([['master-relics.json', { path: 'master-relics.json', text: '', data: { relics } }]]);
     const problems: unknown[] = [];
-    const out = deriveCollections({ config: testConfig({ name: 'scale', itemFileBudget: 3 * 150_000 }), docs, report: (p) => problems.push(p) });
+    const out = deriveCollections({
+      config: testConfig({ name: 'scale', itemFileBudget: 3 * 150_000 }),
+      docs,
+      report: (p) => problems.push(p),
+    });
     expect(problems).toEqual([]);
     expect(out).toHaveLength(1 + 3 * 150_000);
     expect(out[0]!.path).toBe('api/v1/collections/relics.cidx');

@@ -10,7 +10,10 @@ import { startServer, type RunningServer } from '../../dev/server.js';
 import { useCatalog } from '../helpers/service.js';
 
 const CONFIG = { name: 'tiny', base_url: 'https://catalog.test', cdn_url: 'https://cdn.test', namespaces: { skill: 's:', icon: 'i:' } };
-const ITEMS = { version: '1', items: [{ uuid: 'ITEM-20260101000000-000001-0000ABCD', name: 'Blade', category: 'swords', type: 'weapon', tier: 1 }] };
+const ITEMS = {
+  version: '1',
+  items: [{ uuid: 'ITEM-20260101000000-000001-0000ABCD', name: 'Blade', category: 'swords', type: 'weapon', tier: 1 }],
+};
 
 const cleanup: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -56,9 +59,16 @@ describe('build report through the local server', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const body = (await res.json()) as { ok: boolean; buildId: string | null; stats: { errors: number; outputs: number }; issues: { file: string; rule: string; severity: string; line: number }[] };
+    const body = (await res.json()) as {
+      ok: boolean;
+      buildId: string | null;
+      stats: { errors: number; outputs: number };
+      issues: { file: string; rule: string; severity: string; line: number }[];
+    };
     expect(body).toMatchObject({ ok: false, buildId: null, stats: { errors: 1, outputs: 0 } });
-    expect(body.issues).toContainEqual(expect.objectContaining({ file: 'master-items.json', rule: 'json/syntax', severity: 'error', line: 1 }));
+    expect(body.issues).toContainEqual(
+      expect.objectContaining({ file: 'master-items.json', rule: 'json/syntax', severity: 'error', line: 1 }),
+    );
     const head = await fetch(`${server.url}/api/v1/build-report.json`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');

@@ -59,7 +59,9 @@ const THING = {
 
 let ajv: Ajv2020;
 beforeAll(async () => {
-  ajv = await createSchemaRegistry(await schemaDir({ 'catalog/thing.schema.json': THING, 'other/unrelated.schema.json': { $id: 'https://x.test/u.json' } }));
+  ajv = await createSchemaRegistry(
+    await schemaDir({ 'catalog/thing.schema.json': THING, 'other/unrelated.schema.json': { $id: 'https://x.test/u.json' } }),
+  );
 });
 
 function run(docs: SourceDoc[]): { n: number; issues: IssueInput[] } {
@@ -99,7 +101,9 @@ describe('createSchemaRegistry', () => {
   });
 
   it('checks formats (date-time) and accepts union types', async () => {
-    const dir = await schemaDir({ 'u.json': { $id: 'https://schemas.game-data.dev/catalog/u.schema.json', type: ['string', 'null'], format: 'date-time' } });
+    const dir = await schemaDir({
+      'u.json': { $id: 'https://schemas.game-data.dev/catalog/u.schema.json', type: ['string', 'null'], format: 'date-time' },
+    });
     const reg = await createSchemaRegistry(dir);
     const issues: IssueInput[] = [];
     validateDocs(reg, [doc('u.json', null), doc('u.json', '2026-01-01T00:00:00Z'), doc('u.json', 'soon')], (i) => issues.push(i));
@@ -109,7 +113,12 @@ describe('createSchemaRegistry', () => {
 
 describe('validateDocs', () => {
   it('accepts a valid document and counts only documents that have a schema', () => {
-    const r = run([doc('thing.json', { name: 'ok' }), doc('sub/thing.json', { name: 'ok2' }), doc('free.json', { anything: 1 }), { path: 'thing.json', text: '{', data: undefined }]);
+    const r = run([
+      doc('thing.json', { name: 'ok' }),
+      doc('sub/thing.json', { name: 'ok2' }),
+      doc('free.json', { anything: 1 }),
+      { path: 'thing.json', text: '{', data: undefined },
+    ]);
     expect(r.n).toBe(2);
     expect(r.issues).toHaveLength(1);
     expect(r.issues[0]).toMatchObject({ rule: 'catalog/no-schema', file: 'free.json', pointer: '' });
@@ -119,7 +128,11 @@ describe('validateDocs', () => {
   it('reports a file without schema once per file', () => {
     const r = run([doc('free.json', 1), doc('other.json', 2), doc('free2/free.json', 3)]);
     expect(r.n).toBe(0);
-    expect(r.issues.map((i) => `${i.rule} ${i.file}`)).toEqual(['catalog/no-schema free.json', 'catalog/no-schema other.json', 'catalog/no-schema free2/free.json']);
+    expect(r.issues.map((i) => `${i.rule} ${i.file}`)).toEqual([
+      'catalog/no-schema free.json',
+      'catalog/no-schema other.json',
+      'catalog/no-schema free2/free.json',
+    ]);
   });
 
   it('maps presence failures to schema/required with the missing field named', () => {
@@ -157,7 +170,11 @@ describe('validateDocs', () => {
       [{ name: 'o' }, '/name'],
       [{ name: 'toolong' }, '/name'],
     ];
-    for (const [data, ptr] of cases) expect(problems(data).map((i) => [i.rule, i.pointer]), JSON.stringify(data)).toEqual([['schema/range', ptr]]);
+    for (const [data, ptr] of cases)
+      expect(
+        problems(data).map((i) => [i.rule, i.pointer]),
+        JSON.stringify(data),
+      ).toEqual([['schema/range', ptr]]);
   });
 
   it('maps format and pattern to schema/format, anything else to schema/other', () => {

@@ -8,7 +8,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GameDataClient } from '../../client/src/index.js';
 import { REAL_CONFIG, REAL_SRC, REPO_ROOT } from '../helpers/catalog.js';
-import { PHONE, SCREENSHOT_DIR, addressQuery as query, hasChromium, inCi, pageWidths, saveScreenshot, settled, useBrowserSite, type TestPage } from '../helpers/browser.js';
+import {
+  PHONE,
+  SCREENSHOT_DIR,
+  addressQuery as query,
+  hasChromium,
+  inCi,
+  pageWidths,
+  saveScreenshot,
+  settled,
+  useBrowserSite,
+  type TestPage,
+} from '../helpers/browser.js';
 
 type Rec = Record<string, unknown>;
 
@@ -95,10 +106,12 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (real studio
     expect(query(page)).toEqual({ view: 'report', rule });
     const kept = report.issues.filter((i) => i.rule === rule);
     expect(await page.locator('.report-file tbody tr').count()).toBe(kept.length);
-    expect(await page.$$eval('.report-file', (s) => s.map((e) => (e as HTMLElement).dataset.file))).toEqual([...new Set(kept.map((i) => i.file))].sort());
+    expect(await page.$$eval('.report-file', (s) => s.map((e) => (e as HTMLElement).dataset.file))).toEqual(
+      [...new Set(kept.map((i) => i.file))].sort(),
+    );
   });
 
-  it('fits a 390 px wide phone on the snapshot\'s pages, and saves their screenshots', async () => {
+  it("fits a 390 px wide phone on the snapshot's pages, and saves their screenshots", async () => {
     const weapon = (await records('master-weapons.json', 'items'))[0]!;
     const relic = (await records('master-relics.json', 'relics'))[0]!;
     const { page } = await newPage(PHONE);

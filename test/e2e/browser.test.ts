@@ -14,7 +14,19 @@ import { publishedBuildReport } from '../../api/_lib/formats/build-report.js';
 import { GameDataClient } from '../../client/src/index.js';
 import { startServer } from '../../dev/server.js';
 import { REPO_ROOT, SAMPLE_SRC } from '../helpers/catalog.js';
-import { DESKTOP, PHONE, PNG_1X1, SCREENSHOT_DIR, addressQuery as query, hasChromium, inCi, pageWidths, saveScreenshot, settled, useBrowserSite } from '../helpers/browser.js';
+import {
+  DESKTOP,
+  PHONE,
+  PNG_1X1,
+  SCREENSHOT_DIR,
+  addressQuery as query,
+  hasChromium,
+  inCi,
+  pageWidths,
+  saveScreenshot,
+  settled,
+  useBrowserSite,
+} from '../helpers/browser.js';
 
 type Rec = Record<string, unknown>;
 
@@ -35,13 +47,21 @@ function str(v: unknown): string {
 
 /** Spec §4.2: the filters of each collection, as its table lists them (enum values where it names them). */
 const SPEC_FILTERS: Readonly<Record<string, readonly (readonly [param: string, values?: readonly string[]])[]>> = {
-  relics: [['category', ['elemental', 'combat', 'defensive', 'utility']], ['tier', ['1', '2', '3', '4', '5', '6', '7', '8']], ['element'], ['slot', ['relic']]],
+  relics: [
+    ['category', ['elemental', 'combat', 'defensive', 'utility']],
+    ['tier', ['1', '2', '3', '4', '5', '6', '7', '8']],
+    ['element'],
+    ['slot', ['relic']],
+  ],
   enchants: [['category'], ['tier', ['1', '2', '3', '4', '5', '6', '7', '8']], ['target', ['weapon', 'armor']]],
   infusions: [['tier', ['1', '2', '3', '4', '5', '6', '7', '8']], ['scope', ['universal', 'profession']], ['profession']],
   artifacts: [['tier', ['1', '2', '3', '4', '5', '6', '7', '8']], ['artifactType'], ['subtype'], ['handedness', ['1h', '2h', 'offhand']]],
 };
 
-const pathIs = (path: string) => (r: PageResponse): boolean => new URL(r.url()).pathname === path;
+const pathIs =
+  (path: string) =>
+  (r: PageResponse): boolean =>
+    new URL(r.url()).pathname === path;
 
 /** Names in the collection table, in order. */
 function tableNames(page: Page): Promise<string[]> {
@@ -116,11 +136,17 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     await settled(page);
     expect(await tableNames(page)).toEqual(relics.slice(0, 20).map((r) => str(r.name)));
 
-    await Promise.all([page.waitForResponse((r) => pathIs('/v1/relics')(r) && new URL(r.url()).searchParams.get('category') === 'elemental'), page.getByLabel('Category').selectOption('elemental')]);
+    await Promise.all([
+      page.waitForResponse((r) => pathIs('/v1/relics')(r) && new URL(r.url()).searchParams.get('category') === 'elemental'),
+      page.getByLabel('Category').selectOption('elemental'),
+    ]);
     await settled(page);
     expect(query(page)).toEqual({ view: 'collection', name: 'relics', category: 'elemental' });
     expect(await tableNames(page)).toEqual(elemental.slice(0, 20));
-    await Promise.all([page.waitForResponse((r) => pathIs('/v1/relics')(r) && new URL(r.url()).searchParams.get('limit') === '10'), page.getByLabel('Per page').selectOption('10')]);
+    await Promise.all([
+      page.waitForResponse((r) => pathIs('/v1/relics')(r) && new URL(r.url()).searchParams.get('limit') === '10'),
+      page.getByLabel('Per page').selectOption('10'),
+    ]);
     await settled(page);
     expect(query(page)).toEqual({ view: 'collection', name: 'relics', category: 'elemental', limit: '10' });
     expect(await tableNames(page)).toEqual(elemental.slice(0, 10));
@@ -135,7 +161,9 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     await settled(page);
     expect(query(page)).toEqual({ view: 'collection', name: 'relics', category: 'elemental', limit: '5', offset: '5' });
     expect(await tableNames(page)).toEqual(elemental.slice(5, 10));
-    expect(await page.locator('#collection-status').textContent()).toBe(`Showing 6–${Math.min(10, elemental.length)} of ${elemental.length} relics.`);
+    expect(await page.locator('#collection-status').textContent()).toBe(
+      `Showing 6–${Math.min(10, elemental.length)} of ${elemental.length} relics.`,
+    );
 
     await page.reload();
     await settled(page);
@@ -151,17 +179,27 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     // two filters combine (AND), and a change starts again at the first page
     await page.goForward();
     await settled(page);
-    await Promise.all([page.waitForResponse((r) => pathIs('/v1/relics')(r) && new URL(r.url()).searchParams.get('tier') === '3'), page.getByLabel('Tier').selectOption('3')]);
+    await Promise.all([
+      page.waitForResponse((r) => pathIs('/v1/relics')(r) && new URL(r.url()).searchParams.get('tier') === '3'),
+      page.getByLabel('Tier').selectOption('3'),
+    ]);
     await settled(page);
     expect(query(page)).toEqual({ view: 'collection', name: 'relics', category: 'elemental', tier: '3', limit: '5' });
     expect(await tableNames(page)).toEqual(relics.filter((r) => r.category === 'elemental' && r.tier === 3).map((r) => str(r.name)));
 
     // a free-word filter reloads as you type, and keeps the focus in its field
     await page.getByLabel('Element').fill('');
-    await Promise.all([page.waitForResponse((r) => pathIs('/v1/relics')(r) && new URL(r.url()).searchParams.get('element') === 'fire'), page.getByLabel('Element').pressSequentially('fire')]);
+    await Promise.all([
+      page.waitForResponse((r) => pathIs('/v1/relics')(r) && new URL(r.url()).searchParams.get('element') === 'fire'),
+      page.getByLabel('Element').pressSequentially('fire'),
+    ]);
     await settled(page);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-element');
-    expect(await tableNames(page)).toEqual(relics.filter((r) => r.category === 'elemental' && r.tier === 3 && String(r.element).toLowerCase() === 'fire').map((r) => str(r.name)));
+    expect(await tableNames(page)).toEqual(
+      relics
+        .filter((r) => r.category === 'elemental' && r.tier === 3 && String(r.element).toLowerCase() === 'fire')
+        .map((r) => str(r.name)),
+    );
   });
 
   it('offers every filter of spec 4.2 as a control on each collection, and discovered=all for artifacts', async () => {
@@ -175,15 +213,23 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
         const el = page.locator(`#collection-filters [name="${param}"]`);
         // every control has a label a screen reader announces
         expect(await el.evaluate((e) => (e as HTMLInputElement).labels?.[0]?.textContent ?? ''), `${name} ${param}`).not.toBe('');
-        if (values) expect(await el.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), `${name} ${param}`).toEqual(['', ...values]);
+        if (values)
+          expect(await el.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), `${name} ${param}`).toEqual(
+            ['', ...values],
+          );
       }
     }
     // artifacts hide the undiscovered ones unless asked (spec 3, 4.2)
     const artifacts = await records('master-artifacts.json', 'artifacts');
     const hidden = artifacts.filter((a) => (a.discovery as Rec | undefined)?.hiddenUntilFound === true).length;
     expect(hidden).toBeGreaterThan(0);
-    expect(await page.locator('#collection-status').textContent()).toBe(`Showing 1–${artifacts.length - hidden} of ${artifacts.length - hidden} artifacts.`);
-    await Promise.all([page.waitForResponse((r) => pathIs('/v1/artifacts')(r) && new URL(r.url()).searchParams.get('discovered') === 'all'), page.getByLabel('Include undiscovered').check()]);
+    expect(await page.locator('#collection-status').textContent()).toBe(
+      `Showing 1–${artifacts.length - hidden} of ${artifacts.length - hidden} artifacts.`,
+    );
+    await Promise.all([
+      page.waitForResponse((r) => pathIs('/v1/artifacts')(r) && new URL(r.url()).searchParams.get('discovered') === 'all'),
+      page.getByLabel('Include undiscovered').check(),
+    ]);
     await settled(page);
     expect(query(page).discovered).toBe('all');
     expect(await page.locator('#collection-status').textContent()).toBe(`Showing 1–${artifacts.length} of ${artifacts.length} artifacts.`);
@@ -205,12 +251,17 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     expect(query(page)).toMatchObject({ view: 'item', id: recipe.uuid });
     expect(await page.locator('h1').textContent()).toBe(recipe.name);
     // the recipe names its result and each of its materials as links
-    const refs = await page.$$eval('#item-references a', (as) => as.map((a) => new URL((a as HTMLAnchorElement).href).searchParams.get('id')));
+    const refs = await page.$$eval('#item-references a', (as) =>
+      as.map((a) => new URL((a as HTMLAnchorElement).href).searchParams.get('id')),
+    );
     expect(refs).toEqual(expect.arrayContaining([...(recipe.materials as Rec[]).map((m) => m.uuid), recipe.resultItemId]));
     // the focus moved to the new page's heading
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
 
-    await page.locator(`#item-references a[href*="${str(material.uuid)}"]`).first().click();
+    await page
+      .locator(`#item-references a[href*="${str(material.uuid)}"]`)
+      .first()
+      .click();
     await settled(page);
     expect(query(page)).toEqual({ view: 'item', kind: 'materials', id: material.uuid });
     expect(await page.locator('h1').textContent()).toBe(materialRecord.name);
@@ -225,14 +276,20 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
 
   it('has an item page for every kind of the catalog, showing the record it names', async () => {
     const first = async (file: string, array: string): Promise<Rec> => (await records(file, array))[0]!;
-    const skills = ((await source('master-weaponSkills.json')).weaponTypes as Rec[]).flatMap((t) => (t.slots as Rec[]).flatMap((s) => s.skills as Rec[]));
+    const skills = ((await source('master-weaponSkills.json')).weaponTypes as Rec[]).flatMap((t) =>
+      (t.slots as Rec[]).flatMap((s) => s.skills as Rec[]),
+    );
     // a skill whose SKIL id the build derives (spec 2.6): its id comes from the search answer
     const derived = skills.find((s) => s.studioUuid === undefined)!;
-    const hit = (await api().search({ query: { q: str(derived.name), type: 'skills' } })).body.results.find((r) => r.name === derived.name)!;
+    const hit = (await api().search({ query: { q: str(derived.name), type: 'skills' } })).body.results.find(
+      (r) => r.name === derived.name,
+    )!;
     const sprite = (await api().listSprites({ query: { limit: 1 } })).body.items[0]! as unknown as Rec;
     const icon = (await api().listIcons({ query: { limit: 1 } })).body.items[0]! as unknown as Rec;
     const character = (await api().listSpriteCharacters({ query: { limit: 1 } })).body.items[0]! as unknown as Rec;
-    const hiddenArtifact = (await records('master-artifacts.json', 'artifacts')).find((a) => (a.discovery as Rec).hiddenUntilFound === true)!;
+    const hiddenArtifact = (await records('master-artifacts.json', 'artifacts')).find(
+      (a) => (a.discovery as Rec).hiddenUntilFound === true,
+    )!;
     const cases: [kind: string, id: string, name: string, record?: Rec][] = [];
     const add = (kind: string, r: Rec, idField = 'uuid', withRecord = true): void => {
       cases.push([kind, str(r[idField]), str(r.name), withRecord ? r : undefined]);
@@ -241,7 +298,11 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     add('armor', await first('master-armor.json', 'items'));
     add('materials', await first('master-materials.json', 'materials'));
     add('consumables', await first('master-consumables.json', 'items'));
-    add('skills', skills.find((s) => typeof s.studioUuid === 'string')!, 'studioUuid');
+    add(
+      'skills',
+      skills.find((s) => typeof s.studioUuid === 'string')!,
+      'studioUuid',
+    );
     cases.push(['skills', hit.id, str(derived.name)]);
     add('enemies', await first('enemies.json', 'enemies'), 'id');
     add('bosses', await first('bosses.json', 'bosses'), 'id');
@@ -280,9 +341,17 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
 
   it('says when an item cannot be read, with the problem the service answered', async () => {
     const weapon = (await records('master-weapons.json', 'items'))[0]!;
-    const problem = { type: 'https://errors.game-data.dev/unavailable', title: 'Unavailable', status: 503, code: 'UNAVAILABLE', detail: 'The catalog is being replaced; try again in a minute.' };
+    const problem = {
+      type: 'https://errors.game-data.dev/unavailable',
+      title: 'Unavailable',
+      status: 503,
+      code: 'UNAVAILABLE',
+      detail: 'The catalog is being replaced; try again in a minute.',
+    };
     const page = await newPage();
-    await page.route(`${site.base}/api/v1/master-weapons.json`, (route) => route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify(problem) }));
+    await page.route(`${site.base}/api/v1/master-weapons.json`, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify(problem) }),
+    );
     await page.goto(`/?view=item&kind=weapons&id=${str(weapon.uuid)}`);
     await settled(page);
     expect(await page.locator('h1').textContent()).toBe('Weapon could not be read');
@@ -303,7 +372,11 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     const tileOf = (id: string) => page.locator('#icon-grid li', { has: page.locator('code', { hasText: id }) }).locator('.thumb');
     await expect.poll(() => tileOf(good.iconUuid).getAttribute('data-state')).toBe('loaded');
     await expect.poll(() => tileOf(missing.iconUuid).getAttribute('data-state')).toBe('missing');
-    expect(await tileOf(good.iconUuid).locator('img').evaluate((i) => [(i as HTMLImageElement).naturalWidth, getComputedStyle(i).opacity])).toEqual([1, '1']);
+    expect(
+      await tileOf(good.iconUuid)
+        .locator('img')
+        .evaluate((i) => [(i as HTMLImageElement).naturalWidth, getComputedStyle(i).opacity]),
+    ).toEqual([1, '1']);
     expect(await tileOf(missing.iconUuid).textContent()).toBe('Image not available');
     expect(await tileOf(missing.iconUuid).locator('img').count()).toBe(0);
     // same box in both states
@@ -364,10 +437,14 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     const page = await newPage();
     await page.goto('/?view=stats');
     await settled(page);
-    const rows = await page.$$eval('#stats-table tbody tr', (trs) => trs.map((tr) => [...(tr as HTMLTableRowElement).cells].map((c) => c.textContent ?? '')));
+    const rows = await page.$$eval('#stats-table tbody tr', (trs) =>
+      trs.map((tr) => [...(tr as HTMLTableRowElement).cells].map((c) => c.textContent ?? '')),
+    );
     const expected = Object.entries(stats.totals).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     expect(rows.map(([n, c]) => [n, Number((c ?? '').replaceAll(',', ''))])).toEqual(expected);
-    const defs = await page.$$eval('#definitions-table tbody tr', (trs) => trs.map((tr) => [...(tr as HTMLTableRowElement).cells].map((c) => c.textContent ?? '')));
+    const defs = await page.$$eval('#definitions-table tbody tr', (trs) =>
+      trs.map((tr) => [...(tr as HTMLTableRowElement).cells].map((c) => c.textContent ?? '')),
+    );
     expect(Object.fromEntries(defs.map(([k, n]) => [k, Number(n)]))).toEqual(stats.definitions);
     expect(await page.locator('#registry-table').textContent()).toContain(String(registry.icons.total));
     expect(await page.locator('#view').textContent()).toContain(stats.catalog);
@@ -396,7 +473,13 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     // each problem: line:column, pointer, rule, severity, message
     const firstRow = report.issues.filter((i) => i.file === files[0]).sort((a, b) => a.line - b.line)[0]!;
     const cells = await page.locator('.report-file').first().locator('tbody tr').first().locator('td').allTextContents();
-    expect(cells).toEqual([`${firstRow.line}:${firstRow.column}`, firstRow.pointer === '' ? '(whole file)' : firstRow.pointer, firstRow.rule, firstRow.severity, firstRow.message]);
+    expect(cells).toEqual([
+      `${firstRow.line}:${firstRow.column}`,
+      firstRow.pointer === '' ? '(whole file)' : firstRow.pointer,
+      firstRow.rule,
+      firstRow.severity,
+      firstRow.message,
+    ]);
 
     await page.getByLabel('Severity').selectOption('warn');
     await settled(page);
@@ -413,7 +496,9 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     expect(query(page)).toEqual({ view: 'report', severity: 'warn', rule });
     const kept = report.issues.filter((i) => i.severity === 'warn' && i.rule === rule);
     expect(await page.locator('.report-file tbody tr').count()).toBe(kept.length);
-    expect(await page.$$eval('.report-file', (s) => s.map((e) => (e as HTMLElement).dataset.file))).toEqual([...new Set(kept.map((i) => i.file))].sort());
+    expect(await page.$$eval('.report-file', (s) => s.map((e) => (e as HTMLElement).dataset.file))).toEqual(
+      [...new Set(kept.map((i) => i.file))].sort(),
+    );
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('r-rule');
 
     await page.reload();
@@ -434,7 +519,13 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     await writeFile(join(src, 'master-relics.json'), relics.replace('"tier": 1,', '"tier": 1,,'));
     const failed = await buildCatalog({ src, out: join(site.tmp, 'broken-out'), site: false, reportFile: false });
     expect(failed.ok).toBe(false);
-    const failing = await startServer({ out: site.out, port: 0, root: REPO_ROOT, host: '127.0.0.1', buildReport: publishedBuildReport(failed) });
+    const failing = await startServer({
+      out: site.out,
+      port: 0,
+      root: REPO_ROOT,
+      host: '127.0.0.1',
+      buildReport: publishedBuildReport(failed),
+    });
     try {
       const origin = `http://127.0.0.1:${failing.port}`;
       const report = (await new GameDataClient({ baseUrl: origin }).getBuildReport()).body;
@@ -446,9 +537,16 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
       const alert = o.page.getByRole('alert');
       expect(await alert.textContent()).toContain(`The last build failed with ${report.stats.errors} error`);
       expect(await o.page.locator('.report-file tbody tr').count()).toBe(errors.length);
-      expect(await o.page.$$eval('.report-file', (s) => s.map((e) => (e as HTMLElement).dataset.file))).toEqual([...new Set(errors.map((i) => i.file))].sort());
+      expect(await o.page.$$eval('.report-file', (s) => s.map((e) => (e as HTMLElement).dataset.file))).toEqual(
+        [...new Set(errors.map((i) => i.file))].sort(),
+      );
       const cells = await o.page.locator('.report-file tbody tr').first().locator('td').allTextContents();
-      expect(cells.slice(0, 4)).toEqual([`${errors[0]!.line}:${errors[0]!.column}`, errors[0]!.pointer === '' ? '(whole file)' : errors[0]!.pointer, errors[0]!.rule, 'error']);
+      expect(cells.slice(0, 4)).toEqual([
+        `${errors[0]!.line}:${errors[0]!.column}`,
+        errors[0]!.pointer === '' ? '(whole file)' : errors[0]!.pointer,
+        errors[0]!.rule,
+        'error',
+      ]);
     } finally {
       await failing.close();
     }
@@ -483,7 +581,10 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     await page.goto('/?view=collection&name=enchants');
     await settled(page);
     await page.getByLabel('Target').focus();
-    await Promise.all([page.waitForResponse((r) => pathIs('/v1/enchants')(r) && new URL(r.url()).searchParams.get('target') === 'weapon'), page.keyboard.press('ArrowDown')]);
+    await Promise.all([
+      page.waitForResponse((r) => pathIs('/v1/enchants')(r) && new URL(r.url()).searchParams.get('target') === 'weapon'),
+      page.keyboard.press('ArrowDown'),
+    ]);
     await settled(page);
     expect(query(page)).toEqual({ view: 'collection', name: 'enchants', target: 'weapon' });
   });
@@ -491,7 +592,12 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
   it('does not move the layout while a collection, an item page and the report load', async () => {
     const weapon = (await records('master-weapons.json', 'items'))[0]!;
     const page = await newPage();
-    for (const path of ['/?view=collection&name=relics', `/?view=item&kind=weapons&id=${str(weapon.uuid)}`, '/?view=report', '/?view=icons']) {
+    for (const path of [
+      '/?view=collection&name=relics',
+      `/?view=item&kind=weapons&id=${str(weapon.uuid)}`,
+      '/?view=report',
+      '/?view=icons',
+    ]) {
       await page.goto(path);
       await settled(page);
       await page.waitForTimeout(200);
@@ -500,7 +606,8 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
           new Promise<number>((resolve) => {
             let sum = 0;
             new PerformanceObserver((list) => {
-              for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) sum += e.value;
+              for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+                if (!e.hadRecentInput) sum += e.value;
             }).observe({ type: 'layout-shift', buffered: true });
             setTimeout(() => resolve(sum), 100);
           }),
@@ -542,7 +649,9 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     await page.goto('/');
     await settled(page);
     await page.waitForSelector('#file-links a');
-    const links = (await page.$$eval('#view a[href], footer a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href))).map((h) => new URL(h));
+    const links = (await page.$$eval('#view a[href], footer a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href))).map(
+      (h) => new URL(h),
+    );
     const outside = links.filter((u) => u.pathname !== '/');
     expect(outside.some((u) => u.pathname === '/api/export' && u.searchParams.get('format') === 'csv')).toBe(true);
     expect(outside.some((u) => u.pathname === '/api/v1/game-data-manifest.json')).toBe(true);
@@ -561,10 +670,15 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     const res = await o.page.goto('/docs');
     expect(res?.status()).toBe(200);
     expect(new URL(o.page.url()).pathname).toBe('/docs/');
-    const doc = (await (await fetch(`${site.base}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary: string }>> };
+    const doc = (await (await fetch(`${site.base}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { summary: string }>>;
+    };
     // every tag's first operation is listed by its summary
     await o.page.getByText(doc.paths['/api/search']!.get!.summary, { exact: true }).first().waitFor();
-    await o.page.getByRole('button', { name: /wallet/i }).first().click();
+    await o.page
+      .getByRole('button', { name: /wallet/i })
+      .first()
+      .click();
     await o.page.getByText(doc.paths['/api/wallet/verify-send-to-account']!.post!.summary, { exact: true }).first().waitFor();
     expect(await o.page.locator('#docs-status').count()).toBe(0);
     expect(o.offsite).toEqual([]);

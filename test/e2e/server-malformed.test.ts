@@ -66,7 +66,11 @@ function parseResponses(data: Buffer, heads: readonly string[]): { responses: Ra
  * Open a raw connection, write `bytes`, and read until `count` final responses (1xx interim answers are
  * returned too) have arrived. Resolves with the responses and whether the server closed the connection.
  */
-function exchange(bytes: string | Buffer, count = 1, methods: readonly string[] = []): Promise<{ responses: RawResponse[]; closed: boolean }> {
+function exchange(
+  bytes: string | Buffer,
+  count = 1,
+  methods: readonly string[] = [],
+): Promise<{ responses: RawResponse[]; closed: boolean }> {
   return new Promise((resolve, reject) => {
     const socket = connect(server.port, '127.0.0.1');
     sockets.add(socket);
@@ -128,23 +132,58 @@ function expectProblem(res: RawResponse, status: number, code: string, sent: str
 
 const HOST = 'Host: localhost\r\n';
 
-describe('requests Node\'s HTTP parser refuses', () => {
+describe("requests Node's HTTP parser refuses", () => {
   const cases: ReadonlyArray<{ name: string; bytes: string | Buffer; status: number; code: string }> = [
     { name: 'a bad method token', bytes: `G@T /${MARK} HTTP/1.1\r\n${HOST}\r\n`, status: 400, code: 'BAD_REQUEST' },
     { name: 'a method the parser does not know', bytes: `BREW /${MARK} HTTP/1.1\r\n${HOST}\r\n`, status: 400, code: 'BAD_REQUEST' },
-    { name: 'a non-numeric Content-Length', bytes: `POST /a.txt HTTP/1.1\r\n${HOST}Content-Length: ${MARK}\r\n\r\n`, status: 400, code: 'BAD_REQUEST' },
-    { name: 'two different Content-Length values', bytes: `POST /a.txt HTTP/1.1\r\n${HOST}Content-Length: 3\r\nContent-Length: 9\r\n\r\n${MARK}`, status: 400, code: 'BAD_REQUEST' },
-    { name: 'Content-Length with Transfer-Encoding', bytes: `POST /a.txt HTTP/1.1\r\n${HOST}Content-Length: 9\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, status: 400, code: 'BAD_REQUEST' },
-    { name: 'a bad chunk size to a static file', bytes: `POST /a.txt HTTP/1.1\r\n${HOST}Transfer-Encoding: chunked\r\n\r\nzz\r\n${MARK}\r\n0\r\n\r\n`, status: 400, code: 'BAD_REQUEST' },
-    { name: 'a bad chunk size to a function', bytes: `POST /api/search HTTP/1.1\r\n${HOST}Transfer-Encoding: chunked\r\n\r\nzz\r\n${MARK}\r\n0\r\n\r\n`, status: 400, code: 'BAD_REQUEST' },
-    { name: 'a control character in a header value', bytes: `GET / HTTP/1.1\r\n${HOST}X-Note: ${MARK}\x01${MARK}\r\n\r\n`, status: 400, code: 'BAD_REQUEST' },
+    {
+      name: 'a non-numeric Content-Length',
+      bytes: `POST /a.txt HTTP/1.1\r\n${HOST}Content-Length: ${MARK}\r\n\r\n`,
+      status: 400,
+      code: 'BAD_REQUEST',
+    },
+    {
+      name: 'two different Content-Length values',
+      bytes: `POST /a.txt HTTP/1.1\r\n${HOST}Content-Length: 3\r\nContent-Length: 9\r\n\r\n${MARK}`,
+      status: 400,
+      code: 'BAD_REQUEST',
+    },
+    {
+      name: 'Content-Length with Transfer-Encoding',
+      bytes: `POST /a.txt HTTP/1.1\r\n${HOST}Content-Length: 9\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      status: 400,
+      code: 'BAD_REQUEST',
+    },
+    {
+      name: 'a bad chunk size to a static file',
+      bytes: `POST /a.txt HTTP/1.1\r\n${HOST}Transfer-Encoding: chunked\r\n\r\nzz\r\n${MARK}\r\n0\r\n\r\n`,
+      status: 400,
+      code: 'BAD_REQUEST',
+    },
+    {
+      name: 'a bad chunk size to a function',
+      bytes: `POST /api/search HTTP/1.1\r\n${HOST}Transfer-Encoding: chunked\r\n\r\nzz\r\n${MARK}\r\n0\r\n\r\n`,
+      status: 400,
+      code: 'BAD_REQUEST',
+    },
+    {
+      name: 'a control character in a header value',
+      bytes: `GET / HTTP/1.1\r\n${HOST}X-Note: ${MARK}\x01${MARK}\r\n\r\n`,
+      status: 400,
+      code: 'BAD_REQUEST',
+    },
     { name: 'a folded header line', bytes: `GET / HTTP/1.1\r\n${HOST}X-Note: a\r\n ${MARK}\r\n\r\n`, status: 400, code: 'BAD_REQUEST' },
     { name: 'a request line that is not HTTP', bytes: `hello ${MARK}\r\n\r\n`, status: 400, code: 'BAD_REQUEST' },
     { name: 'another protocol in the request line', bytes: `GET /${MARK} FTP/1.0\r\n${HOST}\r\n`, status: 400, code: 'BAD_REQUEST' },
     { name: 'a space inside the target', bytes: `GET /${MARK} x HTTP/1.1\r\n${HOST}\r\n`, status: 400, code: 'BAD_REQUEST' },
     { name: 'an authority-form target outside CONNECT', bytes: `GET ${MARK}:80 HTTP/1.1\r\n${HOST}\r\n`, status: 400, code: 'BAD_REQUEST' },
     { name: 'an HTTP/2 preface', bytes: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', status: 400, code: 'BAD_REQUEST' },
-    { name: 'headers over the size limit', bytes: `GET / HTTP/1.1\r\n${HOST}X-Big: ${MARK}${'a'.repeat(20_000)}\r\n\r\n`, status: 431, code: 'HEADERS_TOO_LARGE' },
+    {
+      name: 'headers over the size limit',
+      bytes: `GET / HTTP/1.1\r\n${HOST}X-Big: ${MARK}${'a'.repeat(20_000)}\r\n\r\n`,
+      status: 431,
+      code: 'HEADERS_TOO_LARGE',
+    },
   ];
 
   it.each(cases)('$name → $status $code, then the connection closes', async ({ bytes, status, code }) => {
@@ -167,12 +206,46 @@ describe('requests the server refuses itself', () => {
     { name: 'two Host headers', bytes: `GET / HTTP/1.1\r\n${HOST}Host: ${MARK}\r\n\r\n`, status: 400, code: 'BAD_REQUEST' },
     { name: 'a backslash in the path', bytes: `GET /${MARK}\\..\\a.txt HTTP/1.1\r\n${HOST}\r\n`, status: 400, code: 'BAD_REQUEST' },
     { name: 'an asterisk target outside OPTIONS', bytes: `GET * HTTP/1.1\r\n${HOST}\r\n`, status: 400, code: 'BAD_REQUEST' },
-    { name: 'an absolute target of another scheme', bytes: `GET ftp://${MARK}/a.txt HTTP/1.1\r\n${HOST}\r\n`, status: 400, code: 'BAD_REQUEST' },
-    { name: 'an Expect other than 100-continue', bytes: `GET /a.txt HTTP/1.1\r\n${HOST}Expect: ${MARK}\r\n\r\n`, status: 417, code: 'EXPECTATION_FAILED' },
-    { name: 'CONNECT', bytes: `CONNECT ${MARK}.example:443 HTTP/1.1\r\nHost: ${MARK}.example:443\r\n\r\n`, status: 405, code: 'METHOD_NOT_ALLOWED', allow: ALLOWED_METHODS },
-    { name: 'TRACE', bytes: `TRACE /a.txt HTTP/1.1\r\n${HOST}X-Note: ${MARK}\r\n\r\n`, status: 405, code: 'METHOD_NOT_ALLOWED', allow: ALLOWED_METHODS },
-    { name: 'PROPFIND', bytes: `PROPFIND /api/search HTTP/1.1\r\n${HOST}\r\n`, status: 405, code: 'METHOD_NOT_ALLOWED', allow: ALLOWED_METHODS },
-    { name: 'an unknown method on a missing path', bytes: `MKCOL /${MARK}/ HTTP/1.1\r\n${HOST}\r\n`, status: 405, code: 'METHOD_NOT_ALLOWED', allow: ALLOWED_METHODS },
+    {
+      name: 'an absolute target of another scheme',
+      bytes: `GET ftp://${MARK}/a.txt HTTP/1.1\r\n${HOST}\r\n`,
+      status: 400,
+      code: 'BAD_REQUEST',
+    },
+    {
+      name: 'an Expect other than 100-continue',
+      bytes: `GET /a.txt HTTP/1.1\r\n${HOST}Expect: ${MARK}\r\n\r\n`,
+      status: 417,
+      code: 'EXPECTATION_FAILED',
+    },
+    {
+      name: 'CONNECT',
+      bytes: `CONNECT ${MARK}.example:443 HTTP/1.1\r\nHost: ${MARK}.example:443\r\n\r\n`,
+      status: 405,
+      code: 'METHOD_NOT_ALLOWED',
+      allow: ALLOWED_METHODS,
+    },
+    {
+      name: 'TRACE',
+      bytes: `TRACE /a.txt HTTP/1.1\r\n${HOST}X-Note: ${MARK}\r\n\r\n`,
+      status: 405,
+      code: 'METHOD_NOT_ALLOWED',
+      allow: ALLOWED_METHODS,
+    },
+    {
+      name: 'PROPFIND',
+      bytes: `PROPFIND /api/search HTTP/1.1\r\n${HOST}\r\n`,
+      status: 405,
+      code: 'METHOD_NOT_ALLOWED',
+      allow: ALLOWED_METHODS,
+    },
+    {
+      name: 'an unknown method on a missing path',
+      bytes: `MKCOL /${MARK}/ HTTP/1.1\r\n${HOST}\r\n`,
+      status: 405,
+      code: 'METHOD_NOT_ALLOWED',
+      allow: ALLOWED_METHODS,
+    },
   ];
 
   it.each(cases)('$name → $status $code', async ({ bytes, status, code, allow }) => {
@@ -216,7 +289,10 @@ describe('requests that are unusual but valid', () => {
   });
 
   it('a HEAD refused before routing gets the problem headers without a body', async () => {
-    const { responses } = await exchange(`HEAD /a.txt HTTP/1.1\r\nHost: a b\r\n\r\n${'GET /a.txt HTTP/1.1\r\n' + HOST}\r\n`, 2, ['HEAD', 'GET']);
+    const { responses } = await exchange(`HEAD /a.txt HTTP/1.1\r\nHost: a b\r\n\r\n${'GET /a.txt HTTP/1.1\r\n' + HOST}\r\n`, 2, [
+      'HEAD',
+      'GET',
+    ]);
     expect(responses.map((r) => r.status)).toEqual([400, 200]);
     expect(responses[0]!.headers['content-type']).toBe('application/problem+json');
     expect(responses[0]!.body).toBe('');
@@ -234,7 +310,11 @@ describe('keep-alive after a 4xx', () => {
   const next = `GET /a.txt HTTP/1.1\r\n${HOST}\r\n`;
   const cases: ReadonlyArray<{ name: string; first: string; status: number }> = [
     { name: 'a body sent to a static file (405)', first: `POST /a.txt HTTP/1.1\r\n${HOST}Content-Length: 10\r\n\r\n${MARK}x`, status: 405 },
-    { name: 'a chunked body sent to a static file (405)', first: `PUT /a.txt HTTP/1.1\r\n${HOST}Transfer-Encoding: chunked\r\n\r\n5\r\n${MARK.slice(0, 5)}\r\n0\r\n\r\n`, status: 405 },
+    {
+      name: 'a chunked body sent to a static file (405)',
+      first: `PUT /a.txt HTTP/1.1\r\n${HOST}Transfer-Encoding: chunked\r\n\r\n5\r\n${MARK.slice(0, 5)}\r\n0\r\n\r\n`,
+      status: 405,
+    },
     { name: 'a body sent with GET (200)', first: `GET /a.txt HTTP/1.1\r\n${HOST}Content-Length: 9\r\n\r\n${MARK}`, status: 200 },
     { name: 'an unknown method (405)', first: `TRACE /a.txt HTTP/1.1\r\n${HOST}\r\n`, status: 405 },
     { name: 'a bad Host (400)', first: `GET / HTTP/1.1\r\nHost: a b\r\n\r\n`, status: 400 },
@@ -272,7 +352,9 @@ describe('clientErrorResponse', () => {
 
 describe('isValidHost', () => {
   it('accepts names, addresses and ports; refuses the rest', () => {
-    for (const ok of ['localhost', 'localhost:3000', '127.0.0.1:8080', '[::1]:3000', '[::1]', 'my-box.local', 'a']) expect(isValidHost(ok), ok).toBe(true);
-    for (const bad of ['', 'a b', 'a/b', 'user@host', 'host:99999', 'host:', '[::1', 'host:port', '-a', 'a..b:1:2', 'x\\y']) expect(isValidHost(bad), bad).toBe(false);
+    for (const ok of ['localhost', 'localhost:3000', '127.0.0.1:8080', '[::1]:3000', '[::1]', 'my-box.local', 'a'])
+      expect(isValidHost(ok), ok).toBe(true);
+    for (const bad of ['', 'a b', 'a/b', 'user@host', 'host:99999', 'host:', '[::1', 'host:port', '-a', 'a..b:1:2', 'x\\y'])
+      expect(isValidHost(bad), bad).toBe(false);
   });
 });

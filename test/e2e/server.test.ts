@@ -28,10 +28,16 @@ beforeAll(async () => {
   await put(out, 'api/v1/weapons.json', JSON.stringify(WEAPONS_FILE));
   await put(out, MANIFEST_FILE, JSON.stringify({ buildId: 'serve0000000000000000' }));
   await put(out, STATS_FILE, JSON.stringify(STATS));
-  await put(out, SEARCH_INDEX_FILE, JSON.stringify(buildSearchIndex([
-    { type: 'weapons', id: 'ITEM-1', name: 'Oak Staff' },
-    { type: 'weapons', id: 'ITEM-2', name: 'Iron Sword' },
-  ])));
+  await put(
+    out,
+    SEARCH_INDEX_FILE,
+    JSON.stringify(
+      buildSearchIndex([
+        { type: 'weapons', id: 'ITEM-1', name: 'Oak Staff' },
+        { type: 'weapons', id: 'ITEM-2', name: 'Iron Sword' },
+      ]),
+    ),
+  );
   // A static file at a path a rewrite also matches: the file wins, as on Vercel.
   await put(out, 'v1/relics', 'static relics');
   server = await startServer({ out, port: 0 });
@@ -93,7 +99,12 @@ describe('local server', () => {
     const res = await get('/api/search?q=oak&limit=5');
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(await res.json()).toEqual({ query: 'oak', type: 'all', totalResults: 1, results: [{ type: 'weapons', id: 'ITEM-1', name: 'Oak Staff' }] });
+    expect(await res.json()).toEqual({
+      query: 'oak',
+      type: 'all',
+      totalResults: 1,
+      results: [{ type: 'weapons', id: 'ITEM-1', name: 'Oak Staff' }],
+    });
     const stats = await get('/api/stats');
     expect(await stats.json()).toEqual(STATS);
   });

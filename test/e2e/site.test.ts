@@ -67,9 +67,12 @@ describe('page helpers', () => {
   it('shows the problem detail of a failed call, else the status', () => {
     expect(problemMessage(400, { detail: '"q" is required.' })).toBe('"q" is required.');
     expect(problemMessage(502, null)).toBe('The service answered 502.');
-    expect(problemMessage(400, { detail: '1 invalid query parameter(s): q.', errors: [{ name: 'q', message: '"q" must be at most 200 characters.' }] })).toBe(
-      '1 invalid query parameter(s): q. "q" must be at most 200 characters.',
-    );
+    expect(
+      problemMessage(400, {
+        detail: '1 invalid query parameter(s): q.',
+        errors: [{ name: 'q', message: '"q" must be at most 200 characters.' }],
+      }),
+    ).toBe('1 invalid query parameter(s): q. "q" must be at most 200 characters.');
   });
 
   it('links only the featured files the manifest lists, the manifest always', () => {
@@ -86,7 +89,10 @@ describe('page helpers', () => {
   });
 
   it('reads the totals of a stats body, sorted, numbers only', () => {
-    expect(statsRows({ catalog: 'c', totals: { b: 2, a: 1, bad: 'x' } })).toEqual([['a', 1], ['b', 2]]);
+    expect(statsRows({ catalog: 'c', totals: { b: 2, a: 1, bad: 'x' } })).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
     expect(statsRows({ weapons: 3 })).toEqual([['weapons', 3]]);
     expect(statsRows(null)).toEqual([]);
   });

@@ -77,7 +77,14 @@ export interface TestPage {
  * 127.0.0.1; tests route the `{cdn_url}` images they want to answer with `page.route`).
  */
 export async function openPage(browser: Browser, origin: string, viewport: { width: number; height: number } = DESKTOP): Promise<TestPage> {
-  const context = await browser.newContext({ baseURL: origin, viewport, locale: 'en-US', timezoneId: 'UTC', colorScheme: 'light', reducedMotion: 'reduce' });
+  const context = await browser.newContext({
+    baseURL: origin,
+    viewport,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    colorScheme: 'light',
+    reducedMotion: 'reduce',
+  });
   context.setDefaultTimeout(10_000);
   const offsite: string[] = [];
   await context.route(
@@ -101,7 +108,12 @@ export const SCREENSHOT_DIR = '.tmp/screenshots';
  * only the window with `fullPage: false` (for pages tens of thousands of pixels long).
  * @param dir absolute folder, normally `join(REPO_ROOT, SCREENSHOT_DIR)`.
  */
-export async function saveScreenshot(page: Page, dir: string, name: string, options: { readonly fullPage?: boolean } = {}): Promise<Buffer> {
+export async function saveScreenshot(
+  page: Page,
+  dir: string,
+  name: string,
+  options: { readonly fullPage?: boolean } = {},
+): Promise<Buffer> {
   await mkdir(dir, { recursive: true });
   const png = await page.screenshot({ fullPage: options.fullPage ?? true, animations: 'disabled' });
   await writeFile(join(dir, `${name}.png`), png);
@@ -142,7 +154,13 @@ export function useBrowserSite(catalog: { readonly src: string; readonly config?
     state.browser = await launchChromium();
     state.tmp = await mkdtemp(join(tmpdir(), 'browser-site-'));
     state.out = join(state.tmp, 'dist');
-    const report = await buildCatalog({ src: catalog.src, out: state.out, ...(catalog.config ? { config: catalog.config } : {}), site: true, reportFile: false });
+    const report = await buildCatalog({
+      src: catalog.src,
+      out: state.out,
+      ...(catalog.config ? { config: catalog.config } : {}),
+      site: true,
+      reportFile: false,
+    });
     if (!report.ok) throw new Error(`${catalog.src} did not build: ${report.stats.errors} errors`);
     state.server = await startServer({ out: state.out, port: 0, root: REPO_ROOT, host: '127.0.0.1' });
     state.base = `http://127.0.0.1:${state.server.port}`;

@@ -17,7 +17,10 @@ export type Entry = Record<string, (r: Request) => Promise<Response>>;
  * Register the hooks; `load(env, importEntry)` puts `env` (with `DATA_DIR` the suite's folder) in force
  * in the fresh module graph, then imports the entry through `importEntry`.
  */
-export function freshEntrySuite(prefix: string): { readonly dataDir: string; load(env: Environment, importEntry: () => Promise<unknown>): Promise<Entry> } {
+export function freshEntrySuite(prefix: string): {
+  readonly dataDir: string;
+  load(env: Environment, importEntry: () => Promise<unknown>): Promise<Entry>;
+} {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   beforeEach(() => {
     vi.resetModules();

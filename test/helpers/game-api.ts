@@ -53,7 +53,12 @@ export function gameApiSuite(extra: Record<string, string> = {}): { readonly con
 }
 
 /** A token for `sub` with `role` under `config`. */
-export function tokenFor(config: ServiceConfig, sub: string, role: Role = 'player', extra: { guest?: boolean; ttlSeconds?: number; now?: number } = {}): Promise<string> {
+export function tokenFor(
+  config: ServiceConfig,
+  sub: string,
+  role: Role = 'player',
+  extra: { guest?: boolean; ttlSeconds?: number; now?: number } = {},
+): Promise<string> {
   return mintToken(config.jwt, { subject: sub, role, ...extra });
 }
 
@@ -65,8 +70,16 @@ export interface Answer {
 }
 
 /** Send `method path` with `body` (JSON unless a string) and `headers` to `entry`. */
-export async function call(entry: EntryExports, method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
-  const init: RequestInit = { method, headers: { ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...options.headers } };
+export async function call(
+  entry: EntryExports,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const init: RequestInit = {
+    method,
+    headers: { ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...options.headers },
+  };
   if (options.body !== undefined) init.body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   const res = await entry[method as keyof EntryExports](new Request(`http://t${path}`, init));
   const text = await res.text();
@@ -88,20 +101,26 @@ export function expectProblem(status: number, headers: Headers, body: unknown): 
 }
 
 /** Create an account through the admin entry; its studio id and a player token for it. */
-export async function newPlayer(config: ServiceConfig, displayName = 'Ada'): Promise<{ studioId: string; accountId: string; auth: Record<string, string> }> {
+export async function newPlayer(
+  config: ServiceConfig,
+  displayName = 'Ada',
+): Promise<{ studioId: string; accountId: string; auth: Record<string, string> }> {
   const adminToken = await tokenFor(config, 'STUDIO_OPERATOR', 'admin');
-  const res = await call(admin, 'POST', '/api/admin/accounts', { body: { displayName }, headers: { Authorization: `Bearer ${adminToken}` } });
+  const res = await call(admin, 'POST', '/api/admin/accounts', {
+    body: { displayName },
+    headers: { Authorization: `Bearer ${adminToken}` },
+  });
   if (res.status !== 201) throw new Error(`account creation: ${res.status} ${JSON.stringify(res.body)}`);
   const account = res.body.account as { studioId: string; accountId: string };
   return { ...account, auth: { Authorization: `Bearer ${await tokenFor(config, account.studioId)}` } };
 }
 
-
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true }));
 for (const folder of ['requests', 'responses']) {
   const dir = join(PROJECT_ROOT, 'schemas', folder);
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.schema.json'))) ajv.addSchema(JSON.parse(readFileSync(join(dir, f), 'utf8')) as object);
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.schema.json')))
+    ajv.addSchema(JSON.parse(readFileSync(join(dir, f), 'utf8')) as object);
 }
 
 /** Errors of `value` against `schemas/responses/<name>.schema.json` (an empty list when it matches). */

@@ -5,7 +5,16 @@ import { ServiceError } from '../../api/_lib/errors.js';
 
 /** Credit `amount` to `accountId` under `sourceRef` (purpose `verify`). */
 export function credit(store: LedgerStore, accountId: string, sourceRef: string, amount: number): Promise<CreditOutcome> {
-  return store.credit({ entryId: mintUuid(), sourceRef, kind: 'verify_send', accountId, amount, purpose: 'verify', note: '', at: new Date().toISOString() });
+  return store.credit({
+    entryId: mintUuid(),
+    sourceRef,
+    kind: 'verify_send',
+    accountId,
+    amount,
+    purpose: 'verify',
+    note: '',
+    at: new Date().toISOString(),
+  });
 }
 
 /** The ServiceError `p` rejects with; fails when it resolves or rejects with anything else. */

@@ -60,7 +60,9 @@ export function sqliteHarness(): AdapterHarness {
 }
 
 /** Redis over a real server; `wrap` may put a fault-injecting Requester in front of the connection. */
-export function redisHarness(wrap: (r: RespRequester) => Requester = (r) => r): AdapterHarness & { server(): TestRedis; flush(): Promise<void> } {
+export function redisHarness(
+  wrap: (r: RespRequester) => Requester = (r) => r,
+): AdapterHarness & { server(): TestRedis; flush(): Promise<void> } {
   let server: TestRedis | undefined;
   const open: RespRequester[] = [];
   const connect = async () => {
@@ -124,5 +126,6 @@ export function upstashRestHarness(): AdapterHarness & { rest(): UpstashRestStan
 /** Fail with every violation when the store's invariants do not hold. */
 export async function expectSound(store: LedgerStore): Promise<void> {
   const violations = checkInvariants(await store.snapshot());
-  if (violations.length > 0) throw new Error('Ledger invariants broken:\n' + violations.map((v) => `  ${v.invariant}: ${v.message}`).join('\n'));
+  if (violations.length > 0)
+    throw new Error('Ledger invariants broken:\n' + violations.map((v) => `  ${v.invariant}: ${v.message}`).join('\n'));
 }

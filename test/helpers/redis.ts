@@ -42,9 +42,28 @@ export async function startRedis(): Promise<TestRedis> {
 
   const start = () =>
     new Promise<void>((resolve, reject) => {
-      const c = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--protected-mode', 'yes'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const c = spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--dir',
+          dir,
+          '--save',
+          '',
+          '--appendonly',
+          'yes',
+          '--appendfsync',
+          'always',
+          '--protected-mode',
+          'yes',
+        ],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       child = c;
       let out = '';
       const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);

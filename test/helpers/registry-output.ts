@@ -33,7 +33,11 @@ export async function dropOutput(dir: string): Promise<void> {
  * bodies in JSON and CSV, made by the same functions the build uses; a map of output path → content for
  * {@link serveOutput} (strings are written as they are).
  */
-export function exportOutputs(type: ExportType, records: readonly Record<string, unknown>[], columns: readonly string[] = csvColumns(records)): Record<string, unknown> {
+export function exportOutputs(
+  type: ExportType,
+  records: readonly Record<string, unknown>[],
+  columns: readonly string[] = csvColumns(records),
+): Record<string, unknown> {
   const all = filterRecords(records, {});
   return {
     [exportFile(type)]: { type, columns, records },

@@ -30,9 +30,13 @@ export async function startS3(bucket = 'assets'): Promise<TestS3> {
   const port = await freePort();
   const bin = join(require.resolve('s3rver/package.json'), '..', 'bin', 's3rver.js');
   const legacy = Number(process.versions.node.split('.')[0]) < 21 ? ['--openssl-legacy-provider'] : [];
-  const child: ChildProcess = spawn(process.execPath, [...legacy, bin, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '--configure-bucket', bucket, '--no-vhost-buckets'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...legacy, bin, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '--configure-bucket', bucket, '--no-vhost-buckets'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`s3rver did not start: ${out}`)), 15_000);

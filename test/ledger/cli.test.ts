@@ -98,7 +98,7 @@ describe('npm run accounts and npm run ledger:verify', () => {
     expect(ok.out.join('')).toMatch(/sound: 1 transfer\(s\), 2 posting\(s\)/);
     // tamper: drop the append-only guard and edit an amount, as someone with file access could
     const db = createClient({ url: 'file:' + join(dir, 'acc', 'ledger.sqlite') });
-    await db.executeMultiple("DROP TRIGGER postings_append_only_u; UPDATE postings SET amount = 90 WHERE amount = 9;");
+    await db.executeMultiple('DROP TRIGGER postings_append_only_u; UPDATE postings SET amount = 90 WHERE amount = 9;');
     db.close();
     const bad = io(env);
     expect(await verify(bad.io)).toBe(1);
@@ -108,8 +108,22 @@ describe('npm run accounts and npm run ledger:verify', () => {
   it('checks the account bags too: a sound bag passes, an edited quantity is reported', async () => {
     const benv = { DATA_DIR: join(dir, 'bag') };
     const players = await openSqlitePlayerStore(join(dir, 'bag', 'ledger.sqlite'));
-    await players.changeBag({ accountId: 'a', definitionId: 'MATL-1', delta: 4, sourceRef: 'bag-grant:cli-1', fingerprint: 'f', at: '2026-11-23T10:00:00.000Z' });
-    await players.changeBag({ accountId: 'a', definitionId: 'MATL-1', delta: -1, sourceRef: 'bag-consume:cli-2', fingerprint: 'f', at: '2026-11-23T10:00:01.000Z' });
+    await players.changeBag({
+      accountId: 'a',
+      definitionId: 'MATL-1',
+      delta: 4,
+      sourceRef: 'bag-grant:cli-1',
+      fingerprint: 'f',
+      at: '2026-11-23T10:00:00.000Z',
+    });
+    await players.changeBag({
+      accountId: 'a',
+      definitionId: 'MATL-1',
+      delta: -1,
+      sourceRef: 'bag-consume:cli-2',
+      fingerprint: 'f',
+      at: '2026-11-23T10:00:01.000Z',
+    });
     await players.close();
     const ok = io(benv);
     expect(await verify(ok.io)).toBe(0);

@@ -56,7 +56,9 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
       await s.createAccount({ account: a, clientKey: 'create-0001', fingerprint: 'fp-1' });
       const again = await s.createAccount({ account: newAccount(), clientKey: 'create-0001', fingerprint: 'fp-1' });
       expect(again).toEqual({ account: a, created: false });
-      expect(await codeOf(s.createAccount({ account: newAccount(), clientKey: 'create-0001', fingerprint: 'fp-2' }))).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(await codeOf(s.createAccount({ account: newAccount(), clientKey: 'create-0001', fingerprint: 'fp-2' }))).toBe(
+        'IDEMPOTENCY_KEY_REUSED',
+      );
       await s.close();
     });
 
@@ -101,14 +103,32 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
       const out = await s.credit(c);
       expect(out).toEqual({
         status: 'applied',
-        transfer: { entryId: c.entryId, sourceRef: c.sourceRef, kind: 'verify_send', accountId: a.accountId, amount: 25, purpose: 'verify', note: 'first', balanceAfter: 25, at: c.at },
+        transfer: {
+          entryId: c.entryId,
+          sourceRef: c.sourceRef,
+          kind: 'verify_send',
+          accountId: a.accountId,
+          amount: 25,
+          purpose: 'verify',
+          note: 'first',
+          balanceAfter: 25,
+          at: c.at,
+        },
       });
       expect(await s.balance(a.accountId)).toBe(25);
       expect(await s.balance(ISSUER_ACCOUNT_ID)).toBe(-25);
       const page = await s.postings(a.accountId, { limit: 10, filter: {} });
       expect(page.nextBeforeSeq).toBeUndefined();
       expect(page.postings).toHaveLength(1);
-      expect(page.postings[0]).toMatchObject({ entryId: c.entryId, seq: 1, amount: 25, balanceAfter: 25, counterparty: ISSUER_ACCOUNT_ID, prev: '', sourceRef: c.sourceRef });
+      expect(page.postings[0]).toMatchObject({
+        entryId: c.entryId,
+        seq: 1,
+        amount: 25,
+        balanceAfter: 25,
+        counterparty: ISSUER_ACCOUNT_ID,
+        prev: '',
+        sourceRef: c.sourceRef,
+      });
       await expectSound(s);
       await s.close();
     });
@@ -183,7 +203,9 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
       expect(rest.postings.map((p) => p.seq)).toEqual([3, 1]);
       expect(rest.nextBeforeSeq).toBeUndefined();
       expect((await s.postings(a.accountId, { limit: 10, filter: { kind: 'admin_grant' } })).postings.map((p) => p.amount)).toEqual([100]);
-      expect((await s.postings(a.accountId, { limit: 10, filter: { kind: 'verify_send', purpose: 'test' } })).postings.map((p) => p.amount)).toEqual([6, 2]);
+      expect(
+        (await s.postings(a.accountId, { limit: 10, filter: { kind: 'verify_send', purpose: 'test' } })).postings.map((p) => p.amount),
+      ).toEqual([6, 2]);
       expect((await s.postings(a.accountId, { limit: 10, filter: { purpose: 'ledger_verify' } })).postings).toEqual([]);
       expect((await s.postings(mintUuid(), { limit: 10, filter: {} })).postings).toEqual([]);
       // exactly `limit` left: no next page
@@ -216,12 +238,18 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
       s.createAccount({ account: { ...newAccount(), username: a.username }, clientKey: undefined, fingerprint: 'f' }),
     ]);
     const status = (o: PromiseSettledResult<unknown>) =>
-      o.status === 'fulfilled' ? ((o.value as { status?: string }).status ?? 'created') : o.reason instanceof ServiceError ? o.reason.code : String(o.reason);
+      o.status === 'fulfilled'
+        ? ((o.value as { status?: string }).status ?? 'created')
+        : o.reason instanceof ServiceError
+          ? o.reason.code
+          : String(o.reason);
     const seen = outcomes.map(status);
     expect(seen.slice(0, 20)).toEqual(Array(20).fill('applied'));
     expect(seen.slice(20, 25).sort()).toEqual(['applied', 'replayed', 'replayed', 'replayed', 'replayed']);
     expect(seen.slice(25)).toEqual(['conflict', 'no-account', 'CONFLICT', 'CONFLICT', 'applied', 'created', 'CONFLICT']);
-    expect((outcomes[27] as PromiseRejectedResult).reason).toMatchObject({ message: 'This credit would take a balance beyond the largest amount the ledger holds.' });
+    expect((outcomes[27] as PromiseRejectedResult).reason).toMatchObject({
+      message: 'This credit would take a balance beyond the largest amount the ledger holds.',
+    });
     expect(await s.balance(a.accountId)).toBe(210 + 7);
     expect(await s.balance(nearMax.accountId)).toBe(Number.MAX_SAFE_INTEGER - 250);
     expect(await s.balance(ISSUER_ACCOUNT_ID)).toBe(-(Number.MAX_SAFE_INTEGER - 250) - 217);
@@ -253,9 +281,30 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
       | { t: 'credit'; acct: number; key: number; amount: number; purpose: number; grant: boolean }
       | { t: 'page'; acct: number; limit: number; purpose: number | null };
     const op: fc.Arbitrary<Op> = fc.oneof(
-      { arbitrary: fc.record({ t: fc.constant('account' as const), key: fc.option(fc.nat(3)), name: fc.nat(1), user: fc.nat(5) }), weight: 2 },
-      { arbitrary: fc.record({ t: fc.constant('credit' as const), acct: fc.nat(3), key: fc.nat(6), amount: fc.integer({ min: 1, max: 1000 }), purpose: fc.nat(1), grant: fc.boolean() }), weight: 4 },
-      { arbitrary: fc.record({ t: fc.constant('page' as const), acct: fc.nat(3), limit: fc.integer({ min: 1, max: 4 }), purpose: fc.option(fc.nat(1)) }), weight: 1 },
+      {
+        arbitrary: fc.record({ t: fc.constant('account' as const), key: fc.option(fc.nat(3)), name: fc.nat(1), user: fc.nat(5) }),
+        weight: 2,
+      },
+      {
+        arbitrary: fc.record({
+          t: fc.constant('credit' as const),
+          acct: fc.nat(3),
+          key: fc.nat(6),
+          amount: fc.integer({ min: 1, max: 1000 }),
+          purpose: fc.nat(1),
+          grant: fc.boolean(),
+        }),
+        weight: 4,
+      },
+      {
+        arbitrary: fc.record({
+          t: fc.constant('page' as const),
+          acct: fc.nat(3),
+          limit: fc.integer({ min: 1, max: 4 }),
+          purpose: fc.option(fc.nat(1)),
+        }),
+        weight: 1,
+      },
     );
     const PURPOSES = ['verify', 'test'];
     await fc.assert(
@@ -315,7 +364,11 @@ describe.each(harnesses)('ledger store contract: $name', (h) => {
               const a = accounts[o.acct];
               if (!a) continue;
               const purpose = o.purpose === null ? undefined : PURPOSES[o.purpose];
-              const expected = history.get(a.accountId)!.filter((x) => purpose === undefined || x.purpose === purpose).map((x) => x.amount).reverse();
+              const expected = history
+                .get(a.accountId)!
+                .filter((x) => purpose === undefined || x.purpose === purpose)
+                .map((x) => x.amount)
+                .reverse();
               const got: number[] = [];
               let before: number | undefined;
               do {

@@ -66,8 +66,18 @@ describe('record decoders', () => {
       prev: 'a'.repeat(40),
       hash: 'b'.repeat(40),
     };
-    expect(postingFrom({ ...stored, seq: '3', amount: '-25', balanceAfter: '75' })).toEqual({ ...stored, seq: 3, amount: -25, balanceAfter: 75 });
-    expect(postingFrom({ ...stored, seq: 3n, amount: -25, balanceAfter: 75, note: null })).toEqual({ ...stored, seq: 3, amount: -25, balanceAfter: 75 });
+    expect(postingFrom({ ...stored, seq: '3', amount: '-25', balanceAfter: '75' })).toEqual({
+      ...stored,
+      seq: 3,
+      amount: -25,
+      balanceAfter: 75,
+    });
+    expect(postingFrom({ ...stored, seq: 3n, amount: -25, balanceAfter: 75, note: null })).toEqual({
+      ...stored,
+      seq: 3,
+      amount: -25,
+      balanceAfter: 75,
+    });
     const empty = postingFrom({});
     expect(empty.seq).toBeNaN();
     expect(empty.hash).toBe('');

@@ -11,7 +11,9 @@ const SECRET = 'entries-secret-0123456789-abcdefghijklm';
 const PASSWORD = 'entries-password-0123456789';
 const suite = freshEntrySuite('entries-');
 const load = (name: 'wallet' | 'admin') =>
-  suite.load({ JWT_SECRET: SECRET, ADMIN_PASSWORD: PASSWORD, STORE_DRIVER: 'sqlite' }, () => (name === 'wallet' ? import('../../api/wallet.js') : import('../../api/admin.js')));
+  suite.load({ JWT_SECRET: SECRET, ADMIN_PASSWORD: PASSWORD, STORE_DRIVER: 'sqlite' }, () =>
+    name === 'wallet' ? import('../../api/wallet.js') : import('../../api/admin.js'),
+  );
 
 describe('entries, loaded afresh', () => {
   const routes: ['wallet' | 'admin', string, string][] = [
@@ -24,7 +26,12 @@ describe('entries, loaded afresh', () => {
   for (const [entry, method, path] of routes) {
     it(`${method} ${path} asks for credentials first`, async () => {
       const mod = await load(entry);
-      const res = await mod[method]!(new Request(`http://localhost${path}`, { method, ...(method === 'POST' ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}) }));
+      const res = await mod[method]!(
+        new Request(`http://localhost${path}`, {
+          method,
+          ...(method === 'POST' ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}),
+        }),
+      );
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="game-api"/);
       const wrong = await mod.DELETE!(new Request(`http://localhost${path}`, { method: 'DELETE' }));
@@ -34,7 +41,8 @@ describe('entries, loaded afresh', () => {
 
   it('names what to send when the account lookup finds nothing', async () => {
     const mod = await load('admin');
-    const get = (key: string) => mod.GET!(new Request(`http://localhost/api/admin/accounts/${key}`, { headers: { 'X-Admin-Password': PASSWORD } }));
+    const get = (key: string) =>
+      mod.GET!(new Request(`http://localhost/api/admin/accounts/${key}`, { headers: { 'X-Admin-Password': PASSWORD } }));
     const bad = await get('not-an-id');
     expect(bad.status).toBe(404);
     expect(((await bad.json()) as { detail: string }).detail).toBe('Name the account by its studioId (STUDIO_*) or accountId (uuid).');

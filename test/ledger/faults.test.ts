@@ -26,9 +26,16 @@ let adminToken = '';
 
 async function call(entry: typeof wallet | typeof admin, path: string, body: unknown) {
   const res = await entry.POST(
-    new Request(`http://t${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${adminToken}` }, body: JSON.stringify(body) }),
+    new Request(`http://t${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${adminToken}` },
+      body: JSON.stringify(body),
+    }),
   );
-  return { status: res.status, body: (await res.json()) as { code: string; account: Account; idempotent: boolean; sourceRef: string; entryId: string } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { code: string; account: Account; idempotent: boolean; sourceRef: string; entryId: string },
+  };
 }
 
 /** Put the harness's store in force for the handlers of this block, with an admin token to call them. */
@@ -51,12 +58,18 @@ describe.each([sqliteHarness(), redisHarness()] as AdapterHarness[])('1,000 conc
   it('credits exactly once per key, answers every duplicate as a replay of it, and keeps the invariants', async () => {
     const accounts: Account[] = [];
     for (let i = 0; i < 5; i++) accounts.push((await call(admin, '/api/admin/accounts', { displayName: `C${i}` })).body.account);
-    const keys = Array.from({ length: 100 }, (_, i) => ({ key: `concurrent-${i.toString().padStart(4, '0')}`, account: accounts[i % 5]!, amount: (i % 9) + 1 }));
+    const keys = Array.from({ length: 100 }, (_, i) => ({
+      key: `concurrent-${i.toString().padStart(4, '0')}`,
+      account: accounts[i % 5]!,
+      amount: (i % 9) + 1,
+    }));
     const requests = [];
     for (let round = 0; round < 10; round++) {
       for (const k of keys) {
         const selector = round % 2 ? { accountId: k.account.accountId } : { studioId: k.account.studioId };
-        requests.push(call(wallet, '/api/wallet/verify-send-to-account', { ...selector, amount: k.amount, purpose: 'verify', idempotencyKey: k.key }));
+        requests.push(
+          call(wallet, '/api/wallet/verify-send-to-account', { ...selector, amount: k.amount, purpose: 'verify', idempotencyKey: k.key }),
+        );
       }
     }
     const answers = await Promise.all(requests);
@@ -115,7 +128,14 @@ describe('Redis faults', () => {
     raw = await connectRespRequester(h.server().url);
     faulty = new FaultyRequester(raw);
     store = openRedisLedger({ requester: faulty }, { retryDelaysMs: [5, 5] });
-    account = { accountId: mintUuid(), studioId: mintStudioId(), displayName: 'F', userId: mintUuid(), username: 'faulty', createdAt: new Date().toISOString() };
+    account = {
+      accountId: mintUuid(),
+      studioId: mintStudioId(),
+      displayName: 'F',
+      userId: mintUuid(),
+      username: 'faulty',
+      createdAt: new Date().toISOString(),
+    };
     await store.createAccount({ account, clientKey: undefined, fingerprint: 'f' });
     await credit('warm-up-0001'); // loads the script into the server's cache
   }, 30_000);
@@ -125,9 +145,18 @@ describe('Redis faults', () => {
   });
 
   const credit = (key: string, amount = 3) =>
-    store.credit({ entryId: mintUuid(), sourceRef: `verify-send:${key}`, kind: 'verify_send', accountId: account.accountId, amount, purpose: 'verify', note: '', at: new Date().toISOString() });
+    store.credit({
+      entryId: mintUuid(),
+      sourceRef: `verify-send:${key}`,
+      kind: 'verify_send',
+      accountId: account.accountId,
+      amount,
+      purpose: 'verify',
+      note: '',
+      at: new Date().toISOString(),
+    });
 
-  it('the script ran but its answer was lost and the client retried: one credit, answered as this call\'s own', async () => {
+  it("the script ran but its answer was lost and the client retried: one credit, answered as this call's own", async () => {
     const before = await store.balance(account.accountId);
     faulty.loseAnswers = 1;
     const scripts = faulty.scripts;
@@ -196,7 +225,13 @@ describe('redis-server killed mid-run', () => {
 
   it('answers 503 UPSTREAM_UNAVAILABLE while it is down, loses no answered credit, and holds the invariants after the restart', async () => {
     const acct = (await call(admin, '/api/admin/accounts', { displayName: 'K' })).body.account;
-    const send = (i: number) => call(wallet, '/api/wallet/verify-send-to-account', { studioId: acct.studioId, amount: 1, purpose: 'verify', idempotencyKey: `killed-${i}-0000` });
+    const send = (i: number) =>
+      call(wallet, '/api/wallet/verify-send-to-account', {
+        studioId: acct.studioId,
+        amount: 1,
+        purpose: 'verify',
+        idempotencyKey: `killed-${i}-0000`,
+      });
     const inflight = [];
     for (let i = 0; i < 200; i++) {
       inflight.push(send(i));

@@ -14,7 +14,6 @@ import { refusal } from '../helpers/ledger-ops.js';
 const config = loadServiceConfig({ JWT_SECRET: 'guard-secret-0123456789-abcdefghijklmn', ADMIN_PASSWORD: 'guard-password-0123456789' });
 const req = (headers: Record<string, string>) => new Request('http://t/x', { headers });
 
-
 describe('bearerToken', () => {
   it('reads the token after the Bearer scheme in any case, with spaces or tabs around it', () => {
     expect(bearerToken(req({}))).toBeUndefined();
@@ -51,22 +50,40 @@ describe('requireAdmin', () => {
 
   it('words each refusal for what to send', async () => {
     const none = await refusal(requireAdmin(req({}), config));
-    expect([none.code, none.message, none.headers['WWW-Authenticate']]).toEqual(['UNAUTHORIZED', 'This operation needs an admin token or X-Admin-Password.', 'Bearer realm="game-api"']);
+    expect([none.code, none.message, none.headers['WWW-Authenticate']]).toEqual([
+      'UNAUTHORIZED',
+      'This operation needs an admin token or X-Admin-Password.',
+      'Bearer realm="game-api"',
+    ]);
     const wrong = await refusal(requireAdmin(req({ 'X-Admin-Password': 'nope' }), config));
     expect([wrong.code, wrong.message]).toEqual(['UNAUTHORIZED', 'The credentials are not valid.']);
-    const player = await refusal(requireAdmin(req({ Authorization: `Bearer ${await mintToken(config.jwt, { subject: 'S', role: 'player' })}` }), config));
+    const player = await refusal(
+      requireAdmin(req({ Authorization: `Bearer ${await mintToken(config.jwt, { subject: 'S', role: 'player' })}` }), config),
+    );
     expect([player.code, player.message]).toEqual(['FORBIDDEN', 'This operation needs an admin or master token.']);
     const noPasswordConfigured = loadServiceConfig({ JWT_SECRET: 'guard-secret-0123456789-abcdefghijklmn' });
-    expect((await refusal(requireAdmin(req({ 'X-Admin-Password': 'guard-password-0123456789' }), noPasswordConfigured))).message).toBe('The credentials are not valid.');
+    expect((await refusal(requireAdmin(req({ 'X-Admin-Password': 'guard-password-0123456789' }), noPasswordConfigured))).message).toBe(
+      'The credentials are not valid.',
+    );
   });
 });
 
 describe('requireLogin', () => {
   it('asks for a login without a token, and refuses a guest as not logged in', async () => {
     const none = await refusal(requireLogin(req({}), config));
-    expect([none.message, none.headers['WWW-Authenticate']]).toEqual(['Log in and send the token as Authorization: Bearer <token>.', 'Bearer realm="game-api"']);
-    const guest = await refusal(requireLogin(req({ Authorization: `Bearer ${await mintToken(config.jwt, { subject: 'S', role: 'player', guest: true })}` }), config));
-    expect([guest.message, guest.headers['WWW-Authenticate']]).toEqual(['A guest is not logged in.', 'Bearer realm="game-api", error="invalid_token"']);
-    expect(await requireLogin(req({ Authorization: `Bearer ${await mintToken(config.jwt, { subject: 'STUDIO_P', role: 'member' })}` }), config)).toMatchObject({ subject: 'STUDIO_P', role: 'member' });
+    expect([none.message, none.headers['WWW-Authenticate']]).toEqual([
+      'Log in and send the token as Authorization: Bearer <token>.',
+      'Bearer realm="game-api"',
+    ]);
+    const guest = await refusal(
+      requireLogin(req({ Authorization: `Bearer ${await mintToken(config.jwt, { subject: 'S', role: 'player', guest: true })}` }), config),
+    );
+    expect([guest.message, guest.headers['WWW-Authenticate']]).toEqual([
+      'A guest is not logged in.',
+      'Bearer realm="game-api", error="invalid_token"',
+    ]);
+    expect(
+      await requireLogin(req({ Authorization: `Bearer ${await mintToken(config.jwt, { subject: 'STUDIO_P', role: 'member' })}` }), config),
+    ).toMatchObject({ subject: 'STUDIO_P', role: 'member' });
   });
 });

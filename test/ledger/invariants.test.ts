@@ -19,7 +19,20 @@ function chain(account: string, legs: { entryId: string; amount: number; ref: st
   let prev = '';
   legs.forEach((l, i) => {
     balance += l.amount;
-    const fields: ChainFields = { entryId: l.entryId, accountId: account, seq: i + 1, amount: l.amount, balanceAfter: balance, sourceRef: l.ref, kind: 'verify_send', purpose: 'verify', note: '', counterparty: l.counterparty, at: '2026-11-23T00:00:00.000Z', prev };
+    const fields: ChainFields = {
+      entryId: l.entryId,
+      accountId: account,
+      seq: i + 1,
+      amount: l.amount,
+      balanceAfter: balance,
+      sourceRef: l.ref,
+      kind: 'verify_send',
+      purpose: 'verify',
+      note: '',
+      counterparty: l.counterparty,
+      at: '2026-11-23T00:00:00.000Z',
+      prev,
+    };
     const hash = postingHash(fields);
     out.push({ ...fields, hash });
     prev = hash;
@@ -28,7 +41,17 @@ function chain(account: string, legs: { entryId: string; amount: number; ref: st
 }
 
 function transfer(entryId: string, ref: string, accountId: string, amount: number, balanceAfter: number): Transfer {
-  return { entryId, sourceRef: ref, kind: 'verify_send', accountId, amount, purpose: 'verify', note: '', balanceAfter, at: '2026-11-23T00:00:00.000Z' };
+  return {
+    entryId,
+    sourceRef: ref,
+    kind: 'verify_send',
+    accountId,
+    amount,
+    purpose: 'verify',
+    note: '',
+    balanceAfter,
+    at: '2026-11-23T00:00:00.000Z',
+  };
 }
 
 /** Two credits to A (5, 7) and one to B (3). */
@@ -49,7 +72,11 @@ function sound(): { accounts: { accountId: string; balance: number; postings: Po
       { accountId: A, balance: 12, postings: a },
       { accountId: B, balance: 3, postings: b },
     ],
-    transfers: [transfer('e1', 'verify-send:k1', A, 5, 5), transfer('e2', 'verify-send:k2', A, 7, 12), transfer('e3', 'verify-send:k3', B, 3, 3)],
+    transfers: [
+      transfer('e1', 'verify-send:k1', A, 5, 5),
+      transfer('e2', 'verify-send:k2', A, 7, 12),
+      transfer('e3', 'verify-send:k3', B, 3, 3),
+    ],
   };
 }
 
@@ -81,7 +108,13 @@ describe('checkInvariants', () => {
     s.accounts[0] = { ...s.accounts[0]!, balance: -15 + 1, postings: s.accounts[0]!.postings };
     expect(broken(s)).toContain(2);
     expect(checkInvariants(s).find((v) => v.invariant === 2)!.message).toBe('The balances sum to 1, not 0.');
-    const v = checkInvariants({ accounts: [{ accountId: A, balance: 0, postings: [] }, { accountId: B, balance: 0, postings: [] }], transfers: [] });
+    const v = checkInvariants({
+      accounts: [
+        { accountId: A, balance: 0, postings: [] },
+        { accountId: B, balance: 0, postings: [] },
+      ],
+      transfers: [],
+    });
     expect(v).toEqual([]);
   });
 
@@ -91,10 +124,14 @@ describe('checkInvariants', () => {
     expect(checkInvariants(dup).map((v) => v.message)).toContain('Source ref verify-send:k1 is recorded twice.');
     const orphanTransfer = sound();
     orphanTransfer.transfers.push(transfer('e9', 'verify-send:k9', A, 1, 13));
-    expect(checkInvariants(orphanTransfer).map((v) => v.message)).toEqual(['Transfer verify-send:k9 has 0 posting(s), not one credit of 1 and one issuer debit.']);
+    expect(checkInvariants(orphanTransfer).map((v) => v.message)).toEqual([
+      'Transfer verify-send:k9 has 0 posting(s), not one credit of 1 and one issuer debit.',
+    ]);
     const orphanPostings = sound();
     orphanPostings.transfers.pop();
-    expect(checkInvariants(orphanPostings).map((v) => v.message)).toEqual(['Entry e3 (verify-send:k3) has postings but no transfer under its source ref.']);
+    expect(checkInvariants(orphanPostings).map((v) => v.message)).toEqual([
+      'Entry e3 (verify-send:k3) has postings but no transfer under its source ref.',
+    ]);
     const wrongAmount = sound();
     wrongAmount.transfers[2] = transfer('e3', 'verify-send:k3', B, 4, 4);
     expect(broken(wrongAmount)).toEqual([3]);
@@ -110,11 +147,15 @@ describe('checkInvariants', () => {
     const legMessages = (mutate: (s: ReturnType<typeof sound>) => void) => {
       const s = sound();
       mutate(s);
-      return checkInvariants(s).filter((v) => v.invariant === 3).map((v) => v.message);
+      return checkInvariants(s)
+        .filter((v) => v.invariant === 3)
+        .map((v) => v.message);
     };
     const k3 = ['Transfer verify-send:k3 has 2 posting(s), not one credit of 3 and one issuer debit.'];
-    const bLeg = (s: ReturnType<typeof sound>, over: Partial<Posting>) => (s.accounts[2]!.postings[0] = { ...s.accounts[2]!.postings[0]!, ...over });
-    const issuerLeg = (s: ReturnType<typeof sound>, over: Partial<Posting>) => (s.accounts[0]!.postings[2] = { ...s.accounts[0]!.postings[2]!, ...over });
+    const bLeg = (s: ReturnType<typeof sound>, over: Partial<Posting>) =>
+      (s.accounts[2]!.postings[0] = { ...s.accounts[2]!.postings[0]!, ...over });
+    const issuerLeg = (s: ReturnType<typeof sound>, over: Partial<Posting>) =>
+      (s.accounts[0]!.postings[2] = { ...s.accounts[0]!.postings[2]!, ...over });
     expect(legMessages((s) => bLeg(s, { amount: 4 }))).toEqual(k3);
     expect(legMessages((s) => bLeg(s, { sourceRef: 'verify-send:zz' }))).toEqual(k3);
     expect(legMessages((s) => issuerLeg(s, { amount: -4 }))).toEqual(k3);
@@ -197,10 +238,25 @@ describe('the posting chain', () => {
   it('hashes with lower-case hex SHA-1, and any field change changes the hash', () => {
     const h = postingHash(fields);
     expect(h).toMatch(/^[0-9a-f]{40}$/);
-    for (const [k, v] of Object.entries({ entryId: 'e2', seq: 13, amount: -251, balanceAfter: 1, sourceRef: 'x', kind: 'verify_send', purpose: 'p', note: '', counterparty: B, at: 'y', prev: '', accountId: B })) {
+    for (const [k, v] of Object.entries({
+      entryId: 'e2',
+      seq: 13,
+      amount: -251,
+      balanceAfter: 1,
+      sourceRef: 'x',
+      kind: 'verify_send',
+      purpose: 'p',
+      note: '',
+      counterparty: B,
+      at: 'y',
+      prev: '',
+      accountId: B,
+    })) {
       expect(postingHash({ ...fields, [k]: v }), k).not.toBe(h);
     }
     // no two field splits give the same string
-    expect(postingHash({ ...fields, purpose: 'grant:abc|1', note: '' })).not.toBe(postingHash({ ...fields, purpose: 'grant:abc', note: '1' }));
+    expect(postingHash({ ...fields, purpose: 'grant:abc|1', note: '' })).not.toBe(
+      postingHash({ ...fields, purpose: 'grant:abc', note: '1' }),
+    );
   });
 });

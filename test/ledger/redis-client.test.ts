@@ -130,7 +130,6 @@ describe('the RESP requester transport', () => {
     expect((await raw.request({ body: ['hgetall', 'h'] })).result).toEqual(['f', '1', 'g', 'x']);
     expect((await raw.request({ body: ['hgetall', 'missing'] })).result).toEqual([]);
   });
-
 });
 
 describe('the store over a real server', () => {
@@ -164,7 +163,10 @@ describe('the store over a real server', () => {
     for (const read of reads) {
       rec.failBefore = 2;
       const e = await refusal(read());
-      expect([e.code, e.message]).toEqual(['UPSTREAM_UNAVAILABLE', 'The ledger store cannot be reached (read); try again with the same idempotency key.']);
+      expect([e.code, e.message]).toEqual([
+        'UPSTREAM_UNAVAILABLE',
+        'The ledger store cannot be reached (read); try again with the same idempotency key.',
+      ]);
     }
     rec.failBefore = 0;
   });
@@ -189,7 +191,13 @@ describe('the store over a real server', () => {
         `ledger:{a:${ISSUER_ACCOUNT_ID}}:postings`,
       ].sort(),
     );
-    expect([KEYS.refs, KEYS.studio, KEYS.username, KEYS.accountKeys, KEYS.accounts]).toEqual(['ledger:refs', 'ledger:studio', 'ledger:username', 'ledger:account-keys', 'ledger:accounts']);
+    expect([KEYS.refs, KEYS.studio, KEYS.username, KEYS.accountKeys, KEYS.accounts]).toEqual([
+      'ledger:refs',
+      'ledger:studio',
+      'ledger:username',
+      'ledger:account-keys',
+      'ledger:accounts',
+    ]);
     const slot = async (k: string) => (await raw.request<number>({ body: ['cluster', 'keyslot', k] })).result;
     expect(await slot(KEYS.account(a.accountId))).toBe(await slot(KEYS.postings(a.accountId)));
   });
@@ -203,14 +211,20 @@ describe('the store over a real server', () => {
       code: 'IDEMPOTENCY_KEY_REUSED',
       message: 'This idempotency key already created an account with another display name or username; use a new key.',
     });
-    expect(await refusal(store.createAccount({ account: newAccount({ username: a.username }), clientKey: undefined, fingerprint: 'f' }))).toMatchObject({
+    expect(
+      await refusal(store.createAccount({ account: newAccount({ username: a.username }), clientKey: undefined, fingerprint: 'f' })),
+    ).toMatchObject({
       code: 'CONFLICT',
       message: `The username "${a.username}" is taken.`,
     });
     const long = 'u'.repeat(140);
     await store.createAccount({ account: newAccount({ username: long }), clientKey: undefined, fingerprint: 'f' });
-    expect((await refusal(store.createAccount({ account: newAccount({ username: long }), clientKey: undefined, fingerprint: 'f' }))).message).toBe(`The username "${'u'.repeat(100)}" is taken.`);
-    expect(await refusal(store.createAccount({ account: newAccount({ studioId: a.studioId }), clientKey: undefined, fingerprint: 'f' }))).toMatchObject({
+    expect(
+      (await refusal(store.createAccount({ account: newAccount({ username: long }), clientKey: undefined, fingerprint: 'f' }))).message,
+    ).toBe(`The username "${'u'.repeat(100)}" is taken.`);
+    expect(
+      await refusal(store.createAccount({ account: newAccount({ studioId: a.studioId }), clientKey: undefined, fingerprint: 'f' })),
+    ).toMatchObject({
       code: 'CONFLICT',
       message: 'The minted studio id is taken; try again.',
     });
@@ -243,10 +257,17 @@ describe('the store over a real server', () => {
     expect(await store.balance(newAccount().accountId)).toBe(0);
     const accounts = [newAccount(), newAccount(), newAccount()];
     for (const a of accounts) await store.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
-    for (const ref of ['verify-send:m', 'verify-send:b', 'verify-send:z', 'verify-send:a']) await store.credit(creditOf(accounts[ref.length % 3]!, { sourceRef: ref }));
+    for (const ref of ['verify-send:m', 'verify-send:b', 'verify-send:z', 'verify-send:a'])
+      await store.credit(creditOf(accounts[ref.length % 3]!, { sourceRef: ref }));
     await store.credit(creditOf(accounts[2]!, { sourceRef: 'verify-send:c' }));
     const snap = await store.snapshot();
-    expect(snap.transfers.map((t) => t.sourceRef)).toEqual(['verify-send:a', 'verify-send:b', 'verify-send:c', 'verify-send:m', 'verify-send:z']);
+    expect(snap.transfers.map((t) => t.sourceRef)).toEqual([
+      'verify-send:a',
+      'verify-send:b',
+      'verify-send:c',
+      'verify-send:m',
+      'verify-send:z',
+    ]);
     const ids = snap.accounts.map((x) => x.accountId);
     expect(ids).toEqual([...ids].sort());
     expect(ids).toContain(ISSUER_ACCOUNT_ID);
@@ -269,9 +290,15 @@ describe('the store over a real server', () => {
     // an unfiltered page reads limit + 1 postings; a filtered one reads max(100, 4 × limit) at a time
     expect(await ranges(() => reader.postings(a.accountId, { limit: 10, filter: {} }))).toEqual([[289, 299]]);
     expect(await ranges(() => reader.postings(a.accountId, { limit: 50, beforeSeq: 101, filter: {} }))).toEqual([[49, 99]]);
-    expect(await ranges(() => reader.postings(a.accountId, { limit: 10, filter: { purpose: 'test' } }))).toEqual([[200, 299], [100, 199]]);
+    expect(await ranges(() => reader.postings(a.accountId, { limit: 10, filter: { purpose: 'test' } }))).toEqual([
+      [200, 299],
+      [100, 199],
+    ]);
     expect(await ranges(() => reader.postings(a.accountId, { limit: 10, filter: { kind: 'verify_send' } }))).toEqual([[200, 299]]);
-    expect(await ranges(() => reader.postings(a.accountId, { limit: 50, filter: { purpose: 'test' } }))).toEqual([[100, 299], [0, 99]]);
+    expect(await ranges(() => reader.postings(a.accountId, { limit: 50, filter: { purpose: 'test' } }))).toEqual([
+      [100, 299],
+      [0, 99],
+    ]);
     before = raw.commands();
     const page = await store.postings(a.accountId, { limit: 10, filter: {} });
     expect(raw.commands() - before).toBe(2); // LLEN, LRANGE

@@ -48,7 +48,10 @@ describe('the RESP requester connection', () => {
       await own.start();
       let answer: unknown;
       for (let i = 0; i < 60 && answer === undefined; i++) {
-        answer = await r.request({ body: ['get', 'k'] }).then((x) => x.result, () => undefined);
+        answer = await r.request({ body: ['get', 'k'] }).then(
+          (x) => x.result,
+          () => undefined,
+        );
         if (answer === undefined) await new Promise((ok) => setTimeout(ok, 100));
       }
       expect(answer).toBe('v');
@@ -76,7 +79,10 @@ describe('the RESP requester connection', () => {
       await own.start();
       let ready = false;
       for (let i = 0; i < 60 && !ready; i++) {
-        ready = await r.request({ body: ['ping'] }).then(() => true, () => false);
+        ready = await r.request({ body: ['ping'] }).then(
+          () => true,
+          () => false,
+        );
         if (!ready) await new Promise((ok) => setTimeout(ok, 100));
       }
       expect(ready).toBe(true);

@@ -26,7 +26,6 @@ import type { Account, LedgerStore, NewAccount, Transfer } from '../../api/_lib/
 
 const clock = () => new Date('2026-11-23T12:00:00.000Z');
 
-
 async function storeWithAccount(): Promise<{ store: LedgerStore; account: Account }> {
   const store = await openSqliteLedger({ file: ':memory:' });
   const { account } = await createAccount(store, { displayName: 'Ada', username: 'ada' }, clock);
@@ -42,7 +41,9 @@ describe('selectors', () => {
     const neither = await refusal(resolveAccount(store, {}));
     expect(neither.errors).toEqual([{ name: '/studioId', message: 'One of "studioId" or "accountId" is required.' }]);
     expect((await refusal(resolveAccount(store, { studioId: 'STUDIO_NONE' }))).message).toBe('No account has this studioId.');
-    expect((await refusal(resolveAccount(store, { accountId: '11111111-1111-4111-8111-111111111111' }))).message).toBe('No account has this accountId.');
+    expect((await refusal(resolveAccount(store, { accountId: '11111111-1111-4111-8111-111111111111' }))).message).toBe(
+      'No account has this accountId.',
+    );
     expect(await resolveAccount(store, { accountId: account.accountId })).toEqual(account);
   });
 });
@@ -50,32 +51,65 @@ describe('selectors', () => {
 describe('verify-send and grant', () => {
   it('refuses an amount above the maximum, naming the maximum and the variable', async () => {
     const { store, account } = await storeWithAccount();
-    const e = await refusal(verifySend(store, { studioId: account.studioId, amount: 11, purpose: 'verify', idempotencyKey: 'key-00000001' }, 10, clock));
+    const e = await refusal(
+      verifySend(store, { studioId: account.studioId, amount: 11, purpose: 'verify', idempotencyKey: 'key-00000001' }, 10, clock),
+    );
     expect(e.message).toBe('The amount must be at most 10 (WALLET_VERIFY_SEND_MAX).');
     expect(e.errors).toEqual([{ name: '/amount', message: 'Must be an integer from 1 to 10.' }]);
   });
 
   it('answers with the time of the clock, the note kept, and says which fields a reused key compares', async () => {
     const { store, account } = await storeWithAccount();
-    const a = await verifySend(store, { studioId: account.studioId, amount: 3, purpose: 'test', idempotencyKey: 'key-00000002', note: 'n' }, 10, clock);
-    expect(a).toMatchObject({ at: '2026-11-23T12:00:00.000Z', note: 'n', purpose: 'test', sourceRef: 'verify-send:key-00000002', idempotent: false });
-    const noNote = await verifySend(store, { studioId: account.studioId, amount: 3, purpose: 'test', idempotencyKey: 'key-00000003' }, 10, clock);
+    const a = await verifySend(
+      store,
+      { studioId: account.studioId, amount: 3, purpose: 'test', idempotencyKey: 'key-00000002', note: 'n' },
+      10,
+      clock,
+    );
+    expect(a).toMatchObject({
+      at: '2026-11-23T12:00:00.000Z',
+      note: 'n',
+      purpose: 'test',
+      sourceRef: 'verify-send:key-00000002',
+      idempotent: false,
+    });
+    const noNote = await verifySend(
+      store,
+      { studioId: account.studioId, amount: 3, purpose: 'test', idempotencyKey: 'key-00000003' },
+      10,
+      clock,
+    );
     expect(noNote.note).toBe('');
-    const reused = await refusal(verifySend(store, { studioId: account.studioId, amount: 4, purpose: 'test', idempotencyKey: 'key-00000002' }, 10, clock));
-    expect(reused.message).toBe('The idempotency key was used before with another account, amount or purpose; nothing was credited. Use a new key for a new credit.');
+    const reused = await refusal(
+      verifySend(store, { studioId: account.studioId, amount: 4, purpose: 'test', idempotencyKey: 'key-00000002' }, 10, clock),
+    );
+    expect(reused.message).toBe(
+      'The idempotency key was used before with another account, amount or purpose; nothing was credited. Use a new key for a new credit.',
+    );
     await grantCoin(store, { studioId: account.studioId, amount: 5, reason: 'r1', idempotencyKey: 'grant-0000001' }, clock);
     // the stored purpose binds the reason (`grant:` and 16 hex digits of its SHA-256); answers show `grant`
     const [stored] = (await store.postings(account.accountId, { limit: 1, filter: {} })).postings;
     expect(stored!.purpose).toMatch(/^grant:[0-9a-f]{16}$/);
     expect(stored!.purpose).toBe(`grant:${createHash('sha256').update('r1').digest('hex').slice(0, 16)}`);
-    const g = await refusal(grantCoin(store, { studioId: account.studioId, amount: 5, reason: 'r2', idempotencyKey: 'grant-0000001' }, clock));
-    expect(g.message).toBe('The idempotency key was used before with another account, amount or reason; nothing was credited. Use a new key for a new credit.');
+    const g = await refusal(
+      grantCoin(store, { studioId: account.studioId, amount: 5, reason: 'r2', idempotencyKey: 'grant-0000001' }, clock),
+    );
+    expect(g.message).toBe(
+      'The idempotency key was used before with another account, amount or reason; nothing was credited. Use a new key for a new credit.',
+    );
   });
 
   it('answers 404 when the account vanished between the lookup and the credit', async () => {
     const { store, account } = await storeWithAccount();
-    const vanishing: LedgerStore = { ...store, driver: store.driver, findAccount: () => Promise.resolve(account), credit: () => Promise.resolve({ status: 'no-account' }) };
-    const e = await refusal(verifySend(vanishing, { studioId: account.studioId, amount: 1, purpose: 'verify', idempotencyKey: 'key-00000004' }, 10, clock));
+    const vanishing: LedgerStore = {
+      ...store,
+      driver: store.driver,
+      findAccount: () => Promise.resolve(account),
+      credit: () => Promise.resolve({ status: 'no-account' }),
+    };
+    const e = await refusal(
+      verifySend(vanishing, { studioId: account.studioId, amount: 1, purpose: 'verify', idempotencyKey: 'key-00000004' }, 10, clock),
+    );
     expect([e.code, e.message]).toEqual(['NOT_FOUND', 'The account no longer exists.']);
   });
 });
@@ -93,25 +127,51 @@ describe('studio ids', () => {
     return `STUDIO_${out}`;
   };
   it('encode 80 random bits in Crockford base32, as a big-integer reference does', () => {
-    const vectors = [Uint8Array.from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), Uint8Array.from([255, 0, 255, 0, 129, 66, 7, 200, 31, 224]), new Uint8Array(10).fill(0xa5)];
+    const vectors = [
+      Uint8Array.from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
+      Uint8Array.from([255, 0, 255, 0, 129, 66, 7, 200, 31, 224]),
+      new Uint8Array(10).fill(0xa5),
+    ];
     for (const v of vectors) expect(mintStudioId(() => v)).toBe(reference(v));
     expect(mintStudioId(() => vectors[0]!)).toBe('STUDIO_000G40R40M30E209');
   });
   it('match the documented patterns, and nothing around them', () => {
     expect(MINTED_STUDIO_ID.test('STUDIO_000G40R40M30E209')).toBe(true);
-    for (const bad of ['xSTUDIO_000G40R40M30E209', 'STUDIO_000G40R40M30E209x', 'STUDIO_000G40R40M30E20I', 'STUDIO_0']) expect(MINTED_STUDIO_ID.test(bad), bad).toBe(false);
+    for (const bad of ['xSTUDIO_000G40R40M30E209', 'STUDIO_000G40R40M30E209x', 'STUDIO_000G40R40M30E20I', 'STUDIO_0'])
+      expect(MINTED_STUDIO_ID.test(bad), bad).toBe(false);
     expect(STUDIO_ID.test('STUDIO_a-b_C')).toBe(true);
     for (const bad of ['xSTUDIO_a', 'STUDIO_a!', 'STUDIO_', `STUDIO_${'a'.repeat(65)}`]) expect(STUDIO_ID.test(bad), bad).toBe(false);
     expect(UUID.test('AAAAAAAA-aaaa-4aaa-8aaa-aaaaaaaaaaaa')).toBe(true);
-    for (const bad of ['xaaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaax', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaa']) expect(UUID.test(bad), bad).toBe(false);
+    for (const bad of [
+      'xaaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa',
+      'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaax',
+      'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaa',
+    ])
+      expect(UUID.test(bad), bad).toBe(false);
   });
 });
 
 describe('replayOutcome', () => {
-  const stored: Transfer = { entryId: 'e1', sourceRef: 'verify-send:k', kind: 'verify_send', accountId: 'a', amount: 5, purpose: 'verify', note: '', balanceAfter: 5, at: 't' };
-  it('tells this call\'s own record, a replay and a conflict apart', () => {
-    expect(replayOutcome(stored, { entryId: 'e1', accountId: 'b', amount: 9, purpose: 'x' })).toEqual({ status: 'applied', transfer: stored });
-    expect(replayOutcome(stored, { entryId: 'e2', accountId: 'a', amount: 5, purpose: 'verify' })).toEqual({ status: 'replayed', transfer: stored });
+  const stored: Transfer = {
+    entryId: 'e1',
+    sourceRef: 'verify-send:k',
+    kind: 'verify_send',
+    accountId: 'a',
+    amount: 5,
+    purpose: 'verify',
+    note: '',
+    balanceAfter: 5,
+    at: 't',
+  };
+  it("tells this call's own record, a replay and a conflict apart", () => {
+    expect(replayOutcome(stored, { entryId: 'e1', accountId: 'b', amount: 9, purpose: 'x' })).toEqual({
+      status: 'applied',
+      transfer: stored,
+    });
+    expect(replayOutcome(stored, { entryId: 'e2', accountId: 'a', amount: 5, purpose: 'verify' })).toEqual({
+      status: 'replayed',
+      transfer: stored,
+    });
     for (const other of [{ accountId: 'b' }, { amount: 6 }, { purpose: 'test' }]) {
       expect(replayOutcome(stored, { entryId: 'e2', accountId: 'a', amount: 5, purpose: 'verify', ...other }).status).toBe('conflict');
     }
@@ -124,8 +184,12 @@ describe('createAccount', () => {
     const first = await createAccount(store, { displayName: 'Bo', username: 'bo-1', idempotencyKey: 'create-bo-1' }, clock);
     expect(first.account.createdAt).toBe('2026-11-23T12:00:00.000Z');
     expect((await createAccount(store, { displayName: 'Bo', username: 'bo-1', idempotencyKey: 'create-bo-1' }, clock)).created).toBe(false);
-    expect((await refusal(createAccount(store, { displayName: 'Bo', username: 'bo-2', idempotencyKey: 'create-bo-1' }, clock))).code).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect((await refusal(createAccount(store, { displayName: 'Bo', idempotencyKey: 'create-bo-1' }, clock))).code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await refusal(createAccount(store, { displayName: 'Bo', username: 'bo-2', idempotencyKey: 'create-bo-1' }, clock))).code).toBe(
+      'IDEMPOTENCY_KEY_REUSED',
+    );
+    expect((await refusal(createAccount(store, { displayName: 'Bo', idempotencyKey: 'create-bo-1' }, clock))).code).toBe(
+      'IDEMPOTENCY_KEY_REUSED',
+    );
   });
 
   /** A store whose creations answer CONFLICT `failures` times, then create. */
@@ -155,7 +219,11 @@ describe('createAccount', () => {
     expect((await refusal(createAccount(chosen.store, { displayName: 'C', username: 'cee' }, clock))).code).toBe('CONFLICT');
     expect(chosen.attempts).toHaveLength(1);
     // any other failure is answered at once, never retried: another code, or a CONFLICT that is no ServiceError
-    for (const failure of [new ServiceError('UPSTREAM_UNAVAILABLE', 'down'), new ServiceError('IDEMPOTENCY_KEY_REUSED', 'reused'), Object.assign(new Error('odd'), { code: 'CONFLICT' })]) {
+    for (const failure of [
+      new ServiceError('UPSTREAM_UNAVAILABLE', 'down'),
+      new ServiceError('IDEMPOTENCY_KEY_REUSED', 'reused'),
+      Object.assign(new Error('odd'), { code: 'CONFLICT' }),
+    ]) {
       let calls = 0;
       const other = {
         driver: 'x',
@@ -164,7 +232,10 @@ describe('createAccount', () => {
           return Promise.reject(failure);
         },
       } as unknown as LedgerStore;
-      const e = await createAccount(other, { displayName: 'C' }, clock).then(() => undefined, (x: unknown) => x);
+      const e = await createAccount(other, { displayName: 'C' }, clock).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
       expect(e).toBe(failure);
       expect(calls, failure.message).toBe(1);
     }
@@ -185,12 +256,23 @@ describe('overview cursor', () => {
       }
       throw new Error(`accepted ${cursor}`);
     };
-    expect(bad(c, 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb').message).toBe('The cursor is not valid here: it was issued for another account or other filters. Start again without a cursor.');
+    expect(bad(c, 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb').message).toBe(
+      'The cursor is not valid here: it was issued for another account or other filters. Start again without a cursor.',
+    );
     expect(bad(c, A, { kind: 'admin_grant' as never, purpose: 'test' }).code).toBe('INVALID_QUERY');
-    expect(bad(c, A, { kind: 'verify_send', purpose: 'verify' }).errors).toEqual([{ name: 'cursor', message: 'it was issued for another account or other filters' }]);
+    expect(bad(c, A, { kind: 'verify_send', purpose: 'verify' }).errors).toEqual([
+      { name: 'cursor', message: 'it was issued for another account or other filters' },
+    ]);
     const text = Buffer.from(c, 'base64url').toString('utf8');
     const enc = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
-    for (const t of [`${text}x`, `x${text}`, text.replace('v1.', 'v2.'), text.replace('.12.', '.012.'), text.replace('.12.', '.0.'), text.replace('.12.', '.1a.')]) {
+    for (const t of [
+      `${text}x`,
+      `x${text}`,
+      text.replace('v1.', 'v2.'),
+      text.replace('.12.', '.012.'),
+      text.replace('.12.', '.0.'),
+      text.replace('.12.', '.1a.'),
+    ]) {
       expect(bad(enc(t)).errors).toEqual([{ name: 'cursor', message: 'it is not a cursor of this API' }]);
     }
     expect(bad('not*base64').message).toBe('The cursor is not valid here: it is not a cursor of this API. Start again without a cursor.');
@@ -200,7 +282,13 @@ describe('overview cursor', () => {
 
   it('pages past seq 9, keeps kind filters apart, and answers an impossible filter with an empty last page', async () => {
     const { store, account } = await storeWithAccount();
-    for (let i = 1; i <= 12; i++) await verifySend(store, { studioId: account.studioId, amount: i, purpose: 'verify', idempotencyKey: `page-key-${i}-000` }, 100, clock);
+    for (let i = 1; i <= 12; i++)
+      await verifySend(
+        store,
+        { studioId: account.studioId, amount: i, purpose: 'verify', idempotencyKey: `page-key-${i}-000` },
+        100,
+        clock,
+      );
     await grantCoin(store, { studioId: account.studioId, amount: 50, reason: 'r', idempotencyKey: 'page-grant-1' }, clock);
     const seen: number[] = [];
     let cursor: string | undefined;
@@ -213,7 +301,9 @@ describe('overview cursor', () => {
     const vs = await overview(store, account.studioId, { limit: 100, kind: 'verify_send' });
     expect(vs.transactions).toHaveLength(12);
     const vsPage = await overview(store, account.studioId, { limit: 2, kind: 'verify_send' });
-    expect((await refusal(overview(store, account.studioId, { limit: 2, kind: 'admin_grant', cursor: vsPage.cursor! }))).code).toBe('INVALID_QUERY');
+    expect((await refusal(overview(store, account.studioId, { limit: 2, kind: 'admin_grant', cursor: vsPage.cursor! }))).code).toBe(
+      'INVALID_QUERY',
+    );
     const none = await overview(store, account.studioId, { limit: 5, kind: 'verify_send', purpose: 'grant' });
     expect(none).toMatchObject({ transactions: [], cursor: null, hasMore: false, balance: 128 });
     expect((await refusal(overview(store, 'STUDIO_NOBODY', { limit: 5 }))).message).toBe('No account belongs to this token.');

@@ -21,7 +21,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const account = () => newAccount();
 const credit = creditOf;
-const reason = (o: PromiseSettledResult<unknown>) => (o.status === 'rejected' && o.reason instanceof ServiceError ? o.reason.code : o.status);
+const reason = (o: PromiseSettledResult<unknown>) =>
+  o.status === 'rejected' && o.reason instanceof ServiceError ? o.reason.code : o.status;
 
 describe('SQLite ledger: group commit', () => {
   it('refuses a write that fails after writing and commits the rest of its group without it', async () => {
@@ -50,7 +51,11 @@ describe('SQLite ledger: group commit', () => {
     await store.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
     const other = createClient({ url: pathToFileURL(file).href });
     const lock = await other.transaction('write');
-    const outcomes = await Promise.allSettled([store.credit(credit(a)), store.credit(credit(a)), store.createAccount({ account: account(), clientKey: undefined, fingerprint: 'f' })]);
+    const outcomes = await Promise.allSettled([
+      store.credit(credit(a)),
+      store.credit(credit(a)),
+      store.createAccount({ account: account(), clientKey: undefined, fingerprint: 'f' }),
+    ]);
     expect(outcomes.map(reason)).toEqual(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
     await lock.rollback();
     lock.close();
@@ -86,7 +91,10 @@ describe('SQLite ledger: failures are 503s, refusals are worded', () => {
   it('refuses to open a file that is not a database, closing what it opened', async () => {
     const file = join(dir, 'not-a-database.sqlite');
     writeFileSync(file, 'this is not a database, just text long enough to fill a page header '.repeat(20));
-    await expect(openSqliteLedger({ file })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: 'The ledger store cannot be reached; try again with the same idempotency key.' });
+    await expect(openSqliteLedger({ file })).rejects.toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      message: 'The ledger store cannot be reached; try again with the same idempotency key.',
+    });
   });
 
   it('answers reads and writes on a closed store with UPSTREAM_UNAVAILABLE, keeping the cause', async () => {
@@ -95,7 +103,10 @@ describe('SQLite ledger: failures are 503s, refusals are worded', () => {
     await store.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
     await store.close();
     for (const p of [store.balance(a.accountId), store.findAccount({ accountId: a.accountId }), store.credit(credit(a))]) {
-      const e = (await p.then(() => undefined, (x: unknown) => x)) as ServiceError;
+      const e = (await p.then(
+        () => undefined,
+        (x: unknown) => x,
+      )) as ServiceError;
       expect(e).toBeInstanceOf(ServiceError);
       expect(e.code).toBe('UPSTREAM_UNAVAILABLE');
       expect(e.cause).toBeInstanceOf(Error);
@@ -111,7 +122,9 @@ describe('SQLite ledger: failures are 503s, refusals are worded', () => {
       code: 'IDEMPOTENCY_KEY_REUSED',
       message: 'This idempotency key already created an account with another display name or username; use a new key.',
     });
-    await expect(store.createAccount({ account: { ...account(), username: a.username }, clientKey: undefined, fingerprint: 'f' })).rejects.toMatchObject({ code: 'CONFLICT', message: `The username "${a.username}" is taken.` });
+    await expect(
+      store.createAccount({ account: { ...account(), username: a.username }, clientKey: undefined, fingerprint: 'f' }),
+    ).rejects.toMatchObject({ code: 'CONFLICT', message: `The username "${a.username}" is taken.` });
     await store.close();
   });
 });

@@ -38,7 +38,10 @@ describe('with an HS256 secret', () => {
     const res = await admin.POST(
       new Request('http://t/api/admin/accounts', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${await mintToken(loadServiceConfig({ JWT_SECRET: SECRET }).jwt, { subject: 'STUDIO_OP', role: 'admin' })}` },
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${await mintToken(loadServiceConfig({ JWT_SECRET: SECRET }).jwt, { subject: 'STUDIO_OP', role: 'admin' })}`,
+        },
         body: JSON.stringify({ displayName: 'Tok' }),
       }),
     );
@@ -75,7 +78,9 @@ describe('with an HS256 secret', () => {
       'HS512 token': await new SignJWT({ role: 'player', ...good() }).setProtectedHeader({ alg: 'HS512' }).sign(key),
       'tampered payload': `${hd}.${b64({ role: 'admin', ...good() })}.${sig}`,
       'tampered signature': `${hd}.${pl}.${sig.slice(0, -2)}${sig.endsWith('AA') ? 'BB' : 'AA'}`,
-      'other secret': await new SignJWT({ role: 'player', ...good() }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('another-secret-0123456789-abcdefghij')),
+      'other secret': await new SignJWT({ role: 'player', ...good() })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode('another-secret-0123456789-abcdefghij')),
       'unknown role': await hs({ ...good(), role: 'superuser' }),
       'role not a string': await hs({ ...good(), role: ['admin'] }),
       'no role': await new SignJWT({ ...good() }).setProtectedHeader({ alg: 'HS256' }).sign(key),
@@ -153,7 +158,9 @@ describe('with an HS256 secret', () => {
     await expect(verifyToken(t + 'x', cfg)).rejects.toBeInstanceOf(ServiceError);
     expect(verifiedTokenCache().size).toBe(1);
     // at most VERIFIED_CACHE_SIZE tokens: the oldest goes first
-    const tokens = await Promise.all(Array.from({ length: VERIFIED_CACHE_SIZE }, (_, i) => mintToken(cfg, { subject: `STUDIO_C${i}`, role: 'player' })));
+    const tokens = await Promise.all(
+      Array.from({ length: VERIFIED_CACHE_SIZE }, (_, i) => mintToken(cfg, { subject: `STUDIO_C${i}`, role: 'player' })),
+    );
     for (const x of tokens) await verifyToken(x, cfg);
     expect(verifiedTokenCache().size).toBe(VERIFIED_CACHE_SIZE);
     const misses = verifiedTokenCache().misses;
@@ -173,11 +180,13 @@ describe('with an HS256 secret', () => {
     });
   });
 
-  it('says why a token was refused, by jose\'s code or the role, never echoing the token', async () => {
+  it("says why a token was refused, by jose's code or the role, never echoing the token", async () => {
     const cfg = loadServiceConfig({ JWT_SECRET: SECRET }).jwt;
     const expired = await hs({ ...good(), exp: now() - 60 });
     await expect(verifyToken(expired, cfg)).rejects.toMatchObject({ message: 'The token is not valid (ERR_JWT_EXPIRED).' });
-    await expect(verifyToken(await hs({ ...good(), role: 'root' }), cfg)).rejects.toMatchObject({ message: "The token's role is not one of player, member, admin, master, server." });
+    await expect(verifyToken(await hs({ ...good(), role: 'root' }), cfg)).rejects.toMatchObject({
+      message: "The token's role is not one of player, member, admin, master, server.",
+    });
     await expect(verifyToken(await hs({ ...good(), role: 3 }), cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
@@ -226,7 +235,9 @@ describe('with a remote JWKS on 127.0.0.1', () => {
     expect(fetches).toBe(1);
     await expect(verifyToken(await rs('key-2'), cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     // HS/RS confusion: an HS256 token keyed with the public key's bytes
-    const confused = await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256', kid: 'key-1' }).sign(new TextEncoder().encode(JSON.stringify(jwk)));
+    const confused = await new SignJWT(claims())
+      .setProtectedHeader({ alg: 'HS256', kid: 'key-1' })
+      .sign(new TextEncoder().encode(JSON.stringify(jwk)));
     await expect(verifyToken(confused, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     const none = `${b64({ alg: 'none', kid: 'key-1' })}.${b64(claims())}.`;
     await expect(verifyToken(none, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
@@ -255,8 +266,15 @@ describe('with a remote JWKS on 127.0.0.1', () => {
     try {
       const t = await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).sign(rsaPrivate);
       // the cause is kept for the server log (the client sees the message only)
-      const failure = (url: string) => verifyToken(t, loadServiceConfig({ JWT_JWKS_URL: url }).jwt).then(() => undefined, (e: unknown) => e as ServiceError);
-      for (const [srv, cause] of [[bogus, 'ERR_JWKS_INVALID'], [silent, 'ERR_JWKS_TIMEOUT']] as const) {
+      const failure = (url: string) =>
+        verifyToken(t, loadServiceConfig({ JWT_JWKS_URL: url }).jwt).then(
+          () => undefined,
+          (e: unknown) => e as ServiceError,
+        );
+      for (const [srv, cause] of [
+        [bogus, 'ERR_JWKS_INVALID'],
+        [silent, 'ERR_JWKS_TIMEOUT'],
+      ] as const) {
         const e = await failure(await open(srv));
         expect(e).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: 'The token keys cannot be fetched; try again.' });
         expect((e?.cause as { code?: string } | undefined)?.code).toBe(cause);
@@ -271,7 +289,10 @@ describe('with a remote JWKS on 127.0.0.1', () => {
   it('answers 503 when the key set cannot be fetched', async () => {
     const cfg = loadServiceConfig({ JWT_JWKS_URL: 'http://127.0.0.1:1/jwks.json' }).jwt;
     const t = await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).sign(rsaPrivate);
-    const e = await verifyToken(t, cfg).then(() => undefined, (x: unknown) => x as ServiceError);
+    const e = await verifyToken(t, cfg).then(
+      () => undefined,
+      (x: unknown) => x as ServiceError,
+    );
     expect(e).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: 'The token keys cannot be fetched; try again.' });
     expect(e?.cause).toBeInstanceOf(Error);
   });

@@ -68,7 +68,11 @@ function expectSchema(path: string, status: number, body: unknown): void {
 
 async function post(entry: typeof wallet | typeof admin, path: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await entry.POST(
-    new Request(`http://t${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    new Request(`http://t${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
   );
   const text = await res.text();
   const parsed = (text ? JSON.parse(text) : {}) as Answer;
@@ -151,7 +155,9 @@ describe('admin access (spec 5.3)', () => {
     const a = await newAccount();
     const base = { studioId: a.studioId, amount: 1, purpose: 'verify' };
     expect((await send({ ...base, idempotencyKey: 'auth-admin-1' })).status).toBe(200);
-    expect((await send({ ...base, idempotencyKey: 'auth-master-1' }, { Authorization: `Bearer ${await token('STUDIO_M', 'master')}` })).status).toBe(200);
+    expect(
+      (await send({ ...base, idempotencyKey: 'auth-master-1' }, { Authorization: `Bearer ${await token('STUDIO_M', 'master')}` })).status,
+    ).toBe(200);
     expect((await send({ ...base, idempotencyKey: 'auth-password-1' }, { 'X-Admin-Password': PASSWORD })).status).toBe(200);
   });
 
@@ -229,7 +235,11 @@ describe('POST /api/wallet/verify-send-to-account (spec 4.8)', () => {
     const b = await newAccount();
     await send({ studioId: a.studioId, amount: 10, purpose: 'verify', idempotencyKey: 'vs-reuse-0001' });
     const before = await transferCount();
-    for (const other of [{ studioId: b.studioId, amount: 10, purpose: 'verify' }, { studioId: a.studioId, amount: 11, purpose: 'verify' }, { studioId: a.studioId, amount: 10, purpose: 'test' }]) {
+    for (const other of [
+      { studioId: b.studioId, amount: 10, purpose: 'verify' },
+      { studioId: a.studioId, amount: 11, purpose: 'verify' },
+      { studioId: a.studioId, amount: 10, purpose: 'test' },
+    ]) {
       const res = await send({ ...other, idempotencyKey: 'vs-reuse-0001' });
       expect(res.status, JSON.stringify(other)).toBe(422);
       expect(res.headers.get('content-type')).toBe('application/problem+json');
@@ -274,7 +284,10 @@ describe('POST /api/wallet/verify-send-to-account (spec 4.8)', () => {
     for (const [body, pointer] of cases) {
       const res = await send(body);
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
-      expect(res.body.errors.map((e) => e.name), JSON.stringify(body).slice(0, 80)).toContain(pointer);
+      expect(
+        res.body.errors.map((e) => e.name),
+        JSON.stringify(body).slice(0, 80),
+      ).toContain(pointer);
     }
     expect((await send({ ...ok, idempotencyKey: 'x'.repeat(255) })).status).toBe(200);
     expect((await send({ ...ok, idempotencyKey: 'with space ok' })).status).toBe(200);
@@ -300,15 +313,36 @@ describe('POST /api/admin/grant-coin', () => {
     const body = { studioId: a.studioId, amount: 500, reason: 'Outage compensation', idempotencyKey: 'grant-0001' };
     const first = await post(admin, '/api/admin/grant-coin', body, await adminAuth());
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ kind: 'admin_grant_coin', onChain: false, burn: false, idempotent: false, sourceRef: 'admin-grant:grant-0001', amount: 500, purpose: 'grant', note: 'Outage compensation', balance: 500 });
+    expect(first.body).toMatchObject({
+      kind: 'admin_grant_coin',
+      onChain: false,
+      burn: false,
+      idempotent: false,
+      sourceRef: 'admin-grant:grant-0001',
+      amount: 500,
+      purpose: 'grant',
+      note: 'Outage compensation',
+      balance: 500,
+    });
     const replay = await post(admin, '/api/admin/grant-coin', { ...body, studioId: undefined, accountId: a.accountId }, await adminAuth());
     expect(replay.body).toEqual({ ...first.body, idempotent: true });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     const changed = await post(admin, '/api/admin/grant-coin', { ...body, reason: 'Something else' }, await adminAuth());
     expect(changed.status).toBe(422);
-    expect((await post(admin, '/api/admin/grant-coin', { ...body, reason: undefined, idempotencyKey: 'grant-0002' }, await adminAuth())).status).toBe(400);
-    expect((await post(admin, '/api/admin/grant-coin', { ...body, idempotencyKey: 'grant-0003' }, { Authorization: `Bearer ${await token(a.studioId, 'player')}` })).status).toBe(403);
+    expect(
+      (await post(admin, '/api/admin/grant-coin', { ...body, reason: undefined, idempotencyKey: 'grant-0002' }, await adminAuth())).status,
+    ).toBe(400);
+    expect(
+      (
+        await post(
+          admin,
+          '/api/admin/grant-coin',
+          { ...body, idempotencyKey: 'grant-0003' },
+          { Authorization: `Bearer ${await token(a.studioId, 'player')}` },
+        )
+      ).status,
+    ).toBe(403);
     // the same key under verify-send is another family
     const vs = await send({ studioId: a.studioId, amount: 1, purpose: 'verify', idempotencyKey: 'grant-0001' });
     expect(vs.body.idempotent).toBe(false);
@@ -320,7 +354,8 @@ describe('POST /api/admin/grant-coin', () => {
 describe('GET /api/wallet/overview (spec 4.8, 5.3, 5.4)', () => {
   it('shows the caller their account, balance and transactions newest first, paged with a cursor', async () => {
     const a = await newAccount('Eve');
-    for (let i = 1; i <= 5; i++) await send({ studioId: a.studioId, amount: i, purpose: i % 2 ? 'verify' : 'test', idempotencyKey: `ov-${i}-000000` });
+    for (let i = 1; i <= 5; i++)
+      await send({ studioId: a.studioId, amount: i, purpose: i % 2 ? 'verify' : 'test', idempotencyKey: `ov-${i}-000000` });
     const auth = { Authorization: `Bearer ${await token(a.studioId, 'player')}` };
     const p1 = await get(wallet, '/api/wallet/overview?limit=2', auth);
     expect(p1.status).toBe(200);
@@ -328,7 +363,14 @@ describe('GET /api/wallet/overview (spec 4.8, 5.3, 5.4)', () => {
     expect(p1.body.account).toEqual({ accountId: a.accountId, studioId: a.studioId, displayName: 'Eve' });
     expect(p1.body.balance).toBe(15);
     expect(p1.body.transactions.map((t) => t.amount)).toEqual([5, 4]);
-    expect(p1.body.transactions[0]).toMatchObject({ kind: 'verify_send', purpose: 'verify', amount: 5, balanceAfter: 15, sourceRef: 'verify-send:ov-5-000000', seq: 5 });
+    expect(p1.body.transactions[0]).toMatchObject({
+      kind: 'verify_send',
+      purpose: 'verify',
+      amount: 5,
+      balanceAfter: 15,
+      sourceRef: 'verify-send:ov-5-000000',
+      seq: 5,
+    });
     expect(p1.body.hasMore).toBe(true);
     const p2 = await get(wallet, `/api/wallet/overview?limit=2&cursor=${p1.body.cursor}`, auth);
     expect(p2.body.transactions.map((t) => t.amount)).toEqual([3, 2]);
@@ -342,8 +384,14 @@ describe('GET /api/wallet/overview (spec 4.8, 5.3, 5.4)', () => {
   it('pages a filtered overview: page 2 keeps the filter, a cursor of other filters or another account is 400', async () => {
     const a = await newAccount();
     const b = await newAccount();
-    for (let i = 1; i <= 6; i++) await send({ studioId: a.studioId, amount: i, purpose: i % 2 ? 'verify' : 'test', idempotencyKey: `ovf-${i}-00000` });
-    await post(admin, '/api/admin/grant-coin', { studioId: a.studioId, amount: 100, reason: 'r', idempotencyKey: 'ovf-grant-1' }, await adminAuth());
+    for (let i = 1; i <= 6; i++)
+      await send({ studioId: a.studioId, amount: i, purpose: i % 2 ? 'verify' : 'test', idempotencyKey: `ovf-${i}-00000` });
+    await post(
+      admin,
+      '/api/admin/grant-coin',
+      { studioId: a.studioId, amount: 100, reason: 'r', idempotencyKey: 'ovf-grant-1' },
+      await adminAuth(),
+    );
     const auth = { Authorization: `Bearer ${await token(a.studioId, 'member')}` };
     const p1 = await get(wallet, '/api/wallet/overview?purpose=test&limit=2', auth);
     expect(p1.body.transactions.map((t) => t.amount)).toEqual([6, 4]);
@@ -359,7 +407,9 @@ describe('GET /api/wallet/overview (spec 4.8, 5.3, 5.4)', () => {
     const otherFilter = await get(wallet, `/api/wallet/overview?purpose=verify&cursor=${p1.body.cursor}`, auth);
     expect(otherFilter.status).toBe(400);
     expect(otherFilter.body.code).toBe('INVALID_QUERY');
-    const foreign = await get(wallet, `/api/wallet/overview?purpose=test&cursor=${p1.body.cursor}`, { Authorization: `Bearer ${await token(b.studioId, 'player')}` });
+    const foreign = await get(wallet, `/api/wallet/overview?purpose=test&cursor=${p1.body.cursor}`, {
+      Authorization: `Bearer ${await token(b.studioId, 'player')}`,
+    });
     expect(foreign.status).toBe(400);
     for (const bad of ['garbage!', 'djEuMC4w', Buffer.from('v1.5.0000000000000000').toString('base64url')]) {
       expect((await get(wallet, `/api/wallet/overview?cursor=${bad}`, auth)).status, bad).toBe(400);
@@ -373,14 +423,20 @@ describe('GET /api/wallet/overview (spec 4.8, 5.3, 5.4)', () => {
 
   it('401 with WWW-Authenticate and no other hint for a guest, no token or a bad token; 404 for a token whose account does not exist', async () => {
     const a = await newAccount();
-    const variants: Record<string, string>[] = [{}, { Authorization: `Bearer ${await token(a.studioId, 'player', { guest: true })}` }, { Authorization: 'Bearer x.y.z' }];
+    const variants: Record<string, string>[] = [
+      {},
+      { Authorization: `Bearer ${await token(a.studioId, 'player', { guest: true })}` },
+      { Authorization: 'Bearer x.y.z' },
+    ];
     for (const headers of variants) {
       const res = await get(wallet, '/api/wallet/overview', headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="game-api"/);
       expect(Object.keys(res.body).sort()).toEqual(['code', 'detail', 'instance', 'status', 'title', 'type']);
     }
-    expect((await get(wallet, '/api/wallet/overview', { Authorization: `Bearer ${await token('STUDIO_NOBODY', 'player')}` })).status).toBe(404);
+    expect((await get(wallet, '/api/wallet/overview', { Authorization: `Bearer ${await token('STUDIO_NOBODY', 'player')}` })).status).toBe(
+      404,
+    );
   });
 
   it('shows a credit as soon as its answer is sent', async () => {
@@ -398,7 +454,10 @@ describe('GET /api/wallet/overview (spec 4.8, 5.3, 5.4)', () => {
 describe('no store configured', () => {
   it('503 UPSTREAM_UNAVAILABLE on Vercel without a store, naming nothing internal', async () => {
     useServiceConfig(loadServiceConfig({ VERCEL: '1', JWT_SECRET: SECRET }));
-    const res = await send({ studioId: 'STUDIO_X', amount: 1, purpose: 'verify', idempotencyKey: 'none-0001' }, { Authorization: `Bearer ${await token('S', 'admin')}` });
+    const res = await send(
+      { studioId: 'STUDIO_X', amount: 1, purpose: 'verify', idempotencyKey: 'none-0001' },
+      { Authorization: `Bearer ${await token('S', 'admin')}` },
+    );
     expect(res.status).toBe(503);
     expect(res.body.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(JSON.stringify(res.body)).not.toMatch(/UPSTASH|STORE_DRIVER/);

@@ -34,7 +34,15 @@ describe('checkBagInvariants', () => {
       entry(4, -9, -4, { sourceRef: 'bag-grant:k1' }),
       entry(1, 2, 2, { accountId: 'acct-b', sourceRef: 'bag-grant:b1' }),
     ];
-    expect(checkBagInvariants({ quantities: [{ accountId: A, definitionId: M, quantity: 7 }, { accountId: A, definitionId: 'MATL-2', quantity: 1 }], entries })).toEqual([
+    expect(
+      checkBagInvariants({
+        quantities: [
+          { accountId: A, definitionId: M, quantity: 7 },
+          { accountId: A, definitionId: 'MATL-2', quantity: 1 },
+        ],
+        entries,
+      }),
+    ).toEqual([
       { invariant: 'source-ref-unique', message: 'bag-grant:k1 is recorded twice.' },
       { invariant: 'entries-contiguous', message: 'acct-a MATL-1: entry 2 has seq 3.' },
       { invariant: 'running-sum', message: 'acct-a MATL-1: entry 3 says 9, the running sum is 5.' },

@@ -45,10 +45,24 @@ describe('a definitions file without its list', () => {
       route === 'characters'
         ? await call(player, 'POST', '/api/characters', { body: hero, headers: p.auth })
         : route === 'recipes'
-          ? await call(player, 'POST', '/api/account/recipes', { body: { recipeId: 'RECP-20260601100000-000123-64A3D698' }, headers: p.auth })
+          ? await call(player, 'POST', '/api/account/recipes', {
+              body: { recipeId: 'RECP-20260601100000-000123-64A3D698' },
+              headers: p.auth,
+            })
           : route === 'mint'
-            ? await call(player, 'POST', '/api/uuid', { body: { definitionId: 'ITEM-20260601093000-00010D-B1F512C1', studioId: p.studioId, idempotencyKey: 'fault-mint-1' }, headers: server })
-            : await call(player, 'POST', '/api/inventory/grant', { body: { definitionId: 'MATL-20260601090000-000101-F469B3E9', studioId: p.studioId, quantity: 1, idempotencyKey: 'fault-grant-1' }, headers: server });
+            ? await call(player, 'POST', '/api/uuid', {
+                body: { definitionId: 'ITEM-20260601093000-00010D-B1F512C1', studioId: p.studioId, idempotencyKey: 'fault-mint-1' },
+                headers: server,
+              })
+            : await call(player, 'POST', '/api/inventory/grant', {
+                body: {
+                  definitionId: 'MATL-20260601090000-000101-F469B3E9',
+                  studioId: p.studioId,
+                  quantity: 1,
+                  idempotencyKey: 'fault-grant-1',
+                },
+                headers: server,
+              });
     expect([r.status, r.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
     const chars = await call(player, 'GET', '/api/characters?era=warlords', { headers: p.auth });
     expect(chars.body.characters).toEqual([]);
@@ -73,10 +87,16 @@ describe('definitions the routes accept', () => {
     writeFileSync(file('master-recipes.json'), JSON.stringify(recipes));
 
     const p = await newPlayer(suite.config);
-    const mint = (definitionId: string, key: string) => call(player, 'POST', '/api/uuid', { body: { definitionId, studioId: p.studioId, idempotencyKey: key }, headers: server });
+    const mint = (definitionId: string, key: string) =>
+      call(player, 'POST', '/api/uuid', { body: { definitionId, studioId: p.studioId, idempotencyKey: key }, headers: server });
     expect((await mint(unique, 'accept-mint-1')).status).toBe(201);
-    for (const [i, d] of [consumable, 'RELC-20260423030000-000001-DD104371', material].entries()) expect((await mint(d, `accept-mint-x${i}`)).status).toBe(400);
-    const grant = (definitionId: string, key: string) => call(player, 'POST', '/api/inventory/grant', { body: { definitionId, studioId: p.studioId, quantity: 2, idempotencyKey: key }, headers: server });
+    for (const [i, d] of [consumable, 'RELC-20260423030000-000001-DD104371', material].entries())
+      expect((await mint(d, `accept-mint-x${i}`)).status).toBe(400);
+    const grant = (definitionId: string, key: string) =>
+      call(player, 'POST', '/api/inventory/grant', {
+        body: { definitionId, studioId: p.studioId, quantity: 2, idempotencyKey: key },
+        headers: server,
+      });
     expect((await grant(material, 'accept-grant-1')).status).toBe(201);
     expect((await grant(consumable, 'accept-grant-2')).status).toBe(201);
     const refused = await grant(unique, 'accept-grant-3');

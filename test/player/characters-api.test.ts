@@ -34,7 +34,12 @@ describe('who may call', () => {
       [characters, 'GET', '/api/characters?era=warlords', undefined],
       [characters, 'POST', '/api/characters', hero],
       [characters, 'GET', `/api/characters/${idOf(c)}/progress`, undefined],
-      [characters, 'PATCH', `/api/characters/${idOf(c)}/progress`, { idempotencyKey: 'auth-matrix-1', progress: { attributes: { STR: 1 } } }],
+      [
+        characters,
+        'PATCH',
+        `/api/characters/${idOf(c)}/progress`,
+        { idempotencyKey: 'auth-matrix-1', progress: { attributes: { STR: 1 } } },
+      ],
       [account, 'GET', '/api/account/recipes', undefined],
       [account, 'POST', '/api/account/recipes', { recipeId: 'RECP-20260601100000-000123-64A3D698' }],
     ];
@@ -42,19 +47,22 @@ describe('who may call', () => {
       const none = await call(entry, method, path, { body, headers: { 'If-Match': '"1"' } });
       expect(none.status, `${method} ${path}`).toBe(401);
       expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      for (const t of [guest, expired]) expect((await call(entry, method, path, { body, headers: { Authorization: `Bearer ${t}`, 'If-Match': '"1"' } })).status).toBe(401);
+      for (const t of [guest, expired])
+        expect((await call(entry, method, path, { body, headers: { Authorization: `Bearer ${t}`, 'If-Match': '"1"' } })).status).toBe(401);
     }
     const stranger = { Authorization: `Bearer ${await tokenFor(suite.config, 'STUDIO_NOBODY0000000000')}` };
     expect((await call(characters, 'GET', '/api/characters?era=warlords', { headers: stranger })).status).toBe(404);
     // nothing changed: one character, revision 1, no recipes
-    expect(((await call(characters, 'GET', '/api/characters?era=warlords', { headers: p.auth })).body.characters as unknown[]).length).toBe(1);
+    expect(((await call(characters, 'GET', '/api/characters?era=warlords', { headers: p.auth })).body.characters as unknown[]).length).toBe(
+      1,
+    );
     expect((await call(characters, 'GET', `/api/characters/${idOf(c)}/progress`, { headers: p.auth })).body.progress_revision).toBe(1);
     expect((await call(account, 'GET', '/api/account/recipes', { headers: p.auth })).body).toEqual({ recipes: [] });
   });
 });
 
 describe('GET and POST /api/characters', () => {
-  it('lists the caller\'s characters of an era, oldest first; a missing or unknown era is 400', async () => {
+  it("lists the caller's characters of an era, oldest first; a missing or unknown era is 400", async () => {
     const p = await newPlayer(suite.config);
     const first = await create(p.auth);
     expect(first.status).toBe(201);
@@ -65,7 +73,15 @@ describe('GET and POST /api/characters', () => {
     expect(list.status).toBe(200);
     expect(responseErrors('game-characters-list', list.body)).toEqual([]);
     expect((list.body.characters as { id: string }[]).map((c) => c.id)).toEqual([idOf(first), idOf(second)]);
-    expect(first.body.character).toMatchObject({ era: 'warlords', name: "Ada O'Neil", classId: 'warrior', raceId: 'human', factionId: 'crusade', progress_revision: 1, studioCode: expect.stringMatching(/^STDG-/) as unknown });
+    expect(first.body.character).toMatchObject({
+      era: 'warlords',
+      name: "Ada O'Neil",
+      classId: 'warrior',
+      raceId: 'human',
+      factionId: 'crusade',
+      progress_revision: 1,
+      studioCode: expect.stringMatching(/^STDG-/) as unknown,
+    });
     for (const q of ['', '?era=', '?era=pirates', '?era=WARLORDS']) {
       const r = await call(characters, 'GET', `/api/characters${q}`, { headers: p.auth });
       expect(r.status, q).toBe(400);
@@ -107,7 +123,7 @@ describe('GET and POST /api/characters', () => {
 });
 
 describe('GET and PATCH /api/characters/{id}/progress', () => {
-  it('takes characters.id only: an STDG stamp is a 400 that says so; another account\'s character is 404', async () => {
+  it("takes characters.id only: an STDG stamp is a 400 that says so; another account's character is 404", async () => {
     const p = await newPlayer(suite.config);
     const c = await create(p.auth);
     const stamp = (c.body.character as { studioCode: string }).studioCode;
@@ -123,7 +139,16 @@ describe('GET and PATCH /api/characters/{id}/progress', () => {
     const own = await call(characters, 'GET', `/api/characters/${idOf(c).toUpperCase()}/progress`, { headers: p.auth });
     expect(own.status).toBe(200);
     expect(responseErrors('character-progress', own.body)).toEqual([]);
-    expect(own.body).toMatchObject({ characterId: idOf(c), game_era: 'warlords', attributes: {}, profession_levels: {}, equipment_on_body: {}, weapon_mastery: {}, skill_loadouts: [], progress_revision: 1 });
+    expect(own.body).toMatchObject({
+      characterId: idOf(c),
+      game_era: 'warlords',
+      attributes: {},
+      profession_levels: {},
+      equipment_on_body: {},
+      weapon_mastery: {},
+      skill_loadouts: [],
+      progress_revision: 1,
+    });
     expect(own.headers.get('etag')).toBe('"1"');
   });
 
@@ -131,27 +156,50 @@ describe('GET and PATCH /api/characters/{id}/progress', () => {
     const p = await newPlayer(suite.config);
     const id = idOf(await create(p.auth));
     const path = `/api/characters/${id}/progress`;
-    const patch = { idempotencyKey: 'progress-change-1', progress: { attributes: { STR: 12, DEX: 4 }, skill_loadouts: [{ name: 'Main', skills: ['SKIL-0A1B-2C3D-4E5F'] }] } };
+    const patch = {
+      idempotencyKey: 'progress-change-1',
+      progress: { attributes: { STR: 12, DEX: 4 }, skill_loadouts: [{ name: 'Main', skills: ['SKIL-0A1B-2C3D-4E5F'] }] },
+    };
     expect((await call(characters, 'PATCH', path, { body: patch, headers: p.auth })).status).toBe(428);
-    const scoped = await call(characters, 'PATCH', path, { body: { idempotencyKey: 'progress-change-0', progress: { bag: [], wallet: 5, attributes: { str: 1 } } }, headers: { ...p.auth, 'If-Match': '"1"' } });
+    const scoped = await call(characters, 'PATCH', path, {
+      body: { idempotencyKey: 'progress-change-0', progress: { bag: [], wallet: 5, attributes: { str: 1 } } },
+      headers: { ...p.auth, 'If-Match': '"1"' },
+    });
     expect(scoped.status).toBe(400);
-    expect([...new Set(scoped.body.errors!.map((e) => e.name))].sort()).toEqual(['/progress/attributes', '/progress/bag', '/progress/wallet']);
+    expect([...new Set(scoped.body.errors!.map((e) => e.name))].sort()).toEqual([
+      '/progress/attributes',
+      '/progress/bag',
+      '/progress/wallet',
+    ]);
     expect(scoped.body.errors!.find((e) => e.name === '/progress/bag')!.message).toMatch(/account-scoped \(spec 2\.8\)/);
     const saved = await call(characters, 'PATCH', path, { body: patch, headers: { ...p.auth, 'If-Match': '"1"' } });
     expect(saved.status).toBe(200);
     expect(responseErrors('character-progress', saved.body)).toEqual([]);
     expect(saved.headers.get('etag')).toBe('"2"');
-    expect(saved.body).toMatchObject({ attributes: { STR: 12, DEX: 4 }, progress_revision: 2, skill_loadouts: patch.progress.skill_loadouts });
+    expect(saved.body).toMatchObject({
+      attributes: { STR: 12, DEX: 4 },
+      progress_revision: 2,
+      skill_loadouts: patch.progress.skill_loadouts,
+    });
     const replay = await call(characters, 'PATCH', path, { body: patch, headers: { ...p.auth, 'If-Match': '"1"' } });
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(saved.body);
-    const reused = await call(characters, 'PATCH', path, { body: { ...patch, progress: { attributes: { STR: 1 } } }, headers: { ...p.auth, 'If-Match': '"2"' } });
+    const reused = await call(characters, 'PATCH', path, {
+      body: { ...patch, progress: { attributes: { STR: 1 } } },
+      headers: { ...p.auth, 'If-Match': '"2"' },
+    });
     expect(reused.status).toBe(422);
-    const next = await call(characters, 'PATCH', path, { body: { idempotencyKey: 'progress-change-2', progress: { attributes: { DEX: null, VIT: 3 }, weapon_mastery: { SWORD: 7 } } }, headers: { ...p.auth, 'If-Match': '"2"' } });
+    const next = await call(characters, 'PATCH', path, {
+      body: { idempotencyKey: 'progress-change-2', progress: { attributes: { DEX: null, VIT: 3 }, weapon_mastery: { SWORD: 7 } } },
+      headers: { ...p.auth, 'If-Match': '"2"' },
+    });
     expect(next.body).toMatchObject({ attributes: { STR: 12, VIT: 3 }, weapon_mastery: { SWORD: 7 }, progress_revision: 3 });
     expect(next.body.attributes).not.toHaveProperty('DEX');
-    const stale = await call(characters, 'PATCH', path, { body: { idempotencyKey: 'progress-change-3', progress: { attributes: { STR: 1 } } }, headers: { ...p.auth, 'If-Match': '"2"' } });
+    const stale = await call(characters, 'PATCH', path, {
+      body: { idempotencyKey: 'progress-change-3', progress: { attributes: { STR: 1 } } },
+      headers: { ...p.auth, 'If-Match': '"2"' },
+    });
     expect(stale.status).toBe(412);
     expect(stale.headers.get('etag')).toBe('"3"');
   });
@@ -159,7 +207,14 @@ describe('GET and PATCH /api/characters/{id}/progress', () => {
   it('lets one of two PATCHes from the same revision through; the other is 412', async () => {
     const p = await newPlayer(suite.config);
     const path = `/api/characters/${idOf(await create(p.auth))}/progress`;
-    const outs = await Promise.all([1, 2].map((n) => call(characters, 'PATCH', path, { body: { idempotencyKey: `race-change-${n}`, progress: { attributes: { STR: n } } }, headers: { ...p.auth, 'If-Match': '"1"' } })));
+    const outs = await Promise.all(
+      [1, 2].map((n) =>
+        call(characters, 'PATCH', path, {
+          body: { idempotencyKey: `race-change-${n}`, progress: { attributes: { STR: n } } },
+          headers: { ...p.auth, 'If-Match': '"1"' },
+        }),
+      ),
+    );
     expect(outs.map((o) => o.status).sort()).toEqual([200, 412]);
   });
 });

@@ -87,7 +87,14 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       const a = mintUuid();
       const d = await s.island(a, () => doc(9));
       const outs = await Promise.all(
-        [1, 2].map((n) => s.saveIsland(a, { expectedRevision: d.revision, state: { ...d.state, stats: { n } }, writeId: mintUuid(), at: '2026-11-23T11:00:00.000Z' })),
+        [1, 2].map((n) =>
+          s.saveIsland(a, {
+            expectedRevision: d.revision,
+            state: { ...d.state, stats: { n } },
+            writeId: mintUuid(),
+            at: '2026-11-23T11:00:00.000Z',
+          }),
+        ),
       );
       expect(outs.map((o) => o.status).sort()).toEqual(['saved', 'stale']);
       await s.close();
@@ -98,11 +105,18 @@ describe.each(harnesses)('player store contract: $name', (h) => {
     it('creates within the era slots (also under concurrency), lists oldest first per era, and hides other accounts', async () => {
       await fresh();
       const a = mintUuid();
-      const outs = await Promise.all(Array.from({ length: 7 }, (_, i) => s.createCharacter({ character: character(a, { name: `Hero ${i}` }), slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' })));
+      const outs = await Promise.all(
+        Array.from({ length: 7 }, (_, i) =>
+          s.createCharacter({ character: character(a, { name: `Hero ${i}` }), slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' }),
+        ),
+      );
       expect(outs.filter((o) => o.status === 'created')).toHaveLength(4);
       expect(outs.filter((o) => o.status === 'full')).toEqual(Array(3).fill({ status: 'full', slotsPerEra: 4 }));
       const voxel = character(a, { era: 'voxel' });
-      expect(await s.createCharacter({ character: voxel, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' })).toEqual({ status: 'created', character: voxel });
+      expect(await s.createCharacter({ character: voxel, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' })).toEqual({
+        status: 'created',
+        character: voxel,
+      });
       const listed = await s.characters(a, 'warlords');
       const created = outs.flatMap((o) => (o.status === 'created' ? [o.character] : []));
       expect(listed).toEqual(created);
@@ -120,12 +134,22 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       const c = character(a);
       const first = await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: 'create-key-1', fingerprint: 'f1' });
       expect(first).toEqual({ status: 'created', character: c });
-      expect(await s.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'create-key-1', fingerprint: 'f1' })).toEqual({ status: 'existing', character: c });
-      expect(await s.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'create-key-1', fingerprint: 'f2' })).toEqual({ status: 'key-reused' });
-      expect(await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' })).toEqual({ status: 'existing', character: c });
+      expect(await s.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'create-key-1', fingerprint: 'f1' })).toEqual({
+        status: 'existing',
+        character: c,
+      });
+      expect(await s.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'create-key-1', fingerprint: 'f2' })).toEqual({
+        status: 'key-reused',
+      });
+      expect(await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' })).toEqual({
+        status: 'existing',
+        character: c,
+      });
       // the same key of another account is another key
       const b = character(mintUuid());
-      expect((await s.createCharacter({ character: b, slotsPerEra: 4, clientKey: 'create-key-1', fingerprint: 'f2' })).status).toBe('created');
+      expect((await s.createCharacter({ character: b, slotsPerEra: 4, clientKey: 'create-key-1', fingerprint: 'f2' })).status).toBe(
+        'created',
+      );
       expect(await s.characters(a, 'warlords')).toEqual([c]);
       await s.close();
     });
@@ -142,10 +166,19 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       expect(saved).toEqual({ status: 'saved', character: after });
       expect(await s.character(a, c.id)).toEqual(after);
       // a later change, then the first key again: the first result, not the later state
-      await s.saveProgress(a, c.id, { ...save, expectedRevision: 2, progress: { ...progress, attributes: { STR: 6 } }, idempotencyKey: 'progress-key-2', fingerprint: 'p2' });
+      await s.saveProgress(a, c.id, {
+        ...save,
+        expectedRevision: 2,
+        progress: { ...progress, attributes: { STR: 6 } },
+        idempotencyKey: 'progress-key-2',
+        fingerprint: 'p2',
+      });
       expect(await s.saveProgress(a, c.id, save)).toEqual({ status: 'replayed', character: after });
       expect(await s.saveProgress(a, c.id, { ...save, fingerprint: 'other' })).toEqual({ status: 'key-reused' });
-      expect(await s.saveProgress(a, c.id, { ...save, idempotencyKey: 'progress-key-3', fingerprint: 'p3' })).toEqual({ status: 'stale', revision: 3 });
+      expect(await s.saveProgress(a, c.id, { ...save, idempotencyKey: 'progress-key-3', fingerprint: 'p3' })).toEqual({
+        status: 'stale',
+        revision: 3,
+      });
       expect(await s.saveProgress(mintUuid(), c.id, save)).toEqual({ status: 'missing' });
       expect(await s.saveProgress(a, mintUuid(), save)).toEqual({ status: 'missing' });
       expect((await s.character(a, c.id))!.progressRevision).toBe(3);
@@ -158,7 +191,15 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       const c = character(a);
       await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' });
       const outs = await Promise.all(
-        [1, 2].map((n) => s.saveProgress(a, c.id, { expectedRevision: 1, progress: { ...EMPTY_PROGRESS, attributes: { STR: n } }, idempotencyKey: `race-key-${n}`, fingerprint: `p${n}`, at: '2026-11-23T12:00:00.000Z' })),
+        [1, 2].map((n) =>
+          s.saveProgress(a, c.id, {
+            expectedRevision: 1,
+            progress: { ...EMPTY_PROGRESS, attributes: { STR: n } },
+            idempotencyKey: `race-key-${n}`,
+            fingerprint: `p${n}`,
+            at: '2026-11-23T12:00:00.000Z',
+          }),
+        ),
       );
       expect(outs.map((o) => o.status).sort()).toEqual(['saved', 'stale']);
       await s.close();
@@ -169,11 +210,20 @@ describe.each(harnesses)('player store contract: $name', (h) => {
     it('learns a recipe once, keeps the first time, and lists by time then id per account', async () => {
       await fresh();
       const a = mintUuid();
-      expect(await s.learnRecipe(a, 'RECP-B', '2026-11-23T10:00:00.000Z')).toEqual({ learned: true, recipe: { recipeId: 'RECP-B', learnedAt: '2026-11-23T10:00:00.000Z' } });
-      expect(await s.learnRecipe(a, 'RECP-B', '2026-11-23T11:00:00.000Z')).toEqual({ learned: false, recipe: { recipeId: 'RECP-B', learnedAt: '2026-11-23T10:00:00.000Z' } });
+      expect(await s.learnRecipe(a, 'RECP-B', '2026-11-23T10:00:00.000Z')).toEqual({
+        learned: true,
+        recipe: { recipeId: 'RECP-B', learnedAt: '2026-11-23T10:00:00.000Z' },
+      });
+      expect(await s.learnRecipe(a, 'RECP-B', '2026-11-23T11:00:00.000Z')).toEqual({
+        learned: false,
+        recipe: { recipeId: 'RECP-B', learnedAt: '2026-11-23T10:00:00.000Z' },
+      });
       await s.learnRecipe(a, 'RECP-A', '2026-11-23T10:00:00.000Z');
       await s.learnRecipe(a, 'RECP-0', '2026-11-23T09:00:00.000Z');
-      const twice = await Promise.all([s.learnRecipe(a, 'RECP-C', '2026-11-23T12:00:00.000Z'), s.learnRecipe(a, 'RECP-C', '2026-11-23T12:00:01.000Z')]);
+      const twice = await Promise.all([
+        s.learnRecipe(a, 'RECP-C', '2026-11-23T12:00:00.000Z'),
+        s.learnRecipe(a, 'RECP-C', '2026-11-23T12:00:01.000Z'),
+      ]);
       expect(twice.map((t) => t.learned).sort()).toEqual([false, true]);
       await s.learnRecipe(a, 'RECP-D', '2026-11-23T09:30:00.000Z');
       await s.learnRecipe(a, 'RECP-9', '2026-11-23T10:00:00.000Z');
@@ -186,7 +236,13 @@ describe.each(harnesses)('player store contract: $name', (h) => {
   describe('external links', () => {
     it('binds an identity to the first account only (also when racing); the same account again is existing', async () => {
       await fresh();
-      const link = (accountId: string, at = '2026-11-23T10:00:00.000Z') => ({ provider: 'platform', externalUserId: 'ext-42', username: 'Ada', accountId, linkedAt: at });
+      const link = (accountId: string, at = '2026-11-23T10:00:00.000Z') => ({
+        provider: 'platform',
+        externalUserId: 'ext-42',
+        username: 'Ada',
+        accountId,
+        linkedAt: at,
+      });
       const a = mintUuid();
       const b = mintUuid();
       const outs = await Promise.all([s.linkExternal(link(a)), s.linkExternal(link(b))]);
@@ -204,21 +260,48 @@ describe.each(harnesses)('player store contract: $name', (h) => {
 
   describe('unique items', () => {
     const at = '2026-11-23T10:00:00.000Z';
-    const instance = (accountId: string, definitionId = 'ITEM-1'): ItemInstance => ({ studioUuid: mintUuid(), definitionId, accountId, state: 'owned', characterId: null, seq: 1, mintedAt: at, updatedAt: at });
-    const ev = (studioUuid: string, kind: keyof typeof ITEM_TRANSITIONS, key: string, over: Partial<ItemEventRequest> = {}): ItemEventRequest => ({
-      studioUuid, kind, from: ITEM_TRANSITIONS[kind].from, to: ITEM_TRANSITIONS[kind].to, accountId: undefined, characterId: null, idempotencyKey: key, fingerprint: `${kind}-${key}`, at: '2026-11-23T11:00:00.000Z', ...over,
+    const instance = (accountId: string, definitionId = 'ITEM-1'): ItemInstance => ({
+      studioUuid: mintUuid(),
+      definitionId,
+      accountId,
+      state: 'owned',
+      characterId: null,
+      seq: 1,
+      mintedAt: at,
+      updatedAt: at,
+    });
+    const ev = (
+      studioUuid: string,
+      kind: keyof typeof ITEM_TRANSITIONS,
+      key: string,
+      over: Partial<ItemEventRequest> = {},
+    ): ItemEventRequest => ({
+      studioUuid,
+      kind,
+      from: ITEM_TRANSITIONS[kind].from,
+      to: ITEM_TRANSITIONS[kind].to,
+      accountId: undefined,
+      characterId: null,
+      idempotencyKey: key,
+      fingerprint: `${kind}-${key}`,
+      at: '2026-11-23T11:00:00.000Z',
+      ...over,
     });
 
     it('mints once per key, even for 100 parallel requests; the key with another request is refused', async () => {
       await fresh();
       const a = mintUuid();
-      const outs = await Promise.all(Array.from({ length: 100 }, () => s.mintItem({ item: instance(a), idempotencyKey: 'mint-key-1', fingerprint: 'f1' })));
+      const outs = await Promise.all(
+        Array.from({ length: 100 }, () => s.mintItem({ item: instance(a), idempotencyKey: 'mint-key-1', fingerprint: 'f1' })),
+      );
       expect(outs.filter((o) => o.status === 'minted')).toHaveLength(1);
       const ids = new Set(outs.map((o) => (o.status === 'key-reused' ? '' : o.item.studioUuid)));
       expect(ids.size).toBe(1);
       const first = outs.find((o) => o.status === 'minted')!;
       expect(outs.find((o) => o.status === 'replayed')).toEqual({ ...first, status: 'replayed' });
-      expect(await s.mintItem({ item: instance(a, 'ITEM-2'), idempotencyKey: 'mint-key-1', fingerprint: 'f2' })).toEqual({ status: 'key-reused' });
+      expect(await s.mintItem({ item: instance(a, 'ITEM-2'), idempotencyKey: 'mint-key-1', fingerprint: 'f2' })).toEqual({
+        status: 'key-reused',
+      });
       expect((await s.accountItems(a)).map((i) => i.studioUuid)).toEqual([...ids]);
       await s.close();
     });
@@ -231,24 +314,42 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       const minted = await s.mintItem({ item: instance(a), idempotencyKey: 'mint-key-2', fingerprint: 'f' });
       const id = minted.status === 'minted' ? minted.item.studioUuid : '';
       const equip = await s.recordItemEvent(ev(id, 'equipped', 'ev-equip', { characterId: c }));
-      expect(equip).toMatchObject({ status: 'applied', item: { state: 'equipped', characterId: c, seq: 2, accountId: a }, event: { seq: 2, kind: 'equipped', characterId: c } });
+      expect(equip).toMatchObject({
+        status: 'applied',
+        item: { state: 'equipped', characterId: c, seq: 2, accountId: a },
+        event: { seq: 2, kind: 'equipped', characterId: c },
+      });
       expect(await s.recordItemEvent(ev(id, 'equipped', 'ev-equip', { characterId: c }))).toEqual({ ...equip, status: 'replayed' });
       expect(await s.recordItemEvent(ev(id, 'unequipped', 'ev-equip'))).toEqual({ status: 'key-reused' });
-      expect(await s.recordItemEvent(ev(id, 'transferred', 'ev-move-1', { accountId: b }))).toMatchObject({ status: 'forbidden', item: { state: 'equipped', seq: 2 } });
+      expect(await s.recordItemEvent(ev(id, 'transferred', 'ev-move-1', { accountId: b }))).toMatchObject({
+        status: 'forbidden',
+        item: { state: 'equipped', seq: 2 },
+      });
       expect((await s.itemHistory(id))!.item).toMatchObject({ state: 'equipped', characterId: c });
       await s.recordItemEvent(ev(id, 'unequipped', 'ev-unequip'));
       const moved = await s.recordItemEvent(ev(id, 'transferred', 'ev-move-2', { accountId: b }));
       expect(moved).toMatchObject({ status: 'applied', item: { accountId: b, state: 'owned', characterId: null, seq: 4 } });
       expect(await s.accountItems(a)).toEqual([]);
       expect((await s.accountItems(b)).map((i) => i.studioUuid)).toEqual([id]);
-      const outs = await Promise.all([s.recordItemEvent(ev(id, 'consumed', 'ev-end-1')), s.recordItemEvent(ev(id, 'destroyed', 'ev-end-2'))]);
+      const outs = await Promise.all([
+        s.recordItemEvent(ev(id, 'consumed', 'ev-end-1')),
+        s.recordItemEvent(ev(id, 'destroyed', 'ev-end-2')),
+      ]);
       expect(outs.map((o) => o.status).sort()).toEqual(['applied', 'forbidden']);
       for (const kind of ['assigned', 'equipped', 'unequipped', 'transferred', 'consumed', 'destroyed'] as const) {
-        expect((await s.recordItemEvent(ev(id, kind, `ev-after-${kind}`, { accountId: a, characterId: c }))).status, kind).toBe('forbidden');
+        expect((await s.recordItemEvent(ev(id, kind, `ev-after-${kind}`, { accountId: a, characterId: c }))).status, kind).toBe(
+          'forbidden',
+        );
       }
       expect(await s.accountItems(b)).toEqual([]);
       const history = await s.itemHistory(id);
-      expect(history!.events.map((e) => [e.seq, e.kind])).toEqual([[1, 'minted'], [2, 'equipped'], [3, 'unequipped'], [4, 'transferred'], [5, outs[0].status === 'applied' ? 'consumed' : 'destroyed']]);
+      expect(history!.events.map((e) => [e.seq, e.kind])).toEqual([
+        [1, 'minted'],
+        [2, 'equipped'],
+        [3, 'unequipped'],
+        [4, 'transferred'],
+        [5, outs[0].status === 'applied' ? 'consumed' : 'destroyed'],
+      ]);
       expect(history!.events[3]).toMatchObject({ accountId: b, characterId: null });
       expect(history!.events.map((e) => e.characterId)).toEqual([null, c, null, null, null]);
       expect(history!.item.seq).toBe(5);
@@ -256,12 +357,19 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       // an account's items: oldest mint first, then by id
       const owner = mintUuid();
       const made = [];
-      for (const [n, when] of ['2026-11-23T12:00:00.000Z', '2026-11-23T09:00:00.000Z', '2026-11-23T10:00:00.000Z', '2026-11-23T10:00:00.000Z'].entries()) {
+      for (const [n, when] of [
+        '2026-11-23T12:00:00.000Z',
+        '2026-11-23T09:00:00.000Z',
+        '2026-11-23T10:00:00.000Z',
+        '2026-11-23T10:00:00.000Z',
+      ].entries()) {
         const it = { ...instance(owner), mintedAt: when, updatedAt: when };
         await s.mintItem({ item: it, idempotencyKey: `order-mint-${n}`, fingerprint: 'f' });
         made.push(it);
       }
-      const expected = [made[1]!, ...[made[2]!, made[3]!].sort((x, y) => (x.studioUuid < y.studioUuid ? -1 : 1)), made[0]!].map((i) => i.studioUuid);
+      const expected = [made[1]!, ...[made[2]!, made[3]!].sort((x, y) => (x.studioUuid < y.studioUuid ? -1 : 1)), made[0]!].map(
+        (i) => i.studioUuid,
+      );
       expect((await s.accountItems(owner)).map((i) => i.studioUuid)).toEqual(expected);
       expect(await s.itemHistory(mintUuid())).toBeUndefined();
       await s.close();
@@ -269,14 +377,32 @@ describe.each(harnesses)('player store contract: $name', (h) => {
   });
 
   describe('the bag', () => {
-    const change = (accountId: string, delta: number, key: string, definitionId = 'MATL-1') => ({ accountId, definitionId, delta, sourceRef: `bag-${delta > 0 ? 'grant' : 'consume'}:${key}`, fingerprint: `${accountId}${definitionId}${delta}`, at: '2026-11-23T10:00:00.000Z' });
+    const change = (accountId: string, delta: number, key: string, definitionId = 'MATL-1') => ({
+      accountId,
+      definitionId,
+      delta,
+      sourceRef: `bag-${delta > 0 ? 'grant' : 'consume'}:${key}`,
+      fingerprint: `${accountId}${definitionId}${delta}`,
+      at: '2026-11-23T10:00:00.000Z',
+    });
     const sound = async () => expect(checkBagInvariants(await s.bagSnapshot())).toEqual([]);
 
     it('grants and consumes once per source ref, never below zero, append-only with the invariants holding', async () => {
       await fresh();
       const a = mintUuid();
       const granted = await s.changeBag(change(a, 10, 'g1'));
-      expect(granted).toEqual({ status: 'applied', entry: { accountId: a, definitionId: 'MATL-1', seq: 1, delta: 10, quantityAfter: 10, sourceRef: 'bag-grant:g1', at: '2026-11-23T10:00:00.000Z' } });
+      expect(granted).toEqual({
+        status: 'applied',
+        entry: {
+          accountId: a,
+          definitionId: 'MATL-1',
+          seq: 1,
+          delta: 10,
+          quantityAfter: 10,
+          sourceRef: 'bag-grant:g1',
+          at: '2026-11-23T10:00:00.000Z',
+        },
+      });
       expect(await s.changeBag(change(a, 10, 'g1'))).toEqual({ ...granted, status: 'replayed' });
       expect(await s.changeBag(change(a, 11, 'g1'))).toEqual({ status: 'key-reused' });
       expect(await s.changeBag(change(a, -11, 'c1'))).toEqual({ status: 'insufficient', quantity: 10 });
@@ -287,7 +413,11 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       expect(await s.bag(a)).toEqual([{ definitionId: 'FOOD-1', quantity: 3 }]);
       await s.changeBag(change(a, 2, 'g3', 'MATL-9'));
       await s.changeBag(change(a, 1, 'g4', 'CONS-5'));
-      expect(await s.bag(a)).toEqual([{ definitionId: 'CONS-5', quantity: 1 }, { definitionId: 'FOOD-1', quantity: 3 }, { definitionId: 'MATL-9', quantity: 2 }]);
+      expect(await s.bag(a)).toEqual([
+        { definitionId: 'CONS-5', quantity: 1 },
+        { definitionId: 'FOOD-1', quantity: 3 },
+        { definitionId: 'MATL-9', quantity: 2 },
+      ]);
       expect(await s.bag(mintUuid())).toEqual([]);
       await sound();
       await s.close();
@@ -310,7 +440,10 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       const a = mintUuid();
       await s.changeBag(change(a, Number.MAX_SAFE_INTEGER - 1, 'big'));
       expect((await s.changeBag(change(a, 1, 'edge'))).status).toBe('applied');
-      await expect(s.changeBag(change(a, 1, 'over'))).rejects.toMatchObject({ code: 'CONFLICT', message: 'This grant would take the quantity beyond the largest the bag holds.' });
+      await expect(s.changeBag(change(a, 1, 'over'))).rejects.toMatchObject({
+        code: 'CONFLICT',
+        message: 'This grant would take the quantity beyond the largest the bag holds.',
+      });
       expect(await s.bag(a)).toEqual([{ definitionId: 'MATL-1', quantity: Number.MAX_SAFE_INTEGER }]);
       // the refused key stays free
       expect((await s.changeBag(change(a, -1, 'over'))).status).toBe('applied');
@@ -362,20 +495,50 @@ describe.each(harnesses)('player store contract: $name', (h) => {
       for (const r of shuffled(recipes, 1)) await s.learnRecipe(a, r.recipeId, r.learnedAt);
       expect(await s.recipes(a)).toEqual([...recipes].sort((x, y) => byText(x.learnedAt, y.learnedAt) || byText(x.recipeId, y.recipeId)));
 
-      const items = Array.from({ length: 30 }, (_, i) => ({ studioUuid: mintUuid(), definitionId: 'ITEM-1', accountId: a, state: 'owned' as const, characterId: null, seq: 1, mintedAt: times[i % 3]!, updatedAt: times[i % 3]! }));
+      const items = Array.from({ length: 30 }, (_, i) => ({
+        studioUuid: mintUuid(),
+        definitionId: 'ITEM-1',
+        accountId: a,
+        state: 'owned' as const,
+        characterId: null,
+        seq: 1,
+        mintedAt: times[i % 3]!,
+        updatedAt: times[i % 3]!,
+      }));
       for (const [k, item] of shuffled(items, 2).entries()) await s.mintItem({ item, idempotencyKey: `order-${k}`, fingerprint: 'f' });
-      expect((await s.accountItems(a)).map((i) => i.studioUuid)).toEqual([...items].sort((x, y) => byText(x.mintedAt, y.mintedAt) || byText(x.studioUuid, y.studioUuid)).map((i) => i.studioUuid));
+      expect((await s.accountItems(a)).map((i) => i.studioUuid)).toEqual(
+        [...items].sort((x, y) => byText(x.mintedAt, y.mintedAt) || byText(x.studioUuid, y.studioUuid)).map((i) => i.studioUuid),
+      );
 
       const defs = Array.from({ length: 20 }, (_, i) => `MATL-${String(i).padStart(2, '0')}`);
-      const writes = shuffled([...defs, ...defs, ...defs].map((d, i) => ({ d, delta: 1 + (i % 4) })), 3);
-      for (const [k, w] of writes.entries()) await s.changeBag({ accountId: a, definitionId: w.d, delta: w.delta, sourceRef: `bag-grant:order-${k}`, fingerprint: 'g', at: times[0]! });
+      const writes = shuffled(
+        [...defs, ...defs, ...defs].map((d, i) => ({ d, delta: 1 + (i % 4) })),
+        3,
+      );
+      for (const [k, w] of writes.entries())
+        await s.changeBag({
+          accountId: a,
+          definitionId: w.d,
+          delta: w.delta,
+          sourceRef: `bag-grant:order-${k}`,
+          fingerprint: 'g',
+          at: times[0]!,
+        });
       const totals = new Map<string, number>();
       for (const w of writes) totals.set(w.d, (totals.get(w.d) ?? 0) + w.delta);
       expect(await s.bag(a)).toEqual(defs.map((d) => ({ definitionId: d, quantity: totals.get(d) })));
       const snap = await s.bagSnapshot();
-      expect(snap.quantities.filter((q) => q.accountId === a)).toEqual(defs.map((d) => ({ accountId: a, definitionId: d, quantity: totals.get(d) })));
+      expect(snap.quantities.filter((q) => q.accountId === a)).toEqual(
+        defs.map((d) => ({ accountId: a, definitionId: d, quantity: totals.get(d) })),
+      );
       const entries = snap.entries.filter((e) => e.accountId === a).map((e) => [e.definitionId, e.seq]);
-      expect(entries).toEqual(defs.flatMap((d) => [[d, 1], [d, 2], [d, 3]]));
+      expect(entries).toEqual(
+        defs.flatMap((d) => [
+          [d, 1],
+          [d, 2],
+          [d, 3],
+        ]),
+      );
       await s.close();
     });
   });
@@ -386,16 +549,30 @@ describe.each(harnesses)('player store contract: $name', (h) => {
     const d = await s.island(a, () => doc(11));
     const c = character(a);
     await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: 'restart-key', fingerprint: 'f' });
-    const save = { expectedRevision: 1, progress: { ...EMPTY_PROGRESS, weapon_mastery: { SWORD: 3 } }, idempotencyKey: 'restart-progress', fingerprint: 'p', at: '2026-11-23T12:00:00.000Z' };
+    const save = {
+      expectedRevision: 1,
+      progress: { ...EMPTY_PROGRESS, weapon_mastery: { SWORD: 3 } },
+      idempotencyKey: 'restart-progress',
+      fingerprint: 'p',
+      at: '2026-11-23T12:00:00.000Z',
+    };
     await s.saveProgress(a, c.id, save);
     await s.learnRecipe(a, 'RECP-X', '2026-11-23T10:00:00.000Z');
-    await s.linkExternal({ provider: 'platform', externalUserId: 'restart', username: 'R', accountId: a, linkedAt: '2026-11-23T10:00:00.000Z' });
+    await s.linkExternal({
+      provider: 'platform',
+      externalUserId: 'restart',
+      username: 'R',
+      accountId: a,
+      linkedAt: '2026-11-23T10:00:00.000Z',
+    });
     await s.close();
     const again = await h.reopen();
     expect(await again.island(a, () => doc(12))).toEqual(d);
     expect((await again.character(a, c.id))!.progress.weapon_mastery).toEqual({ SWORD: 3 });
     expect((await again.saveProgress(a, c.id, save)).status).toBe('replayed');
-    expect((await again.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'restart-key', fingerprint: 'f' })).status).toBe('existing');
+    expect(
+      (await again.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'restart-key', fingerprint: 'f' })).status,
+    ).toBe('existing');
     expect(await again.recipes(a)).toEqual([{ recipeId: 'RECP-X', learnedAt: '2026-11-23T10:00:00.000Z' }]);
     expect((await again.externalLink('platform', 'restart'))?.accountId).toBe(a);
     await again.close();

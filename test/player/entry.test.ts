@@ -49,7 +49,9 @@ describe('the player entry, loaded afresh', () => {
 
   it('takes a login body before anything else: an empty one is a 400 naming the token', async () => {
     const mod = await load();
-    const res = await mod.POST!(new Request('http://localhost/api/auth/external', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } }));
+    const res = await mod.POST!(
+      new Request('http://localhost/api/auth/external', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } }),
+    );
     expect(res.status).toBe(400);
     expect(((await res.json()) as { errors: { name: string }[] }).errors.map((e) => e.name)).toEqual(['/token']);
   });

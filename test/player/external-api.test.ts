@@ -58,13 +58,24 @@ afterAll(async () => {
   await h.teardown();
 });
 beforeEach(() => {
-  env = { ...h.env(), JWT_SECRET: SECRET, CATALOG_DIR: SAMPLE_OUT, EXTERNAL_AUTH_JWKS_URL: jwksUrl, EXTERNAL_AUTH_ISSUER: ISSUER, EXTERNAL_AUTH_AUDIENCE: AUDIENCE, EXTERNAL_AUTH_PROVIDER: 'steam' };
+  env = {
+    ...h.env(),
+    JWT_SECRET: SECRET,
+    CATALOG_DIR: SAMPLE_OUT,
+    EXTERNAL_AUTH_JWKS_URL: jwksUrl,
+    EXTERNAL_AUTH_ISSUER: ISSUER,
+    EXTERNAL_AUTH_AUDIENCE: AUDIENCE,
+    EXTERNAL_AUTH_PROVIDER: 'steam',
+  };
   config = loadServiceConfig(env);
   useServiceConfig(config);
 });
 
 /** A platform token for `sub`, with overrides. */
-async function platformToken(sub: string, over: { iss?: string; aud?: string; exp?: number; key?: CryptoKey; kid?: string; claims?: Record<string, unknown> } = {}) {
+async function platformToken(
+  sub: string,
+  over: { iss?: string; aud?: string; exp?: number; key?: CryptoKey; kid?: string; claims?: Record<string, unknown> } = {},
+) {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ preferred_username: `Player ${sub}`, ...over.claims })
     .setProtectedHeader({ alg: 'ES256', kid: over.kid ?? 'platform-1' })
@@ -83,10 +94,19 @@ describe('POST /api/auth/external', () => {
     const first = await login(await platformToken('7656119'));
     expect(first.status).toBe(200);
     expect(responseErrors('auth-login', first.body)).toEqual([]);
-    expect(first.body).toMatchObject({ created: true, tokenType: 'Bearer', expiresIn: 3600, account: { username: 'steam:7656119', displayName: 'Player 7656119' }, characters: [] });
+    expect(first.body).toMatchObject({
+      created: true,
+      tokenType: 'Bearer',
+      expiresIn: 3600,
+      account: { username: 'steam:7656119', displayName: 'Player 7656119' },
+      characters: [],
+    });
     expect(first.body.link).toMatchObject({ provider: 'steam', externalUserId: '7656119', username: 'Player 7656119' });
     const auth = { Authorization: `Bearer ${String(first.body.token)}` };
-    const made = await call(player, 'POST', '/api/characters', { body: { era: 'nexus', name: 'Zed', classId: 'mage', raceId: 'sylvan', factionId: 'fabled' }, headers: auth });
+    const made = await call(player, 'POST', '/api/characters', {
+      body: { era: 'nexus', name: 'Zed', classId: 'mage', raceId: 'sylvan', factionId: 'fabled' },
+      headers: auth,
+    });
     expect(made.status).toBe(201);
     const again = await login(await platformToken('7656119'));
     expect(again.body.created).toBe(false);
@@ -107,7 +127,13 @@ describe('POST /api/auth/external', () => {
     const good = await platformToken('bad-case');
     const [head, payload] = good.split('.');
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${payload}.`;
-    const hs = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: 'platform-1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject('bad-case').setExpirationTime(now + 600).sign(new TextEncoder().encode(JSON.stringify(publicJwk)));
+    const hs = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', kid: 'platform-1' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject('bad-case')
+      .setExpirationTime(now + 600)
+      .sign(new TextEncoder().encode(JSON.stringify(publicJwk)));
     const cases: Record<string, string> = {
       'wrong issuer': await platformToken('bad-case', { iss: 'https://elsewhere.test' }),
       'wrong audience': await platformToken('bad-case', { aud: 'another-game' }),
@@ -118,8 +144,20 @@ describe('POST /api/auth/external', () => {
       'HS256 with the public key': hs,
       tampered: `${head}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: 'someone-else' })).toString('base64url')}.${good.split('.')[2]}`,
       'a subject that is no id': await platformToken('has space'),
-      'no exp': await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: 'platform-1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject('bad-case').setIssuedAt(now).sign(privateKey),
-      'no subject': await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: 'platform-1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setIssuedAt(now).setExpirationTime(now + 600).sign(privateKey),
+      'no exp': await new SignJWT({})
+        .setProtectedHeader({ alg: 'ES256', kid: 'platform-1' })
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setSubject('bad-case')
+        .setIssuedAt(now)
+        .sign(privateKey),
+      'no subject': await new SignJWT({})
+        .setProtectedHeader({ alg: 'ES256', kid: 'platform-1' })
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 600)
+        .sign(privateKey),
     };
     for (const [name, token] of Object.entries(cases)) {
       const r = await login(token);
@@ -132,7 +170,7 @@ describe('POST /api/auth/external', () => {
     expect((await login(good)).body.created).toBe(true);
   });
 
-  it('answers 503 when the platform\'s keys cannot be fetched, and when external login is off', async () => {
+  it("answers 503 when the platform's keys cannot be fetched, and when external login is off", async () => {
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
@@ -145,21 +183,31 @@ describe('POST /api/auth/external', () => {
     const broken = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"keys":"none"}'));
     await new Promise<void>((ok) => broken.listen(0, '127.0.0.1', ok));
     try {
-      const brokenConfig = loadServiceConfig({ ...env, EXTERNAL_AUTH_JWKS_URL: `http://127.0.0.1:${(broken.address() as AddressInfo).port}/jwks.json` });
+      const brokenConfig = loadServiceConfig({
+        ...env,
+        EXTERNAL_AUTH_JWKS_URL: `http://127.0.0.1:${(broken.address() as AddressInfo).port}/jwks.json`,
+      });
       useServiceConfig(brokenConfig);
       expect((await login(await platformToken('broken-keys'))).status).toBe(503);
-      const e = await externalVerifier(brokenConfig.externalAuth, 0).verify(await platformToken('broken-keys')).then(() => undefined, (err: unknown) => err);
+      const e = await externalVerifier(brokenConfig.externalAuth, 0)
+        .verify(await platformToken('broken-keys'))
+        .then(
+          () => undefined,
+          (err: unknown) => err,
+        );
       expect(e).toBeInstanceOf(ServiceError);
       expect((e as ServiceError).cause).toBeInstanceOf(joseErrors.JWKSInvalid);
     } finally {
       await new Promise((ok) => broken.close(ok));
     }
-    const off = Object.fromEntries(Object.entries(env).filter(([k]) => !['EXTERNAL_AUTH_JWKS_URL', 'EXTERNAL_AUTH_ISSUER', 'EXTERNAL_AUTH_AUDIENCE'].includes(k)));
+    const off = Object.fromEntries(
+      Object.entries(env).filter(([k]) => !['EXTERNAL_AUTH_JWKS_URL', 'EXTERNAL_AUTH_ISSUER', 'EXTERNAL_AUTH_AUDIENCE'].includes(k)),
+    );
     useServiceConfig(loadServiceConfig(off));
     expect((await login(await platformToken('no-keys'))).status).toBe(503);
   });
 
-  it('never stores the platform\'s token', async () => {
+  it("never stores the platform's token", async () => {
     const token = await platformToken('keeps-nothing');
     expect((await login(token)).status).toBe(200);
     const dir = env.DATA_DIR!;
@@ -169,7 +217,7 @@ describe('POST /api/auth/external', () => {
 });
 
 describe('POST /api/auth/external-link', () => {
-  it('binds an identity to the caller\'s account once; another account gets 409; a later login finds the linked account', async () => {
+  it("binds an identity to the caller's account once; another account gets 409; a later login finds the linked account", async () => {
     const a = await newPlayer(config);
     const b = await newPlayer(config, 'Bo');
     const token = await platformToken('link-me');
@@ -184,7 +232,10 @@ describe('POST /api/auth/external-link', () => {
     expect(taken.status).toBe(409);
     const logged = await login(token);
     expect(logged.body).toMatchObject({ created: false, account: { studioId: a.studioId } });
-    const bad = await call(player, 'POST', '/api/auth/external-link', { body: { token: await platformToken('link-me', { key: otherKey }) }, headers: b.auth });
+    const bad = await call(player, 'POST', '/api/auth/external-link', {
+      body: { token: await platformToken('link-me', { key: otherKey }) },
+      headers: b.auth,
+    });
     expect(bad.status).toBe(401);
   });
 });
@@ -201,7 +252,8 @@ describe('identities and names', () => {
   });
 
   it('takes the display name from preferred_username, name or username, cleaned and bounded, else the platform id', async () => {
-    const nameOf = async (sub: string, claims: Record<string, unknown>) => ((await login(await platformToken(sub, { claims }))).body.link as { username: string }).username;
+    const nameOf = async (sub: string, claims: Record<string, unknown>) =>
+      ((await login(await platformToken(sub, { claims }))).body.link as { username: string }).username;
     expect(await nameOf('name-1', { preferred_username: '  Ada\u0007 Lovelace\n ' })).toBe('Ada Lovelace');
     expect(await nameOf('name-2', { preferred_username: 'x'.repeat(100) })).toBe('x'.repeat(64));
     expect(await nameOf('name-3', { preferred_username: ' \u0001 ', name: 'Bo' })).toBe('Bo');
@@ -227,19 +279,20 @@ describe('identities and names', () => {
   });
 });
 
-
 describe('the login service called directly, over stores that race or fail', () => {
   const players = sqlitePlayerHarness();
   beforeAll(() => players.setup());
   afterAll(() => players.teardown());
 
-  it('creates the account under the identity\'s client key and a fingerprint of that key alone (stored: it must not change)', async () => {
+  it("creates the account under the identity's client key and a fingerprint of that key alone (stored: it must not change)", async () => {
     const [ledger, store] = [await h.fresh(), await players.fresh()];
     const seen: NewAccount[] = [];
     const spy = withMethods(ledger, { createAccount: (input: NewAccount) => (seen.push(input), ledger.createAccount(input)) });
     const out = await externalLogin(config, spy, store, { token: await platformToken('direct-1') });
     expect(out.created).toBe(true);
-    expect(seen.map((s) => [s.clientKey, s.fingerprint])).toEqual([['external:steam:direct-1', createHash('sha256').update('external:steam:direct-1').digest('hex').slice(0, 16)]]);
+    expect(seen.map((s) => [s.clientKey, s.fingerprint])).toEqual([
+      ['external:steam:direct-1', createHash('sha256').update('external:steam:direct-1').digest('hex').slice(0, 16)],
+    ]);
     // a later login of a linked identity creates nothing
     expect((await externalLogin(config, spy, store, { token: await platformToken('direct-1') })).created).toBe(false);
     expect(seen).toHaveLength(1);
@@ -270,7 +323,9 @@ describe('the login service called directly, over stores that race or fail', () 
     const other = (await ledger.createAccount({ account: newAccount(), clientKey: undefined, fingerprint: 'f' })).account;
     const taken = await players.fresh();
     await externalLinkTo(config, taken, other, { token: await platformToken('direct-4') });
-    const lost = await externalLogin(config, ledger, withMethods(taken, { externalLink: () => Promise.resolve(undefined) }), { token: await platformToken('direct-4') });
+    const lost = await externalLogin(config, ledger, withMethods(taken, { externalLink: () => Promise.resolve(undefined) }), {
+      token: await platformToken('direct-4'),
+    });
     expect([lost.created, lost.account.accountId]).toEqual([false, other.accountId]);
   });
 
@@ -282,6 +337,9 @@ describe('the login service called directly, over stores that race or fail', () 
       (err: unknown) => err,
     );
     expect(e).toBeInstanceOf(ServiceError);
-    expect([(e as ServiceError).code, (e as ServiceError).message]).toEqual(['UPSTREAM_UNAVAILABLE', 'The linked account cannot be read; try again.']);
+    expect([(e as ServiceError).code, (e as ServiceError).message]).toEqual([
+      'UPSTREAM_UNAVAILABLE',
+      'The linked account cannot be read; try again.',
+    ]);
   });
 });

@@ -44,7 +44,34 @@ const ROUTES: [string, (key: string) => string][] = [
 ];
 
 /** Bodies near the real ones: the routes' own field names with random values, and random JSON. */
-const field = fc.constantFrom('era', 'name', 'classId', 'raceId', 'factionId', 'idempotencyKey', 'progress', 'recipeId', 'token', 'definitionId', 'studioId', 'accountId', 'quantity', 'event', 'characterId', 'toStudioId', 'gridX', 'gridZ', 'seed', 'biome', 'heightmap', 'stats', 'nodes', 'campPosition', '__proto__', 'constructor');
+const field = fc.constantFrom(
+  'era',
+  'name',
+  'classId',
+  'raceId',
+  'factionId',
+  'idempotencyKey',
+  'progress',
+  'recipeId',
+  'token',
+  'definitionId',
+  'studioId',
+  'accountId',
+  'quantity',
+  'event',
+  'characterId',
+  'toStudioId',
+  'gridX',
+  'gridZ',
+  'seed',
+  'biome',
+  'heightmap',
+  'stats',
+  'nodes',
+  'campPosition',
+  '__proto__',
+  'constructor',
+);
 const body = fc.oneof(fc.dictionary(field, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }), fc.jsonValue({ maxDepth: 3 }));
 
 describe('player routes under random input', () => {
@@ -52,12 +79,27 @@ describe('player routes under random input', () => {
     const p = await newPlayer(config);
     const server = { Authorization: `Bearer ${await tokenFor(config, 'STUDIO_GAMESERVER', 'server')}` };
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: ROUTES.length - 1 }), body, fc.string({ maxLength: 40 }), fc.option(fc.string({ maxLength: 12 })), fc.boolean(), async (r, value, key, ifMatch, asServer) => {
-        const [method, path] = ROUTES[r]!;
-        const headers: Record<string, string> = { ...(asServer ? server : p.auth), ...(ifMatch === null ? {} : { 'If-Match': ifMatch.replace(/[^\x20-\x7e]/g, '') }) };
-        const res = await call(player, method, path(key), method === 'GET' ? { headers } : { body: value === undefined ? 'null' : JSON.stringify(value), headers });
-        expect(res.status, `${method} ${path(key)} ${JSON.stringify(value)}`).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: ROUTES.length - 1 }),
+        body,
+        fc.string({ maxLength: 40 }),
+        fc.option(fc.string({ maxLength: 12 })),
+        fc.boolean(),
+        async (r, value, key, ifMatch, asServer) => {
+          const [method, path] = ROUTES[r]!;
+          const headers: Record<string, string> = {
+            ...(asServer ? server : p.auth),
+            ...(ifMatch === null ? {} : { 'If-Match': ifMatch.replace(/[^\x20-\x7e]/g, '') }),
+          };
+          const res = await call(
+            player,
+            method,
+            path(key),
+            method === 'GET' ? { headers } : { body: value === undefined ? 'null' : JSON.stringify(value), headers },
+          );
+          expect(res.status, `${method} ${path(key)} ${JSON.stringify(value)}`).toBeLessThan(500);
+        },
+      ),
       { numRuns: 300, seed: 20261123 },
     );
     expect(checkBagInvariants(await (await playerStore()).bagSnapshot())).toEqual([]);

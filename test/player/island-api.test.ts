@@ -25,7 +25,7 @@ const readState = async (auth: Record<string, string>) => {
 };
 
 describe('GET /api/island/spec', () => {
-  it('answers every value of 2.9, publicly and cacheably, equal to the catalog\'s published contract', async () => {
+  it("answers every value of 2.9, publicly and cacheably, equal to the catalog's published contract", async () => {
     const r = await call(island, 'GET', '/api/island/spec');
     expect(r.status).toBe(200);
     expect(responseErrors('island-spec', r.body)).toEqual([]);
@@ -35,8 +35,23 @@ describe('GET /api/island/spec', () => {
     expect(r.body.contractVersion).toBe('1.4.0');
     expect(published.version).toBe(r.body.contractVersion);
     expect(published.specVersion).toBe(r.body.specVersion);
-    for (const k of ['scale', 'sizeFoundations', 'biomeResolution', 'zoneTypes', 'regrowAnchors', 'mountainTriad', 'stateFields', 'characterScale']) expect(r.body[k], k).toEqual(published[k]);
-    expect(r.body.biomeClasses).toEqual({ coastal: ['beach', 'tropical', 'plains', 'storm'], highland: ['forest', 'volcanic'], cold: ['winter', 'frozen'], dark: ['abyssal', 'nexus'] });
+    for (const k of [
+      'scale',
+      'sizeFoundations',
+      'biomeResolution',
+      'zoneTypes',
+      'regrowAnchors',
+      'mountainTriad',
+      'stateFields',
+      'characterScale',
+    ])
+      expect(r.body[k], k).toEqual(published[k]);
+    expect(r.body.biomeClasses).toEqual({
+      coastal: ['beach', 'tropical', 'plains', 'storm'],
+      highland: ['forest', 'volcanic'],
+      cold: ['winter', 'frozen'],
+      dark: ['abyssal', 'nexus'],
+    });
     const again = await call(island, 'GET', '/api/island/spec', { headers: { 'If-None-Match': r.headers.get('etag')! } });
     expect(again.status).toBe(304);
   });
@@ -56,8 +71,11 @@ describe('who may read and change an island', () => {
       const none = await call(island, method, path, { body, headers: { 'If-Match': '"1"' } });
       expect(none.status, `${method} ${path} without a token`).toBe(401);
       expect(none.headers.get('www-authenticate')).toMatch(/^Bearer realm="game-api"/);
-      for (const t of [guest, expired]) expect((await call(island, method, path, { body, headers: { Authorization: `Bearer ${t}`, 'If-Match': '"1"' } })).status).toBe(401);
-      expect((await call(island, method, path, { body, headers: { Authorization: `Bearer ${stranger}`, 'If-Match': '"1"' } })).status).toBe(404);
+      for (const t of [guest, expired])
+        expect((await call(island, method, path, { body, headers: { Authorization: `Bearer ${t}`, 'If-Match': '"1"' } })).status).toBe(401);
+      expect((await call(island, method, path, { body, headers: { Authorization: `Bearer ${stranger}`, 'If-Match': '"1"' } })).status).toBe(
+        404,
+      );
     }
     // none of that created the island: its first read is revision 1 with the untouched first state
     const r = await readState(p.auth);
@@ -67,7 +85,7 @@ describe('who may read and change an island', () => {
 });
 
 describe('GET and PATCH /api/island/state', () => {
-  it('creates the island on the first read from the account\'s seed, served with a strong ETag, one per account', async () => {
+  it("creates the island on the first read from the account's seed, served with a strong ETag, one per account", async () => {
     const a = await newPlayer(suite.config);
     const b = await newPlayer(suite.config, 'Bo');
     const first = await readState(a.auth);
@@ -82,12 +100,18 @@ describe('GET and PATCH /api/island/state', () => {
     const p = await newPlayer(suite.config);
     const before = await readState(p.auth);
     for (const ifMatch of [undefined, '*', '']) {
-      const r = await call(island, 'PATCH', '/api/island/state', { body: { stats: { visits: 1 } }, headers: { ...p.auth, ...(ifMatch === undefined ? {} : { 'If-Match': ifMatch }) } });
+      const r = await call(island, 'PATCH', '/api/island/state', {
+        body: { stats: { visits: 1 } },
+        headers: { ...p.auth, ...(ifMatch === undefined ? {} : { 'If-Match': ifMatch }) },
+      });
       expect(r.status, `If-Match ${String(ifMatch)}`).toBe(428);
       expect(r.body.code).toBe('PRECONDITION_REQUIRED');
     }
     for (const ifMatch of ['"2"', 'W/"1"', '1']) {
-      const r = await call(island, 'PATCH', '/api/island/state', { body: { stats: { visits: 1 } }, headers: { ...p.auth, 'If-Match': ifMatch } });
+      const r = await call(island, 'PATCH', '/api/island/state', {
+        body: { stats: { visits: 1 } },
+        headers: { ...p.auth, 'If-Match': ifMatch },
+      });
       expect(r.status, `If-Match ${ifMatch}`).toBe(412);
       expect(r.headers.get('etag')).toBe('"1"');
     }
@@ -119,10 +143,14 @@ describe('GET and PATCH /api/island/state', () => {
       stats: { ok: 2 },
     });
     // a member named __proto__ stays a member of the merged state, where the schema refuses it
-    const r = await call(island, 'PATCH', '/api/island/state', { body: patch.replace('{"ok":2}', '{"__proto__":{"x":1},"ok":2}'), headers: { ...p.auth, 'If-Match': '"1"' } });
+    const r = await call(island, 'PATCH', '/api/island/state', {
+      body: patch.replace('{"ok":2}', '{"__proto__":{"x":1},"ok":2}'),
+      headers: { ...p.auth, 'If-Match': '"1"' },
+    });
     expect(r.status).toBe(400);
     const names = r.body.errors!.map((e) => e.name);
-    for (const n of ['/nodes/0/position/x', '/terrainZones/0/type', '/regrowRegions/0/anchor', '/rtsHeightmap/heightsM']) expect(names).toContain(n);
+    for (const n of ['/nodes/0/position/x', '/terrainZones/0/type', '/regrowRegions/0/anchor', '/rtsHeightmap/heightsM'])
+      expect(names).toContain(n);
     expect(names).toContain('/stats/__proto__');
     for (const body of [{ mountains: [] }, {}, [], 'null', '{"stats": ']) {
       const bad = await call(island, 'PATCH', '/api/island/state', { body, headers: { ...p.auth, 'If-Match': '"1"' } });
@@ -131,7 +159,10 @@ describe('GET and PATCH /api/island/state', () => {
     // a heightmap of the right size but a non-finite or out-of-range height
     const heights = Array(16384).fill(1);
     heights[5] = 81;
-    const far = await call(island, 'PATCH', '/api/island/state', { body: { rtsHeightmap: { resolution: 128, sizeM: 200, heightsM: heights } }, headers: { ...p.auth, 'If-Match': '"1"' } });
+    const far = await call(island, 'PATCH', '/api/island/state', {
+      body: { rtsHeightmap: { resolution: 128, sizeM: 200, heightsM: heights } },
+      headers: { ...p.auth, 'If-Match': '"1"' },
+    });
     expect(far.status).toBe(400);
     expect(far.body.errors!.map((e) => e.name)).toEqual(['/rtsHeightmap/heightsM/5']);
     expect((await readState(p.auth)).body).toEqual(before.body);
@@ -140,7 +171,9 @@ describe('GET and PATCH /api/island/state', () => {
   it('lets one of two PATCHes from the same revision through; the other is 412', async () => {
     const p = await newPlayer(suite.config);
     await readState(p.auth);
-    const outs = await Promise.all([1, 2].map((n) => call(island, 'PATCH', '/api/island/state', { body: { stats: { n } }, headers: { ...p.auth, 'If-Match': '"1"' } })));
+    const outs = await Promise.all(
+      [1, 2].map((n) => call(island, 'PATCH', '/api/island/state', { body: { stats: { n } }, headers: { ...p.auth, 'If-Match': '"1"' } })),
+    );
     expect(outs.map((o) => o.status).sort()).toEqual([200, 412]);
     const winner = outs.find((o) => o.status === 200)!;
     expect((await readState(p.auth)).body).toEqual(winner.body);
@@ -156,7 +189,10 @@ describe('POST /api/island/export-from-rts', () => {
     const missing = await call(island, 'POST', '/api/island/export-from-rts', { body: {}, headers: { ...p.auth, 'If-Match': '"1"' } });
     expect(missing.status).toBe(400);
     expect(missing.body.errors!.map((e) => e.name).sort()).toEqual(['/biome', '/gridX', '/gridZ', '/seed']);
-    const lava = await call(island, 'POST', '/api/island/export-from-rts', { body: { ...body, biome: 'lava', seed: -1 }, headers: { ...p.auth, 'If-Match': '"1"' } });
+    const lava = await call(island, 'POST', '/api/island/export-from-rts', {
+      body: { ...body, biome: 'lava', seed: -1 },
+      headers: { ...p.auth, 'If-Match': '"1"' },
+    });
     expect(lava.body.errors!.map((e) => e.name).sort()).toEqual(['/biome', '/seed']);
     expect((await call(island, 'POST', '/api/island/export-from-rts', { body, headers: p.auth })).status).toBe(428);
     expect((await readState(p.auth)).body.revision).toBe(1);
@@ -175,7 +211,16 @@ describe('POST /api/island/export-from-rts', () => {
     const sa = ra.body.state as Record<string, { [k: string]: unknown }>;
     const sb = rb.body.state as Record<string, unknown>;
     for (const k of ['rtsExport', 'rtsHeightmap', 'rtsNatureScatter']) expect(sa[k], k).toEqual(sb[k]);
-    expect(sa.rtsExport).toMatchObject({ gridX: 3, gridZ: -2, seed: 424242, biome: 'winter', foundationId: 'ironfang_spire', resolution: 128, sizeM: 200, source: 'seed' });
+    expect(sa.rtsExport).toMatchObject({
+      gridX: 3,
+      gridZ: -2,
+      seed: 424242,
+      biome: 'winter',
+      foundationId: 'ironfang_spire',
+      resolution: 128,
+      sizeM: 200,
+      source: 'seed',
+    });
     const heights = (sa.rtsHeightmap as { heightsM: number[] }).heightsM;
     expect(heights).toHaveLength(16384);
     expect(Math.min(...heights)).toBeGreaterThanOrEqual(-30);
@@ -183,24 +228,33 @@ describe('POST /api/island/export-from-rts', () => {
     expect((sa.rtsNatureScatter as unknown as unknown[]).length).toBe(sa.rtsExport!.scatterCount);
     expect(sa.stats!.exports).toBe(1);
     // another seed or cell: other heights; a coastal biome: the other foundation
-    const other = await call(island, 'POST', '/api/island/export-from-rts', { body: { ...body, seed: 1, biome: 'beach' }, headers: { ...a.auth, 'If-Match': '"2"' } });
+    const other = await call(island, 'POST', '/api/island/export-from-rts', {
+      body: { ...body, seed: 1, biome: 'beach' },
+      headers: { ...a.auth, 'If-Match': '"2"' },
+    });
     const so = other.body.state as Record<string, { [k: string]: unknown }>;
     expect(so.rtsExport).toMatchObject({ foundationId: 'driftwood_bay', biome: 'beach' });
     expect(so.rtsHeightmap!.heightsM).not.toEqual(heights);
   });
 
-  it('takes the client\'s heights within the foundation\'s range and refuses the ones outside it', async () => {
+  it("takes the client's heights within the foundation's range and refuses the ones outside it", async () => {
     const p = await newPlayer(suite.config);
     await readState(p.auth);
     const heights = Array.from({ length: 16384 }, (_, i) => (i % 7) - 3);
     heights[10] = 60; // above driftwood_bay's 48 m
     heights[20] = -29; // below its -28 m
-    const bad = await call(island, 'POST', '/api/island/export-from-rts', { body: { ...body, biome: 'coastal', heightmap: heights }, headers: { ...p.auth, 'If-Match': '"1"' } });
+    const bad = await call(island, 'POST', '/api/island/export-from-rts', {
+      body: { ...body, biome: 'coastal', heightmap: heights },
+      headers: { ...p.auth, 'If-Match': '"1"' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors!.map((e) => e.name)).toEqual(['/heightmap/10', '/heightmap/20']);
     heights[10] = 48;
     heights[20] = -28;
-    const ok = await call(island, 'POST', '/api/island/export-from-rts', { body: { ...body, biome: 'coastal', heightmap: heights }, headers: { ...p.auth, 'If-Match': '"1"' } });
+    const ok = await call(island, 'POST', '/api/island/export-from-rts', {
+      body: { ...body, biome: 'coastal', heightmap: heights },
+      headers: { ...p.auth, 'If-Match': '"1"' },
+    });
     expect(ok.status).toBe(200);
     const s = ok.body.state as Record<string, { [k: string]: unknown }>;
     expect(s.rtsHeightmap!.heightsM).toEqual(heights);

@@ -11,7 +11,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { exportFromRts, initialIsland, islandSeedOf, seedOf, type Position } from '../../api/_lib/island/generate.js';
-import { BIOME_CLASSES, BIOMES, foundationOfBiome, islandSpec, ISLAND_SCALE, SIZE_FOUNDATIONS, ZONE_TYPES } from '../../api/_lib/island/spec.js';
+import {
+  BIOME_CLASSES,
+  BIOMES,
+  foundationOfBiome,
+  islandSpec,
+  ISLAND_SCALE,
+  SIZE_FOUNDATIONS,
+  ZONE_TYPES,
+} from '../../api/_lib/island/spec.js';
 
 const sha = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
 const dist = (a: Position, b: Position) => Math.hypot(a.x - b.x, a.z - b.z);
@@ -25,7 +33,9 @@ describe('the first island of a seed', () => {
         const s = initialIsland(seed);
         const zone = Object.fromEntries(s.terrainZones.map((z) => [z.type, z]));
         expect(s.seed).toBe(seed);
-        expect(s.terrainZones.map((z) => [z.id, z.type, z.radiusM])).toEqual(ZONE_TYPES.map((t) => [`zone-${t}`, t, t === 'clearing' ? ISLAND_SCALE.campPlateauRadiusM : 120]));
+        expect(s.terrainZones.map((z) => [z.id, z.type, z.radiusM])).toEqual(
+          ZONE_TYPES.map((t) => [`zone-${t}`, t, t === 'clearing' ? ISLAND_SCALE.campPlateauRadiusM : 120]),
+        );
         const c = (t: string) => zone[t]!.center;
         expect(c('mountain').x).toBeGreaterThanOrEqual(-100);
         expect(c('mountain').x).toBeLessThanOrEqual(100);
@@ -41,7 +51,9 @@ describe('the first island of a seed', () => {
         expect(box(c('field'), 220, 280, -40, 40)).toBe(true);
         expect(box(c('shore'), -60, 60, 380, 420)).toBe(true);
         expect(box(c('water'), -60, 60, 460, 480)).toBe(true);
-        expect(s.mountainTriad.peaks).toEqual([-55, 0, 55].map((dx) => ({ x: Math.round((c('mountain').x + dx) * 100) / 100, z: c('mountain').z, heightM: 20 })));
+        expect(s.mountainTriad.peaks).toEqual(
+          [-55, 0, 55].map((dx) => ({ x: Math.round((c('mountain').x + dx) * 100) / 100, z: c('mountain').z, heightM: 20 })),
+        );
         expect(s.nodes.map((n) => n.id)).toEqual(Array.from({ length: 19 }, (_, i) => `node-${String(i + 1).padStart(2, '0')}`));
         s.nodes.forEach((n, i) => {
           expect(n.zone).toBe(ZONE_TYPES[i % 6]);
@@ -73,7 +85,13 @@ describe('the first island of a seed', () => {
       const zone = Object.fromEntries(s.terrainZones.map((z) => [z.type, z.center]));
       return s.nodes.map((n) => ({ x: n.position.x - zone[n.zone!]!.x, z: n.position.z - zone[n.zone!]!.z }));
     });
-    for (const [sx, sz] of [[1, 1], [1, -1], [-1, 1], [-1, -1]]) expect(offsets.filter((o) => Math.sign(o.x) === sx && Math.sign(o.z) === sz).length).toBeGreaterThan(offsets.length / 8);
+    for (const [sx, sz] of [
+      [1, 1],
+      [1, -1],
+      [-1, 1],
+      [-1, -1],
+    ])
+      expect(offsets.filter((o) => Math.sign(o.x) === sx && Math.sign(o.z) === sz).length).toBeGreaterThan(offsets.length / 8);
     expect(Math.max(...offsets.map((o) => Math.hypot(o.x, o.z)))).toBeGreaterThan(90);
   });
 
@@ -101,7 +119,13 @@ describe('the RTS export', () => {
         const at = (row: number, col: number) => h[row * 128 + col]!;
         const range = f.maxElevationM - f.minElevationM;
         // at the corners only the noise (weight 0.35) lifts the floor; in the middle the land (0.65) does
-        for (const [r, c] of [[0, 0], [0, 127], [127, 0], [127, 127]]) expect(at(r!, c!)).toBeLessThanOrEqual(f.minElevationM + 0.35 * range + 0.01);
+        for (const [r, c] of [
+          [0, 0],
+          [0, 127],
+          [127, 0],
+          [127, 127],
+        ])
+          expect(at(r!, c!)).toBeLessThanOrEqual(f.minElevationM + 0.35 * range + 0.01);
         expect(at(64, 64)).toBeGreaterThanOrEqual(f.minElevationM + 0.65 * range - 1);
         // smooth: neighbours along a row differ by little
         let steepest = 0;
@@ -119,7 +143,8 @@ describe('the RTS export', () => {
           expect(p.rotationY).toBeGreaterThanOrEqual(0);
           expect(p.rotationY).toBeLessThanOrEqual(6.28);
         }
-        const kinds = f.id === 'driftwood_bay' ? ['beach_rock', 'dune_grass', 'palm_frond', 'palm_trunk'] : ['boulder', 'dead_tree', 'fern', 'pine'];
+        const kinds =
+          f.id === 'driftwood_bay' ? ['beach_rock', 'dune_grass', 'palm_frond', 'palm_trunk'] : ['boulder', 'dead_tree', 'fern', 'pine'];
         expect([...new Set(out.rtsNatureScatter.map((p) => p.kind))].sort()).toEqual(kinds);
         expect(out.rtsExport).toEqual({
           gridX: 3,
@@ -147,7 +172,7 @@ describe('the RTS export', () => {
     expect(Math.max(...zs)).toBeGreaterThan(30);
   });
 
-  it('keeps the client\'s heights as sent, places props only where they are land, and stops looking when there is none', () => {
+  it("keeps the client's heights as sent, places props only where they are land, and stops looking when there is none", () => {
     const flat = Array.from({ length: 128 * 128 }, (_, i) => (i % 128 < 64 ? 0.5 : 0.51));
     const out = exportFromRts({ gridX: 1, gridZ: 1, seed: 5, biome: 'nexus', heightmap: flat });
     expect(out.rtsHeightmap.heightsM).toEqual(flat);
@@ -162,11 +187,12 @@ describe('the RTS export', () => {
     const one = flat.map(() => -1);
     one[64 * 128 + 64] = 3;
     const few = exportFromRts({ gridX: 1, gridZ: 1, seed: 5, biome: 'nexus', heightmap: one });
-    for (const p of few.rtsNatureScatter) expect([p.x, p.z]).toEqual([Math.round((-100 + 64.5 * cell) * 100) / 100, Math.round((-100 + 64.5 * cell) * 100) / 100]);
+    for (const p of few.rtsNatureScatter)
+      expect([p.x, p.z]).toEqual([Math.round((-100 + 64.5 * cell) * 100) / 100, Math.round((-100 + 64.5 * cell) * 100) / 100]);
     expect(few.rtsNatureScatter.length).toBeLessThanOrEqual(1);
   });
 
-  it('derives from the seed, the grid cell and the biome\'s foundation, and refuses a biome with none', () => {
+  it("derives from the seed, the grid cell and the biome's foundation, and refuses a biome with none", () => {
     const base = { gridX: 0, gridZ: 0, seed: 9, biome: 'beach' };
     const digest = (over: object) => exportFromRts({ ...base, ...over }).rtsExport.heightmapSha256;
     const d0 = digest({});
@@ -181,7 +207,9 @@ describe('the RTS export', () => {
 
 describe('the spec values', () => {
   it('names every biome the schema accepts, and each resolves to a foundation', () => {
-    const schema = JSON.parse(readFileSync('schemas/requests/island-state.schema.json', 'utf8')) as { $defs: { biome: { enum: string[] } } };
+    const schema = JSON.parse(readFileSync('schemas/requests/island-state.schema.json', 'utf8')) as {
+      $defs: { biome: { enum: string[] } };
+    };
     expect([...BIOMES].sort()).toEqual([...schema.$defs.biome.enum].sort());
     expect(BIOMES).toEqual([...Object.keys(BIOME_CLASSES), ...Object.values(BIOME_CLASSES).flat()]);
     for (const b of BIOMES) expect(foundationOfBiome(b)).toBeDefined();
@@ -213,5 +241,8 @@ const GOLDEN = {
     'c735ffd33d102ec782abf5a45b69cc92aaaf4b1118e9b561f62aca176f28be05',
     '12305758f9b67d2b7d40e4b19e92153895e7b9438f4dffa7e356676da5038f2c',
   ],
-  exports: ['71920ad4f9bc6c29cbf8364cadead9e02a9a7b811b6138002dd26d09f69f9553', '8cd0407bc7459886a36767ee3d4f7e40125dadce774ac7ab2fb35ece91824870'],
+  exports: [
+    '71920ad4f9bc6c29cbf8364cadead9e02a9a7b811b6138002dd26d09f69f9553',
+    '8cd0407bc7459886a36767ee3d4f7e40125dadce774ac7ab2fb35ece91824870',
+  ],
 };

@@ -16,7 +16,11 @@ describe('mergePatch', () => {
     [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
     [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
     [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-    [['a', 'b'], ['c', 'd'], ['c', 'd']],
+    [
+      ['a', 'b'],
+      ['c', 'd'],
+      ['c', 'd'],
+    ],
     [{ a: 'b' }, ['c'], ['c']],
     [{ a: 'foo' }, null, null],
     [{ a: 'foo' }, 'bar', 'bar'],
@@ -45,7 +49,8 @@ describe('mergePatch', () => {
 
   it('makes every merged member ordinary data, a __proto__ member included', () => {
     const out = mergePatch({ keep: 1 }, JSON.parse('{"a":1,"__proto__":{"polluted":true}}') as Json) as Record<string, Json>;
-    for (const name of ['keep', 'a', '__proto__']) expect(Object.getOwnPropertyDescriptor(out, name)).toMatchObject({ enumerable: true, writable: true, configurable: true });
+    for (const name of ['keep', 'a', '__proto__'])
+      expect(Object.getOwnPropertyDescriptor(out, name)).toMatchObject({ enumerable: true, writable: true, configurable: true });
     expect(Object.keys(out)).toEqual(['keep', 'a', '__proto__']);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -25,9 +25,19 @@ async function run(argv: string[]) {
 describe('the local stand-in platform', () => {
   it('is what external login points at locally, unless a platform is configured or we are on Vercel', () => {
     const env = localEnvironment({ DATA_DIR: dir, PORT: '4123' });
-    expect(env).toMatchObject({ EXTERNAL_AUTH_JWKS_URL: 'http://localhost:4123/dev/external-platform/jwks.json', EXTERNAL_AUTH_ISSUER: PLATFORM_ISSUER, EXTERNAL_AUTH_AUDIENCE: PLATFORM_AUDIENCE, EXTERNAL_AUTH_PROVIDER: 'local' });
+    expect(env).toMatchObject({
+      EXTERNAL_AUTH_JWKS_URL: 'http://localhost:4123/dev/external-platform/jwks.json',
+      EXTERNAL_AUTH_ISSUER: PLATFORM_ISSUER,
+      EXTERNAL_AUTH_AUDIENCE: PLATFORM_AUDIENCE,
+      EXTERNAL_AUTH_PROVIDER: 'local',
+    });
     expect(localEnvironment({ DATA_DIR: dir, EXTERNAL_AUTH_PROVIDER: 'steam' }).EXTERNAL_AUTH_PROVIDER).toBe('steam');
-    const configured = { DATA_DIR: dir, EXTERNAL_AUTH_JWKS_URL: 'https://platform.example/jwks', EXTERNAL_AUTH_ISSUER: 'i', EXTERNAL_AUTH_AUDIENCE: 'a' };
+    const configured = {
+      DATA_DIR: dir,
+      EXTERNAL_AUTH_JWKS_URL: 'https://platform.example/jwks',
+      EXTERNAL_AUTH_ISSUER: 'i',
+      EXTERNAL_AUTH_AUDIENCE: 'a',
+    };
     expect(localEnvironment(configured)).toMatchObject(configured);
     const withSecret = localEnvironment({ DATA_DIR: dir, JWT_SECRET: 'x'.repeat(40) });
     expect(withSecret.EXTERNAL_AUTH_ISSUER).toBe(PLATFORM_ISSUER);
@@ -41,11 +51,17 @@ describe('the local stand-in platform', () => {
     const jwks = await platformJwks(dir);
     expect(jwks.keys).toHaveLength(1);
     expect(jwks.keys[0]).not.toHaveProperty('d');
-    const { payload } = await jwtVerify(first.out.trim(), createLocalJWKSet(jwks), { issuer: PLATFORM_ISSUER, audience: PLATFORM_AUDIENCE });
+    const { payload } = await jwtVerify(first.out.trim(), createLocalJWKSet(jwks), {
+      issuer: PLATFORM_ISSUER,
+      audience: PLATFORM_AUDIENCE,
+    });
     expect(payload).toMatchObject({ sub: '76561198000000001', preferred_username: 'Ada' });
     expect(payload.exp! - payload.iat!).toBe(600);
     const second = await run(['--user', 'other', '--ttl', '60']);
-    await jwtVerify(second.out.trim(), createLocalJWKSet(await platformJwks(dir)), { issuer: PLATFORM_ISSUER, audience: PLATFORM_AUDIENCE });
+    await jwtVerify(second.out.trim(), createLocalJWKSet(await platformJwks(dir)), {
+      issuer: PLATFORM_ISSUER,
+      audience: PLATFORM_AUDIENCE,
+    });
   });
 
   it('refuses bad arguments with exit code 2 and the usage', async () => {

@@ -34,14 +34,56 @@ describe('the Redis player store', () => {
     const at = '2026-11-23T10:00:00.000Z';
     await s.island(a, () => ({ state: initialIsland(1), revision: 1, updatedAt: at }));
     const cid = mintUuid();
-    const c = { id: cid, studioCode: studioCodeOf(cid), accountId: a, era: 'warlords' as const, name: 'Ada', classId: 'warrior', raceId: 'human', factionId: 'crusade', createdAt: at, progress: EMPTY_PROGRESS, progressRevision: 1, updatedAt: at };
+    const c = {
+      id: cid,
+      studioCode: studioCodeOf(cid),
+      accountId: a,
+      era: 'warlords' as const,
+      name: 'Ada',
+      classId: 'warrior',
+      raceId: 'human',
+      factionId: 'crusade',
+      createdAt: at,
+      progress: EMPTY_PROGRESS,
+      progressRevision: 1,
+      updatedAt: at,
+    };
     await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: 'layout-key', fingerprint: 'f' });
-    await s.saveProgress(a, cid, { expectedRevision: 1, progress: EMPTY_PROGRESS, idempotencyKey: 'layout-progress', fingerprint: 'p', at });
+    await s.saveProgress(a, cid, {
+      expectedRevision: 1,
+      progress: EMPTY_PROGRESS,
+      idempotencyKey: 'layout-progress',
+      fingerprint: 'p',
+      at,
+    });
     await s.learnRecipe(a, 'RECP-1', at);
     await s.linkExternal({ provider: 'platform', externalUserId: 'ext-1', username: 'Ada', accountId: a, linkedAt: at });
     const item = mintUuid();
-    await s.mintItem({ item: { studioUuid: item, definitionId: 'ITEM-1', accountId: a, state: 'owned', characterId: null, seq: 1, mintedAt: at, updatedAt: at }, idempotencyKey: 'layout-mint', fingerprint: 'm' });
-    await s.recordItemEvent({ studioUuid: item, kind: 'equipped', from: ITEM_TRANSITIONS.equipped.from, to: 'equipped', accountId: undefined, characterId: cid, idempotencyKey: 'layout-equip', fingerprint: 'e', at });
+    await s.mintItem({
+      item: {
+        studioUuid: item,
+        definitionId: 'ITEM-1',
+        accountId: a,
+        state: 'owned',
+        characterId: null,
+        seq: 1,
+        mintedAt: at,
+        updatedAt: at,
+      },
+      idempotencyKey: 'layout-mint',
+      fingerprint: 'm',
+    });
+    await s.recordItemEvent({
+      studioUuid: item,
+      kind: 'equipped',
+      from: ITEM_TRANSITIONS.equipped.from,
+      to: 'equipped',
+      accountId: undefined,
+      characterId: cid,
+      idempotencyKey: 'layout-equip',
+      fingerprint: 'e',
+      at,
+    });
     await s.changeBag({ accountId: a, definitionId: 'MATL-1', delta: 3, sourceRef: 'bag-grant:layout', fingerprint: 'g', at });
     const keys = (await raw.request<string[]>({ body: ['keys', '*'] })).result!.sort();
     const acct = (k: string) => `player:{a:${a}}:${k}`;
@@ -67,12 +109,30 @@ describe('the Redis player store', () => {
       ].sort(),
     );
     const slot = async (k: string) => (await raw.request<number>({ body: ['cluster', 'keyslot', k] })).result;
-    const accountSlots = new Set(await Promise.all(['island', 'chars', 'order', 'era-count', 'char-keys', 'progress-keys', 'recipes', 'items', 'bag', 'bag-entries'].map((k) => slot(acct(k)))));
+    const accountSlots = new Set(
+      await Promise.all(
+        ['island', 'chars', 'order', 'era-count', 'char-keys', 'progress-keys', 'recipes', 'items', 'bag', 'bag-entries'].map((k) =>
+          slot(acct(k)),
+        ),
+      ),
+    );
     expect(accountSlots.size).toBe(1);
-    expect(new Set(await Promise.all([PLAYER_KEYS.item(item), PLAYER_KEYS.itemEvents(item), PLAYER_KEYS.itemKeys(item)].map(slot))).size).toBe(1);
+    expect(
+      new Set(await Promise.all([PLAYER_KEYS.item(item), PLAYER_KEYS.itemEvents(item), PLAYER_KEYS.itemKeys(item)].map(slot))).size,
+    ).toBe(1);
     // an item with no character keeps the empty field; it reads back as null, and a character as its id
     expect((await s.itemHistory(item))!.item.characterId).toBe(cid);
-    await s.recordItemEvent({ studioUuid: item, kind: 'unequipped', from: ITEM_TRANSITIONS.unequipped.from, to: 'owned', accountId: undefined, characterId: null, idempotencyKey: 'layout-unequip', fingerprint: 'u', at });
+    await s.recordItemEvent({
+      studioUuid: item,
+      kind: 'unequipped',
+      from: ITEM_TRANSITIONS.unequipped.from,
+      to: 'owned',
+      accountId: undefined,
+      characterId: null,
+      idempotencyKey: 'layout-unequip',
+      fingerprint: 'u',
+      at,
+    });
     expect((await raw.request<string>({ body: ['hget', PLAYER_KEYS.item(item), 'characterId'] })).result).toBe('');
     expect((await s.itemHistory(item))!.item.characterId).toBeNull();
     expect((await s.itemHistory(item))!.item).toMatchObject({ definitionId: 'ITEM-1', accountId: a, state: 'owned', seq: 3, mintedAt: at });
@@ -80,11 +140,24 @@ describe('the Redis player store', () => {
   });
 });
 
-describe('the Redis player store\'s commands', () => {
+describe("the Redis player store's commands", () => {
   const at = '2026-11-23T10:00:00.000Z';
   const character = (accountId: string) => {
     const id = mintUuid();
-    return { id, studioCode: studioCodeOf(id), accountId, era: 'warlords' as const, name: 'Ada', classId: 'warrior', raceId: 'human', factionId: 'crusade', createdAt: at, progress: EMPTY_PROGRESS, progressRevision: 1, updatedAt: at };
+    return {
+      id,
+      studioCode: studioCodeOf(id),
+      accountId,
+      era: 'warlords' as const,
+      name: 'Ada',
+      classId: 'warrior',
+      raceId: 'human',
+      factionId: 'crusade',
+      createdAt: at,
+      progress: EMPTY_PROGRESS,
+      progressRevision: 1,
+      updatedAt: at,
+    };
   };
 
   it('reads an existing island with one HMGET and runs no script for a character it cannot find', async () => {
@@ -96,10 +169,24 @@ describe('the Redis player store\'s commands', () => {
     expect((await s.island(a, () => ({ state: initialIsland(3), revision: 1, updatedAt: at }))).state.seed).toBe(2);
     expect(rec.commands).toEqual(['hmget']);
     rec.commands = [];
-    expect(await s.saveProgress(a, mintUuid(), { expectedRevision: 1, progress: EMPTY_PROGRESS, idempotencyKey: 'k', fingerprint: 'p', at })).toEqual({ status: 'missing' });
+    expect(
+      await s.saveProgress(a, mintUuid(), { expectedRevision: 1, progress: EMPTY_PROGRESS, idempotencyKey: 'k', fingerprint: 'p', at }),
+    ).toEqual({ status: 'missing' });
     expect(rec.commands).toEqual(['hmget']);
     rec.commands = [];
-    expect(await s.recordItemEvent({ studioUuid: mintUuid(), kind: 'consumed', from: ITEM_TRANSITIONS.consumed.from, to: 'consumed', accountId: undefined, characterId: null, idempotencyKey: 'k', fingerprint: 'c', at })).toEqual({ status: 'missing' });
+    expect(
+      await s.recordItemEvent({
+        studioUuid: mintUuid(),
+        kind: 'consumed',
+        from: ITEM_TRANSITIONS.consumed.from,
+        to: 'consumed',
+        accountId: undefined,
+        characterId: null,
+        idempotencyKey: 'k',
+        fingerprint: 'c',
+        at,
+      }),
+    ).toEqual({ status: 'missing' });
     expect(rec.commands).toEqual(['hmget']);
   });
 
@@ -113,13 +200,48 @@ describe('the Redis player store\'s commands', () => {
       ['script', (st) => st.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' })],
       ['read', (st) => st.characters(a, 'warlords')],
       ['read', (st) => st.character(a, mintUuid())],
-      ['read', (st) => st.saveProgress(a, mintUuid(), { expectedRevision: 1, progress: EMPTY_PROGRESS, idempotencyKey: 'k', fingerprint: 'p', at })],
+      [
+        'read',
+        (st) =>
+          st.saveProgress(a, mintUuid(), { expectedRevision: 1, progress: EMPTY_PROGRESS, idempotencyKey: 'k', fingerprint: 'p', at }),
+      ],
       ['script', (st) => st.learnRecipe(a, 'RECP-1', at)],
       ['read', (st) => st.recipes(a)],
       ['script', (st) => st.linkExternal({ provider: 'p', externalUserId: 'e', username: 'u', accountId: a, linkedAt: at })],
       ['read', (st) => st.externalLink('p', 'e')],
-      ['script', (st) => st.mintItem({ item: { studioUuid: mintUuid(), definitionId: 'ITEM-1', accountId: a, state: 'owned', characterId: null, seq: 1, mintedAt: at, updatedAt: at }, idempotencyKey: 'k', fingerprint: 'm' })],
-      ['read', (st) => st.recordItemEvent({ studioUuid: mintUuid(), kind: 'consumed', from: ITEM_TRANSITIONS.consumed.from, to: 'consumed', accountId: undefined, characterId: null, idempotencyKey: 'k', fingerprint: 'c', at })],
+      [
+        'script',
+        (st) =>
+          st.mintItem({
+            item: {
+              studioUuid: mintUuid(),
+              definitionId: 'ITEM-1',
+              accountId: a,
+              state: 'owned',
+              characterId: null,
+              seq: 1,
+              mintedAt: at,
+              updatedAt: at,
+            },
+            idempotencyKey: 'k',
+            fingerprint: 'm',
+          }),
+      ],
+      [
+        'read',
+        (st) =>
+          st.recordItemEvent({
+            studioUuid: mintUuid(),
+            kind: 'consumed',
+            from: ITEM_TRANSITIONS.consumed.from,
+            to: 'consumed',
+            accountId: undefined,
+            characterId: null,
+            idempotencyKey: 'k',
+            fingerprint: 'c',
+            at,
+          }),
+      ],
       ['read', (st) => st.itemHistory(mintUuid())],
       ['read', (st) => st.accountItems(a)],
       ['script', (st) => st.changeBag({ accountId: a, definitionId: 'MATL-1', delta: 1, sourceRef: 'bag-grant:k', fingerprint: 'g', at })],
@@ -129,9 +251,16 @@ describe('the Redis player store\'s commands', () => {
     for (const [what, run] of calls) {
       rec.paths = [];
       rec.failBefore = 2;
-      const e = await run(s).then(() => undefined, (err: unknown) => err);
+      const e = await run(s).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       expect(e).toBeInstanceOf(ServiceError);
-      expect([(e as ServiceError).code, (e as ServiceError).message, rec.paths.length]).toEqual(['UPSTREAM_UNAVAILABLE', `The player store cannot be reached (${what}); try again.`, 2]);
+      expect([(e as ServiceError).code, (e as ServiceError).message, rec.paths.length]).toEqual([
+        'UPSTREAM_UNAVAILABLE',
+        `The player store cannot be reached (${what}); try again.`,
+        2,
+      ]);
     }
     rec.failBefore = 0;
   });
@@ -142,8 +271,14 @@ describe('the Redis player store\'s commands', () => {
     const c = character(a);
     await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: 'vanish-key', fingerprint: 'f' });
     await raw.request({ body: ['hdel', PLAYER_KEYS.chars(a), `${c.id}:body`] });
-    const e = await s.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'vanish-key', fingerprint: 'f' }).then(() => undefined, (err: unknown) => err);
-    expect([(e as ServiceError).code, (e as ServiceError).message]).toEqual(['UPSTREAM_UNAVAILABLE', 'The character of this idempotency key cannot be read; try again.']);
+    const e = await s.createCharacter({ character: character(a), slotsPerEra: 4, clientKey: 'vanish-key', fingerprint: 'f' }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect([(e as ServiceError).code, (e as ServiceError).message]).toEqual([
+      'UPSTREAM_UNAVAILABLE',
+      'The character of this idempotency key cannot be read; try again.',
+    ]);
   });
 
   it('closes the connection it was given, and only that', async () => {

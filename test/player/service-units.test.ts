@@ -7,7 +7,15 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../api/_lib/errors.js';
-import { accountScopedProblems, characterIdOf, eraOf, ifMatchRevisions, requestFingerprint, revisionTag, studioCodeOf } from '../../api/_lib/player/service.js';
+import {
+  accountScopedProblems,
+  characterIdOf,
+  eraOf,
+  ifMatchRevisions,
+  requestFingerprint,
+  revisionTag,
+  studioCodeOf,
+} from '../../api/_lib/player/service.js';
 
 function refusal(run: () => unknown): ServiceError {
   try {
@@ -67,9 +75,13 @@ describe('character keys', () => {
     for (const k of [stamp, stamp.toLowerCase()]) {
       const e = refusal(() => characterIdOf(k));
       expect(e.code).toBe('BAD_REQUEST');
-      expect(e.message).toBe(`"${k}" is a character display stamp (characters.studio_code), which is never a key; use the character's id (characters.id, a uuid).`);
+      expect(e.message).toBe(
+        `"${k}" is a character display stamp (characters.studio_code), which is never a key; use the character's id (characters.id, a uuid).`,
+      );
     }
-    expect(refusal(() => characterIdOf(`STDG-${'X'.repeat(60)}`)).message).toMatch(new RegExp(`^"STDG-${'X'.repeat(35)}" is a character display stamp`));
+    expect(refusal(() => characterIdOf(`STDG-${'X'.repeat(60)}`)).message).toMatch(
+      new RegExp(`^"STDG-${'X'.repeat(35)}" is a character display stamp`),
+    );
     expect(refusal(() => characterIdOf(`xSTDG-1234-5678`)).message).toMatch(/an RFC 4122 uuid\.$/);
   });
 
@@ -93,7 +105,11 @@ describe('request fingerprints', () => {
 
 describe('account-scoped fields on a character', () => {
   it('names each one sent under progress, and nothing for a body without an object there', () => {
-    expect(accountScopedProblems({ progress: { bag: [], wallet: 1, attributes: {} } }).map((p) => p.name)).toEqual(['/progress/bag', '/progress/wallet']);
-    for (const body of [null, {}, { progress: null }, { progress: [] }, { progress: 'bag' }, { progress: 3 }]) expect(accountScopedProblems(body)).toEqual([]);
+    expect(accountScopedProblems({ progress: { bag: [], wallet: 1, attributes: {} } }).map((p) => p.name)).toEqual([
+      '/progress/bag',
+      '/progress/wallet',
+    ]);
+    for (const body of [null, {}, { progress: null }, { progress: [] }, { progress: 'bag' }, { progress: 3 }])
+      expect(accountScopedProblems(body)).toEqual([]);
   });
 });

@@ -24,7 +24,12 @@ describe('openPlayerStore', () => {
     expect(sqlite.driver).toBe('sqlite');
     await sqlite.close();
     // a REST target connects on the first command: opening sends nothing
-    const config = loadServiceConfig({ STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_URL: 'https://redis.invalid', UPSTASH_REDIS_REST_TOKEN: 'token-0123456789', JWT_SECRET: 'player-store-secret-0123456789-abcdef' });
+    const config = loadServiceConfig({
+      STORE_DRIVER: 'redis',
+      UPSTASH_REDIS_REST_URL: 'https://redis.invalid',
+      UPSTASH_REDIS_REST_TOKEN: 'token-0123456789',
+      JWT_SECRET: 'player-store-secret-0123456789-abcdef',
+    });
     const redis = await openPlayerStore(config.store);
     expect(redis.driver).toBe('redis');
   });
@@ -43,11 +48,15 @@ describe('openPlayerStore', () => {
 
 describe('playerStore', () => {
   it('is one store per configuration in force, the previous one closed when the next takes over', async () => {
-    useServiceConfig(loadServiceConfig({ STORE_DRIVER: 'sqlite', DATA_DIR: join(dir, 'one'), JWT_SECRET: 'player-store-secret-0123456789-abcdef' }));
+    useServiceConfig(
+      loadServiceConfig({ STORE_DRIVER: 'sqlite', DATA_DIR: join(dir, 'one'), JWT_SECRET: 'player-store-secret-0123456789-abcdef' }),
+    );
     const first = await playerStore();
     expect(await playerStore()).toBe(first);
     const closed = vi.spyOn(first, 'close');
-    useServiceConfig(loadServiceConfig({ STORE_DRIVER: 'sqlite', DATA_DIR: join(dir, 'two'), JWT_SECRET: 'player-store-secret-0123456789-abcdef' }));
+    useServiceConfig(
+      loadServiceConfig({ STORE_DRIVER: 'sqlite', DATA_DIR: join(dir, 'two'), JWT_SECRET: 'player-store-secret-0123456789-abcdef' }),
+    );
     const second = await playerStore();
     expect(second).not.toBe(first);
     expect(second.driver).toBe('sqlite');

@@ -14,7 +14,14 @@ import type { AssetEntry } from '../../api/_lib/asset-index/types.js';
 const dir = mkdtempSync(join(tmpdir(), 'asset-index-busy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const entry = (key: string): AssetEntry => ({ key, purpose: 'play', contentType: 'image/png', size: 3, etag: '"e"', registeredAt: '2026-11-23T10:00:00.000Z' });
+const entry = (key: string): AssetEntry => ({
+  key,
+  purpose: 'play',
+  contentType: 'image/png',
+  size: 3,
+  etag: '"e"',
+  registeredAt: '2026-11-23T10:00:00.000Z',
+});
 
 describe('the SQLite asset index', () => {
   it('answers 503 while another connection holds the write lock, and registers again after', async () => {
@@ -31,7 +38,10 @@ describe('the SQLite asset index', () => {
     expect((await index.get('assets/c.png'))?.key).toBe('assets/c.png');
     await index.close();
     const reopened = await openSqliteAssetIndex(file);
-    expect((await reopened.list({ prefix: 'assets/', startAfter: undefined, limit: 10 })).items.map((e) => e.key)).toEqual(['assets/a.png', 'assets/c.png']);
+    expect((await reopened.list({ prefix: 'assets/', startAfter: undefined, limit: 10 })).items.map((e) => e.key)).toEqual([
+      'assets/a.png',
+      'assets/c.png',
+    ]);
     await reopened.close();
   }, 30_000);
 });

@@ -63,7 +63,9 @@ describe.each(['sqlite', 'redis'] as const)('asset index contract: %s', (driver)
   });
 
   it('pages a prefix in byte order, from the start or after a key, with no gap and no duplicate', async () => {
-    const keys = Array.from({ length: 250 }, (_, i) => (i % 9 === 0 ? `pg/é${i}.glb` : i % 4 === 0 ? `pg/Z ${i}.glb` : `pg/${String(i).padStart(3, '0')}.glb`));
+    const keys = Array.from({ length: 250 }, (_, i) =>
+      i % 9 === 0 ? `pg/é${i}.glb` : i % 4 === 0 ? `pg/Z ${i}.glb` : `pg/${String(i).padStart(3, '0')}.glb`,
+    );
     for (let i = 0; i < keys.length; i += 100) await index.register(keys.slice(i, i + 100).map((k) => entry(k)));
     await index.register([entry('pf.glb'), entry('ph/x.glb'), entry('pg')]);
     const seen: string[] = [];

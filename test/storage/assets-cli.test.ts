@@ -72,7 +72,10 @@ describe('npm run assets', () => {
     const file = join(root, 'asset-index.json');
     const ex = await run(['export', '--out', file]);
     expect(ex.code).toBe(0);
-    const index = JSON.parse(await readFile(file, 'utf8')) as { version: number; entries: { key: string; purpose: string; size: number }[] };
+    const index = JSON.parse(await readFile(file, 'utf8')) as {
+      version: number;
+      entries: { key: string; purpose: string; size: number }[];
+    };
     expect(index.version).toBe(1);
     expect(index.entries.map((e) => [e.key, e.purpose, e.size])).toEqual([['era3/models/weapons/anvil.glb', 'isolate', 500]]);
   });
@@ -93,7 +96,15 @@ describe('npm run assets', () => {
     const up = await run(['upload', dir, '--era', 'era4', '--cdn', cdnUrl]);
     expect(up.code).toBe(0);
     expect(up.out.trim().split('\n')).toHaveLength(101);
-    const again = await run(['register', ...up.out.trim().split('\n').map((l) => l.split('\t')[0]!), '--purpose', 'author']);
+    const again = await run([
+      'register',
+      ...up.out
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0]!),
+      '--purpose',
+      'author',
+    ]);
     expect(again.code).toBe(0);
     expect(again.out.trim().split('\n')).toHaveLength(101);
   });

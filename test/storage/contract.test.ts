@@ -28,7 +28,10 @@ interface Harness {
 const harnesses: Record<'local' | 's3', () => Promise<Harness>> = {
   local() {
     const dir = mkdtempSync(join(tmpdir(), 'storage-local-'));
-    return Promise.resolve({ adapter: localStorageAdapter(dir, 'http://cdn.test/storage'), close: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) });
+    return Promise.resolve({
+      adapter: localStorageAdapter(dir, 'http://cdn.test/storage'),
+      close: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+    });
   },
   async s3() {
     const server: TestS3 = await startS3();
@@ -65,9 +68,19 @@ describe.each(['local', 's3'] as const)('storage contract: %s', (driver) => {
     const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 31) & 0xff));
     const file = await stage(bytes);
     const stored = await h.adapter.put('era1/models/anvil.glb', file, 'model/gltf-binary');
-    expect(stored).toMatchObject({ key: 'era1/models/anvil.glb', size: bytes.length, contentType: 'model/gltf-binary', etag: `"${md5(bytes)}"` });
+    expect(stored).toMatchObject({
+      key: 'era1/models/anvil.glb',
+      size: bytes.length,
+      contentType: 'model/gltf-binary',
+      etag: `"${md5(bytes)}"`,
+    });
     const head = await h.adapter.head('era1/models/anvil.glb');
-    expect(head).toMatchObject({ key: 'era1/models/anvil.glb', size: bytes.length, contentType: 'model/gltf-binary', etag: `"${md5(bytes)}"` });
+    expect(head).toMatchObject({
+      key: 'era1/models/anvil.glb',
+      size: bytes.length,
+      contentType: 'model/gltf-binary',
+      etag: `"${md5(bytes)}"`,
+    });
     expect(Date.parse(head!.lastModified)).toBeGreaterThan(Date.parse('2020-01-01'));
     const got = await h.adapter.get('era1/models/anvil.glb');
     const chunks: Buffer[] = [];

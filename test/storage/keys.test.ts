@@ -8,7 +8,20 @@ import { ACCEPTED, contentTypeOfKey, extensionOf, judgeContent, KINDS } from '..
 
 describe('keyProblem', () => {
   it('accepts keys with folders, spaces, dots inside names and any printable Unicode', () => {
-    for (const key of ['a.png', 'era1/models/anvil.glb', 'a b/c  d.png', 'É/北/剣.png', 'a..b/c', '.hidden', 'a/.b/c', 'x/list', 'list.png', 'UPLOAD', '😀/🎮.png', 'a/…/b']) {
+    for (const key of [
+      'a.png',
+      'era1/models/anvil.glb',
+      'a b/c  d.png',
+      'É/北/剣.png',
+      'a..b/c',
+      '.hidden',
+      'a/.b/c',
+      'x/list',
+      'list.png',
+      'UPLOAD',
+      '😀/🎮.png',
+      'a/…/b',
+    ]) {
       expect(keyProblem(key), key).toBeUndefined();
     }
   });
@@ -56,7 +69,10 @@ describe('keyProblem', () => {
 
   it('counts bytes of UTF-8, not characters: 1,024 for the key and 255 for a segment', () => {
     const seg = (n: number) => 'x'.repeat(n);
-    const key = (n: number) => Array.from({ length: Math.ceil(n / 201) }, (_, i) => seg(Math.min(200, n - i * 201))).join('/').slice(0, n);
+    const key = (n: number) =>
+      Array.from({ length: Math.ceil(n / 201) }, (_, i) => seg(Math.min(200, n - i * 201)))
+        .join('/')
+        .slice(0, n);
     expect(key(MAX_KEY_BYTES)).toHaveLength(MAX_KEY_BYTES);
     expect(keyProblem(key(MAX_KEY_BYTES))).toBeUndefined();
     expect(keyProblem(key(MAX_KEY_BYTES) + 'x')).toMatch(/longer than 1024 bytes/);
@@ -71,7 +87,7 @@ describe('keyProblem', () => {
 });
 
 describe('joinKey and encodeKeyPath', () => {
-  it('joins a folder and a name, ignoring the folder\'s outer slashes', () => {
+  it("joins a folder and a name, ignoring the folder's outer slashes", () => {
     expect(joinKey('era1', 'a.png')).toBe('era1/a.png');
     expect(joinKey('/era1/icons/', 'a.png')).toBe('era1/icons/a.png');
     expect(joinKey('//', 'a.png')).toBe('a.png');
@@ -126,13 +142,29 @@ describe('content types', () => {
     expect(judgeContent({ ext: 'opus' }, 's.ogg')).toEqual({ ok: true, kind: 'audio', contentType: 'audio/ogg' });
     expect(judgeContent({ ext: 'webm' }, 'v.webm')).toEqual({ ok: true, kind: 'video', contentType: 'video/webm' });
     expect(judgeContent(undefined, 'a.png')).toMatchObject({ ok: false, code: 'UNKNOWN_TYPE' });
-    expect(judgeContent(undefined, 'a.png')).toEqual({ ok: false, code: 'UNKNOWN_TYPE', reason: 'The bytes are of no known binary type (text, HTML and SVG are refused).' });
-    expect(judgeContent({ ext: 'zip' }, 'a.zip')).toEqual({ ok: false, code: 'TYPE_NOT_ALLOWED', reason: 'The bytes are ZIP, which storage does not take; it takes images, models, audio and video.' });
-    expect(judgeContent({ ext: 'jpg' }, 'a.png')).toEqual({ ok: false, code: 'EXTENSION_MISMATCH', reason: 'The bytes are JPG but the name ends in ".png"; name it .jpg or .jpeg.' });
-    expect(judgeContent({ ext: 'png' }, 'noext')).toEqual({ ok: false, code: 'EXTENSION_MISMATCH', reason: 'The bytes are PNG but the name ends in "(no extension)"; name it .png.' });
+    expect(judgeContent(undefined, 'a.png')).toEqual({
+      ok: false,
+      code: 'UNKNOWN_TYPE',
+      reason: 'The bytes are of no known binary type (text, HTML and SVG are refused).',
+    });
+    expect(judgeContent({ ext: 'zip' }, 'a.zip')).toEqual({
+      ok: false,
+      code: 'TYPE_NOT_ALLOWED',
+      reason: 'The bytes are ZIP, which storage does not take; it takes images, models, audio and video.',
+    });
+    expect(judgeContent({ ext: 'jpg' }, 'a.png')).toEqual({
+      ok: false,
+      code: 'EXTENSION_MISMATCH',
+      reason: 'The bytes are JPG but the name ends in ".png"; name it .jpg or .jpeg.',
+    });
+    expect(judgeContent({ ext: 'png' }, 'noext')).toEqual({
+      ok: false,
+      code: 'EXTENSION_MISMATCH',
+      reason: 'The bytes are PNG but the name ends in "(no extension)"; name it .png.',
+    });
   });
 
-  it('names the type a key\'s extension stands for', () => {
+  it("names the type a key's extension stands for", () => {
     expect(contentTypeOfKey('a/b.png')).toBe('image/png');
     expect(contentTypeOfKey('a/b.jpeg')).toBe('image/jpeg');
     expect(contentTypeOfKey('a/b.ogg')).toBe('audio/ogg');

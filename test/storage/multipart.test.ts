@@ -27,7 +27,11 @@ function body(parts: readonly Part[]): string | Buffer {
   const chunks: Buffer[] = [];
   for (const p of parts) {
     const disposition = 'filename' in p ? `form-data; name="${p.field}"; filename="${p.filename}"` : `form-data; name="${p.field}"`;
-    chunks.push(Buffer.from(`--${B}\r\nContent-Disposition: ${disposition}\r\n${'filename' in p ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${B}\r\nContent-Disposition: ${disposition}\r\n${'filename' in p ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`,
+      ),
+    );
     chunks.push(Buffer.from('filename' in p ? p.data : p.value));
     chunks.push(Buffer.from('\r\n'));
   }
@@ -42,7 +46,8 @@ const request = (payload: string | Buffer | ReadableStream<Uint8Array> | null, t
     ...(payload === null ? {} : { body: payload, duplex: 'half' }),
   } as RequestInit);
 
-const receive = (req: Request, fields: readonly string[] = ['file'], limits: MultipartLimits = LIMITS) => receiveMultipart(req, staging, fields, limits);
+const receive = (req: Request, fields: readonly string[] = ['file'], limits: MultipartLimits = LIMITS) =>
+  receiveMultipart(req, staging, fields, limits);
 
 async function refusal(req: Request, fields?: readonly string[], limits?: MultipartLimits): Promise<ServiceError> {
   try {
@@ -146,7 +151,11 @@ describe('receiveMultipart: other refusals', () => {
 
   it('a file without a name', async () => {
     const err = await refusal(request(body([{ field: 'file', filename: '', data: 'x' }])));
-    expect(err).toMatchObject({ code: 'INVALID_BODY', message: 'A file came without a file name; give every file its name.', errors: [{ name: 'file', message: 'The file has no name.' }] });
+    expect(err).toMatchObject({
+      code: 'INVALID_BODY',
+      message: 'A file came without a file name; give every file its name.',
+      errors: [{ name: 'file', message: 'The file has no name.' }],
+    });
   });
 
   it('a body cut short, and a client that goes away', async () => {

@@ -33,7 +33,13 @@ const keys = async (prefix: string) => (await local.list({ prefix, startAfter: u
 
 describe('storeFiles', () => {
   it('answers one result per file, in order, stored or refused with its code', async () => {
-    const files = [await incoming('a.png', png()), await incoming('b.png', html()), await incoming('c/../d.png', png()), await incoming('a.png', png(1, 1, 9)), await incoming('m.glb', glb())];
+    const files = [
+      await incoming('a.png', png()),
+      await incoming('b.png', html()),
+      await incoming('c/../d.png', png()),
+      await incoming('a.png', png(1, 1, 9)),
+      await incoming('m.glb', glb()),
+    ];
     const results = await storeFiles(local, files, 'ok');
     expect(results.map((r) => [r.name, r.status, r.status === 'refused' ? r.code : r.key])).toEqual([
       ['a.png', 'stored', 'ok/a.png'],
@@ -43,7 +49,13 @@ describe('storeFiles', () => {
       ['m.glb', 'stored', 'ok/m.glb'],
     ]);
     expect(results[0]).toMatchObject({ url: 'http://cdn.test/s/ok/a.png', contentType: 'image/png', sha256: files[0]!.staged.sha256 });
-    expect(results[3]).toEqual({ name: 'a.png', status: 'refused', key: 'ok/a.png', code: 'DUPLICATE_KEY', reason: 'Another file of this request has the same key; only the first is stored.' });
+    expect(results[3]).toEqual({
+      name: 'a.png',
+      status: 'refused',
+      key: 'ok/a.png',
+      code: 'DUPLICATE_KEY',
+      reason: 'Another file of this request has the same key; only the first is stored.',
+    });
     expect(await keys('ok/')).toEqual(['ok/a.png', 'ok/m.glb']);
   });
 
@@ -79,6 +91,10 @@ describe('checkFolder', () => {
       }
       return undefined;
     })();
-    expect(e).toMatchObject({ code: 'INVALID_BODY', message: 'The folder cannot prefix a key: The key has a ".." segment.', errors: [{ name: 'folder', message: 'The key has a ".." segment.', value: 'a/../b' }] });
+    expect(e).toMatchObject({
+      code: 'INVALID_BODY',
+      message: 'The folder cannot prefix a key: The key has a ".." segment.',
+      errors: [{ name: 'folder', message: 'The key has a ".." segment.', value: 'a/../b' }],
+    });
   });
 });

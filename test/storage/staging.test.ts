@@ -35,9 +35,14 @@ describe('openStaging', () => {
     try {
       const exact = await area.stage(Readable.from([Buffer.alloc(64)]), 64, '"ok.bin"');
       const folder = dirname(exact.path);
-      const err = await area.stage(Readable.from([Buffer.alloc(40), Buffer.alloc(25)]), 64, '"big.bin"').catch((e: unknown) => e as ServiceError);
+      const err = await area
+        .stage(Readable.from([Buffer.alloc(40), Buffer.alloc(25)]), 64, '"big.bin"')
+        .catch((e: unknown) => e as ServiceError);
       expect(err).toBeInstanceOf(ServiceError);
-      expect(err).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: '"big.bin" is larger than 64 bytes, the most one file may hold; nothing was stored.' });
+      expect(err).toMatchObject({
+        code: 'PAYLOAD_TOO_LARGE',
+        message: '"big.bin" is larger than 64 bytes, the most one file may hold; nothing was stored.',
+      });
       expect(readdirSync(folder)).toEqual([exact.path.slice(folder.length + 1)]);
       // any other failure of the source is passed on, and its partial file removed too
       const broken = new Readable({

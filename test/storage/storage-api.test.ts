@@ -33,7 +33,14 @@ afterAll(() => {
   useServiceConfig(undefined);
   rmSync(dataDir, { recursive: true, force: true });
 });
-const configEnv = () => ({ DATA_DIR: dataDir, JWT_SECRET: SECRET, ADMIN_PASSWORD: PASSWORD, STORAGE_DRIVER: 'local', STORAGE_PUBLIC_URL: 'http://cdn.test/storage', STORAGE_MAX_FILE_BYTES: String(LIMIT) });
+const configEnv = () => ({
+  DATA_DIR: dataDir,
+  JWT_SECRET: SECRET,
+  ADMIN_PASSWORD: PASSWORD,
+  STORAGE_DRIVER: 'local',
+  STORAGE_PUBLIC_URL: 'http://cdn.test/storage',
+  STORAGE_MAX_FILE_BYTES: String(LIMIT),
+});
 beforeEach(() => {
   config = loadServiceConfig(configEnv());
   useServiceConfig(config);
@@ -41,17 +48,38 @@ beforeEach(() => {
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true }));
-for (const name of ['storage-upload', 'storage-upload-multi', 'storage-upload-zip', 'storage-list', 'storage-presign', 'storage-register', 'storage-index']) {
+for (const name of [
+  'storage-upload',
+  'storage-upload-multi',
+  'storage-upload-zip',
+  'storage-list',
+  'storage-presign',
+  'storage-register',
+  'storage-index',
+]) {
   ajv.addSchema(JSON.parse(readFileSync(join(PROJECT_ROOT, 'schemas', 'responses', `${name}.schema.json`), 'utf8')) as object, name);
 }
 
-type Body = Record<string, unknown> & { code?: string; results?: { status: string; code?: string; key?: string; name: string }[]; items?: { key: string }[] };
+type Body = Record<string, unknown> & {
+  code?: string;
+  results?: { status: string; code?: string; key?: string; name: string }[];
+  items?: { key: string }[];
+};
 
 const admin = { 'X-Admin-Password': PASSWORD };
 
 /** Send `init` to the route `path` (`/api/storage/...`) and read the answer; successes are checked against `schema`. */
-async function call(method: 'GET' | 'POST' | 'DELETE', path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}, schema?: string): Promise<{ status: number; body: Body; headers: Headers }> {
-  const request = new Request(`http://localhost${path}`, { method, headers: { ...admin, ...init.headers }, ...(init.body ? { body: init.body } : {}) });
+async function call(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  init: { body?: BodyInit; headers?: Record<string, string> } = {},
+  schema?: string,
+): Promise<{ status: number; body: Body; headers: Headers }> {
+  const request = new Request(`http://localhost${path}`, {
+    method,
+    headers: { ...admin, ...init.headers },
+    ...(init.body ? { body: init.body } : {}),
+  });
   const res = await entry[method](request);
   const text = await res.text();
   const body = (text ? JSON.parse(text) : {}) as Body;
@@ -66,17 +94,24 @@ async function call(method: 'GET' | 'POST' | 'DELETE', path: string, init: { bod
 function form(files: readonly [string, Buffer, string?][], fields: Record<string, string> = {}, field = 'file'): FormData {
   const f = new FormData();
   for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  for (const [name, bytes, type] of files) f.append(field, new Blob([new Uint8Array(bytes)], { type: type ?? 'application/octet-stream' }), name);
+  for (const [name, bytes, type] of files)
+    f.append(field, new Blob([new Uint8Array(bytes)], { type: type ?? 'application/octet-stream' }), name);
   return f;
 }
 
-const keysUnder = async (prefix: string) => (await (await storage()).list({ prefix, startAfter: undefined, limit: 1000 })).items.map((i) => i.key);
+const keysUnder = async (prefix: string) =>
+  (await (await storage()).list({ prefix, startAfter: undefined, limit: 1000 })).items.map((i) => i.key);
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 describe('POST /api/storage/upload', () => {
   it('stores one file under its folder and answers key, url, size, sniffed type, etag and sha256', async () => {
     const bytes = png(4, 4);
-    const r = await call('POST', '/api/storage/upload', { body: form([['anvil.png', bytes, 'text/plain']], { folder: '/era1/icons/' }) }, 'storage-upload');
+    const r = await call(
+      'POST',
+      '/api/storage/upload',
+      { body: form([['anvil.png', bytes, 'text/plain']], { folder: '/era1/icons/' }) },
+      'storage-upload',
+    );
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
       key: 'era1/icons/anvil.png',
@@ -101,7 +136,9 @@ describe('POST /api/storage/upload', () => {
     const mislabelled = await call('POST', '/api/storage/upload', { body: form([['photo.jpg', png()]], { folder: 'refused' }) });
     expect(mislabelled.status).toBe(415);
     expect(JSON.stringify(mislabelled.body.errors)).toContain('EXTENSION_MISMATCH');
-    const archive = await call('POST', '/api/storage/upload', { body: form([['pack.png', await zip([{ name: 'a.png', data: png() }])]], { folder: 'refused' }) });
+    const archive = await call('POST', '/api/storage/upload', {
+      body: form([['pack.png', await zip([{ name: 'a.png', data: png() }])]], { folder: 'refused' }),
+    });
     expect(archive.status).toBe(415);
     expect(JSON.stringify(archive.body.errors)).toContain('TYPE_NOT_ALLOWED');
     expect(await keysUnder('refused/')).toEqual([]);
@@ -127,18 +164,28 @@ describe('POST /api/storage/upload', () => {
     expect(unknown.status).toBe(400);
     const none = await call('POST', '/api/storage/upload', { body: form([], { folder: 'a' }) });
     expect(none.status).toBe(400);
-    const twoFiles = await call('POST', '/api/storage/upload', { body: form([['a.png', png()], ['b.png', png()]]) });
+    const twoFiles = await call('POST', '/api/storage/upload', {
+      body: form([
+        ['a.png', png()],
+        ['b.png', png()],
+      ]),
+    });
     expect(twoFiles.status).toBe(413);
     const wrongField = await call('POST', '/api/storage/upload', { body: form([['a.png', png()]], {}, 'upload') });
     expect(wrongField.status).toBe(400);
-    const notMultipart = await call('POST', '/api/storage/upload', { body: JSON.stringify({ a: 1 }), headers: { 'Content-Type': 'application/json' } });
+    const notMultipart = await call('POST', '/api/storage/upload', {
+      body: JSON.stringify({ a: 1 }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(notMultipart.status).toBe(415);
     expect(await keysUnder('')).not.toContainEqual(expect.stringContaining('ok.png'));
   });
 
   it('stores nothing when the client goes away in the middle of the file', async () => {
     const boundary = 'xBOUNDARYx';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="folder"\r\n\r\ncut\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="half.png"\r\nContent-Type: image/png\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="folder"\r\n\r\ncut\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="half.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(head);
@@ -181,12 +228,24 @@ describe('POST /api/storage/upload', () => {
     const anon = new Request('http://localhost/api/storage/upload', { method: 'POST', body: form([['a.png', png()]], { folder: 'anon' }) });
     expect((await entry.POST(anon)).status).toBe(401);
     const player = await mintToken(config.jwt, { subject: 'STUDIO_PLAYER', role: 'player' });
-    const asPlayer = new Request('http://localhost/api/storage/upload', { method: 'POST', headers: { Authorization: `Bearer ${player}` }, body: form([['a.png', png()]], { folder: 'anon' }) });
+    const asPlayer = new Request('http://localhost/api/storage/upload', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${player}` },
+      body: form([['a.png', png()]], { folder: 'anon' }),
+    });
     expect((await entry.POST(asPlayer)).status).toBe(403);
-    const wrong = new Request('http://localhost/api/storage/upload', { method: 'POST', headers: { 'X-Admin-Password': 'not-the-password-at-all' }, body: form([['a.png', png()]], { folder: 'anon' }) });
+    const wrong = new Request('http://localhost/api/storage/upload', {
+      method: 'POST',
+      headers: { 'X-Admin-Password': 'not-the-password-at-all' },
+      body: form([['a.png', png()]], { folder: 'anon' }),
+    });
     expect((await entry.POST(wrong)).status).toBe(401);
     const master = await mintToken(config.jwt, { subject: 'STUDIO_MASTER', role: 'master' });
-    const asMaster = new Request('http://localhost/api/storage/upload', { method: 'POST', headers: { Authorization: `Bearer ${master}` }, body: form([['a.png', png()]], { folder: 'anon' }) });
+    const asMaster = new Request('http://localhost/api/storage/upload', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${master}` },
+      body: form([['a.png', png()]], { folder: 'anon' }),
+    });
     expect((await entry.POST(asMaster)).status).toBe(201);
     expect(await keysUnder('anon/')).toEqual(['anon/a.png']);
   });
@@ -226,7 +285,8 @@ describe('POST /api/storage/upload-multi', () => {
 });
 
 describe('POST /api/storage/upload-zip', () => {
-  const send = async (archive: Buffer, folder = 'zips') => call('POST', '/api/storage/upload-zip', { body: form([['pack.zip', archive, 'application/zip']], { folder }) }, 'storage-upload-zip');
+  const send = async (archive: Buffer, folder = 'zips') =>
+    call('POST', '/api/storage/upload-zip', { body: form([['pack.zip', archive, 'application/zip']], { folder }) }, 'storage-upload-zip');
 
   it('stores entries under the folder, keeping their paths, and skips directories, __MACOSX and dot-files', async () => {
     const archive = await zip([
@@ -250,11 +310,27 @@ describe('POST /api/storage/upload-zip', () => {
   });
 
   it('refuses the whole archive, storing nothing, for a traversal name, a link, a bomb, too many entries or a nested archive', async () => {
-    const traversal = patchName(await zip([{ name: 'ok.png', data: png() }, { name: 'aa/x.png', data: png() }]), 'aa/x.png', '../x.png');
-    const link = await zip([{ name: 'ok.png', data: png() }, { name: 'link.png', data: Buffer.from('/etc/passwd'), mode: 0o120777 }]);
-    const bomb = await zip([{ name: 'ok.png', data: png() }, { name: 'zeros.png', data: Buffer.alloc(20 * 1024 * 1024) }]);
+    const traversal = patchName(
+      await zip([
+        { name: 'ok.png', data: png() },
+        { name: 'aa/x.png', data: png() },
+      ]),
+      'aa/x.png',
+      '../x.png',
+    );
+    const link = await zip([
+      { name: 'ok.png', data: png() },
+      { name: 'link.png', data: Buffer.from('/etc/passwd'), mode: 0o120777 },
+    ]);
+    const bomb = await zip([
+      { name: 'ok.png', data: png() },
+      { name: 'zeros.png', data: Buffer.alloc(20 * 1024 * 1024) },
+    ]);
     const many = await zip(Array.from({ length: 1001 }, (_, i) => ({ name: `f${i}.png`, data: Buffer.from('x'), compress: false })));
-    const nested = await zip([{ name: 'ok.png', data: png() }, { name: 'inner.png', data: await zip([{ name: 'a.png', data: png() }]), compress: false }]);
+    const nested = await zip([
+      { name: 'ok.png', data: png() },
+      { name: 'inner.png', data: await zip([{ name: 'a.png', data: png() }]), compress: false },
+    ]);
     const absolute = patchName(await zip([{ name: 'xetc/a.png', data: png() }]), 'xetc/a.png', '/etc/a.png');
     for (const [what, archive] of Object.entries({ traversal, link, bomb, many, nested, absolute })) {
       // the archive of 1,001 entries is itself larger than this suite's file limit: raise it for that one
@@ -279,7 +355,13 @@ describe('GET /api/storage/list and DELETE /api/storage/{key}', () => {
   it('pages in key order with an opaque cursor, and deletes idempotently', async () => {
     // a file name's folders are dropped (the form's folder field places files); sub/z.png comes on its own
     const names = ['b.png', 'a.png', 'c d.png', 'é.png'];
-    await call('POST', '/api/storage/upload-multi', { body: form(names.map((n, i): [string, Buffer] => [n, png(1, 1, 100 + i)]), { folder: 'listing' }, 'files') });
+    await call('POST', '/api/storage/upload-multi', {
+      body: form(
+        names.map((n, i): [string, Buffer] => [n, png(1, 1, 100 + i)]),
+        { folder: 'listing' },
+        'files',
+      ),
+    });
     await call('POST', '/api/storage/upload', { body: form([['z.png', png(1, 1, 7)]], { folder: 'listing/sub' }) });
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -315,11 +397,19 @@ describe('GET /api/storage/list and DELETE /api/storage/{key}', () => {
 describe('POST /api/storage/presign on the local storage', () => {
   it('checks the key and type, then says presigned uploads need the s3 storage', async () => {
     const json = (b: unknown) => ({ body: JSON.stringify(b), headers: { 'Content-Type': 'application/json' } });
-    expect((await call('POST', '/api/storage/presign', json({ key: 'big/movie.mp4', contentType: 'video/mp4', size: 10_000_000 }))).status).toBe(409);
+    expect(
+      (await call('POST', '/api/storage/presign', json({ key: 'big/movie.mp4', contentType: 'video/mp4', size: 10_000_000 }))).status,
+    ).toBe(409);
     expect((await call('POST', '/api/storage/presign', json({ key: '../movie.mp4', contentType: 'video/mp4', size: 1 }))).status).toBe(400);
-    expect((await call('POST', '/api/storage/presign', json({ key: 'big/movie.mp4', contentType: 'text/html', size: 1 }))).status).toBe(415);
-    expect((await call('POST', '/api/storage/presign', json({ key: 'big/page.html', contentType: 'text/html', size: 1 }))).status).toBe(415);
-    expect((await call('POST', '/api/storage/presign', json({ key: 'big/movie.mp4', contentType: 'video/mp4', size: 0 }))).status).toBe(400);
+    expect((await call('POST', '/api/storage/presign', json({ key: 'big/movie.mp4', contentType: 'text/html', size: 1 }))).status).toBe(
+      415,
+    );
+    expect((await call('POST', '/api/storage/presign', json({ key: 'big/page.html', contentType: 'text/html', size: 1 }))).status).toBe(
+      415,
+    );
+    expect((await call('POST', '/api/storage/presign', json({ key: 'big/movie.mp4', contentType: 'video/mp4', size: 0 }))).status).toBe(
+      400,
+    );
   });
 });
 
@@ -327,8 +417,29 @@ describe('POST /api/storage/register and GET /api/storage/index', () => {
   const json = (b: unknown) => ({ body: JSON.stringify(b), headers: { 'Content-Type': 'application/json' } });
 
   it('registers stored binaries with what the storage reports, refuses keys with no object, and pages the index', async () => {
-    await call('POST', '/api/storage/upload-multi', { body: form([['anvil.glb', glb(300)], ['anvil.png', png()]], { folder: 'reg' }, 'files') });
-    const r = await call('POST', '/api/storage/register', json({ entries: [{ key: 'reg/anvil.glb', purpose: 'play' }, { key: 'reg/ghost.glb', purpose: 'play' }, { key: 'reg/anvil.png', purpose: 'author' }, { key: '../x.glb', purpose: 'play' }] }), 'storage-register');
+    await call('POST', '/api/storage/upload-multi', {
+      body: form(
+        [
+          ['anvil.glb', glb(300)],
+          ['anvil.png', png()],
+        ],
+        { folder: 'reg' },
+        'files',
+      ),
+    });
+    const r = await call(
+      'POST',
+      '/api/storage/register',
+      json({
+        entries: [
+          { key: 'reg/anvil.glb', purpose: 'play' },
+          { key: 'reg/ghost.glb', purpose: 'play' },
+          { key: 'reg/anvil.png', purpose: 'author' },
+          { key: '../x.glb', purpose: 'play' },
+        ],
+      }),
+      'storage-register',
+    );
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ registered: 2, refused: 2 });
     expect(r.body.results!.map((x) => [x.key, x.status, x.code ?? null])).toEqual([
@@ -338,7 +449,12 @@ describe('POST /api/storage/register and GET /api/storage/index', () => {
       ['../x.glb', 'refused', 'INVALID_KEY'],
     ]);
     expect(r.body.results![0]).toMatchObject({ contentType: 'model/gltf-binary', size: 300, purpose: 'play' });
-    const again = await call('POST', '/api/storage/register', json({ entries: [{ key: 'reg/anvil.glb', purpose: 'isolate' }] }), 'storage-register');
+    const again = await call(
+      'POST',
+      '/api/storage/register',
+      json({ entries: [{ key: 'reg/anvil.glb', purpose: 'isolate' }] }),
+      'storage-register',
+    );
     expect(again.body.results![0]).toMatchObject({ status: 'updated', purpose: 'isolate' });
 
     const page1 = await call('GET', '/api/storage/index?prefix=reg/&limit=1', {}, 'storage-index');
@@ -353,7 +469,17 @@ describe('POST /api/storage/register and GET /api/storage/index', () => {
 
   it('refuses a batch over 100, an empty one, a repeated key and an unknown purpose, registering nothing', async () => {
     const many = Array.from({ length: 101 }, (_, i) => ({ key: `reg2/${i}.glb`, purpose: 'play' }));
-    for (const body of [{ entries: many }, { entries: [] }, { entries: [{ key: 'reg2/a.glb', purpose: 'play' }, { key: 'reg2/a.glb', purpose: 'author' }] }, { entries: [{ key: 'reg2/a.glb', purpose: 'sell' }] }]) {
+    for (const body of [
+      { entries: many },
+      { entries: [] },
+      {
+        entries: [
+          { key: 'reg2/a.glb', purpose: 'play' },
+          { key: 'reg2/a.glb', purpose: 'author' },
+        ],
+      },
+      { entries: [{ key: 'reg2/a.glb', purpose: 'sell' }] },
+    ]) {
       const r = await call('POST', '/api/storage/register', json(body));
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('INVALID_BODY');

@@ -45,15 +45,25 @@ describe('storage routes on s3', () => {
     const up = await entry.POST(new Request('http://localhost/api/storage/upload', { method: 'POST', headers: admin, body: f }));
     const body = await json(up);
     expect(up.status).toBe(201);
-    expect(body).toMatchObject({ key: 'era1/icons/Épée.png', contentType: 'image/png', size: bytes.length, url: `${s3.env.S3_PUBLIC_URL}/era1/icons/%C3%89p%C3%A9e.png` });
+    expect(body).toMatchObject({
+      key: 'era1/icons/Épée.png',
+      contentType: 'image/png',
+      size: bytes.length,
+      url: `${s3.env.S3_PUBLIC_URL}/era1/icons/%C3%89p%C3%A9e.png`,
+    });
     expect(body.etag).toBe(`"${createHash('md5').update(bytes).digest('hex')}"`);
     const head = await (await storage()).head('era1/icons/Épée.png');
     expect(head).toMatchObject({ contentType: 'image/png', size: bytes.length });
 
     const list = await json(await entry.GET(new Request('http://localhost/api/storage/list?prefix=era1/', { headers: admin })));
-    expect(list).toMatchObject({ items: [{ key: 'era1/icons/Épée.png', contentType: 'image/png', size: bytes.length }], cursor: null, hasMore: false });
+    expect(list).toMatchObject({
+      items: [{ key: 'era1/icons/Épée.png', contentType: 'image/png', size: bytes.length }],
+      cursor: null,
+      hasMore: false,
+    });
 
-    const del = () => entry.DELETE(new Request('http://localhost/api/storage/era1/icons/%C3%89p%C3%A9e.png', { method: 'DELETE', headers: admin }));
+    const del = () =>
+      entry.DELETE(new Request('http://localhost/api/storage/era1/icons/%C3%89p%C3%A9e.png', { method: 'DELETE', headers: admin }));
     expect((await del()).status).toBe(204);
     expect((await del()).status).toBe(204);
     expect(await (await storage()).head('era1/icons/Épée.png')).toBeUndefined();
@@ -68,7 +78,13 @@ describe('storage routes on s3', () => {
         body: JSON.stringify({ key: 'era1/audio/theme.mp3', contentType: 'audio/mpeg', size: bytes.length }),
       }),
     );
-    const signed = (await json(res)) as { url: string; method: string; headers: Record<string, string>; expiresAt: string; publicUrl: string };
+    const signed = (await json(res)) as {
+      url: string;
+      method: string;
+      headers: Record<string, string>;
+      expiresAt: string;
+      publicUrl: string;
+    };
     expect(res.status).toBe(200);
     expect(signed.method).toBe('PUT');
     expect(signed.headers).toEqual({ 'Content-Type': 'audio/mpeg', 'Content-Length': String(bytes.length) });

@@ -129,7 +129,9 @@ describe('readArchive: what it refuses, whole', () => {
 
   it('names that leave the folder: "..", absolute, a backslash', async () => {
     const base = await zip([stored('aa/x.png', png()), stored('bbbbb.png', png()), stored('cc_d.png', png())]);
-    expect((await refusal(patchName(base, 'aa/x.png', '../x.png'))).message).toMatch(/unsafe or malformed entry \(invalid relative path: \.\.\/x\.png\)/);
+    expect((await refusal(patchName(base, 'aa/x.png', '../x.png'))).message).toMatch(
+      /unsafe or malformed entry \(invalid relative path: \.\.\/x\.png\)/,
+    );
     expect((await refusal(patchName(base, 'bbbbb.png', '/etcc.png'))).message).toMatch(/absolute path: \/etcc\.png/);
     // (the zip writer turns a backslash into "/", so the name is patched in)
     expect((await refusal(patchName(base, 'cc_d.png', 'cc\\d.png'))).message).toMatch(/invalid characters in fileName: cc\\d\.png/);
@@ -183,7 +185,9 @@ describe('readArchive: what it refuses, whole', () => {
     };
     for (const [ext, bytes] of Object.entries(inner)) {
       const err = await refusal(zip([stored('ok.png', png()), stored(`inner.${ext}`, bytes)]), ZIP_LIMITS);
-      expect(err.message, ext).toBe(`The entry "inner.${ext}" is itself an archive (${ext}); archives may not hold archives. Nothing was stored.`);
+      expect(err.message, ext).toBe(
+        `The entry "inner.${ext}" is itself an archive (${ext}); archives may not hold archives. Nothing was stored.`,
+      );
     }
     // an empty zip (end record only) and a zip-based format named otherwise are zips too
     const emptyZip = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...Array<number>(18).fill(0)]);
@@ -202,6 +206,8 @@ describe('readArchive: what it refuses, whole', () => {
     const start = local + 30 + 'data.bin'.length;
     for (let i = start; i < start + 40; i++) bad[i] = 0xff;
     expect((await refusal(bad, ZIP_LIMITS)).message).toMatch(/^The entry "data\.bin" cannot be decompressed\./);
-    expect((await refusal(Buffer.from('not a zip at all, just text'))).message).toBe('The file is not a readable zip archive. Nothing was stored.');
+    expect((await refusal(Buffer.from('not a zip at all, just text'))).message).toBe(
+      'The file is not a readable zip archive. Nothing was stored.',
+    );
   });
 });

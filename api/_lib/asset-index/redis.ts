@@ -75,7 +75,9 @@ export function openRedisAssetIndex(target: RedisLedgerTarget): AssetIndexStore 
       // start at whichever is later in byte order: the prefix itself or just after the last key seen
       const fromAfter = startAfter !== undefined && Buffer.compare(Buffer.from(startAfter), Buffer.from(prefix)) >= 0;
       const start = fromAfter ? `(${startAfter}` : `[${prefix}`;
-      const flat = await call(() => redis.eval<string[], unknown[]>(LIST, [ASSET_KEYS.entries, ASSET_KEYS.keys], [start, String(limit + 1)]));
+      const flat = await call(() =>
+        redis.eval<string[], unknown[]>(LIST, [ASSET_KEYS.entries, ASSET_KEYS.keys], [start, String(limit + 1)]),
+      );
       const items: AssetEntry[] = [];
       for (let i = 0; i < flat.length; i += 2) {
         const key = flat[i] as string;

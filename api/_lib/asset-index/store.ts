@@ -19,4 +19,7 @@ export function openAssetIndex(config: StoreConfig): Promise<AssetIndexStore> {
 }
 
 /** The process-wide index (built on first use). @throws ServiceError UPSTREAM_UNAVAILABLE */
-export const assetIndex: () => Promise<AssetIndexStore> = oncePerConfiguration((config) => openAssetIndex(config.store), (index) => index.close());
+export const assetIndex: () => Promise<AssetIndexStore> = oncePerConfiguration(
+  (config) => openAssetIndex(config.store),
+  (index) => index.close(),
+);

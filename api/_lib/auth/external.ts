@@ -52,13 +52,18 @@ function keySetOf(url: string): JWTVerifyGetKey {
 const EXTERNAL_ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
 
 function refused(): ServiceError {
-  return new ServiceError('UNAUTHORIZED', "The external platform's token is not valid.", { headers: { 'WWW-Authenticate': 'Bearer realm="game-api", error="invalid_token"' } });
+  return new ServiceError('UNAUTHORIZED', "The external platform's token is not valid.", {
+    headers: { 'WWW-Authenticate': 'Bearer realm="game-api", error="invalid_token"' },
+  });
 }
 
 /** A display name from a claim: text, no control characters, at most 64 characters. */
 function cleanName(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const v = value.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 64);
+  const v = value
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 64);
   return v === '' ? undefined : v;
 }
 
@@ -84,7 +89,11 @@ export function externalVerifier(config: ExternalAuthConfig, clockToleranceS: nu
         }));
       } catch (e) {
         // the platform's keys could not be fetched: not the client's fault
-        if (e instanceof joseErrors.JWKSTimeout || e instanceof joseErrors.JWKSInvalid || (e instanceof TypeError && !(e instanceof joseErrors.JOSEError))) {
+        if (
+          e instanceof joseErrors.JWKSTimeout ||
+          e instanceof joseErrors.JWKSInvalid ||
+          (e instanceof TypeError && !(e instanceof joseErrors.JOSEError))
+        ) {
           throw new ServiceError('UPSTREAM_UNAVAILABLE', "The external platform's keys cannot be fetched; try again.", { cause: e });
         }
         throw refused();

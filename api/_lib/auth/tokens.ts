@@ -92,7 +92,10 @@ function secretKey(secret: Secret): KeyObject {
  * server answers 503 well within a function's time limit) and an unknown `kid` refetches at most every 30 s.
  */
 function remoteKeys(url: string): ReturnType<typeof createRemoteJWKSet> {
-  return remoteKeySets.get(url) ?? remember(remoteKeySets, url, createRemoteJWKSet(new URL(url), { timeoutDuration: 3000, cooldownDuration: 30_000 }));
+  return (
+    remoteKeySets.get(url) ??
+    remember(remoteKeySets, url, createRemoteJWKSet(new URL(url), { timeoutDuration: 3000, cooldownDuration: 30_000 }))
+  );
 }
 
 /** Store `value` under `key` and return it. */
@@ -172,7 +175,8 @@ export interface MintOptions {
  * @throws Error when the configuration has no `JWT_SECRET`.
  */
 export async function mintToken(config: JwtConfig, options: MintOptions): Promise<string> {
-  if (config.keys.kind !== 'secret') throw new Error('Minting needs JWT_SECRET (HS256); with JWT_JWKS_URL tokens come from the identity host.');
+  if (config.keys.kind !== 'secret')
+    throw new Error('Minting needs JWT_SECRET (HS256); with JWT_JWKS_URL tokens come from the identity host.');
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const jwt = new SignJWT({ role: options.role, ...(options.guest ? { guest: true } : {}) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

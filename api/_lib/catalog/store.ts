@@ -33,7 +33,6 @@ function once<T>(key: string, load: () => T | Promise<T>): Promise<T> {
   return hit;
 }
 
-
 /**
  * Parsed JSON of `relPath` (relative to the output folder, e.g. `api/v1/stats.json`), loaded once per
  * process; a failed load is not cached, so a later request retries.
@@ -76,7 +75,11 @@ export function openCatalogFile<T>(relPath: string, open: (file: string) => T): 
       return open(join(getServiceConfig().catalogDir, relPath));
     } catch (cause) {
       const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is ${missing ? 'not available; run the catalog build' : 'corrupt; rebuild the catalog'}.`, { cause });
+      throw new ServiceError(
+        'UPSTREAM_UNAVAILABLE',
+        `Catalog data "${relPath}" is ${missing ? 'not available; run the catalog build' : 'corrupt; rebuild the catalog'}.`,
+        { cause },
+      );
     }
   });
 }
@@ -97,7 +100,9 @@ export async function readCatalogBody(relPath: string): Promise<Uint8Array<Array
   const file = join(getServiceConfig().catalogDir, relPath);
   let hit = bodies.get(relPath);
   if (!hit) {
-    hit = stat(file).then(async (st): Promise<Uint8Array<ArrayBuffer> | number> => (st.size <= BODY_CACHE_MAX_BYTES ? new Uint8Array(await readFile(file)) : st.size));
+    hit = stat(file).then(async (st): Promise<Uint8Array<ArrayBuffer> | number> =>
+      st.size <= BODY_CACHE_MAX_BYTES ? new Uint8Array(await readFile(file)) : st.size,
+    );
     bodies.set(relPath, hit);
     hit.catch(() => bodies.delete(relPath));
   }
@@ -113,6 +118,7 @@ export async function readCatalogBody(relPath: string): Promise<Uint8Array<Array
 /** Build id of the catalog in use (the manifest's `buildId`), the base of every ETag. */
 export async function catalogBuildId(): Promise<string> {
   const m = await readCatalogJson<{ buildId?: unknown }>(MANIFEST_FILE);
-  if (typeof m.buildId !== 'string') throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The game-data manifest has no buildId; rebuild the catalog.');
+  if (typeof m.buildId !== 'string')
+    throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The game-data manifest has no buildId; rebuild the catalog.');
   return m.buildId;
 }

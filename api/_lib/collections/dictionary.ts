@@ -53,7 +53,6 @@ interface Groups {
 /** See {@link Groups}: a group is kept when its fragments' set sizes add up to at least n / GROUP_SHARE; fragment unions that large use them. */
 const GROUP_SHARE = 8;
 
-
 /**
  * Indexes of the dictionary strings that contain `needle` (which holds no line feed), ascending. Needles of
  * three or more code units take the entries of the rarest of their three-unit substrings side by side (and
@@ -239,7 +238,12 @@ export function groupsOf(fragments: Dictionary, n: number): Groups {
     const side = key.startsWith('\n') ? 1 : 0;
     for (const f of list) of[2 * f + side] = sets.length;
     members.push(list.length);
-    sets.push(unionSets(list.map((f) => fragments.postings[f]!), n));
+    sets.push(
+      unionSets(
+        list.map((f) => fragments.postings[f]!),
+        n,
+      ),
+    );
   }
   return { of, members: Int32Array.from(members), sets };
 }

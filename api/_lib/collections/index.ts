@@ -7,7 +7,16 @@ import { collectionIndexFile } from '../formats/layout.js';
 import { openCatalogFile } from '../catalog/store.js';
 import { openIndex, type LoadedCollection } from './load.js';
 
-export { COLLECTION_DEFS, COLLECTION_NAMES, isCollectionName, foldKey, foldText, slugify, type CollectionDef, type CollectionIndexData } from '../formats/collection-index.js';
+export {
+  COLLECTION_DEFS,
+  COLLECTION_NAMES,
+  isCollectionName,
+  foldKey,
+  foldText,
+  slugify,
+  type CollectionDef,
+  type CollectionIndexData,
+} from '../formats/collection-index.js';
 export { listParamSpec, LOOKUP_PARAM_SPEC, LIMIT_DEFAULT, LIMIT_MAX } from './params.js';
 export { loadIndex, openIndex, type LoadedCollection } from './load.js';
 export { queryCollection, lookupItem, type CollectionQuery, type QueryResult } from './query.js';

@@ -131,7 +131,8 @@ function decode(
   const def = COLLECTION_DEFS[name];
   if (raw.dataset !== def.dataset) fail(`dataset is not ${def.dataset}`);
   const { n, terms: termCount, fragments: fragmentCount, keys: keyCount } = raw;
-  if (!isCount(n) || !isCount(termCount) || !isCount(fragmentCount) || !isCount(keyCount)) fail('n, terms, fragments and keys are not counts');
+  if (!isCount(n) || !isCount(termCount) || !isCount(fragmentCount) || !isCount(keyCount))
+    fail('n, terms, fragments and keys are not counts');
 
   // Sections: in file order, aligned, not overlapping, the items last and ending with the file.
   if (!isRecord(raw.sections)) fail('sections is not an object');
@@ -176,7 +177,8 @@ function decode(
     for (let i = 1; i < starts.length; i++) if (starts[i]! < starts[i - 1]!) fail(`${what} decrease at ${i}`);
   };
   const range = (v: unknown, what: string): [number, number] => {
-    if (!Array.isArray(v) || v.length !== 2 || !isCount(v[0]) || !isCount(v[1]) || v[0] > v[1] || v[1] > P) fail(`${what} is not a run of postings`);
+    if (!Array.isArray(v) || v.length !== 2 || !isCount(v[0]) || !isCount(v[1]) || v[0] > v[1] || v[1] > P)
+      fail(`${what} is not a run of postings`);
     return [v[0], v[1]];
   };
 
@@ -237,7 +239,11 @@ function decode(
           done = { value: build() };
         } catch (cause) {
           if (!(cause instanceof CorruptIndex)) throw cause;
-          done = { error: new ServiceError('UPSTREAM_UNAVAILABLE', `The ${name} collection index is corrupt (${what}); rebuild the catalog.`, { cause }) };
+          done = {
+            error: new ServiceError('UPSTREAM_UNAVAILABLE', `The ${name} collection index is corrupt (${what}); rebuild the catalog.`, {
+              cause,
+            }),
+          };
         }
       }
       if ('error' in done) throw done.error;
@@ -273,7 +279,15 @@ function decode(
     fill('keys', at.keys[0], at.keys[1]);
     for (let k = 1; k < keyCount; k++) {
       // key k (the source range) against key k - 1 (the target range): it must come after
-      if (buf.compare(buf, at.keys[0] + keyStarts[k - 1]!, at.keys[0] + keyStarts[k]!, at.keys[0] + keyStarts[k]!, at.keys[0] + keyStarts[k + 1]!) <= 0) {
+      if (
+        buf.compare(
+          buf,
+          at.keys[0] + keyStarts[k - 1]!,
+          at.keys[0] + keyStarts[k]!,
+          at.keys[0] + keyStarts[k]!,
+          at.keys[0] + keyStarts[k + 1]!,
+        ) <= 0
+      ) {
         fail(`keys are not sorted and distinct at ${k}`);
       }
     }
@@ -288,7 +302,7 @@ function decode(
     if (positions.length === 0) return '';
     // runs of consecutive positions: [start byte, end byte) pairs, and their text once known
     const runs: number[] = [];
-    for (let i = 0; i < positions.length; ) {
+    for (let i = 0; i < positions.length;) {
       let j = i;
       while (j + 1 < positions.length && positions[j + 1] === positions[j]! + 1) j++;
       runs.push(itemsAt + itemStarts[positions[i]!]!, itemsAt + itemStarts[positions[j]! + 1]! - 1);
@@ -306,7 +320,7 @@ function decode(
         texts[k] = hit;
       }
     }
-    for (let m = 0; m < missing.length; ) {
+    for (let m = 0; m < missing.length;) {
       // runs still to read that lie close together are one read
       let e = m + 1;
       while (e < missing.length && runs[2 * missing[e]!]! - runs[2 * missing[e - 1]! + 1]! < READ_GAP) e++;
@@ -432,7 +446,8 @@ export function openIndex(file: string, expected?: CollectionName): LoadedCollec
     const front = new Uint8Array(prefix.length < PREFIX_BYTES ? prefix.length : Math.min(size, PREFIX_BYTES + prefix.readUInt32LE(8)));
     readFully(fd, front, 0);
     const header = parseHeader(front);
-    const itemsAt: unknown = isRecord(header) && isRecord(header.sections) && Array.isArray(header.sections.items) ? header.sections.items[0] : undefined;
+    const itemsAt: unknown =
+      isRecord(header) && isRecord(header.sections) && Array.isArray(header.sections.items) ? header.sections.items[0] : undefined;
     if (!isCount(itemsAt) || itemsAt > size) fail('sections.items is not [offset, length]');
     // Everything before the items, but the deferred sections, which are read into their place on first
     // use (pages of the buffer never written take no memory). A header whose deferred sections do not lie
@@ -442,7 +457,9 @@ export function openIndex(file: string, expected?: CollectionName): LoadedCollec
     const spans = DEFERRED.map((s) => sections[s]);
     let from = 0;
     const deferred = new Set<Deferred>();
-    const inOrder = spans.every((v) => Array.isArray(v) && isCount(v[0]) && isCount(v[1]) && v[0] >= PREFIX_BYTES && v[0] + v[1] <= itemsAt);
+    const inOrder = spans.every(
+      (v) => Array.isArray(v) && isCount(v[0]) && isCount(v[1]) && v[0] >= PREFIX_BYTES && v[0] + v[1] <= itemsAt,
+    );
     if (inOrder && (spans[0] as number[])[0]! + (spans[0] as number[])[1]! <= (spans[1] as number[])[0]!) {
       DEFERRED.forEach((s, i) => {
         const [offset, bytes] = spans[i] as [number, number];
@@ -460,17 +477,23 @@ export function openIndex(file: string, expected?: CollectionName): LoadedCollec
         throw new CorruptIndex(`collection index: the ${section} section cannot be read (${(cause as Error).message})`);
       }
     };
-    const index = decode(core, size, (start, end, runs) => {
-      const chunk = Buffer.allocUnsafe(end - start);
-      try {
-        readFully(fd, chunk, start);
-      } catch (cause) {
-        throw new ServiceError('UPSTREAM_UNAVAILABLE', `The ${expected ?? 'collection'} items cannot be read; try again.`, { cause });
-      }
-      const out: string[] = [];
-      for (let i = 0; i < runs.length; i += 2) out.push(chunk.toString('utf8', runs[i]! - start, runs[i + 1]! - start));
-      return out;
-    }, expected, fill);
+    const index = decode(
+      core,
+      size,
+      (start, end, runs) => {
+        const chunk = Buffer.allocUnsafe(end - start);
+        try {
+          readFully(fd, chunk, start);
+        } catch (cause) {
+          throw new ServiceError('UPSTREAM_UNAVAILABLE', `The ${expected ?? 'collection'} items cannot be read; try again.`, { cause });
+        }
+        const out: string[] = [];
+        for (let i = 0; i < runs.length; i += 2) out.push(chunk.toString('utf8', runs[i]! - start, runs[i + 1]! - start));
+        return out;
+      },
+      expected,
+      fill,
+    );
     closer.register(index, fd);
     return index;
   } catch (e) {

@@ -73,6 +73,14 @@ export function publishedBuildReport(outcome: BuildOutcome): PublishedBuildRepor
     ok: outcome.ok,
     buildId: outcome.buildId,
     stats: { files: s.files, records: s.records, outputs: s.outputs, errors: s.errors, warnings: s.warnings, off: s.off },
-    issues: outcome.issues.map((i) => ({ file: i.file, line: i.line, column: i.column, pointer: i.pointer, rule: i.rule, severity: i.severity, message: i.message })),
+    issues: outcome.issues.map((i) => ({
+      file: i.file,
+      line: i.line,
+      column: i.column,
+      pointer: i.pointer,
+      rule: i.rule,
+      severity: i.severity,
+      message: i.message,
+    })),
   };
 }

@@ -110,8 +110,14 @@ export function compareBuilds(current: BuildSide, previous: BuildSide | undefine
   const byPath = (a: FileHash, b: FileHash): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   const plain = (f: FileHash): FileHash => ({ path: f.path, bytes: f.bytes, sha256: f.sha256 });
   const files = {
-    added: current.files.filter((f) => !prevFiles.has(f.path)).map(plain).sort(byPath),
-    removed: (previous?.files ?? []).filter((f) => !curFiles.has(f.path)).map(plain).sort(byPath),
+    added: current.files
+      .filter((f) => !prevFiles.has(f.path))
+      .map(plain)
+      .sort(byPath),
+    removed: (previous?.files ?? [])
+      .filter((f) => !curFiles.has(f.path))
+      .map(plain)
+      .sort(byPath),
     changed: current.files
       .filter((f) => prevFiles.has(f.path) && prevFiles.get(f.path) !== f.sha256)
       .map((f) => ({ ...plain(f), previousSha256: prevFiles.get(f.path)! }))
@@ -132,8 +138,10 @@ export function compareBuilds(current: BuildSide, previous: BuildSide | undefine
       continue;
     }
     const path = publishedPath(entry.file);
-    const sameFile = before.file === entry.file && before.pointer === entry.pointer && prevFiles.get(path) === curFiles.get(path) && curFiles.has(path);
-    if (before.kind !== entry.kind || (!sameFile && current.record(id, entry) !== previous!.record(id, before))) of(entry.kind).changed.push(id);
+    const sameFile =
+      before.file === entry.file && before.pointer === entry.pointer && prevFiles.get(path) === curFiles.get(path) && curFiles.has(path);
+    if (before.kind !== entry.kind || (!sameFile && current.record(id, entry) !== previous!.record(id, before)))
+      of(entry.kind).changed.push(id);
   }
   for (const [id, entry] of prevDefs) if (!current.definitions.has(id)) of(entry.kind).removed.push(id);
 

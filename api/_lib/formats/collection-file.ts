@@ -92,7 +92,8 @@ export const PREFIX_BYTES = 12;
  */
 export function headerOf(bytes: Uint8Array): unknown {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.length < PREFIX_BYTES || buf.toString('latin1', 0, 8) !== INDEX_MAGIC) throw new Error(`collection index: does not start with ${INDEX_MAGIC}`);
+  if (buf.length < PREFIX_BYTES || buf.toString('latin1', 0, 8) !== INDEX_MAGIC)
+    throw new Error(`collection index: does not start with ${INDEX_MAGIC}`);
   const end = PREFIX_BYTES + buf.readUInt32LE(8);
   if (end > buf.length) throw new Error('collection index: the header runs past the end of the file');
   try {
@@ -178,7 +179,17 @@ export function encodeCollectionIndex(data: CollectionIndexData): Buffer {
 
   // The header's length decides where the sections start, and the header names their offsets: lay the
   // sections out after a header of the previous guess's length until the length stops growing.
-  const base = { format: INDEX_FORMAT as typeof INDEX_FORMAT, collection: data.collection, dataset: data.dataset, n, terms: data.terms.length, fragments: data.fragments.length, keys: keyEntries.length, filters, hidden };
+  const base = {
+    format: INDEX_FORMAT as typeof INDEX_FORMAT,
+    collection: data.collection,
+    dataset: data.dataset,
+    n,
+    terms: data.terms.length,
+    fragments: data.fragments.length,
+    keys: keyEntries.length,
+    filters,
+    hidden,
+  };
   let headerBytes = 0;
   for (;;) {
     let offset = align8(PREFIX_BYTES + headerBytes);

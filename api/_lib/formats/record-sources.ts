@@ -47,11 +47,19 @@ export const RECORD_SOURCES: Readonly<Record<SearchType, readonly RecordSource[]
 });
 
 /** Walk `arrays` paths in `data`, yielding each record with its JSON pointer. */
-export function* recordsAt(data: unknown, arrays: readonly (readonly string[])[]): Generator<{ record: Record<string, unknown>; pointer: string }> {
+export function* recordsAt(
+  data: unknown,
+  arrays: readonly (readonly string[])[],
+): Generator<{ record: Record<string, unknown>; pointer: string }> {
   for (const segs of arrays) yield* walk(data, segs, 0, '');
 }
 
-function* walk(node: unknown, segs: readonly string[], i: number, ptr: string): Generator<{ record: Record<string, unknown>; pointer: string }> {
+function* walk(
+  node: unknown,
+  segs: readonly string[],
+  i: number,
+  ptr: string,
+): Generator<{ record: Record<string, unknown>; pointer: string }> {
   if (i === segs.length) {
     // a path ending in `*` over an object map yields each member object as a record
     if (segs[i - 1] === '*' && isRecord(node)) {
@@ -75,4 +83,3 @@ function* walk(node: unknown, segs: readonly string[], i: number, ptr: string): 
     yield* walk((node as Record<string, unknown>)[seg], segs, i + 1, `${ptr}/${escapePointer(seg)}`);
   }
 }
-

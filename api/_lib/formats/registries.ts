@@ -24,7 +24,6 @@
  */
 import { API_V1_DIR } from './layout.js';
 
-
 /** Icon registry file (spec 4.1 `icon-registry.json`). */
 export const ICON_REGISTRY_FILE = `${API_V1_DIR}/icon-registry.json`;
 /** Icon path index file (spec 4.1 `icon-path-index.json`). */

@@ -90,8 +90,10 @@ export function buildSearchIndex(records: readonly SearchRecord[]): SearchIndexF
   const typeIndexOf = new Map<string, number>(SEARCH_TYPES.map((t, i) => [t, i]));
   const prepared: Prepared[] = records.map((rec, i) => {
     const typeIndex = typeIndexOf.get(rec.type);
-    if (typeIndex === undefined) throw new Error(`Search record ${i} has type "${String(rec.type)}", which is not a search type (${SEARCH_TYPES.join(', ')}).`);
-    if (typeof rec.id !== 'string' || typeof rec.name !== 'string') throw new Error(`Search record ${i} needs a string id and a string name.`);
+    if (typeIndex === undefined)
+      throw new Error(`Search record ${i} has type "${String(rec.type)}", which is not a search type (${SEARCH_TYPES.join(', ')}).`);
+    if (typeof rec.id !== 'string' || typeof rec.name !== 'string')
+      throw new Error(`Search record ${i} needs a string id and a string name.`);
     const terms = tokenize(rec.name);
     return { rec, typeIndex, terms, key: terms.join(' '), idKey: textKey(rec.id) };
   });
@@ -105,7 +107,9 @@ export function buildSearchIndex(records: readonly SearchRecord[]): SearchIndexF
     tokens.push(p.terms.length);
     for (const t of p.terms) tokens.push(termIndex.get(t) as number);
   }
-  const idOrder = prepared.map((_, i) => i).sort((a, b) => compareCodeUnits((prepared[a] as Prepared).idKey, (prepared[b] as Prepared).idKey) || a - b);
+  const idOrder = prepared
+    .map((_, i) => i)
+    .sort((a, b) => compareCodeUnits((prepared[a] as Prepared).idKey, (prepared[b] as Prepared).idKey) || a - b);
   const shared: number[] = [];
   const suffix: string[] = [];
   let prev = '';
@@ -195,7 +199,14 @@ export function validateSearchIndex(raw: unknown): ValidIndex {
   if (p !== tokens.length) fail('tokens is longer than its records');
   if (typeof ids !== 'object' || ids === null) fail('ids is not an object');
   const { order: idOrder, shared, suffix } = ids as Record<string, unknown>;
-  if (!Array.isArray(idOrder) || !Array.isArray(shared) || !Array.isArray(suffix) || idOrder.length !== n || shared.length !== n || suffix.length !== n) {
+  if (
+    !Array.isArray(idOrder) ||
+    !Array.isArray(shared) ||
+    !Array.isArray(suffix) ||
+    idOrder.length !== n ||
+    shared.length !== n ||
+    suffix.length !== n
+  ) {
     fail('ids.order, ids.shared or ids.suffix is not a list of every record');
   }
   const seen = new Uint8Array(n);

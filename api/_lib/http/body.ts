@@ -57,7 +57,10 @@ function checkContentType(request: Request): void {
   const raw = request.headers.get('content-type') ?? '';
   const [type = '', ...params] = raw.split(';').map((p) => p.trim().toLowerCase());
   const json = type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   if (!json || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
     throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json (UTF-8).', {
       headers: { 'Accept-Post': 'application/json', 'Accept-Patch': 'application/json' },
@@ -126,7 +129,11 @@ function parseJson(text: string): unknown {
 const escapePointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** `"a"`, `"a" or "b"`, `"a", "b" or "c"`. */
-const orList = (names: readonly string[]): string => names.map((n) => `"${n}"`).join(', ').replace(/, ([^,]*)$/, ' or $1');
+const orList = (names: readonly string[]): string =>
+  names
+    .map((n) => `"${n}"`)
+    .join(', ')
+    .replace(/, ([^,]*)$/, ' or $1');
 
 /**
  * One field problem per Ajv error, named by JSON pointer (`''` for the whole body); `anyOf` and `oneOf`
@@ -215,7 +222,13 @@ export function checkBody<T>(schema: string | ValidateFunction, value: unknown, 
   if (!validate(value) || early.length > 0) {
     const named = new Set(early.map((p) => p.name));
     const problems = [...early, ...fieldProblems(validate.errors ?? []).filter((p) => !named.has(p.name))];
-    throw invalid(`${problems.length} invalid field(s) in the body: ${problems.slice(0, 10).map((p) => p.name || '(the body)').join(', ')}.`, problems);
+    throw invalid(
+      `${problems.length} invalid field(s) in the body: ${problems
+        .slice(0, 10)
+        .map((p) => p.name || '(the body)')
+        .join(', ')}.`,
+      problems,
+    );
   }
   return value as T;
 }

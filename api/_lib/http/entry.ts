@@ -88,7 +88,9 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
     const h = handlers[r.name];
     const needed = r.gone ? (['GET'] as const) : r.methods;
     for (const m of needed) if (!h?.[m]) throw new Error(`Entry ${entry}: route ${r.name} declares ${m} but has no handler.`);
-    for (const m of Object.keys(h ?? {})) if (!r.methods.includes(m as Method)) throw new Error(`Entry ${entry}: route ${r.name} has a ${m} handler the table does not declare.`);
+    for (const m of Object.keys(h ?? {}))
+      if (!r.methods.includes(m as Method))
+        throw new Error(`Entry ${entry}: route ${r.name} has a ${m} handler the table does not declare.`);
   }
   for (const name of Object.keys(handlers)) {
     if (!routes.some((r) => r.name === name)) throw new Error(`Entry ${entry}: handler for unknown route ${name}.`);

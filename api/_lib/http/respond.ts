@@ -19,7 +19,8 @@ import { ConfigError } from '../config.js';
 export const CACHE_MAX_AGE_S = 300;
 
 /** Headers clients may read cross-origin. */
-export const EXPOSED_HEADERS = 'ETag, Content-Disposition, X-Limit-Requested, X-Limit-Applied, X-Build-Id, Allow, Location, Retry-After, WWW-Authenticate, Idempotent-Replayed';
+export const EXPOSED_HEADERS =
+  'ETag, Content-Disposition, X-Limit-Requested, X-Limit-Applied, X-Build-Id, Allow, Location, Retry-After, WWW-Authenticate, Idempotent-Replayed';
 
 /** Request headers a cross-origin client may send (preflight `Access-Control-Allow-Headers`). */
 export const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, If-None-Match, If-Match, X-Admin-Password, Idempotency-Key';
@@ -143,7 +144,10 @@ export function truncate(text: string, max: number = PROBLEM_BOUNDS.text): strin
 
 function boundedProblems(errors: readonly FieldProblem[]): FieldProblem[] {
   return errors.slice(0, PROBLEM_BOUNDS.errors).map((e) => {
-    const out: { name: string; message: string; value?: string | readonly string[] } = { name: truncate(e.name), message: truncate(e.message, PROBLEM_BOUNDS.detail) };
+    const out: { name: string; message: string; value?: string | readonly string[] } = {
+      name: truncate(e.name),
+      message: truncate(e.message, PROBLEM_BOUNDS.detail),
+    };
     if (typeof e.value === 'string') out.value = truncate(e.value);
     else if (e.value !== undefined) out.value = e.value.slice(0, PROBLEM_BOUNDS.values).map((v) => truncate(v));
     return out;

@@ -10,7 +10,16 @@
  */
 import { createHash } from 'node:crypto';
 import { createRng, type Rng } from '../util/prng.js';
-import { foundationOfBiome, ISLAND_SCALE, MOUNTAIN_TRIAD, REGROW_ANCHORS, SIZE_FOUNDATIONS, ZONE_TYPES, type FoundationId, type SizeFoundation } from './spec.js';
+import {
+  foundationOfBiome,
+  ISLAND_SCALE,
+  MOUNTAIN_TRIAD,
+  REGROW_ANCHORS,
+  SIZE_FOUNDATIONS,
+  ZONE_TYPES,
+  type FoundationId,
+  type SizeFoundation,
+} from './spec.js';
 
 /** A point in metres (see the module header). */
 export interface Position {
@@ -110,7 +119,11 @@ const SPECIES = ['deer', 'boar', 'rabbit', 'goat', 'gull', 'crab'];
 export function initialIsland(seed: number): IslandState {
   const rng = createRng(seed);
   const triadCenter = { x: cm((rng.next() - 0.5) * 200), z: cm(-150 - rng.next() * 100) };
-  const peaks = MOUNTAIN_TRIAD.peakOffsetsM.map((o) => ({ x: cm(triadCenter.x + o.x), z: cm(triadCenter.z + o.z), heightM: MOUNTAIN_TRIAD.peakHeightM }));
+  const peaks = MOUNTAIN_TRIAD.peakOffsetsM.map((o) => ({
+    x: cm(triadCenter.x + o.x),
+    z: cm(triadCenter.z + o.z),
+    heightM: MOUNTAIN_TRIAD.peakHeightM,
+  }));
   const camp = { x: cm((rng.next() - 0.5) * 100), z: cm(100 + rng.next() * 60) };
   const zoneCenters: Record<string, Position> = {
     mountain: triadCenter,
@@ -120,15 +133,39 @@ export function initialIsland(seed: number): IslandState {
     water: { x: cm(-60 + rng.next() * 120), z: cm(460 + rng.next() * 20) },
     clearing: camp,
   };
-  const terrainZones = ZONE_TYPES.map((type) => ({ id: `zone-${type}`, type, center: zoneCenters[type]!, radiusM: type === 'clearing' ? ISLAND_SCALE.campPlateauRadiusM : 120 }));
+  const terrainZones = ZONE_TYPES.map((type) => ({
+    id: `zone-${type}`,
+    type,
+    center: zoneCenters[type]!,
+    radiusM: type === 'clearing' ? ISLAND_SCALE.campPlateauRadiusM : 120,
+  }));
   const nodes = Array.from({ length: ISLAND_SCALE.harvestZoneCount }, (_, i) => {
     const zone = ZONE_TYPES[i % ZONE_TYPES.length]!;
-    return { id: `node-${String(i + 1).padStart(2, '0')}`, kind: rng.pick(NODE_KINDS[zone]!), position: around(rng, zoneCenters[zone]!, 100), zone };
+    return {
+      id: `node-${String(i + 1).padStart(2, '0')}`,
+      kind: rng.pick(NODE_KINDS[zone]!),
+      position: around(rng, zoneCenters[zone]!, 100),
+      zone,
+    };
   });
-  const animals = Array.from({ length: 8 }, (_, i) => ({ id: `animal-${i + 1}`, species: rng.pick(SPECIES), position: around(rng, zoneCenters[i % 2 === 0 ? 'forest' : 'field']!, 110) }));
-  const clearings = Array.from({ length: 3 }, (_, i) => ({ id: `clearing-${i + 1}`, center: around(rng, { x: 0, z: 0 }, 300), radiusM: cm(20 + rng.next() * 20) }));
+  const animals = Array.from({ length: 8 }, (_, i) => ({
+    id: `animal-${i + 1}`,
+    species: rng.pick(SPECIES),
+    position: around(rng, zoneCenters[i % 2 === 0 ? 'forest' : 'field']!, 110),
+  }));
+  const clearings = Array.from({ length: 3 }, (_, i) => ({
+    id: `clearing-${i + 1}`,
+    center: around(rng, { x: 0, z: 0 }, 300),
+    radiusM: cm(20 + rng.next() * 20),
+  }));
   const anchorZone: Record<string, string> = { forest_grove: 'forest', quarry: 'mountain', beach_shells: 'shore' };
-  const regrowRegions = REGROW_ANCHORS.map((anchor) => ({ id: `regrow-${anchor}`, anchor, center: zoneCenters[anchorZone[anchor]!]!, radiusM: 60, regrowSeconds: 3600 }));
+  const regrowRegions = REGROW_ANCHORS.map((anchor) => ({
+    id: `regrow-${anchor}`,
+    anchor,
+    center: zoneCenters[anchorZone[anchor]!]!,
+    radiusM: 60,
+    regrowSeconds: 3600,
+  }));
   return {
     seed,
     nodes,

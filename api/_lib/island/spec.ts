@@ -62,8 +62,26 @@ const shared = { worldSizeM: 1024, rtsCoreSizeM: 200, characterHeightM: 2, mount
 
 /** Both size foundations (2.9). */
 export const SIZE_FOUNDATIONS: readonly SizeFoundation[] = Object.freeze([
-  { id: 'driftwood_bay', ...shared, landmassFill: 0.58, maxElevationM: 48, minElevationM: -28, beachBandDepthM: 28, mountainFootprintFraction: 0.08, preferredBiomes: ['beach', 'tropical', 'plains', 'storm'] },
-  { id: 'ironfang_spire', ...shared, landmassFill: 0.72, maxElevationM: 80, minElevationM: -30, beachBandDepthM: 14, mountainFootprintFraction: 0.12, preferredBiomes: ['forest', 'winter', 'frozen', 'volcanic', 'abyssal', 'nexus'] },
+  {
+    id: 'driftwood_bay',
+    ...shared,
+    landmassFill: 0.58,
+    maxElevationM: 48,
+    minElevationM: -28,
+    beachBandDepthM: 28,
+    mountainFootprintFraction: 0.08,
+    preferredBiomes: ['beach', 'tropical', 'plains', 'storm'],
+  },
+  {
+    id: 'ironfang_spire',
+    ...shared,
+    landmassFill: 0.72,
+    maxElevationM: 80,
+    minElevationM: -30,
+    beachBandDepthM: 14,
+    mountainFootprintFraction: 0.12,
+    preferredBiomes: ['forest', 'winter', 'frozen', 'volcanic', 'abyssal', 'nexus'],
+  },
 ]);
 
 /** Zone types of `terrainZones` (2.9). */
@@ -71,7 +89,20 @@ export const ZONE_TYPES = ['mountain', 'forest', 'field', 'shore', 'water', 'cle
 /** Regrow anchors of `regrowRegions` (2.9). */
 export const REGROW_ANCHORS = ['forest_grove', 'quarry', 'beach_shells'] as const;
 /** The state fields (2.9), the only members of an island state. */
-export const STATE_FIELDS = ['seed', 'nodes', 'animals', 'terrainZones', 'campPosition', 'clearings', 'mountainTriad', 'rtsHeightmap', 'rtsNatureScatter', 'rtsExport', 'regrowRegions', 'stats'] as const;
+export const STATE_FIELDS = [
+  'seed',
+  'nodes',
+  'animals',
+  'terrainZones',
+  'campPosition',
+  'clearings',
+  'mountainTriad',
+  'rtsHeightmap',
+  'rtsNatureScatter',
+  'rtsExport',
+  'regrowRegions',
+  'stats',
+] as const;
 
 /** Biome classes and the foundation each resolves to (2.9). */
 export const BIOME_RESOLUTION: Readonly<Record<'coastal' | 'highland' | 'cold' | 'dark', FoundationId>> = Object.freeze({
@@ -123,6 +154,9 @@ export function islandSpec() {
     regrowAnchors: REGROW_ANCHORS,
     mountainTriad: MOUNTAIN_TRIAD,
     stateFields: STATE_FIELDS,
-    characterScale: { referenceHeightM: ISLAND_SCALE.characterReferenceHeightM, rule: 'Props, animals and models are scaled relative to the 2 m character reference height.' },
+    characterScale: {
+      referenceHeightM: ISLAND_SCALE.characterReferenceHeightM,
+      rule: 'Props, animals and models are scaled relative to the 2 m character reference height.',
+    },
   };
 }

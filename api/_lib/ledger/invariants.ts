@@ -33,17 +33,25 @@ export function checkInvariants(snapshot: LedgerSnapshot): InvariantViolation[] 
     let prev = '';
     acct.postings.forEach((p, i) => {
       running += p.amount;
-      if (p.accountId !== acct.accountId) out.push({ invariant: 4, message: `Posting ${p.entryId} is listed under account ${acct.accountId} but names ${p.accountId}.` });
+      if (p.accountId !== acct.accountId)
+        out.push({ invariant: 4, message: `Posting ${p.entryId} is listed under account ${acct.accountId} but names ${p.accountId}.` });
       if (p.seq !== i + 1) out.push({ invariant: 4, message: `Account ${acct.accountId}: posting ${i + 1} has seq ${p.seq}.` });
-      if (p.prev !== prev) out.push({ invariant: 4, message: `Account ${acct.accountId}: posting ${p.seq} does not link to the previous hash.` });
-      if (postingHash(p) !== p.hash) out.push({ invariant: 4, message: `Account ${acct.accountId}: posting ${p.seq} does not match its hash.` });
-      if (p.balanceAfter !== running) out.push({ invariant: 1, message: `Account ${acct.accountId}: posting ${p.seq} records balance ${p.balanceAfter}, the running sum is ${running}.` });
+      if (p.prev !== prev)
+        out.push({ invariant: 4, message: `Account ${acct.accountId}: posting ${p.seq} does not link to the previous hash.` });
+      if (postingHash(p) !== p.hash)
+        out.push({ invariant: 4, message: `Account ${acct.accountId}: posting ${p.seq} does not match its hash.` });
+      if (p.balanceAfter !== running)
+        out.push({
+          invariant: 1,
+          message: `Account ${acct.accountId}: posting ${p.seq} records balance ${p.balanceAfter}, the running sum is ${running}.`,
+        });
       prev = p.hash;
       const list = byEntry.get(p.entryId) ?? [];
       list.push({ accountId: p.accountId, amount: p.amount, sourceRef: p.sourceRef });
       byEntry.set(p.entryId, list);
     });
-    if (running !== acct.balance) out.push({ invariant: 1, message: `Account ${acct.accountId}: balance ${acct.balance}, postings sum to ${running}.` });
+    if (running !== acct.balance)
+      out.push({ invariant: 1, message: `Account ${acct.accountId}: balance ${acct.balance}, postings sum to ${running}.` });
   }
   if (total !== 0) out.push({ invariant: 2, message: `The balances sum to ${total}, not 0.` });
 
@@ -56,11 +64,17 @@ export function checkInvariants(snapshot: LedgerSnapshot): InvariantViolation[] 
     const credit = legs.filter((l) => l.accountId === t.accountId && l.amount === t.amount && l.sourceRef === t.sourceRef);
     const debit = legs.filter((l) => l.accountId === ISSUER_ACCOUNT_ID && l.amount === -t.amount && l.sourceRef === t.sourceRef);
     if (legs.length !== 2 || credit.length !== 1 || debit.length !== 1) {
-      out.push({ invariant: 3, message: `Transfer ${t.sourceRef} has ${legs.length} posting(s), not one credit of ${t.amount} and one issuer debit.` });
+      out.push({
+        invariant: 3,
+        message: `Transfer ${t.sourceRef} has ${legs.length} posting(s), not one credit of ${t.amount} and one issuer debit.`,
+      });
     }
   }
   for (const [entryId, legs] of byEntry) {
-    out.push({ invariant: 3, message: `Entry ${entryId} (${legs[0]?.sourceRef ?? '?'}) has postings but no transfer under its source ref.` });
+    out.push({
+      invariant: 3,
+      message: `Entry ${entryId} (${legs[0]?.sourceRef ?? '?'}) has postings but no transfer under its source ref.`,
+    });
   }
   return out;
 }

@@ -6,9 +6,11 @@
 import type { CreditOutcome, CreditRequest, Transfer } from './types.js';
 
 /** Outcome of a stored transfer met again under the same source ref (see the module header). */
-export function replayOutcome(stored: Transfer, request: Pick<CreditRequest, 'entryId' | 'accountId' | 'amount' | 'purpose'>): CreditOutcome {
+export function replayOutcome(
+  stored: Transfer,
+  request: Pick<CreditRequest, 'entryId' | 'accountId' | 'amount' | 'purpose'>,
+): CreditOutcome {
   if (stored.entryId === request.entryId) return { status: 'applied', transfer: stored };
   const same = stored.accountId === request.accountId && stored.amount === request.amount && stored.purpose === request.purpose;
   return { status: same ? 'replayed' : 'conflict', transfer: stored };
 }
-

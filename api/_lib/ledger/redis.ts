@@ -86,8 +86,25 @@ export interface ScriptCall {
 export function creditCall(request: CreditRequest): ScriptCall {
   return {
     script: CREDIT,
-    keys: [KEYS.refs, KEYS.account(request.accountId), KEYS.postings(request.accountId), KEYS.account(ISSUER_ACCOUNT_ID), KEYS.postings(ISSUER_ACCOUNT_ID), KEYS.accounts],
-    args: [request.sourceRef, request.entryId, request.kind, request.accountId, String(request.amount), request.purpose, request.note, request.at, ISSUER_ACCOUNT_ID],
+    keys: [
+      KEYS.refs,
+      KEYS.account(request.accountId),
+      KEYS.postings(request.accountId),
+      KEYS.account(ISSUER_ACCOUNT_ID),
+      KEYS.postings(ISSUER_ACCOUNT_ID),
+      KEYS.accounts,
+    ],
+    args: [
+      request.sourceRef,
+      request.entryId,
+      request.kind,
+      request.accountId,
+      String(request.amount),
+      request.purpose,
+      request.note,
+      request.at,
+      ISSUER_ACCOUNT_ID,
+    ],
   };
 }
 
@@ -120,8 +137,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Where the Redis ledger connects: Upstash REST, or any {@link Requester} (tests, local `redis-server`). */
 export type RedisLedgerTarget =
-  | { readonly url: string; readonly token: string }
-  | { readonly requester: Requester; readonly close?: () => Promise<void> };
+  { readonly url: string; readonly token: string } | { readonly requester: Requester; readonly close?: () => Promise<void> };
 
 /**
  * The Redis ledger over `target`, with the client settings of the module header.
@@ -196,7 +212,10 @@ class RedisLedger implements LedgerStore {
         return { account, created: false };
       }
       case 'key-reused':
-        throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key already created an account with another display name or username; use a new key.');
+        throw new ServiceError(
+          'IDEMPOTENCY_KEY_REUSED',
+          'This idempotency key already created an account with another display name or username; use a new key.',
+        );
       case 'username-taken':
         throw new ServiceError('CONFLICT', `The username "${a.username.slice(0, 100)}" is taken.`);
       default:
@@ -247,7 +266,10 @@ class RedisLedger implements LedgerStore {
     return v === null ? 0 : n(v);
   }
 
-  async postings(accountId: string, options: { beforeSeq?: number | undefined; limit: number; filter: PostingFilter }): Promise<PostingPage> {
+  async postings(
+    accountId: string,
+    options: { beforeSeq?: number | undefined; limit: number; filter: PostingFilter },
+  ): Promise<PostingPage> {
     const key = KEYS.postings(accountId);
     const total = n(await this.#call('read', () => this.redis.llen(key)));
     let end = Math.min(total, (options.beforeSeq ?? total + 1) - 1); // highest seq to look at
@@ -278,7 +300,9 @@ class RedisLedger implements LedgerStore {
       accounts.push({ accountId: id, balance, postings: items.map(postingOf) });
     }
     const refs = await this.commands.hash(KEYS.refs);
-    const transfers = Object.values(refs).map(transferOf).sort(byCodeUnits((t) => t.sourceRef));
+    const transfers = Object.values(refs)
+      .map(transferOf)
+      .sort(byCodeUnits((t) => t.sourceRef));
     return { accounts, transfers };
   }
 

@@ -15,7 +15,15 @@
 import { createHash } from 'node:crypto';
 import { ServiceError } from '../errors.js';
 import { mintStudioId, mintUuid } from './ids.js';
-import { SOURCE_REF_PREFIX, type Account, type AccountSelector, type LedgerStore, type PostingFilter, type Transfer, type TransferKind } from './types.js';
+import {
+  SOURCE_REF_PREFIX,
+  type Account,
+  type AccountSelector,
+  type LedgerStore,
+  type PostingFilter,
+  type Transfer,
+  type TransferKind,
+} from './types.js';
 
 /** Purposes of verify-send (spec 4.8). */
 export const VERIFY_SEND_PURPOSES = ['verify', 'test', 'platform_verify', 'ledger_verify'] as const;
@@ -83,11 +91,19 @@ const refOf = (a: Account): AccountRef => ({ accountId: a.accountId, studioId: a
  * Resolve exactly one selector to an account.
  * @throws ServiceError INVALID_BODY when both or neither selector is given; NOT_FOUND when none matches.
  */
-export async function resolveAccount(store: LedgerStore, body: { studioId?: string | undefined; accountId?: string | undefined }): Promise<Account> {
+export async function resolveAccount(
+  store: LedgerStore,
+  body: { studioId?: string | undefined; accountId?: string | undefined },
+): Promise<Account> {
   const has = [body.studioId !== undefined, body.accountId !== undefined];
   if (has[0] === has[1]) {
     throw new ServiceError('INVALID_BODY', 'Name the account by exactly one of studioId or accountId.', {
-      errors: [{ name: has[0] ? '/accountId' : '/studioId', message: has[0] ? 'Send studioId or accountId, not both.' : 'One of "studioId" or "accountId" is required.' }],
+      errors: [
+        {
+          name: has[0] ? '/accountId' : '/studioId',
+          message: has[0] ? 'Send studioId or accountId, not both.' : 'One of "studioId" or "accountId" is required.',
+        },
+      ],
     });
   }
   const selector: AccountSelector = body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! };
@@ -162,7 +178,16 @@ export async function verifySend(store: LedgerStore, body: VerifySendBody, max: 
     });
   }
   const account = await resolveAccount(store, body);
-  const { transfer, idempotent } = await credit(store, account, 'verify_send', body.idempotencyKey, body.amount, body.purpose, body.note ?? '', clock);
+  const { transfer, idempotent } = await credit(
+    store,
+    account,
+    'verify_send',
+    body.idempotencyKey,
+    body.amount,
+    body.purpose,
+    body.note ?? '',
+    clock,
+  );
   return answer('verify_send_to_account_wallet', account, transfer, idempotent);
 }
 
@@ -173,7 +198,16 @@ export async function verifySend(store: LedgerStore, body: VerifySendBody, max: 
  */
 export async function grantCoin(store: LedgerStore, body: GrantCoinBody, clock: Clock = systemClock): Promise<CreditAnswer> {
   const account = await resolveAccount(store, body);
-  const { transfer, idempotent } = await credit(store, account, 'admin_grant', body.idempotencyKey, body.amount, GRANT_PURPOSE + ':' + fingerprint(body.reason), body.reason, clock);
+  const { transfer, idempotent } = await credit(
+    store,
+    account,
+    'admin_grant',
+    body.idempotencyKey,
+    body.amount,
+    GRANT_PURPOSE + ':' + fingerprint(body.reason),
+    body.reason,
+    clock,
+  );
   return answer('admin_grant_coin', account, { ...transfer, purpose: GRANT_PURPOSE }, idempotent);
 }
 
@@ -189,7 +223,11 @@ function fingerprint(text: string): string {
  * The username defaults to `studio:<studioId>` (a provider-prefixed name no person types).
  * @throws ServiceError CONFLICT (username taken), IDEMPOTENCY_KEY_REUSED, UPSTREAM_UNAVAILABLE.
  */
-export async function createAccount(store: LedgerStore, body: CreateAccountBody, clock: Clock = systemClock): Promise<{ account: Account; created: boolean }> {
+export async function createAccount(
+  store: LedgerStore,
+  body: CreateAccountBody,
+  clock: Clock = systemClock,
+): Promise<{ account: Account; created: boolean }> {
   for (let attempt = 0; ; attempt++) {
     const studioId = mintStudioId();
     const account: Account = {
@@ -263,7 +301,9 @@ export function encodeCursor(accountId: string, filter: PostingFilter, beforeSeq
  */
 export function decodeCursor(cursor: string, accountId: string, filter: PostingFilter): number {
   const bad = (why: string) =>
-    new ServiceError('INVALID_QUERY', `The cursor is not valid here: ${why}. Start again without a cursor.`, { errors: [{ name: 'cursor', message: why }] });
+    new ServiceError('INVALID_QUERY', `The cursor is not valid here: ${why}. Start again without a cursor.`, {
+      errors: [{ name: 'cursor', message: why }],
+    });
   const m = /^v1\.([1-9]\d{0,15})\.([0-9a-f]{16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!m) throw bad('it is not a cursor of this API');
   if (m[2] !== binding(accountId, filter)) throw bad('it was issued for another account or other filters');
@@ -278,13 +318,19 @@ export function decodeCursor(cursor: string, accountId: string, filter: PostingF
 export async function overview(store: LedgerStore, studioId: string, query: OverviewQuery): Promise<Overview> {
   const account = await store.findAccount({ studioId });
   if (!account) throw new ServiceError('NOT_FOUND', 'No account belongs to this token.');
-  const filter: PostingFilter = { kind: query.purpose === GRANT_PURPOSE ? 'admin_grant' : query.kind, purpose: query.purpose === GRANT_PURPOSE ? undefined : query.purpose };
+  const filter: PostingFilter = {
+    kind: query.purpose === GRANT_PURPOSE ? 'admin_grant' : query.kind,
+    purpose: query.purpose === GRANT_PURPOSE ? undefined : query.purpose,
+  };
   if (query.purpose === GRANT_PURPOSE && query.kind === 'verify_send') {
     return { account: refOf(account), balance: await store.balance(account.accountId), transactions: [], cursor: null, hasMore: false };
   }
   const cursorFilter: PostingFilter = { kind: query.kind, purpose: query.purpose };
   const beforeSeq = query.cursor === undefined ? undefined : decodeCursor(query.cursor, account.accountId, cursorFilter);
-  const [balance, page] = await Promise.all([store.balance(account.accountId), store.postings(account.accountId, { beforeSeq, limit: query.limit, filter })]);
+  const [balance, page] = await Promise.all([
+    store.balance(account.accountId),
+    store.postings(account.accountId, { beforeSeq, limit: query.limit, filter }),
+  ]);
   return {
     account: refOf(account),
     balance,

@@ -106,7 +106,9 @@ const postingOf = (r: Row): Posting => postingFrom(camel(r));
 
 /** A store error that is not the client's: 503 with the cause kept for the log. */
 function unavailable(cause: unknown): ServiceError {
-  return new ServiceError('UPSTREAM_UNAVAILABLE', 'The ledger store cannot be reached; try again with the same idempotency key.', { cause });
+  return new ServiceError('UPSTREAM_UNAVAILABLE', 'The ledger store cannot be reached; try again with the same idempotency key.', {
+    cause,
+  });
 }
 
 /** Options of {@link openSqliteLedger}. */
@@ -220,10 +222,15 @@ class SqliteLedger implements LedgerStore {
     const a = input.account;
     return this.#write(async (tx) => {
       if (input.clientKey !== undefined) {
-        const k = (await tx.execute({ sql: 'SELECT account_id, fingerprint FROM account_keys WHERE client_key = ?', args: [input.clientKey] })).rows[0];
+        const k = (
+          await tx.execute({ sql: 'SELECT account_id, fingerprint FROM account_keys WHERE client_key = ?', args: [input.clientKey] })
+        ).rows[0];
         if (k) {
           if (str(k.fingerprint) !== input.fingerprint) {
-            throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key already created an account with another display name or username; use a new key.');
+            throw new ServiceError(
+              'IDEMPOTENCY_KEY_REUSED',
+              'This idempotency key already created an account with another display name or username; use a new key.',
+            );
           }
           const row = (await tx.execute({ sql: 'SELECT * FROM accounts WHERE account_id = ?', args: [str(k.account_id)] })).rows[0];
           return { account: accountOf(row!), created: false };
@@ -236,7 +243,10 @@ class SqliteLedger implements LedgerStore {
         args: [a.accountId, a.studioId, a.displayName, a.userId, a.username, a.createdAt],
       });
       if (input.clientKey !== undefined) {
-        await tx.execute({ sql: 'INSERT INTO account_keys (client_key, account_id, fingerprint) VALUES (?, ?, ?)', args: [input.clientKey, a.accountId, input.fingerprint] });
+        await tx.execute({
+          sql: 'INSERT INTO account_keys (client_key, account_id, fingerprint) VALUES (?, ?, ?)',
+          args: [input.clientKey, a.accountId, input.fingerprint],
+        });
       }
       return { account: a, created: true };
     });
@@ -301,7 +311,21 @@ class SqliteLedger implements LedgerStore {
           prev: h.head,
         };
         const hash = postingHash(fields);
-        postingRows.push(accountId, fields.seq, fields.entryId, amount, fields.balanceAfter, fields.sourceRef, fields.kind, fields.purpose, fields.note, counterparty, fields.at, fields.prev, hash);
+        postingRows.push(
+          accountId,
+          fields.seq,
+          fields.entryId,
+          amount,
+          fields.balanceAfter,
+          fields.sourceRef,
+          fields.kind,
+          fields.purpose,
+          fields.note,
+          counterparty,
+          fields.at,
+          fields.prev,
+          hash,
+        );
         headRows.push(accountId, fields.balanceAfter, fields.seq, hash);
         balanceAfter = fields.balanceAfter;
       }
@@ -330,7 +354,17 @@ class SqliteLedger implements LedgerStore {
       };
       writes.push({
         sql: 'INSERT INTO transfers (source_ref, entry_id, kind, account_id, amount, purpose, note, balance_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        args: [transfer.sourceRef, transfer.entryId, transfer.kind, transfer.accountId, transfer.amount, transfer.purpose, transfer.note, transfer.balanceAfter, transfer.at],
+        args: [
+          transfer.sourceRef,
+          transfer.entryId,
+          transfer.kind,
+          transfer.accountId,
+          transfer.amount,
+          transfer.purpose,
+          transfer.note,
+          transfer.balanceAfter,
+          transfer.at,
+        ],
       });
       await tx.batch(writes);
       return { status: 'applied', transfer } as const;
@@ -342,7 +376,10 @@ class SqliteLedger implements LedgerStore {
     return r ? Number(r.balance) : 0;
   }
 
-  async postings(accountId: string, options: { beforeSeq?: number | undefined; limit: number; filter: PostingFilter }): Promise<PostingPage> {
+  async postings(
+    accountId: string,
+    options: { beforeSeq?: number | undefined; limit: number; filter: PostingFilter },
+  ): Promise<PostingPage> {
     const where = ['account_id = ?'];
     const args: InValue[] = [accountId];
     if (options.beforeSeq !== undefined) {
@@ -375,7 +412,11 @@ class SqliteLedger implements LedgerStore {
     }
     const transfers = (await this.#read('SELECT * FROM transfers ORDER BY source_ref')).map(transferOf);
     return {
-      accounts: accounts.map((r) => ({ accountId: str(r.account_id), balance: Number(r.balance), postings: byAccount.get(str(r.account_id)) ?? [] })),
+      accounts: accounts.map((r) => ({
+        accountId: str(r.account_id),
+        balance: Number(r.balance),
+        postings: byAccount.get(str(r.account_id)) ?? [],
+      })),
       transfers,
     };
   }

@@ -62,4 +62,7 @@ export function openLedgerStore(config: StoreConfig): Promise<LedgerStore> {
 }
 
 /** The process-wide store (built on first use). @throws ServiceError UPSTREAM_UNAVAILABLE */
-export const ledgerStore: () => Promise<LedgerStore> = oncePerConfiguration((config) => openLedgerStore(config.store), (store) => store.close());
+export const ledgerStore: () => Promise<LedgerStore> = oncePerConfiguration(
+  (config) => openLedgerStore(config.store),
+  (store) => store.close(),
+);

@@ -164,7 +164,10 @@ export interface LedgerStore {
    * Postings of an account, newest first, at most `limit`, with `seq < beforeSeq` when given.
    * @param limit 1-1000.
    */
-  postings(accountId: string, options: { readonly beforeSeq?: number | undefined; readonly limit: number; readonly filter: PostingFilter }): Promise<PostingPage>;
+  postings(
+    accountId: string,
+    options: { readonly beforeSeq?: number | undefined; readonly limit: number; readonly filter: PostingFilter },
+  ): Promise<PostingPage>;
   /** Read everything for the invariant check (operators, tests). */
   snapshot(): Promise<LedgerSnapshot>;
   /** Release connections. */

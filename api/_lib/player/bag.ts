@@ -32,7 +32,9 @@ function materialIds(): Promise<ReadonlySet<string>> {
   return readCatalogJson('api/v1/master-materials.json', (raw) => {
     const list = (raw as { materials?: unknown } | null)?.materials;
     if (!Array.isArray(list)) throw new Error('materials is not a list');
-    return new Set((list as { uuid?: unknown }[]).map((m) => m.uuid).filter((u): u is string => typeof u === 'string' && u.startsWith('MATL-')));
+    return new Set(
+      (list as { uuid?: unknown }[]).map((m) => m.uuid).filter((u): u is string => typeof u === 'string' && u.startsWith('MATL-')),
+    );
   });
 }
 
@@ -60,7 +62,12 @@ export interface BagChangeBody {
 export async function changeBag(store: PlayerStore, ledger: LedgerStore, body: BagChangeBody, sign: 1 | -1, clock: Clock = systemClock) {
   if (!(await isStackable(body.definitionId))) {
     throw new ServiceError('INVALID_BODY', `${body.definitionId.slice(0, 80)} is not a stackable definition of the catalog.`, {
-      errors: [{ name: '/definitionId', message: 'Must be a MATL-* material or a consumable of the catalog; unique items are minted with POST /api/uuid.' }],
+      errors: [
+        {
+          name: '/definitionId',
+          message: 'Must be a MATL-* material or a consumable of the catalog; unique items are minted with POST /api/uuid.',
+        },
+      ],
     });
   }
   const selector: AccountSelector = body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! };
@@ -78,11 +85,22 @@ export async function changeBag(store: PlayerStore, ledger: LedgerStore, body: B
   switch (out.status) {
     case 'applied':
     case 'replayed':
-      return { entry: out.entry, quantity: out.entry.quantityAfter, account: { accountId: account.accountId, studioId: account.studioId }, idempotent: out.status === 'replayed' };
+      return {
+        entry: out.entry,
+        quantity: out.entry.quantityAfter,
+        account: { accountId: account.accountId, studioId: account.studioId },
+        idempotent: out.status === 'replayed',
+      };
     case 'insufficient':
-      throw new ServiceError('CONFLICT', `The bag holds ${out.quantity} of ${body.definitionId.slice(0, 80)}; it cannot give ${body.quantity}.`);
+      throw new ServiceError(
+        'CONFLICT',
+        `The bag holds ${out.quantity} of ${body.definitionId.slice(0, 80)}; it cannot give ${body.quantity}.`,
+      );
     default:
-      throw new ServiceError('IDEMPOTENCY_KEY_REUSED', `This idempotency key already ${kind === 'grant' ? 'granted' : 'consumed'} another amount, definition or account; use a new key.`);
+      throw new ServiceError(
+        'IDEMPOTENCY_KEY_REUSED',
+        `This idempotency key already ${kind === 'grant' ? 'granted' : 'consumed'} another amount, definition or account; use a new key.`,
+      );
   }
 }
 
@@ -91,7 +109,13 @@ export async function inventoryOf(store: PlayerStore, accountId: string) {
   const [stackables, items] = await Promise.all([store.bag(accountId), store.accountItems(accountId)]);
   return {
     stackables,
-    uniqueItems: items.map((i) => ({ studioUuid: i.studioUuid, definitionId: i.definitionId, state: i.state, characterId: i.characterId, mintedAt: i.mintedAt })),
+    uniqueItems: items.map((i) => ({
+      studioUuid: i.studioUuid,
+      definitionId: i.definitionId,
+      state: i.state,
+      characterId: i.characterId,
+      mintedAt: i.mintedAt,
+    })),
   };
 }
 
@@ -118,7 +142,8 @@ export function checkBagInvariants(snapshot: { quantities: (BagLine & { accountI
     list.forEach((e, i) => {
       if (e.seq !== i + 1) out.push({ invariant: 'entries-contiguous', message: `${k}: entry ${i + 1} has seq ${e.seq}.` });
       sum += e.delta;
-      if (e.quantityAfter !== sum || sum < 0) out.push({ invariant: 'running-sum', message: `${k}: entry ${e.seq} says ${e.quantityAfter}, the running sum is ${sum}.` });
+      if (e.quantityAfter !== sum || sum < 0)
+        out.push({ invariant: 'running-sum', message: `${k}: entry ${e.seq} says ${e.quantityAfter}, the running sum is ${sum}.` });
     });
   }
   const seen = new Set<string>();

@@ -43,7 +43,13 @@ function identityOf(config: ServiceConfig, token: string): Promise<ExternalIdent
 async function mirrorOf(players: PlayerStore, account: Account) {
   const lists = await Promise.all(ERAS.map((era) => players.characters(account.accountId, era)));
   return {
-    account: { accountId: account.accountId, studioId: account.studioId, displayName: account.displayName, userId: account.userId, username: account.username },
+    account: {
+      accountId: account.accountId,
+      studioId: account.studioId,
+      displayName: account.displayName,
+      userId: account.userId,
+      username: account.username,
+    },
     characters: lists.flat().map(characterView),
   };
 }
@@ -55,8 +61,15 @@ async function mirrorOf(players: PlayerStore, account: Account) {
  *   made another way), 503 (login not configured, tokens not issued here, a store or the platform's keys
  *   unreachable)
  */
-export async function externalLogin(config: ServiceConfig, ledger: LedgerStore, players: PlayerStore, body: ExternalTokenBody, clock: Clock = systemClock) {
-  if (config.jwt.keys.kind !== 'secret') throw new ServiceError('UPSTREAM_UNAVAILABLE', 'This deployment verifies tokens but does not issue them (JWT_JWKS_URL is set).');
+export async function externalLogin(
+  config: ServiceConfig,
+  ledger: LedgerStore,
+  players: PlayerStore,
+  body: ExternalTokenBody,
+  clock: Clock = systemClock,
+) {
+  if (config.jwt.keys.kind !== 'secret')
+    throw new ServiceError('UPSTREAM_UNAVAILABLE', 'This deployment verifies tokens but does not issue them (JWT_JWKS_URL is set).');
   const identity = await identityOf(config, body.token);
   let link = await players.externalLink(identity.provider, identity.externalUserId);
   let created = false;
@@ -64,7 +77,14 @@ export async function externalLogin(config: ServiceConfig, ledger: LedgerStore, 
     const at = clock().toISOString();
     const clientKey = `external:${identity.provider}:${identity.externalUserId}`;
     const made = await ledger.createAccount({
-      account: { accountId: mintUuid(), studioId: mintStudioId(), displayName: identity.username, userId: mintUuid(), username: `${identity.provider}:${identity.externalUserId}`, createdAt: at },
+      account: {
+        accountId: mintUuid(),
+        studioId: mintStudioId(),
+        displayName: identity.username,
+        userId: mintUuid(),
+        username: `${identity.provider}:${identity.externalUserId}`,
+        createdAt: at,
+      },
       clientKey,
       // the identity alone decides the account: every login of it is the same creation
       fingerprint: createHash('sha256').update(clientKey).digest('hex').slice(0, 16),
@@ -76,7 +96,14 @@ export async function externalLogin(config: ServiceConfig, ledger: LedgerStore, 
   const account = await ledger.findAccount({ accountId: link.accountId });
   if (!account) throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The linked account cannot be read; try again.');
   const token = await mintToken(config.jwt, { subject: account.studioId, role: 'player', ttlSeconds: LOGIN_TOKEN_TTL_S });
-  return { token, tokenType: 'Bearer' as const, expiresIn: LOGIN_TOKEN_TTL_S, created, link: linkView(link), ...(await mirrorOf(players, account)) };
+  return {
+    token,
+    tokenType: 'Bearer' as const,
+    expiresIn: LOGIN_TOKEN_TTL_S,
+    created,
+    link: linkView(link),
+    ...(await mirrorOf(players, account)),
+  };
 }
 
 /** A link as answered. */
@@ -89,7 +116,13 @@ function linkView(link: ExternalLink) {
  * @returns the link and whether it was made now.
  * @throws ServiceError 401, 409 CONFLICT (bound to another account), 503
  */
-export async function externalLinkTo(config: ServiceConfig, players: PlayerStore, account: Account, body: ExternalTokenBody, clock: Clock = systemClock) {
+export async function externalLinkTo(
+  config: ServiceConfig,
+  players: PlayerStore,
+  account: Account,
+  body: ExternalTokenBody,
+  clock: Clock = systemClock,
+) {
   const identity = await identityOf(config, body.token);
   const out = await players.linkExternal({ ...identity, accountId: account.accountId, linkedAt: clock().toISOString() });
   if (out.status === 'taken') throw new ServiceError('CONFLICT', 'This external identity is linked to another account.');

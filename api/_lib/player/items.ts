@@ -28,7 +28,9 @@ import { requestFingerprint, type Clock } from './service.js';
 import type { ItemEvent, ItemEventKind, ItemInstance, ItemState, PlayerStore } from './types.js';
 
 /** The transition table (see the module header). */
-export const ITEM_TRANSITIONS: Readonly<Record<Exclude<ItemEventKind, 'minted'>, { readonly from: readonly ItemState[]; readonly to: ItemState }>> = Object.freeze({
+export const ITEM_TRANSITIONS: Readonly<
+  Record<Exclude<ItemEventKind, 'minted'>, { readonly from: readonly ItemState[]; readonly to: ItemState }>
+> = Object.freeze({
   assigned: { from: ['owned', 'assigned'], to: 'assigned' },
   equipped: { from: ['owned', 'assigned'], to: 'equipped' },
   unequipped: { from: ['equipped'], to: 'owned' },
@@ -91,14 +93,41 @@ function itemView(item: ItemInstance, owner: Account) {
 export async function mintItem(store: PlayerStore, ledger: LedgerStore, body: MintBody, clock: Clock = systemClock) {
   if (!(await itemDefinitions()).unique.has(body.definitionId)) {
     throw new ServiceError('INVALID_BODY', `${body.definitionId.slice(0, 80)} is not a unique-item definition of the catalog.`, {
-      errors: [{ name: '/definitionId', message: 'Must be an ITEM-* definition of canonical-items-manifest.json that is not a consumable (stackables are bag quantities, not instances).' }],
+      errors: [
+        {
+          name: '/definitionId',
+          message:
+            'Must be an ITEM-* definition of canonical-items-manifest.json that is not a consumable (stackables are bag quantities, not instances).',
+        },
+      ],
     });
   }
-  const owner = await accountOf(ledger, body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! }, body.studioId !== undefined ? 'studioId' : 'accountId');
+  const owner = await accountOf(
+    ledger,
+    body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! },
+    body.studioId !== undefined ? 'studioId' : 'accountId',
+  );
   const at = clock().toISOString();
-  const item: ItemInstance = { studioUuid: mintUuid(), definitionId: body.definitionId, accountId: owner.accountId, state: 'owned', characterId: null, seq: 1, mintedAt: at, updatedAt: at };
-  const out = await store.mintItem({ item, idempotencyKey: body.idempotencyKey, fingerprint: requestFingerprint([body.definitionId, owner.accountId]) });
-  if (out.status === 'key-reused') throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key minted another item (another definition or owner); use a new key.');
+  const item: ItemInstance = {
+    studioUuid: mintUuid(),
+    definitionId: body.definitionId,
+    accountId: owner.accountId,
+    state: 'owned',
+    characterId: null,
+    seq: 1,
+    mintedAt: at,
+    updatedAt: at,
+  };
+  const out = await store.mintItem({
+    item,
+    idempotencyKey: body.idempotencyKey,
+    fingerprint: requestFingerprint([body.definitionId, owner.accountId]),
+  });
+  if (out.status === 'key-reused')
+    throw new ServiceError(
+      'IDEMPOTENCY_KEY_REUSED',
+      'This idempotency key minted another item (another definition or owner); use a new key.',
+    );
   return { item: itemView(out.item, owner), idempotent: out.status === 'replayed' };
 }
 
@@ -108,7 +137,11 @@ export async function mintItem(store: PlayerStore, ledger: LedgerStore, body: Mi
  */
 export function instanceIdOf(key: string | undefined): string {
   const k = key ?? '';
-  if (/^[A-Z]{3,4}-/.test(k)) throw new ServiceError('BAD_REQUEST', `"${k.slice(0, 60)}" is a definition id; an item instance is named by its studio_uuid (an RFC 4122 uuid).`);
+  if (/^[A-Z]{3,4}-/.test(k))
+    throw new ServiceError(
+      'BAD_REQUEST',
+      `"${k.slice(0, 60)}" is a definition id; an item instance is named by its studio_uuid (an RFC 4122 uuid).`,
+    );
   if (!UUID.test(k)) throw new ServiceError('BAD_REQUEST', 'An item instance is named by its studio_uuid, an RFC 4122 uuid.');
   return k.toLowerCase();
 }
@@ -130,7 +163,13 @@ export interface ItemEventBody {
  *   404 (no such item or target account), 409 CONFLICT (the item's state forbids the event),
  *   422 IDEMPOTENCY_KEY_REUSED, 503
  */
-export async function recordItemEvent(store: PlayerStore, ledger: LedgerStore, studioUuid: string, body: ItemEventBody, clock: Clock = systemClock) {
+export async function recordItemEvent(
+  store: PlayerStore,
+  ledger: LedgerStore,
+  studioUuid: string,
+  body: ItemEventBody,
+  clock: Clock = systemClock,
+) {
   const history = await store.itemHistory(studioUuid);
   if (!history) throw new ServiceError('NOT_FOUND', 'No item has this studio_uuid.');
   const t = ITEM_TRANSITIONS[body.event];
@@ -140,8 +179,13 @@ export async function recordItemEvent(store: PlayerStore, ledger: LedgerStore, s
   if (body.event === 'transferred') {
     const to = body.toStudioId ?? body.toAccountId;
     if (to === undefined) throw wrong('/toStudioId', 'A transfer names the new owner: toStudioId or toAccountId.');
-    const target = await accountOf(ledger, STUDIO_ID.test(to) ? { studioId: to } : { accountId: to }, body.toStudioId !== undefined ? 'toStudioId' : 'toAccountId');
-    if (target.accountId === history.item.accountId) throw wrong(body.toStudioId !== undefined ? '/toStudioId' : '/toAccountId', 'The item already belongs to this account.');
+    const target = await accountOf(
+      ledger,
+      STUDIO_ID.test(to) ? { studioId: to } : { accountId: to },
+      body.toStudioId !== undefined ? 'toStudioId' : 'toAccountId',
+    );
+    if (target.accountId === history.item.accountId)
+      throw wrong(body.toStudioId !== undefined ? '/toStudioId' : '/toAccountId', 'The item already belongs to this account.');
     accountId = target.accountId;
   } else if (body.event === 'assigned' || body.event === 'equipped') {
     if (body.characterId === undefined) throw wrong('/characterId', `An item is ${body.event} to a character: send characterId.`);
@@ -176,7 +220,11 @@ export async function recordItemEvent(store: PlayerStore, ledger: LedgerStore, s
 }
 
 /** An item's history and current owner. @throws ServiceError NOT_FOUND, 503 */
-export async function itemHistory(store: PlayerStore, ledger: LedgerStore, studioUuid: string): Promise<ReturnType<typeof itemView> & { events: ItemEvent[] }> {
+export async function itemHistory(
+  store: PlayerStore,
+  ledger: LedgerStore,
+  studioUuid: string,
+): Promise<ReturnType<typeof itemView> & { events: ItemEvent[] }> {
   const history = await store.itemHistory(studioUuid);
   if (!history) throw new ServiceError('NOT_FOUND', 'No item has this studio_uuid.');
   const owner = await accountOf(ledger, { accountId: history.item.accountId }, 'accountId');

@@ -220,14 +220,18 @@ function itemFromFields(studioUuid: string, f: unknown[]): ItemInstance {
 }
 const ITEM_FIELDS = ['definitionId', 'accountId', 'state', 'characterId', 'seq', 'mintedAt', 'updatedAt'];
 
-
 /**
  * The player store over the ledger's Redis `target`.
  * @param options.retryDelaysMs waits between attempts (default the ledger's `RETRY_DELAYS_MS`).
  */
 export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retryDelaysMs?: readonly number[] } = {}): PlayerStore {
   const redis = redisClientOf(target);
-  const commands = new RetryingCommands(redis, options.retryDelaysMs ?? RETRY_DELAYS_MS, 'The player store cannot be reached', '; try again.');
+  const commands = new RetryingCommands(
+    redis,
+    options.retryDelaysMs ?? RETRY_DELAYS_MS,
+    'The player store cannot be reached',
+    '; try again.',
+  );
   const K = PLAYER_KEYS;
   /**
    * Fields of a hash by position (`HMGET`; with the ledger's client settings replies stay raw, so the
@@ -238,7 +242,10 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
   /** Characters by id, each from its four fields, in the order given (ids without a body are left out). */
   const charactersOf = async (accountId: string, ids: string[]): Promise<Character[]> => {
     if (ids.length === 0) return [];
-    const values = await fieldsOf(K.chars(accountId), ids.flatMap((id) => [`${id}:body`, `${id}:progress`, `${id}:rev`, `${id}:updated`]));
+    const values = await fieldsOf(
+      K.chars(accountId),
+      ids.flatMap((id) => [`${id}:body`, `${id}:progress`, `${id}:rev`, `${id}:updated`]),
+    );
     const out: Character[] = [];
     ids.forEach((_, i) => {
       const [body, progress, rev, updated] = values.slice(i * 4, i * 4 + 4);
@@ -257,18 +264,30 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
     driver: 'redis',
     async island(accountId, initial) {
       const [found, rev, at] = await fieldsOf(K.island(accountId), ['state', 'revision', 'updatedAt']);
-      if (found !== null && found !== undefined) return { state: JSON.parse(str(found)) as IslandState, revision: Number(rev), updatedAt: str(at) };
+      if (found !== null && found !== undefined)
+        return { state: JSON.parse(str(found)) as IslandState, revision: Number(rev), updatedAt: str(at) };
       const doc = initial();
-      const [state, revision, updatedAt] = await commands.script(ISLAND_INIT, [K.island(accountId)], [JSON.stringify(doc.state), String(doc.revision), doc.updatedAt]);
+      const [state, revision, updatedAt] = await commands.script(
+        ISLAND_INIT,
+        [K.island(accountId)],
+        [JSON.stringify(doc.state), String(doc.revision), doc.updatedAt],
+      );
       return { state: JSON.parse(str(state)) as IslandState, revision: Number(revision), updatedAt: str(updatedAt) };
     },
     async saveIsland(accountId, save) {
-      const out = await commands.script(ISLAND_SAVE, [K.island(accountId)], [save.writeId, String(save.expectedRevision), JSON.stringify(save.state), save.at]);
+      const out = await commands.script(
+        ISLAND_SAVE,
+        [K.island(accountId)],
+        [save.writeId, String(save.expectedRevision), JSON.stringify(save.state), save.at],
+      );
       switch (out[0]) {
         case 'saved':
           return { status: 'saved', doc: { state: save.state, revision: save.expectedRevision + 1, updatedAt: save.at } };
         case 'again':
-          return { status: 'saved', doc: { state: JSON.parse(str(out[1])) as IslandState, revision: Number(out[2]), updatedAt: str(out[3]) } };
+          return {
+            status: 'saved',
+            doc: { state: JSON.parse(str(out[1])) as IslandState, revision: Number(out[2]), updatedAt: str(out[3]) },
+          };
         case 'stale':
           return { status: 'stale', revision: Number(out[1]) };
         default:
@@ -281,7 +300,17 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       const out = await commands.script(
         CHARACTER_CREATE,
         [K.chars(a), K.order(a), K.charKeys(a), K.eraCount(a)],
-        [input.clientKey ?? '', input.fingerprint, c.id, c.era, characterBody(c), JSON.stringify(c.progress), String(c.progressRevision), c.updatedAt, String(input.slotsPerEra)],
+        [
+          input.clientKey ?? '',
+          input.fingerprint,
+          c.id,
+          c.era,
+          characterBody(c),
+          JSON.stringify(c.progress),
+          String(c.progressRevision),
+          c.updatedAt,
+          String(input.slotsPerEra),
+        ],
       );
       switch (out[0]) {
         case 'created':
@@ -300,8 +329,14 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
     async characters(accountId, era) {
       const ids = (await commands.call('read', () => redis.lrange(K.order(accountId), 0, -1))).map(str);
       if (ids.length === 0) return [];
-      const eras = await fieldsOf(K.chars(accountId), ids.map((id) => `${id}:era`));
-      return charactersOf(accountId, ids.filter((_, i) => eras[i] === era));
+      const eras = await fieldsOf(
+        K.chars(accountId),
+        ids.map((id) => `${id}:era`),
+      );
+      return charactersOf(
+        accountId,
+        ids.filter((_, i) => eras[i] === era),
+      );
     },
     async character(accountId, characterId) {
       return (await charactersOf(accountId, [characterId]))[0];
@@ -313,7 +348,15 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       const out = await commands.script(
         PROGRESS_SAVE,
         [K.chars(accountId), K.progressKeys(accountId)],
-        [characterId, save.idempotencyKey, save.fingerprint, String(save.expectedRevision), JSON.stringify(save.progress), save.at, JSON.stringify(next)],
+        [
+          characterId,
+          save.idempotencyKey,
+          save.fingerprint,
+          String(save.expectedRevision),
+          JSON.stringify(save.progress),
+          save.at,
+          JSON.stringify(next),
+        ],
       );
       switch (out[0]) {
         case 'saved':
@@ -336,10 +379,16 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       const all = await commands.hash(K.recipes(accountId));
       return Object.entries(all)
         .map(([recipeId, at]) => ({ recipeId, learnedAt: str(at) }))
-        .sort((x, y) => (x.learnedAt < y.learnedAt ? -1 : x.learnedAt > y.learnedAt ? 1 : x.recipeId < y.recipeId ? -1 : x.recipeId > y.recipeId ? 1 : 0));
+        .sort((x, y) =>
+          x.learnedAt < y.learnedAt ? -1 : x.learnedAt > y.learnedAt ? 1 : x.recipeId < y.recipeId ? -1 : x.recipeId > y.recipeId ? 1 : 0,
+        );
     },
     async linkExternal(link) {
-      const out = await commands.script(LINK_EXTERNAL, [K.externalLinks], [`${link.provider} ${link.externalUserId}`, JSON.stringify(link)]);
+      const out = await commands.script(
+        LINK_EXTERNAL,
+        [K.externalLinks],
+        [`${link.provider} ${link.externalUserId}`, JSON.stringify(link)],
+      );
       if (out[0] === 'linked') return { status: 'linked', link };
       const stored = JSON.parse(str(out[1])) as ExternalLink;
       return { status: stored.accountId === link.accountId ? 'existing' : 'taken', link: stored };
@@ -350,11 +399,27 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
     },
     async mintItem(request) {
       const i = request.item;
-      const event: ItemEvent = { studioUuid: i.studioUuid, seq: 1, kind: 'minted', accountId: i.accountId, characterId: null, at: i.mintedAt };
+      const event: ItemEvent = {
+        studioUuid: i.studioUuid,
+        seq: 1,
+        kind: 'minted',
+        accountId: i.accountId,
+        characterId: null,
+        at: i.mintedAt,
+      };
       const out = await commands.script(
         MINT_ITEM,
         [K.mintKeys, K.item(i.studioUuid), K.itemEvents(i.studioUuid), K.items(i.accountId)],
-        [request.idempotencyKey, request.fingerprint, JSON.stringify({ item: i, event }), JSON.stringify(event), i.studioUuid, i.definitionId, i.accountId, i.mintedAt],
+        [
+          request.idempotencyKey,
+          request.fingerprint,
+          JSON.stringify({ item: i, event }),
+          JSON.stringify(event),
+          i.studioUuid,
+          i.definitionId,
+          i.accountId,
+          i.mintedAt,
+        ],
       );
       if (out[0] === 'minted') return { status: 'minted', item: i, event };
       if (out[0] === 'key-reused') return { status: 'key-reused' };
@@ -370,7 +435,18 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
         const out = await commands.script(
           ITEM_EVENT,
           [K.item(id), K.itemEvents(id), K.itemKeys(id), K.items(str(owner)), K.items(after)],
-          [request.idempotencyKey, request.fingerprint, request.kind, request.from.join(','), request.to, request.accountId ?? '', request.characterId ?? '', request.at, id, str(owner)],
+          [
+            request.idempotencyKey,
+            request.fingerprint,
+            request.kind,
+            request.from.join(','),
+            request.to,
+            request.accountId ?? '',
+            request.characterId ?? '',
+            request.at,
+            id,
+            str(owner),
+          ],
         );
         switch (out[0]) {
           case 'applied':
@@ -391,7 +467,9 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
     async itemHistory(studioUuid) {
       const fields = await fieldsOf(K.item(studioUuid), ITEM_FIELDS);
       if (fields[0] === null || fields[0] === undefined) return undefined;
-      const events = (await commands.call('read', () => redis.lrange(K.itemEvents(studioUuid), 0, -1))).map((e) => JSON.parse(str(e)) as ItemEvent);
+      const events = (await commands.call('read', () => redis.lrange(K.itemEvents(studioUuid), 0, -1))).map(
+        (e) => JSON.parse(str(e)) as ItemEvent,
+      );
       return { item: itemFromFields(studioUuid, fields), events };
     },
     async accountItems(accountId) {
@@ -432,11 +510,15 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       for (const accountId of accounts) {
         const all = await commands.hash(K.bag(accountId));
         const lines = Object.entries(all).filter(([k]) => !k.endsWith(':seq'));
-        for (const [k, v] of lines.sort(([x], [y]) => (x < y ? -1 : 1))) quantities.push({ accountId, definitionId: k, quantity: Number(v) });
-        const own = (await commands.call('read', () => redis.lrange(K.bagEntries(accountId), 0, -1))).map((e) => JSON.parse(str(e)) as BagEntry);
+        for (const [k, v] of lines.sort(([x], [y]) => (x < y ? -1 : 1)))
+          quantities.push({ accountId, definitionId: k, quantity: Number(v) });
+        const own = (await commands.call('read', () => redis.lrange(K.bagEntries(accountId), 0, -1))).map(
+          (e) => JSON.parse(str(e)) as BagEntry,
+        );
         // the list is in append order, so one definition's entries are in sequence order already: a
         // stable sort by definition keeps them so
-        for (const e of own.sort((x, y) => (x.definitionId < y.definitionId ? -1 : x.definitionId > y.definitionId ? 1 : 0))) entries.push(e);
+        for (const e of own.sort((x, y) => (x.definitionId < y.definitionId ? -1 : x.definitionId > y.definitionId ? 1 : 0)))
+          entries.push(e);
       }
       return { quantities, entries };
     },

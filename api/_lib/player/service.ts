@@ -27,10 +27,26 @@ import { ERAS, type Character, type Era, type IslandDoc, type LearnedRecipe, typ
 export const CHARACTER_SLOTS_PER_ERA = 4;
 
 /** Account-scoped fields of 2.8: refused on a character. */
-export const ACCOUNT_SCOPED_FIELDS = ['bag', 'resources', 'inventory', 'learned_recipes', 'wallet', 'soft_balance', 'home_island', 'camps_owner', 'ledger'] as const;
+export const ACCOUNT_SCOPED_FIELDS = [
+  'bag',
+  'resources',
+  'inventory',
+  'learned_recipes',
+  'wallet',
+  'soft_balance',
+  'home_island',
+  'camps_owner',
+  'ledger',
+] as const;
 
 /** The progress of a new character: every character-scoped field empty. */
-export const EMPTY_PROGRESS: Progress = Object.freeze({ attributes: {}, profession_levels: {}, equipment_on_body: {}, weapon_mastery: {}, skill_loadouts: [] });
+export const EMPTY_PROGRESS: Progress = Object.freeze({
+  attributes: {},
+  profession_levels: {},
+  equipment_on_body: {},
+  weapon_mastery: {},
+  skill_loadouts: [],
+});
 
 /** The clock; tests pass their own. */
 export type Clock = () => Date;
@@ -46,7 +62,10 @@ export const revisionTag = (revision: number): string => `"${revision}"`;
 export function ifMatchRevisions(header: string | null): number[] {
   const value = header?.trim() ?? '';
   if (value === '' || value === '*') {
-    throw new ServiceError('PRECONDITION_REQUIRED', 'Send If-Match with the ETag of the state you read (GET it first); "*" is not accepted here, so no change overwrites what its sender never saw.');
+    throw new ServiceError(
+      'PRECONDITION_REQUIRED',
+      'Send If-Match with the ETag of the state you read (GET it first); "*" is not accepted here, so no change overwrites what its sender never saw.',
+    );
   }
   const out: number[] = [];
   for (const part of value.split(',')) {
@@ -57,7 +76,11 @@ export function ifMatchRevisions(header: string | null): number[] {
 }
 
 function stale(current: number): ServiceError {
-  return new ServiceError('PRECONDITION_FAILED', `The state changed since it was read (now revision ${current}); GET it again and re-apply the change.`, { headers: { ETag: revisionTag(current) } });
+  return new ServiceError(
+    'PRECONDITION_FAILED',
+    `The state changed since it was read (now revision ${current}); GET it again and re-apply the change.`,
+    { headers: { ETag: revisionTag(current) } },
+  );
 }
 
 /**
@@ -85,16 +108,31 @@ export async function playerCaller(request: Request): Promise<{ account: Account
 
 /** The account's island, created on first read from its deterministic seed (revision 1). */
 export function readIsland(store: PlayerStore, account: Account, clock: Clock = systemClock): Promise<IslandDoc> {
-  return store.island(account.accountId, () => ({ state: initialIsland(islandSeedOf(account.accountId)), revision: 1, updatedAt: clock().toISOString() }));
+  return store.island(account.accountId, () => ({
+    state: initialIsland(islandSeedOf(account.accountId)),
+    revision: 1,
+    updatedAt: clock().toISOString(),
+  }));
 }
 
 /** Save `state` over the revision `If-Match` names. @throws ServiceError 412, 428, 404 (no island), 503 */
-async function saveIsland(store: PlayerStore, account: Account, ifMatch: string | null, next: (current: IslandState) => IslandState, clock: Clock): Promise<IslandDoc> {
+async function saveIsland(
+  store: PlayerStore,
+  account: Account,
+  ifMatch: string | null,
+  next: (current: IslandState) => IslandState,
+  clock: Clock,
+): Promise<IslandDoc> {
   const revisions = ifMatchRevisions(ifMatch);
   const current = await readIsland(store, account, clock);
   if (!revisions.includes(current.revision)) throw stale(current.revision);
   const state = next(current.state);
-  const out = await store.saveIsland(account.accountId, { expectedRevision: current.revision, state, writeId: mintUuid(), at: clock().toISOString() });
+  const out = await store.saveIsland(account.accountId, {
+    expectedRevision: current.revision,
+    state,
+    writeId: mintUuid(),
+    at: clock().toISOString(),
+  });
   if (out.status === 'saved') return out.doc;
   if (out.status === 'stale') throw stale(out.revision);
   throw new ServiceError('NOT_FOUND', 'This account has no island.');
@@ -104,25 +142,56 @@ async function saveIsland(store: PlayerStore, account: Account, ifMatch: string 
  * Apply a JSON merge patch (RFC 7396) to the island state; the result must match the state schema.
  * @throws ServiceError 400 INVALID_BODY naming every bad field of the merged state, 412, 428, 503
  */
-export function patchIsland(store: PlayerStore, account: Account, ifMatch: string | null, patch: Record<string, Json>, clock: Clock = systemClock): Promise<IslandDoc> {
-  return saveIsland(store, account, ifMatch, (current) => checkBody<IslandState>('island-state', mergePatch(current as unknown as Json, patch)), clock);
+export function patchIsland(
+  store: PlayerStore,
+  account: Account,
+  ifMatch: string | null,
+  patch: Record<string, Json>,
+  clock: Clock = systemClock,
+): Promise<IslandDoc> {
+  return saveIsland(
+    store,
+    account,
+    ifMatch,
+    (current) => checkBody<IslandState>('island-state', mergePatch(current as unknown as Json, patch)),
+    clock,
+  );
 }
 
 /**
  * Derive and store the RTS export (spec 2.9): `rtsExport`, `rtsHeightmap`, `rtsNatureScatter`.
  * @throws ServiceError 400 when a sent height is outside the biome's foundation's elevation range, 412, 428, 503
  */
-export function exportIsland(store: PlayerStore, account: Account, ifMatch: string | null, input: RtsExportInput, clock: Clock = systemClock): Promise<IslandDoc> {
+export function exportIsland(
+  store: PlayerStore,
+  account: Account,
+  ifMatch: string | null,
+  input: RtsExportInput,
+  clock: Clock = systemClock,
+): Promise<IslandDoc> {
   if (input.heightmap) {
     const foundation = SIZE_FOUNDATIONS.find((f) => f.id === foundationOfBiome(input.biome))!;
     const problems: FieldProblem[] = [];
     input.heightmap.forEach((h, i) => {
-      if (h < foundation.minElevationM || h > foundation.maxElevationM) problems.push({ name: `/heightmap/${i}`, message: `Height ${h} m is outside ${foundation.id}'s range ${foundation.minElevationM} to ${foundation.maxElevationM} m.` });
+      if (h < foundation.minElevationM || h > foundation.maxElevationM)
+        problems.push({
+          name: `/heightmap/${i}`,
+          message: `Height ${h} m is outside ${foundation.id}'s range ${foundation.minElevationM} to ${foundation.maxElevationM} m.`,
+        });
     });
-    if (problems.length > 0) throw new ServiceError('INVALID_BODY', `${problems.length} height(s) outside the foundation's elevation range.`, { errors: problems.slice(0, 100) });
+    if (problems.length > 0)
+      throw new ServiceError('INVALID_BODY', `${problems.length} height(s) outside the foundation's elevation range.`, {
+        errors: problems.slice(0, 100),
+      });
   }
   const derived = exportFromRts(input);
-  return saveIsland(store, account, ifMatch, (current) => ({ ...current, ...derived, stats: { ...current.stats, exports: (current.stats.exports ?? 0) + 1 } }), clock);
+  return saveIsland(
+    store,
+    account,
+    ifMatch,
+    (current) => ({ ...current, ...derived, stats: { ...current.stats, exports: (current.stats.exports ?? 0) + 1 } }),
+    clock,
+  );
 }
 
 // ---------------------------------------------------------------- characters (2.6, 2.8)
@@ -142,9 +211,14 @@ export function studioCodeOf(characterId: string): string {
 
 /** The era of `?era=`. @throws ServiceError INVALID_QUERY for a missing or unknown era (never a default) */
 export function eraOf(value: string | null): Era {
-  if (value === null || value === '') throw new ServiceError('INVALID_QUERY', 'Name the era: ?era=warlords, voxel, nexus or armada.', { errors: [{ name: 'era', message: 'Required: one of warlords, voxel, nexus, armada.' }] });
+  if (value === null || value === '')
+    throw new ServiceError('INVALID_QUERY', 'Name the era: ?era=warlords, voxel, nexus or armada.', {
+      errors: [{ name: 'era', message: 'Required: one of warlords, voxel, nexus, armada.' }],
+    });
   if (!(ERAS as readonly string[]).includes(value)) {
-    throw new ServiceError('INVALID_QUERY', `Unknown era "${value.slice(0, 40)}"; use warlords, voxel, nexus or armada.`, { errors: [{ name: 'era', message: 'Must be one of: warlords, voxel, nexus, armada.' }] });
+    throw new ServiceError('INVALID_QUERY', `Unknown era "${value.slice(0, 40)}"; use warlords, voxel, nexus or armada.`, {
+      errors: [{ name: 'era', message: 'Must be one of: warlords, voxel, nexus, armada.' }],
+    });
   }
   return value as Era;
 }
@@ -158,7 +232,10 @@ const UUID_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
 export function characterIdOf(key: string | undefined): string {
   const k = key ?? '';
   if (/^STDG-/i.test(k)) {
-    throw new ServiceError('BAD_REQUEST', `"${k.slice(0, 40)}" is a character display stamp (characters.studio_code), which is never a key; use the character's id (characters.id, a uuid).`);
+    throw new ServiceError(
+      'BAD_REQUEST',
+      `"${k.slice(0, 40)}" is a character display stamp (characters.studio_code), which is never a key; use the character's id (characters.id, a uuid).`,
+    );
   }
   if (!UUID_KEY.test(k)) throw new ServiceError('BAD_REQUEST', 'A character is named by its id (characters.id), an RFC 4122 uuid.');
   return k.toLowerCase();
@@ -210,15 +287,25 @@ const fingerprint = requestFingerprint;
  * @throws ServiceError 400 INVALID_BODY (every id the catalog does not define, a race outside its faction),
  *   409 CONFLICT (every slot of the era taken), 422 IDEMPOTENCY_KEY_REUSED, 503 (catalog or store)
  */
-export async function createCharacter(store: PlayerStore, account: Account, body: CreateCharacterBody, clock: Clock = systemClock): Promise<{ character: Character; created: boolean }> {
+export async function createCharacter(
+  store: PlayerStore,
+  account: Account,
+  body: CreateCharacterBody,
+  clock: Clock = systemClock,
+): Promise<{ character: Character; created: boolean }> {
   const world = await worldDefinitions();
   const problems: FieldProblem[] = [];
-  if (!world.classes.has(body.classId)) problems.push({ name: '/classId', message: `No class "${body.classId}" in the catalog (classes.json).` });
+  if (!world.classes.has(body.classId))
+    problems.push({ name: '/classId', message: `No class "${body.classId}" in the catalog (classes.json).` });
   if (!world.races.has(body.raceId)) problems.push({ name: '/raceId', message: `No race "${body.raceId}" in the catalog (races.json).` });
   const factionRaces = world.factions.get(body.factionId);
   if (!factionRaces) problems.push({ name: '/factionId', message: `No faction "${body.factionId}" in the catalog (factions.json).` });
-  else if (world.races.has(body.raceId) && !factionRaces.has(body.raceId)) problems.push({ name: '/raceId', message: `Race "${body.raceId}" does not belong to faction "${body.factionId}".` });
-  if (problems.length > 0) throw new ServiceError('INVALID_BODY', `${problems.length} invalid field(s) in the body: ${problems.map((p) => p.name).join(', ')}.`, { errors: problems });
+  else if (world.races.has(body.raceId) && !factionRaces.has(body.raceId))
+    problems.push({ name: '/raceId', message: `Race "${body.raceId}" does not belong to faction "${body.factionId}".` });
+  if (problems.length > 0)
+    throw new ServiceError('INVALID_BODY', `${problems.length} invalid field(s) in the body: ${problems.map((p) => p.name).join(', ')}.`, {
+      errors: problems,
+    });
   const at = clock().toISOString();
   const id = mintUuid();
   const character: Character = {
@@ -236,7 +323,12 @@ export async function createCharacter(store: PlayerStore, account: Account, body
     updatedAt: at,
   };
   const { idempotencyKey: clientKey, ...request } = body;
-  const out = await store.createCharacter({ character, slotsPerEra: CHARACTER_SLOTS_PER_ERA, clientKey, fingerprint: fingerprint(request) });
+  const out = await store.createCharacter({
+    character,
+    slotsPerEra: CHARACTER_SLOTS_PER_ERA,
+    clientKey,
+    fingerprint: fingerprint(request),
+  });
   switch (out.status) {
     case 'created':
       return { character: out.character, created: true };
@@ -245,13 +337,26 @@ export async function createCharacter(store: PlayerStore, account: Account, body
     case 'full':
       throw new ServiceError('CONFLICT', `Every character slot of the ${body.era} era is taken (${out.slotsPerEra} per era).`);
     default:
-      throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key already created a character from another request; use a new key.');
+      throw new ServiceError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'This idempotency key already created a character from another request; use a new key.',
+      );
   }
 }
 
 /** A character as the API answers it (the list and the creation). */
 export function characterView(c: Character) {
-  return { id: c.id, studioCode: c.studioCode, era: c.era, name: c.name, classId: c.classId, raceId: c.raceId, factionId: c.factionId, createdAt: c.createdAt, progress_revision: c.progressRevision };
+  return {
+    id: c.id,
+    studioCode: c.studioCode,
+    era: c.era,
+    name: c.name,
+    classId: c.classId,
+    raceId: c.raceId,
+    factionId: c.factionId,
+    createdAt: c.createdAt,
+    progress_revision: c.progressRevision,
+  };
 }
 
 /** The character-scoped fields of 2.8 with `progress_revision` (GET /api/characters/{id}/progress). */
@@ -272,7 +377,10 @@ export function accountScopedProblems(body: unknown): FieldProblem[] {
   if (typeof progress !== 'object' || progress === null || Array.isArray(progress)) return [];
   return Object.keys(progress)
     .filter((k) => (ACCOUNT_SCOPED_FIELDS as readonly string[]).includes(k))
-    .map((k) => ({ name: `/progress/${k}`, message: `"${k}" is account-scoped (spec 2.8): it belongs to the account, never to a character.` }));
+    .map((k) => ({
+      name: `/progress/${k}`,
+      message: `"${k}" is account-scoped (spec 2.8): it belongs to the account, never to a character.`,
+    }));
 }
 
 /** Body of PATCH /api/characters/{id}/progress (schema `character-progress-patch`). */
@@ -287,14 +395,27 @@ export interface ProgressPatchBody {
  * @returns the character after the save and whether this request replayed an earlier one.
  * @throws ServiceError 404, 412 (with the current ETag), 428, 422 IDEMPOTENCY_KEY_REUSED, 503
  */
-export async function patchProgress(store: PlayerStore, account: Account, characterId: string, ifMatch: string | null, body: ProgressPatchBody, clock: Clock = systemClock): Promise<{ character: Character; replayed: boolean }> {
+export async function patchProgress(
+  store: PlayerStore,
+  account: Account,
+  characterId: string,
+  ifMatch: string | null,
+  body: ProgressPatchBody,
+  clock: Clock = systemClock,
+): Promise<{ character: Character; replayed: boolean }> {
   const revisions = ifMatchRevisions(ifMatch);
   const current = await ownCharacter(store, account, characterId);
   const merged = mergePatch(current.progress as unknown as Json, body.progress) as unknown as Partial<Progress>;
   const progress: Progress = { ...EMPTY_PROGRESS, ...merged };
   // the key is bound to the request as sent: the patch and the revision it names
   const expected = revisions.includes(current.progressRevision) ? current.progressRevision : (revisions[0] ?? -1);
-  const out = await store.saveProgress(account.accountId, characterId, { expectedRevision: expected, progress, idempotencyKey: body.idempotencyKey, fingerprint: fingerprint([body.progress, revisions]), at: clock().toISOString() });
+  const out = await store.saveProgress(account.accountId, characterId, {
+    expectedRevision: expected,
+    progress,
+    idempotencyKey: body.idempotencyKey,
+    fingerprint: fingerprint([body.progress, revisions]),
+    at: clock().toISOString(),
+  });
   switch (out.status) {
     case 'saved':
       return { character: out.character, replayed: false };
@@ -324,9 +445,16 @@ function catalogRecipeIds(): Promise<ReadonlySet<string>> {
  * Learn a recipe of the catalog; learning it again changes nothing.
  * @throws ServiceError 400 INVALID_BODY when the catalog has no such recipe, 503
  */
-export async function learnRecipe(store: PlayerStore, account: Account, recipeId: string, clock: Clock = systemClock): Promise<{ learned: boolean; recipe: LearnedRecipe }> {
+export async function learnRecipe(
+  store: PlayerStore,
+  account: Account,
+  recipeId: string,
+  clock: Clock = systemClock,
+): Promise<{ learned: boolean; recipe: LearnedRecipe }> {
   if (!(await catalogRecipeIds()).has(recipeId)) {
-    throw new ServiceError('INVALID_BODY', `No recipe ${recipeId.slice(0, 80)} in the catalog.`, { errors: [{ name: '/recipeId', message: 'Not a recipe of the published catalog (master-recipes.json).' }] });
+    throw new ServiceError('INVALID_BODY', `No recipe ${recipeId.slice(0, 80)} in the catalog.`, {
+      errors: [{ name: '/recipeId', message: 'Not a recipe of the published catalog (master-recipes.json).' }],
+    });
   }
   return store.learnRecipe(account.accountId, recipeId, clock().toISOString());
 }

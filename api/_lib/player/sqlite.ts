@@ -17,7 +17,18 @@ import type { InValue, Row, Transaction } from '@libsql/client';
 import { openSqliteFile } from '../util/sqlite-file.js';
 import { ServiceError } from '../errors.js';
 import type { IslandState } from '../island/generate.js';
-import type { BagEntry, Character, Era, ExternalLink, IslandDoc, ItemEvent, ItemInstance, ItemState, PlayerStore, Progress } from './types.js';
+import type {
+  BagEntry,
+  Character,
+  Era,
+  ExternalLink,
+  IslandDoc,
+  ItemEvent,
+  ItemInstance,
+  ItemState,
+  PlayerStore,
+  Progress,
+} from './types.js';
 import { characterBody } from './types.js';
 
 const SCHEMA = `
@@ -127,11 +138,22 @@ const text = (v: unknown): string => v as string;
 
 /** A character from its row: the fixed fields in `body`, progress and revision in their own columns. */
 function characterOf(r: Row): Character {
-  return { ...(JSON.parse(text(r.body)) as Omit<Character, 'progress' | 'progressRevision' | 'updatedAt'>), progress: JSON.parse(text(r.progress)) as Progress, progressRevision: Number(r.revision), updatedAt: text(r.updated_at) };
+  return {
+    ...(JSON.parse(text(r.body)) as Omit<Character, 'progress' | 'progressRevision' | 'updatedAt'>),
+    progress: JSON.parse(text(r.progress)) as Progress,
+    progressRevision: Number(r.revision),
+    updatedAt: text(r.updated_at),
+  };
 }
 
 function linkOf(r: Row): ExternalLink {
-  return { provider: text(r.provider), externalUserId: text(r.external_user_id), username: text(r.username), accountId: text(r.account_id), linkedAt: text(r.linked_at) };
+  return {
+    provider: text(r.provider),
+    externalUserId: text(r.external_user_id),
+    username: text(r.username),
+    accountId: text(r.account_id),
+    linkedAt: text(r.linked_at),
+  };
 }
 
 function itemOf(r: Row): ItemInstance {
@@ -148,17 +170,31 @@ function itemOf(r: Row): ItemInstance {
 }
 
 function itemEventOf(r: Row): ItemEvent {
-  return { studioUuid: text(r.studio_uuid), seq: Number(r.seq), kind: text(r.kind) as ItemEvent['kind'], accountId: text(r.account_id), characterId: r.character_id === null ? null : text(r.character_id), at: text(r.at) };
+  return {
+    studioUuid: text(r.studio_uuid),
+    seq: Number(r.seq),
+    kind: text(r.kind) as ItemEvent['kind'],
+    accountId: text(r.account_id),
+    characterId: r.character_id === null ? null : text(r.character_id),
+    at: text(r.at),
+  };
 }
 
 function bagEntryOf(r: Row): BagEntry {
-  return { accountId: text(r.account_id), definitionId: text(r.definition_id), seq: Number(r.seq), delta: Number(r.delta), quantityAfter: Number(r.quantity_after), sourceRef: text(r.source_ref), at: text(r.at) };
+  return {
+    accountId: text(r.account_id),
+    definitionId: text(r.definition_id),
+    seq: Number(r.seq),
+    delta: Number(r.delta),
+    quantityAfter: Number(r.quantity_after),
+    sourceRef: text(r.source_ref),
+    at: text(r.at),
+  };
 }
 
 function islandOf(r: Row): IslandDoc {
   return { state: JSON.parse(text(r.state)) as IslandState, revision: Number(r.revision), updatedAt: text(r.updated_at) };
 }
-
 
 /**
  * Open (creating the tables when missing) the player store in the database file `file` (or `:memory:`).
@@ -209,7 +245,10 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         const again = await one(tx, 'SELECT * FROM islands WHERE account_id = ?', [accountId]);
         if (again) return islandOf(again);
         const doc = initial();
-        await tx.execute({ sql: 'INSERT INTO islands (account_id, state, revision, updated_at, last_write) VALUES (?, ?, ?, ?, ?)', args: [accountId, JSON.stringify(doc.state), doc.revision, doc.updatedAt, ''] });
+        await tx.execute({
+          sql: 'INSERT INTO islands (account_id, state, revision, updated_at, last_write) VALUES (?, ?, ?, ?, ?)',
+          args: [accountId, JSON.stringify(doc.state), doc.revision, doc.updatedAt, ''],
+        });
         return doc;
       });
     },
@@ -220,7 +259,10 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         if (text(row.last_write) === save.writeId) return { status: 'saved', doc: islandOf(row) } as const;
         if (Number(row.revision) !== save.expectedRevision) return { status: 'stale', revision: Number(row.revision) } as const;
         const doc: IslandDoc = { state: save.state, revision: save.expectedRevision + 1, updatedAt: save.at };
-        await tx.execute({ sql: 'UPDATE islands SET state = ?, revision = ?, updated_at = ?, last_write = ? WHERE account_id = ?', args: [JSON.stringify(doc.state), doc.revision, doc.updatedAt, save.writeId, accountId] });
+        await tx.execute({
+          sql: 'UPDATE islands SET state = ?, revision = ?, updated_at = ?, last_write = ? WHERE account_id = ?',
+          args: [JSON.stringify(doc.state), doc.revision, doc.updatedAt, save.writeId, accountId],
+        });
         return { status: 'saved', doc } as const;
       });
     },
@@ -228,7 +270,10 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
       const c = input.character;
       return write(async (tx) => {
         if (input.clientKey !== undefined) {
-          const k = await one(tx, 'SELECT character_id, fingerprint FROM character_keys WHERE account_id = ? AND client_key = ?', [c.accountId, input.clientKey]);
+          const k = await one(tx, 'SELECT character_id, fingerprint FROM character_keys WHERE account_id = ? AND client_key = ?', [
+            c.accountId,
+            input.clientKey,
+          ]);
           if (k) {
             if (text(k.fingerprint) !== input.fingerprint) return { status: 'key-reused' } as const;
             const row = await one(tx, 'SELECT * FROM characters WHERE id = ?', [text(k.character_id)]);
@@ -237,7 +282,9 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         }
         const same = await one(tx, 'SELECT * FROM characters WHERE id = ?', [c.id]);
         if (same) return { status: 'existing', character: characterOf(same) } as const;
-        const used = Number((await one(tx, 'SELECT count(*) AS n FROM characters WHERE account_id = ? AND era = ?', [c.accountId, c.era]))!.n);
+        const used = Number(
+          (await one(tx, 'SELECT count(*) AS n FROM characters WHERE account_id = ? AND era = ?', [c.accountId, c.era]))!.n,
+        );
         if (used >= input.slotsPerEra) return { status: 'full', slotsPerEra: input.slotsPerEra } as const;
         const ordinal = Number((await one(tx, 'SELECT count(*) AS n FROM characters WHERE account_id = ?', [c.accountId]))!.n) + 1;
         await tx.execute({
@@ -245,7 +292,10 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
           args: [c.id, c.accountId, c.era, characterBody(c), JSON.stringify(c.progress), c.progressRevision, c.updatedAt, ordinal],
         });
         if (input.clientKey !== undefined) {
-          await tx.execute({ sql: 'INSERT INTO character_keys (account_id, client_key, character_id, fingerprint) VALUES (?, ?, ?, ?)', args: [c.accountId, input.clientKey, c.id, input.fingerprint] });
+          await tx.execute({
+            sql: 'INSERT INTO character_keys (account_id, client_key, character_id, fingerprint) VALUES (?, ?, ?, ?)',
+            args: [c.accountId, input.clientKey, c.id, input.fingerprint],
+          });
         }
         return { status: 'created', character: c } as const;
       });
@@ -261,15 +311,29 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
       return write(async (tx) => {
         const row = await one(tx, 'SELECT * FROM characters WHERE id = ? AND account_id = ?', [characterId, accountId]);
         if (!row) return { status: 'missing' } as const;
-        const k = await one(tx, 'SELECT fingerprint, result FROM progress_keys WHERE character_id = ? AND idempotency_key = ?', [characterId, save.idempotencyKey]);
+        const k = await one(tx, 'SELECT fingerprint, result FROM progress_keys WHERE character_id = ? AND idempotency_key = ?', [
+          characterId,
+          save.idempotencyKey,
+        ]);
         if (k) {
           if (text(k.fingerprint) !== save.fingerprint) return { status: 'key-reused' } as const;
           return { status: 'replayed', character: JSON.parse(text(k.result)) as Character } as const;
         }
         if (Number(row.revision) !== save.expectedRevision) return { status: 'stale', revision: Number(row.revision) } as const;
-        const character: Character = { ...characterOf(row), progress: save.progress, progressRevision: save.expectedRevision + 1, updatedAt: save.at };
-        await tx.execute({ sql: 'UPDATE characters SET progress = ?, revision = ?, updated_at = ? WHERE id = ?', args: [JSON.stringify(save.progress), character.progressRevision, save.at, characterId] });
-        await tx.execute({ sql: 'INSERT INTO progress_keys (character_id, idempotency_key, fingerprint, result) VALUES (?, ?, ?, ?)', args: [characterId, save.idempotencyKey, save.fingerprint, JSON.stringify(character)] });
+        const character: Character = {
+          ...characterOf(row),
+          progress: save.progress,
+          progressRevision: save.expectedRevision + 1,
+          updatedAt: save.at,
+        };
+        await tx.execute({
+          sql: 'UPDATE characters SET progress = ?, revision = ?, updated_at = ? WHERE id = ?',
+          args: [JSON.stringify(save.progress), character.progressRevision, save.at, characterId],
+        });
+        await tx.execute({
+          sql: 'INSERT INTO progress_keys (character_id, idempotency_key, fingerprint, result) VALUES (?, ?, ?, ?)',
+          args: [characterId, save.idempotencyKey, save.fingerprint, JSON.stringify(character)],
+        });
         return { status: 'saved', character } as const;
       });
     },
@@ -277,17 +341,25 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
       return write(async (tx) => {
         const row = await one(tx, 'SELECT learned_at FROM learned_recipes WHERE account_id = ? AND recipe_id = ?', [accountId, recipeId]);
         if (row) return { learned: false, recipe: { recipeId, learnedAt: text(row.learned_at) } };
-        await tx.execute({ sql: 'INSERT INTO learned_recipes (account_id, recipe_id, learned_at) VALUES (?, ?, ?)', args: [accountId, recipeId, at] });
+        await tx.execute({
+          sql: 'INSERT INTO learned_recipes (account_id, recipe_id, learned_at) VALUES (?, ?, ?)',
+          args: [accountId, recipeId, at],
+        });
         return { learned: true, recipe: { recipeId, learnedAt: at } };
       });
     },
     async recipes(accountId) {
-      const rows = await read('SELECT recipe_id, learned_at FROM learned_recipes WHERE account_id = ? ORDER BY learned_at, recipe_id', [accountId]);
+      const rows = await read('SELECT recipe_id, learned_at FROM learned_recipes WHERE account_id = ? ORDER BY learned_at, recipe_id', [
+        accountId,
+      ]);
       return rows.map((r) => ({ recipeId: text(r.recipe_id), learnedAt: text(r.learned_at) }));
     },
     linkExternal(link) {
       return write(async (tx) => {
-        const row = await one(tx, 'SELECT * FROM external_links WHERE provider = ? AND external_user_id = ?', [link.provider, link.externalUserId]);
+        const row = await one(tx, 'SELECT * FROM external_links WHERE provider = ? AND external_user_id = ?', [
+          link.provider,
+          link.externalUserId,
+        ]);
         if (row) {
           const stored = linkOf(row);
           return { status: stored.accountId === link.accountId ? 'existing' : 'taken', link: stored } as const;
@@ -305,17 +377,36 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
     },
     mintItem(request) {
       return write(async (tx) => {
-        const k = await one(tx, 'SELECT fingerprint, result FROM item_keys WHERE scope = ? AND idempotency_key = ?', ['mint', request.idempotencyKey]);
+        const k = await one(tx, 'SELECT fingerprint, result FROM item_keys WHERE scope = ? AND idempotency_key = ?', [
+          'mint',
+          request.idempotencyKey,
+        ]);
         if (k) {
           if (text(k.fingerprint) !== request.fingerprint) return { status: 'key-reused' } as const;
           return { status: 'replayed', ...(JSON.parse(text(k.result)) as { item: ItemInstance; event: ItemEvent }) } as const;
         }
         const i = request.item;
-        const event: ItemEvent = { studioUuid: i.studioUuid, seq: 1, kind: 'minted', accountId: i.accountId, characterId: null, at: i.mintedAt };
+        const event: ItemEvent = {
+          studioUuid: i.studioUuid,
+          seq: 1,
+          kind: 'minted',
+          accountId: i.accountId,
+          characterId: null,
+          at: i.mintedAt,
+        };
         await tx.batch([
-          { sql: 'INSERT INTO items (studio_uuid, definition_id, account_id, state, character_id, seq, minted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', args: [i.studioUuid, i.definitionId, i.accountId, i.state, i.characterId, i.seq, i.mintedAt, i.updatedAt] },
-          { sql: 'INSERT INTO item_events (studio_uuid, seq, kind, account_id, character_id, at) VALUES (?, ?, ?, ?, ?, ?)', args: [event.studioUuid, 1, 'minted', event.accountId, null, event.at] },
-          { sql: 'INSERT INTO item_keys (scope, idempotency_key, fingerprint, result) VALUES (?, ?, ?, ?)', args: ['mint', request.idempotencyKey, request.fingerprint, JSON.stringify({ item: i, event })] },
+          {
+            sql: 'INSERT INTO items (studio_uuid, definition_id, account_id, state, character_id, seq, minted_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+            args: [i.studioUuid, i.definitionId, i.accountId, i.state, i.characterId, i.seq, i.mintedAt, i.updatedAt],
+          },
+          {
+            sql: 'INSERT INTO item_events (studio_uuid, seq, kind, account_id, character_id, at) VALUES (?, ?, ?, ?, ?, ?)',
+            args: [event.studioUuid, 1, 'minted', event.accountId, null, event.at],
+          },
+          {
+            sql: 'INSERT INTO item_keys (scope, idempotency_key, fingerprint, result) VALUES (?, ?, ?, ?)',
+            args: ['mint', request.idempotencyKey, request.fingerprint, JSON.stringify({ item: i, event })],
+          },
         ]);
         return { status: 'minted', item: i, event } as const;
       });
@@ -324,19 +415,45 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
       return write(async (tx) => {
         const row = await one(tx, 'SELECT * FROM items WHERE studio_uuid = ?', [request.studioUuid]);
         if (!row) return { status: 'missing' } as const;
-        const k = await one(tx, 'SELECT fingerprint, result FROM item_keys WHERE scope = ? AND idempotency_key = ?', [request.studioUuid, request.idempotencyKey]);
+        const k = await one(tx, 'SELECT fingerprint, result FROM item_keys WHERE scope = ? AND idempotency_key = ?', [
+          request.studioUuid,
+          request.idempotencyKey,
+        ]);
         if (k) {
           if (text(k.fingerprint) !== request.fingerprint) return { status: 'key-reused' } as const;
           return { status: 'replayed', ...(JSON.parse(text(k.result)) as { item: ItemInstance; event: ItemEvent }) } as const;
         }
         const current = itemOf(row);
         if (!request.from.includes(current.state)) return { status: 'forbidden', item: current } as const;
-        const item: ItemInstance = { ...current, accountId: request.accountId ?? current.accountId, state: request.to, characterId: request.characterId, seq: current.seq + 1, updatedAt: request.at };
-        const event: ItemEvent = { studioUuid: item.studioUuid, seq: item.seq, kind: request.kind, accountId: item.accountId, characterId: item.characterId, at: request.at };
+        const item: ItemInstance = {
+          ...current,
+          accountId: request.accountId ?? current.accountId,
+          state: request.to,
+          characterId: request.characterId,
+          seq: current.seq + 1,
+          updatedAt: request.at,
+        };
+        const event: ItemEvent = {
+          studioUuid: item.studioUuid,
+          seq: item.seq,
+          kind: request.kind,
+          accountId: item.accountId,
+          characterId: item.characterId,
+          at: request.at,
+        };
         await tx.batch([
-          { sql: 'UPDATE items SET account_id = ?, state = ?, character_id = ?, seq = ?, updated_at = ? WHERE studio_uuid = ?', args: [item.accountId, item.state, item.characterId, item.seq, item.updatedAt, item.studioUuid] },
-          { sql: 'INSERT INTO item_events (studio_uuid, seq, kind, account_id, character_id, at) VALUES (?, ?, ?, ?, ?, ?)', args: [event.studioUuid, event.seq, event.kind, event.accountId, event.characterId, event.at] },
-          { sql: 'INSERT INTO item_keys (scope, idempotency_key, fingerprint, result) VALUES (?, ?, ?, ?)', args: [request.studioUuid, request.idempotencyKey, request.fingerprint, JSON.stringify({ item, event })] },
+          {
+            sql: 'UPDATE items SET account_id = ?, state = ?, character_id = ?, seq = ?, updated_at = ? WHERE studio_uuid = ?',
+            args: [item.accountId, item.state, item.characterId, item.seq, item.updatedAt, item.studioUuid],
+          },
+          {
+            sql: 'INSERT INTO item_events (studio_uuid, seq, kind, account_id, character_id, at) VALUES (?, ?, ?, ?, ?, ?)',
+            args: [event.studioUuid, event.seq, event.kind, event.accountId, event.characterId, event.at],
+          },
+          {
+            sql: 'INSERT INTO item_keys (scope, idempotency_key, fingerprint, result) VALUES (?, ?, ?, ?)',
+            args: [request.studioUuid, request.idempotencyKey, request.fingerprint, JSON.stringify({ item, event })],
+          },
         ]);
         return { status: 'applied', item, event } as const;
       });
@@ -348,19 +465,37 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
       return { item: itemOf(row), events };
     },
     async accountItems(accountId) {
-      const rows = await read("SELECT * FROM items WHERE account_id = ? AND state NOT IN ('consumed', 'destroyed') ORDER BY minted_at, studio_uuid", [accountId]);
+      const rows = await read(
+        "SELECT * FROM items WHERE account_id = ? AND state NOT IN ('consumed', 'destroyed') ORDER BY minted_at, studio_uuid",
+        [accountId],
+      );
       return rows.map(itemOf);
     },
     changeBag(change) {
       return write(async (tx) => {
         const stored = await one(tx, 'SELECT * FROM bag_entries WHERE source_ref = ?', [change.sourceRef]);
-        if (stored) return text(stored.fingerprint) === change.fingerprint ? ({ status: 'replayed', entry: bagEntryOf(stored) } as const) : ({ status: 'key-reused' } as const);
-        const row = await one(tx, 'SELECT quantity, seq FROM bag_quantities WHERE account_id = ? AND definition_id = ?', [change.accountId, change.definitionId]);
+        if (stored)
+          return text(stored.fingerprint) === change.fingerprint
+            ? ({ status: 'replayed', entry: bagEntryOf(stored) } as const)
+            : ({ status: 'key-reused' } as const);
+        const row = await one(tx, 'SELECT quantity, seq FROM bag_quantities WHERE account_id = ? AND definition_id = ?', [
+          change.accountId,
+          change.definitionId,
+        ]);
         const quantity = row ? Number(row.quantity) : 0;
         const after = quantity + change.delta;
         if (after < 0) return { status: 'insufficient', quantity } as const;
-        if (!Number.isSafeInteger(after)) throw new ServiceError('CONFLICT', 'This grant would take the quantity beyond the largest the bag holds.');
-        const entry: BagEntry = { accountId: change.accountId, definitionId: change.definitionId, seq: (row ? Number(row.seq) : 0) + 1, delta: change.delta, quantityAfter: after, sourceRef: change.sourceRef, at: change.at };
+        if (!Number.isSafeInteger(after))
+          throw new ServiceError('CONFLICT', 'This grant would take the quantity beyond the largest the bag holds.');
+        const entry: BagEntry = {
+          accountId: change.accountId,
+          definitionId: change.definitionId,
+          seq: (row ? Number(row.seq) : 0) + 1,
+          delta: change.delta,
+          quantityAfter: after,
+          sourceRef: change.sourceRef,
+          at: change.at,
+        };
         await tx.batch([
           {
             sql: 'INSERT INTO bag_quantities (account_id, definition_id, quantity, seq) VALUES (?, ?, ?, ?) ON CONFLICT (account_id, definition_id) DO UPDATE SET quantity = excluded.quantity, seq = excluded.seq',
@@ -375,11 +510,18 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
       });
     },
     async bag(accountId) {
-      const rows = await read('SELECT definition_id, quantity FROM bag_quantities WHERE account_id = ? AND quantity > 0 ORDER BY definition_id', [accountId]);
+      const rows = await read(
+        'SELECT definition_id, quantity FROM bag_quantities WHERE account_id = ? AND quantity > 0 ORDER BY definition_id',
+        [accountId],
+      );
       return rows.map((r) => ({ definitionId: text(r.definition_id), quantity: Number(r.quantity) }));
     },
     async bagSnapshot() {
-      const quantities = (await read('SELECT * FROM bag_quantities ORDER BY account_id, definition_id', [])).map((r) => ({ accountId: text(r.account_id), definitionId: text(r.definition_id), quantity: Number(r.quantity) }));
+      const quantities = (await read('SELECT * FROM bag_quantities ORDER BY account_id, definition_id', [])).map((r) => ({
+        accountId: text(r.account_id),
+        definitionId: text(r.definition_id),
+        quantity: Number(r.quantity),
+      }));
       const entries = (await read('SELECT * FROM bag_entries ORDER BY account_id, definition_id, seq', [])).map(bagEntryOf);
       return { quantities, entries };
     },

@@ -19,4 +19,7 @@ export function openPlayerStore(config: StoreConfig): Promise<PlayerStore> {
 }
 
 /** The process-wide player store (built on first use). @throws ServiceError UPSTREAM_UNAVAILABLE */
-export const playerStore: () => Promise<PlayerStore> = oncePerConfiguration((config) => openPlayerStore(config.store), (store) => store.close());
+export const playerStore: () => Promise<PlayerStore> = oncePerConfiguration(
+  (config) => openPlayerStore(config.store),
+  (store) => store.close(),
+);

@@ -178,7 +178,8 @@ export interface MintRequest {
 }
 
 /** Result of {@link PlayerStore.mintItem}. */
-export type MintOutcome = { readonly status: 'minted' | 'replayed'; readonly item: ItemInstance; readonly event: ItemEvent } | { readonly status: 'key-reused' };
+export type MintOutcome =
+  { readonly status: 'minted' | 'replayed'; readonly item: ItemInstance; readonly event: ItemEvent } | { readonly status: 'key-reused' };
 
 /** Input of {@link PlayerStore.recordItemEvent}. */
 export interface ItemEventRequest {
@@ -287,5 +288,15 @@ export interface PlayerStore {
 
 /** The fixed fields of a character (all but progress, revision and last change) as JSON: what adapters store once. */
 export function characterBody(c: Character): string {
-  return JSON.stringify({ id: c.id, studioCode: c.studioCode, accountId: c.accountId, era: c.era, name: c.name, classId: c.classId, raceId: c.raceId, factionId: c.factionId, createdAt: c.createdAt });
+  return JSON.stringify({
+    id: c.id,
+    studioCode: c.studioCode,
+    accountId: c.accountId,
+    era: c.era,
+    name: c.name,
+    classId: c.classId,
+    raceId: c.raceId,
+    factionId: c.factionId,
+    createdAt: c.createdAt,
+  });
 }

@@ -9,7 +9,14 @@
  */
 import { readCatalogJson } from '../catalog/store.js';
 import { foldAccentsAndCase } from '../text/fold.js';
-import { ASSET_CATEGORIES_FILE, ASSET_INDEX_FILE, type AssetCategoriesBody, type AssetIndexFile, type AssetRecord, type AssetType } from '../formats/registries.js';
+import {
+  ASSET_CATEGORIES_FILE,
+  ASSET_INDEX_FILE,
+  type AssetCategoriesBody,
+  type AssetIndexFile,
+  type AssetRecord,
+  type AssetType,
+} from '../formats/registries.js';
 import { isList, paginate, type Page } from './paging.js';
 
 interface AssetData {

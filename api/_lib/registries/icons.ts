@@ -49,9 +49,7 @@ export interface IconListBody extends Page<IconRecord> {
  * @param page 1-based; @param limit page size.
  */
 export async function listIcons(category: IconCategory | undefined, page: number, limit: number): Promise<IconListBody> {
-  const icons = category
-    ? (await readCatalogJson<IconShardFile>(iconShardFile(category))).icons
-    : (await loadRegistry()).icons;
+  const icons = category ? (await readCatalogJson<IconShardFile>(iconShardFile(category))).icons : (await loadRegistry()).icons;
   if (!isList(icons)) throw new ServiceError('UPSTREAM_UNAVAILABLE', 'Icon data is corrupt; rebuild the catalog.');
   return { ...paginate(icons, page, limit), category: category ?? null };
 }
@@ -66,7 +64,13 @@ export interface IconSearchBody extends Page<IconRecord> {
  * Icons matching every word of `words` (normalised query words, see `api/_lib/formats/term-index.ts`) in name, tags, path or
  * category, optionally of one category; sorted by score (exact word 2, prefix 1, summed), then name, then id.
  */
-export async function searchIcons(query: string, words: readonly string[], category: IconCategory | undefined, page: number, limit: number): Promise<IconSearchBody> {
+export async function searchIcons(
+  query: string,
+  words: readonly string[],
+  category: IconCategory | undefined,
+  page: number,
+  limit: number,
+): Promise<IconSearchBody> {
   const [matcher, data] = await Promise.all([
     readCatalogJson(ICON_SEARCH_INDEX_FILE, (raw) => new TermMatcher(raw as TermIndexFile)),
     loadRegistry(),
@@ -76,8 +80,18 @@ export async function searchIcons(query: string, words: readonly string[], categ
     const icon = data.byId.get(matcher.ids[pos] ?? '');
     if (icon && (!category || icon.category === category)) hits.push({ icon, score });
   }
-  hits.sort((a, b) => b.score - a.score || compareCodeUnits(a.icon.name, b.icon.name) || compareCodeUnits(a.icon.iconUuid, b.icon.iconUuid));
-  return { query, category: category ?? null, ...paginate(hits.map((h) => h.icon), page, limit) };
+  hits.sort(
+    (a, b) => b.score - a.score || compareCodeUnits(a.icon.name, b.icon.name) || compareCodeUnits(a.icon.iconUuid, b.icon.iconUuid),
+  );
+  return {
+    query,
+    category: category ?? null,
+    ...paginate(
+      hits.map((h) => h.icon),
+      page,
+      limit,
+    ),
+  };
 }
 
 /**
@@ -86,7 +100,8 @@ export async function searchIcons(query: string, words: readonly string[], categ
  */
 export async function getIcon(id: string): Promise<IconRecord> {
   const icon = (await loadRegistry()).byId.get(registryIdKey(id));
-  if (!icon) throw new ServiceError('NOT_FOUND', `No icon has the id "${id}". Icon ids look like ICON-XXXX-XXXX-XXXX; list them at /api/v1/icons.`);
+  if (!icon)
+    throw new ServiceError('NOT_FOUND', `No icon has the id "${id}". Icon ids look like ICON-XXXX-XXXX-XXXX; list them at /api/v1/icons.`);
   return icon;
 }
 
@@ -119,7 +134,10 @@ export async function getIconByPath(path: string): Promise<IconRecord> {
   const id = Object.hasOwn(index.paths ?? {}, key) ? index.paths[key] : undefined;
   const icon = id === undefined ? undefined : (await loadRegistry()).byId.get(id);
   if (!icon) {
-    throw new ServiceError('NOT_FOUND', `No icon has the path "${path}". Give the object key (e.g. "${index.keyPrefix}folder/file.png") or the path below "${index.keyPrefix}".`);
+    throw new ServiceError(
+      'NOT_FOUND',
+      `No icon has the path "${path}". Give the object key (e.g. "${index.keyPrefix}folder/file.png") or the path below "${index.keyPrefix}".`,
+    );
   }
   return icon;
 }
@@ -140,4 +158,3 @@ export async function iconCategories(): Promise<IconCategoriesBody> {
     return { total: categories.reduce((n, c) => n + c.count, 0), categories };
   });
 }
-

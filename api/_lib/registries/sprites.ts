@@ -84,7 +84,13 @@ export interface SpriteSearchBody extends FilteredPage<SpriteRecord> {
  * Sprites matching every word of `words` (normalised, see `api/_lib/formats/term-index.ts`) in name, path, category,
  * subcategory or source, optionally of one category; sorted by score, then name, then path.
  */
-export async function searchSprites(query: string, words: readonly string[], category: string | undefined, page: number, limit: number): Promise<SpriteSearchBody> {
+export async function searchSprites(
+  query: string,
+  words: readonly string[],
+  category: string | undefined,
+  page: number,
+  limit: number,
+): Promise<SpriteSearchBody> {
   const [matcher, data] = await Promise.all([
     readCatalogJson(SPRITE_SEARCH_INDEX_FILE, (raw) => new TermMatcher(raw as TermIndexFile)),
     loadSprites(),
@@ -95,8 +101,18 @@ export async function searchSprites(query: string, words: readonly string[], cat
     const sprite = data.byId.get(matcher.ids[pos] ?? '');
     if (sprite && (want === undefined || sprite.category.toLowerCase() === want)) hits.push({ sprite, score });
   }
-  hits.sort((a, b) => b.score - a.score || compareCodeUnits(a.sprite.name, b.sprite.name) || compareCodeUnits(a.sprite.path, b.sprite.path));
-  return { query, category: category ?? null, ...paginate(hits.map((h) => h.sprite), page, limit) };
+  hits.sort(
+    (a, b) => b.score - a.score || compareCodeUnits(a.sprite.name, b.sprite.name) || compareCodeUnits(a.sprite.path, b.sprite.path),
+  );
+  return {
+    query,
+    category: category ?? null,
+    ...paginate(
+      hits.map((h) => h.sprite),
+      page,
+      limit,
+    ),
+  };
 }
 
 /**
@@ -105,7 +121,11 @@ export async function searchSprites(query: string, words: readonly string[], cat
  */
 export async function getSprite(uuid: string): Promise<SpriteRecord> {
   const sprite = (await loadSprites()).byId.get(registryIdKey(uuid));
-  if (!sprite) throw new ServiceError('NOT_FOUND', `No sprite has the id "${uuid}". Sprite ids look like SPRT-XXXXXXXX-XXXXXX; list them at /api/v1/sprites.`);
+  if (!sprite)
+    throw new ServiceError(
+      'NOT_FOUND',
+      `No sprite has the id "${uuid}". Sprite ids look like SPRT-XXXXXXXX-XXXXXX; list them at /api/v1/sprites.`,
+    );
   return sprite;
 }
 

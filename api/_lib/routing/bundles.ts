@@ -6,12 +6,7 @@
  * hundred thousand records). `test/api/bundles.test.ts` records every file the routes of an entry read
  * and fails when one is not covered here, or when `@vercel/nft` traces catalog files into an entry.
  */
-import {
-  MANIFEST_FILE,
-  SEARCH_INDEX_FILE,
-  STATS_FILE,
-  API_V1_DIR,
-} from '../formats/layout.js';
+import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, API_V1_DIR } from '../formats/layout.js';
 import {
   ASSET_CATEGORIES_FILE,
   ASSET_INDEX_FILE,

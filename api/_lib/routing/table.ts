@@ -49,12 +49,15 @@ export interface RouteDef {
 const ALL: readonly Method[] = METHODS;
 const GET: readonly Method[] = ['GET'];
 
-const collectionRoutes = (['relics', 'enchants', 'infusions', 'artifacts'] as const).flatMap((name) => [
-  { path: `/v1/${name}`, entry: 'collections', name, methods: GET },
-  { path: `/v1/${name}/{key}`, entry: 'collections', name: `${name}-item`, methods: GET },
-  // the static item file's path: answered here when the build wrote no file for it (itemFileBudget)
-  { path: `/api/v1/${name}/{key}.json`, entry: 'collections', name: `${name}-file`, methods: GET },
-] as const);
+const collectionRoutes = (['relics', 'enchants', 'infusions', 'artifacts'] as const).flatMap(
+  (name) =>
+    [
+      { path: `/v1/${name}`, entry: 'collections', name, methods: GET },
+      { path: `/v1/${name}/{key}`, entry: 'collections', name: `${name}-item`, methods: GET },
+      // the static item file's path: answered here when the build wrote no file for it (itemFileBudget)
+      { path: `/api/v1/${name}/{key}.json`, entry: 'collections', name: `${name}-file`, methods: GET },
+    ] as const,
+);
 
 const registry = (path: string, name: string): RouteDef => ({ path, entry: 'registries', name, methods: GET });
 

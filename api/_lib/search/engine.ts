@@ -209,7 +209,8 @@ export function createEngine(ix: ValidIndex): SearchEngine {
   const search = (q: string, options: SearchOptions): SearchResult => {
     let typeFilter = -1;
     if (options.type !== 'all') {
-      if (!(SEARCH_TYPES as readonly string[]).includes(options.type)) throw new RangeError(`Unknown search type ${JSON.stringify(options.type)}.`);
+      if (!(SEARCH_TYPES as readonly string[]).includes(options.type))
+        throw new RangeError(`Unknown search type ${JSON.stringify(options.type)}.`);
       typeFilter = types.indexOf(options.type);
       if (typeFilter < 0) return { totalResults: 0, results: [] };
     }

@@ -70,12 +70,22 @@ export function extensionOf(name: string): string {
  * @param name the file name or key whose extension must fit the type.
  */
 export function judgeContent(detected: { readonly ext: string } | undefined, name: string): ContentCheck {
-  if (!detected) return { ok: false, code: 'UNKNOWN_TYPE', reason: 'The bytes are of no known binary type (text, HTML and SVG are refused).' };
+  if (!detected)
+    return { ok: false, code: 'UNKNOWN_TYPE', reason: 'The bytes are of no known binary type (text, HTML and SVG are refused).' };
   const accepted = ACCEPTED[detected.ext];
-  if (!accepted) return { ok: false, code: 'TYPE_NOT_ALLOWED', reason: `The bytes are ${detected.ext.toUpperCase()}, which storage does not take; it takes images, models, audio and video.` };
+  if (!accepted)
+    return {
+      ok: false,
+      code: 'TYPE_NOT_ALLOWED',
+      reason: `The bytes are ${detected.ext.toUpperCase()}, which storage does not take; it takes images, models, audio and video.`,
+    };
   const ext = extensionOf(name);
   if (!accepted.extensions.includes(ext)) {
-    return { ok: false, code: 'EXTENSION_MISMATCH', reason: `The bytes are ${detected.ext.toUpperCase()} but the name ends in "${ext ? '.' + ext : '(no extension)'}"; name it ${accepted.extensions.map((e) => '.' + e).join(' or ')}.` };
+    return {
+      ok: false,
+      code: 'EXTENSION_MISMATCH',
+      reason: `The bytes are ${detected.ext.toUpperCase()} but the name ends in "${ext ? '.' + ext : '(no extension)'}"; name it ${accepted.extensions.map((e) => '.' + e).join(' or ')}.`,
+    };
   }
   return { ok: true, kind: accepted.kind, contentType: accepted.contentType };
 }

@@ -22,7 +22,15 @@ export const MAX_KEY_BYTES = 1024;
 /** Longest segment between two `/`, in bytes of UTF-8. */
 export const MAX_SEGMENT_BYTES = 255;
 /** Whole keys that name storage routes. */
-export const RESERVED_KEYS: readonly string[] = Object.freeze(['list', 'upload', 'upload-multi', 'upload-zip', 'presign', 'register', 'index']);
+export const RESERVED_KEYS: readonly string[] = Object.freeze([
+  'list',
+  'upload',
+  'upload-multi',
+  'upload-zip',
+  'presign',
+  'register',
+  'index',
+]);
 
 // C0 controls, DEL and C1 controls
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
@@ -43,7 +51,8 @@ export function keyProblem(key: string): string | undefined {
   for (const segment of key.split('/')) {
     if (segment === '') return 'The key has an empty folder name ("//" or a trailing "/").';
     if (segment === '.' || segment === '..') return `The key has a "${segment}" segment.`;
-    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `A folder or file name in the key is longer than ${MAX_SEGMENT_BYTES} bytes of UTF-8.`;
+    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
+      return `A folder or file name in the key is longer than ${MAX_SEGMENT_BYTES} bytes of UTF-8.`;
   }
   if (RESERVED_KEYS.includes(key)) return `"${key}" names a storage route; put the object in a folder.`;
   return undefined;

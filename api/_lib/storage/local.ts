@@ -56,7 +56,13 @@ export function localStorageAdapter(dir: string, publicUrl: string): StorageAdap
       throw unavailable(e);
     }
   };
-  const publicOf = ({ key, size, contentType, etag, lastModified }: LocalRecord): StoredObject => ({ key, size, contentType, etag, lastModified });
+  const publicOf = ({ key, size, contentType, etag, lastModified }: LocalRecord): StoredObject => ({
+    key,
+    size,
+    contentType,
+    etag,
+    lastModified,
+  });
 
   return {
     driver: 'local',
@@ -120,7 +126,8 @@ export function localStorageAdapter(dir: string, publicUrl: string): StorageAdap
         throw unavailable(e);
       }
       const records = (await Promise.all(names.map((n) => readRecord(join(objects, n))))).filter(
-        (r): r is LocalRecord => r !== undefined && r.key.startsWith(prefix) && (startAfter === undefined || compareKeys(r.key, startAfter) > 0),
+        (r): r is LocalRecord =>
+          r !== undefined && r.key.startsWith(prefix) && (startAfter === undefined || compareKeys(r.key, startAfter) > 0),
       );
       records.sort((a, b) => compareKeys(a.key, b.key));
       return { items: records.slice(0, limit).map(publicOf), hasMore: records.length > limit };

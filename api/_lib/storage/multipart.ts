@@ -55,9 +55,15 @@ export interface Received {
  * @param fileFields the form fields that may carry files; a file in any other field is refused.
  * @throws ServiceError UNSUPPORTED_MEDIA_TYPE, PAYLOAD_TOO_LARGE, INVALID_BODY (see the module table).
  */
-export async function receiveMultipart(request: Request, staging: StagingArea, fileFields: readonly string[], limits: MultipartLimits): Promise<Received> {
+export async function receiveMultipart(
+  request: Request,
+  staging: StagingArea,
+  fileFields: readonly string[],
+  limits: MultipartLimits,
+): Promise<Received> {
   const contentType = request.headers.get('content-type') ?? '';
-  const notMultipart = (cause?: unknown) => new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data (a form with a boundary).', { cause });
+  const notMultipart = (cause?: unknown) =>
+    new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data (a form with a boundary).', { cause });
   // busboy also reads url-encoded forms, which carry no files
   if (!contentType.toLowerCase().startsWith('multipart/form-data')) throw notMultipart();
   if (!request.body) throw new ServiceError('INVALID_BODY', 'The request has no body; send the file in a multipart form.');
@@ -100,12 +106,22 @@ export async function receiveMultipart(request: Request, staging: StagingArea, f
       const name = (info.filename ?? '').split(/[\\/]/).pop()!;
       if (!fileFields.includes(field)) {
         stream.resume();
-        fail(new ServiceError('INVALID_BODY', `A file came in field "${field}"; this route reads files from ${fileFields.map((f) => `"${f}"`).join(', ')}.`, { errors: [{ name: field, message: 'Unexpected file field.' }] }));
+        fail(
+          new ServiceError(
+            'INVALID_BODY',
+            `A file came in field "${field}"; this route reads files from ${fileFields.map((f) => `"${f}"`).join(', ')}.`,
+            { errors: [{ name: field, message: 'Unexpected file field.' }] },
+          ),
+        );
         return;
       }
       if (name === '') {
         stream.resume();
-        fail(new ServiceError('INVALID_BODY', 'A file came without a file name; give every file its name.', { errors: [{ name: field, message: 'The file has no name.' }] }));
+        fail(
+          new ServiceError('INVALID_BODY', 'A file came without a file name; give every file its name.', {
+            errors: [{ name: field, message: 'The file has no name.' }],
+          }),
+        );
         return;
       }
       const write = staging.stage(stream, limits.maxFileBytes, `"${name}"`).then((staged) => ({ field, name, staged }));
@@ -116,14 +132,28 @@ export async function receiveMultipart(request: Request, staging: StagingArea, f
       pending.push(write);
     });
     bb.on('field', (name, value, info) => {
-      if (info.valueTruncated) fail(new ServiceError('PAYLOAD_TOO_LARGE', `The field "${name.slice(0, 100)}" is longer than ${limits.maxFieldBytes} bytes.`));
+      if (info.valueTruncated)
+        fail(new ServiceError('PAYLOAD_TOO_LARGE', `The field "${name.slice(0, 100)}" is longer than ${limits.maxFieldBytes} bytes.`));
       else fields[name] = value;
     });
-    bb.on('filesLimit', () => fail(new ServiceError('PAYLOAD_TOO_LARGE', `The request holds more than ${limits.maxFiles} file${limits.maxFiles === 1 ? '' : 's'}; nothing was stored.`)));
-    bb.on('fieldsLimit', () => fail(new ServiceError('PAYLOAD_TOO_LARGE', `The request holds more than ${limits.maxFields} fields; nothing was stored.`)));
-    bb.on('error', (e: Error) => fail(new ServiceError('INVALID_BODY', 'The multipart body is malformed; nothing was stored.', { cause: e })));
+    bb.on('filesLimit', () =>
+      fail(
+        new ServiceError(
+          'PAYLOAD_TOO_LARGE',
+          `The request holds more than ${limits.maxFiles} file${limits.maxFiles === 1 ? '' : 's'}; nothing was stored.`,
+        ),
+      ),
+    );
+    bb.on('fieldsLimit', () =>
+      fail(new ServiceError('PAYLOAD_TOO_LARGE', `The request holds more than ${limits.maxFields} fields; nothing was stored.`)),
+    );
+    bb.on('error', (e: Error) =>
+      fail(new ServiceError('INVALID_BODY', 'The multipart body is malformed; nothing was stored.', { cause: e })),
+    );
     bb.on('close', resolve);
-    source.on('error', (e) => fail(new ServiceError('INVALID_BODY', 'The request body ended before it was complete; nothing was stored.', { cause: e })));
+    source.on('error', (e) =>
+      fail(new ServiceError('INVALID_BODY', 'The request body ended before it was complete; nothing was stored.', { cause: e })),
+    );
     source.pipe(bb);
   });
   try {

@@ -43,7 +43,8 @@ export interface S3StorageAdapter extends StorageAdapter {
   close(): void;
 }
 
-const notFound = (e: unknown) => e instanceof S3ServiceException && (e.$metadata.httpStatusCode === 404 || e.name === 'NotFound' || e.name === 'NoSuchKey');
+const notFound = (e: unknown) =>
+  e instanceof S3ServiceException && (e.$metadata.httpStatusCode === 404 || e.name === 'NotFound' || e.name === 'NoSuchKey');
 
 function unavailable(e: unknown): ServiceError {
   return new ServiceError('UPSTREAM_UNAVAILABLE', 'The object storage cannot be reached or refused the request; try again.', { cause: e });
@@ -93,7 +94,13 @@ export function s3StorageAdapter(config: Extract<StorageConfig, { driver: 's3' }
     async head(key: string): Promise<StoredObject | undefined> {
       try {
         const h = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
-        return { key, size: h.ContentLength ?? 0, contentType: h.ContentType ?? contentTypeOfKey(key), etag: h.ETag ?? '', lastModified: (h.LastModified ?? new Date(0)).toISOString() };
+        return {
+          key,
+          size: h.ContentLength ?? 0,
+          contentType: h.ContentType ?? contentTypeOfKey(key),
+          etag: h.ETag ?? '',
+          lastModified: (h.LastModified ?? new Date(0)).toISOString(),
+        };
       } catch (e) {
         if (notFound(e)) return undefined;
         throw unavailable(e);
@@ -103,7 +110,13 @@ export function s3StorageAdapter(config: Extract<StorageConfig, { driver: 's3' }
     async get(key: string) {
       try {
         const o = await client.send(new GetObjectCommand({ Bucket, Key: key }));
-        const object: StoredObject = { key, size: o.ContentLength ?? 0, contentType: o.ContentType ?? contentTypeOfKey(key), etag: o.ETag ?? '', lastModified: (o.LastModified ?? new Date(0)).toISOString() };
+        const object: StoredObject = {
+          key,
+          size: o.ContentLength ?? 0,
+          contentType: o.ContentType ?? contentTypeOfKey(key),
+          etag: o.ETag ?? '',
+          lastModified: (o.LastModified ?? new Date(0)).toISOString(),
+        };
         return { object, body: o.Body as Readable };
       } catch (e) {
         if (notFound(e)) return undefined;
@@ -116,7 +129,9 @@ export function s3StorageAdapter(config: Extract<StorageConfig, { driver: 's3' }
     },
 
     async list({ prefix, startAfter, limit }: ListOptions): Promise<ListPage> {
-      const out = await call(() => client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix || undefined, StartAfter: startAfter, MaxKeys: limit })));
+      const out = await call(() =>
+        client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix || undefined, StartAfter: startAfter, MaxKeys: limit })),
+      );
       const items = (out.Contents ?? []).map((o): StoredObject => ({
         key: o.Key ?? '',
         size: o.Size ?? 0,

@@ -53,7 +53,10 @@ export function checkFolder(folder: string | undefined): string {
   const f = (folder ?? '').trim().replace(/^\/+|\/+$/g, '');
   if (f === '') return '';
   const problem = keyProblem(`${f}/x`);
-  if (problem) throw new ServiceError('INVALID_BODY', `The folder cannot prefix a key: ${problem}`, { errors: [{ name: 'folder', message: problem, value: f.slice(0, 200) }] });
+  if (problem)
+    throw new ServiceError('INVALID_BODY', `The folder cannot prefix a key: ${problem}`, {
+      errors: [{ name: 'folder', message: problem, value: f.slice(0, 200) }],
+    });
   return f;
 }
 
@@ -75,7 +78,13 @@ export async function storeFiles(adapter: StorageAdapter, files: readonly Incomi
       continue;
     }
     if (keys.has(key)) {
-      results.push({ name: file.name, status: 'refused', key, code: 'DUPLICATE_KEY', reason: 'Another file of this request has the same key; only the first is stored.' });
+      results.push({
+        name: file.name,
+        status: 'refused',
+        key,
+        code: 'DUPLICATE_KEY',
+        reason: 'Another file of this request has the same key; only the first is stored.',
+      });
       continue;
     }
     const check = await checkContent(file.staged.path, file.name);

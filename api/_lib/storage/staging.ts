@@ -28,7 +28,10 @@ class TooLarge extends Error {}
 
 /** A 413 for a file over `maxBytes`. */
 export function fileTooLarge(label: string, maxBytes: number): ServiceError {
-  return new ServiceError('PAYLOAD_TOO_LARGE', `${label} is larger than ${maxBytes} bytes, the most one file may hold; nothing was stored.`);
+  return new ServiceError(
+    'PAYLOAD_TOO_LARGE',
+    `${label} is larger than ${maxBytes} bytes, the most one file may hold; nothing was stored.`,
+  );
 }
 
 /**

@@ -29,7 +29,12 @@ export interface ZipLimits {
 }
 
 /** Defaults: 1,000 entries, 512 MiB in all (Vercel's `/tmp`), 100 MiB an entry, 100:1 an entry. */
-export const ZIP_LIMITS: ZipLimits = Object.freeze({ maxEntries: 1000, maxTotalBytes: 512 * 1024 * 1024, maxEntryBytes: 100 * 1024 * 1024, maxRatio: 100 });
+export const ZIP_LIMITS: ZipLimits = Object.freeze({
+  maxEntries: 1000,
+  maxTotalBytes: 512 * 1024 * 1024,
+  maxEntryBytes: 100 * 1024 * 1024,
+  maxRatio: 100,
+});
 
 /** What an archive held. */
 export interface ArchiveContents {
@@ -62,7 +67,8 @@ async function isArchive(path: string): Promise<string | undefined> {
 /** How a refusal names an entry: its path, cut to 200 characters. */
 const entryLabel = (name: string) => `The entry "${name.slice(0, 200)}"`;
 
-const refuse = (message: string, cause?: unknown) => new ServiceError('INVALID_BODY', `${message} Nothing was stored.`, { errors: [{ name: 'file', message }], cause });
+const refuse = (message: string, cause?: unknown) =>
+  new ServiceError('INVALID_BODY', `${message} Nothing was stored.`, { errors: [{ name: 'file', message }], cause });
 
 /** True for a symbolic link (Unix mode in the high 16 bits of the external attributes). */
 function isSymlink(entry: Entry): boolean {
@@ -82,7 +88,8 @@ function openZip(path: string): Promise<ZipFile> {
 
 /** Every entry of the central directory, in order. */
 function entriesOf(zip: ZipFile, maxEntries: number): Promise<Entry[]> {
-  if (zip.entryCount > maxEntries) return Promise.reject(refuse(`The archive holds ${zip.entryCount} entries; at most ${maxEntries} are read.`));
+  if (zip.entryCount > maxEntries)
+    return Promise.reject(refuse(`The archive holds ${zip.entryCount} entries; at most ${maxEntries} are read.`));
   return new Promise((resolve, reject) => {
     const entries: Entry[] = [];
     zip.on('entry', (entry: Entry) => {
@@ -123,10 +130,14 @@ export async function readArchive(path: string, staging: StagingArea, limits: Zi
       else if (name.startsWith('__MACOSX/')) skipped.macos++;
       else if (name.split('/').some((s) => s.startsWith('.'))) skipped.dotfiles++;
       else {
-        if (entry.uncompressedSize > limits.maxEntryBytes) throw refuse(`${entryLabel(name)} holds ${entry.uncompressedSize} bytes; at most ${limits.maxEntryBytes} are taken.`);
+        if (entry.uncompressedSize > limits.maxEntryBytes)
+          throw refuse(`${entryLabel(name)} holds ${entry.uncompressedSize} bytes; at most ${limits.maxEntryBytes} are taken.`);
         // an empty entry may be stored in 0 bytes: its ratio is taken as 0
         const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
-        if (ratio > limits.maxRatio) throw refuse(`${entryLabel(name)} would grow ${Math.round(ratio)} times when decompressed; at most ${limits.maxRatio} times is taken.`);
+        if (ratio > limits.maxRatio)
+          throw refuse(
+            `${entryLabel(name)} would grow ${Math.round(ratio)} times when decompressed; at most ${limits.maxRatio} times is taken.`,
+          );
         total += entry.uncompressedSize;
         if (total > limits.maxTotalBytes) throw refuse(`The archive holds more than ${limits.maxTotalBytes} bytes uncompressed.`);
         kept.push(entry);

@@ -21,7 +21,13 @@ export function mergePatch(target: Json | undefined, patch: Json): Json {
   for (const [name, value] of Object.entries(patch)) {
     if (value === null) delete out[name];
     // defined, not assigned: a member named `__proto__` stays a member (and a schema then refuses it)
-    else Object.defineProperty(out, name, { value: mergePatch(Object.hasOwn(out, name) ? out[name] : undefined, value), enumerable: true, writable: true, configurable: true });
+    else
+      Object.defineProperty(out, name, {
+        value: mergePatch(Object.hasOwn(out, name) ? out[name] : undefined, value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return out;
 }
