@@ -1,10 +1,10 @@
 /**
- * Vite configuration of the static site page (`public/` → output folder root).
+ * Vite configuration of the static site (`site/` → output folder root).
  *
- * - `root: public`: `public/index.html` is the catalog browser, `public/main.ts` its script;
- *   `public/docs/index.html` the API reference page (`/docs/`). Scripts are bundled under `assets/` with
+ * - `root: site`: `site/index.html` is the catalog browser, `site/main.ts` its script;
+ *   `site/docs/index.html` the API reference page (`/docs/`). Scripts are bundled under `assets/` with
  *   hashed names, so two builds of the same sources are byte-identical.
- * - `publicDir: false`: `public/` is the source root here, not a folder of files copied as they are.
+ * - `publicDir: public`: files Vite copies to the output root as they are (the favicon, `robots.txt`).
  * - `emptyOutDir: false`: the page is built into the catalog output, which already holds `api/v1/**`.
  * - `schemas/**` is copied to `/schemas/...` with its folder structure (`structured: true`; without it
  *   nested folders are flattened), so CDN consumers can fetch the response and catalog schemas.
@@ -20,9 +20,9 @@ import { viteStaticCopy } from 'vite-plugin-static-copy';
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
 export default defineConfig({
-  root: here('./public'),
+  root: here('./site'),
   base: '/',
-  publicDir: false,
+  publicDir: here('./public'),
   logLevel: 'warn',
   build: {
     outDir: here('./dist'),
@@ -31,7 +31,7 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
     rollupOptions: {
-      input: { main: here('./public/index.html'), docs: here('./public/docs/index.html') },
+      input: { main: here('./site/index.html'), docs: here('./site/docs/index.html') },
     },
   },
   plugins: [

@@ -46,7 +46,7 @@ export async function repositoryOpenApi(): Promise<Record<string, unknown>> {
 }
 
 /**
- * Run Vite's production build of `public/` into `outDir` without emptying it (files already there,
+ * Run Vite's production build of `site/` (with `public/` copied as it is) into `outDir` without emptying it (files already there,
  * such as `api/v1/**`, stay; files of the same name are overwritten), then write the OpenAPI document.
  * @param outDir output folder, absolute or relative to the working directory.
  * @throws Error from Vite when a page or its script does not build, or a schema cannot be copied; Error

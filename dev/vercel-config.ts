@@ -6,7 +6,7 @@
  * - `rewrites`: one per public route whose entry file exists (spec 4.1-4.8 paths → `/api/<entry>`).
  * - `functions`: one block per entry file with `includeFiles` (only the catalog files its routes read,
  *   plus the request schemas it validates bodies with) and `maxDuration` (seconds).
- * - `redirects`: `/docs` → `/docs/`, the API reference page (`public/docs/`).
+ * - `redirects`: `/docs` → `/docs/`, the API reference page (`site/docs/`).
  * - `headers`: static catalog files (`/api/v1/**`, spec 4.1), the OpenAPI document and published schemas get CORS,
  *   `Cache-Control: public, max-age=300` for clients and the same `CDN-Cache-Control` for the edge
  *   (spec 4.2, 8; Vercel would turn an `s-maxage` into `max-age=0, must-revalidate` for browsers).

@@ -1,4 +1,4 @@
-// The catalog browser (public/) in a real browser: the sample catalog is built with the site into a
+// The catalog browser (site/) in a real browser: the sample catalog is built with the site into a
 // temporary folder, served by the local server (dev/server.ts), and used through Debian's Chromium as a
 // person would: search as you type, collection filters and paging with the state in the address, item
 // pages of every kind, following references, pictures from the CDN, the icon grid, totals, the build

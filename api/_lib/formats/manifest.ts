@@ -5,7 +5,7 @@
  * Written by: the emit stage of `build/pipeline/index.ts` (body from `deriveManifest` in
  * `build/derive/manifest.ts`, file table from `fileTable` in `build/pipeline/emit.ts`), last, over every other
  * emitted file. Read by: `catalogBuildId` in `api/_lib/catalog/store.ts` (`buildId`, the base of every ETag),
- * the static page (`public/`, `files[].path`) and the local server banner. A client or CI diffs two builds by it.
+ * the static page (`site/`, `files[].path`) and the local server banner. A client or CI diffs two builds by it.
  *
  * Shape: see {@link GameDataManifest}. Sizes are bytes; hashes are lower-case hex SHA-256 of the exact bytes
  * written; paths are relative to the output folder with `/` separators; `files` is sorted by path (code units).

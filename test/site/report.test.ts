@@ -1,11 +1,11 @@
-// The build report view's logic (public/report.ts): problems of the last build grouped by file and filtered by
+// The build report view's logic (site/report.ts): problems of the last build grouped by file and filtered by
 // severity and rule. The real input is the sample build's published report (SAMPLE_OUT); orderings are
 // checked on problems written out here.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PublishedBuildReport, ReportIssue } from '../../api/_lib/formats/build-report.js';
-import { groupIssues, issuePlace, issuePointer, ruleCounts, severityCounts } from '../../public/report.js';
+import { groupIssues, issuePlace, issuePointer, ruleCounts, severityCounts } from '../../site/report.js';
 import { SAMPLE_OUT } from '../helpers/catalog.js';
 
 const issue = (file: string, line: number, column: number, rule: string, severity: ReportIssue['severity'], pointer = ''): ReportIssue => ({

@@ -1,4 +1,4 @@
-// The catalog browser's HTTP layer (public/api.ts) and its session reads (public/data.ts) against the local
+// The catalog browser's HTTP layer (site/api.ts) and its session reads (site/data.ts) against the local
 // server over the sample catalog's test build: answers as the endpoints send them, refusals as ApiError with
 // the problem's code and reasons, and item pages' records found where kinds.ts says. The page calls relative
 // URLs; here `fetch` resolves them against the server.
@@ -6,9 +6,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../dev/server.js';
-import * as api from '../../public/api.js';
-import { ApiError } from '../../public/api.js';
-import { collectionFilterValues, resolveItem } from '../../public/data.js';
+import * as api from '../../site/api.js';
+import { ApiError } from '../../site/api.js';
+import { collectionFilterValues, resolveItem } from '../../site/data.js';
 import { useCatalog } from '../helpers/service.js';
 import { REPO_ROOT, SAMPLE_OUT, SAMPLE_SRC } from '../helpers/catalog.js';
 

@@ -1,4 +1,4 @@
-// The catalog browser's address state (public/state.ts): every view is a query string of `/` that decodes
+// The catalog browser's address state (site/state.ts): every view is a query string of `/` that decodes
 // leniently and encodes canonically; paging arithmetic of offset lists (spec §2.2, §4.2, §8). The filters
 // expected per collection are spec §4.2's table, written out here.
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import {
   stateHref,
   stateQuery,
   type PageState,
-} from '../../public/state.js';
+} from '../../site/state.js';
 
 /** Spec §4.2: each collection's filters, with a value each accepts. */
 const SPEC_FILTERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {

@@ -1,4 +1,4 @@
-// How the catalog browser reads one record (public/kinds.ts, public/records.ts): where each kind's records
+// How the catalog browser reads one record (site/kinds.ts, site/records.ts): where each kind's records
 // live (the build's record sources, §4.4), finding a record by id at the pointer the master registry names,
 // identifier families (§2.6), field layout, references (§2.6, §2.7) and pictures on {cdn_url} (§1.4, §4.9).
 // Records and expectations come from the sample catalog's source files and its test build (SAMPLE_OUT).
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { RECORD_SOURCES } from '../../build/pipeline/layout.js';
 import { COLLECTION_DEFS, COLLECTION_NAMES } from '../../api/_lib/formats/collection-index.js';
 import { SEARCH_TYPES } from '../../api/_lib/formats/search-index.js';
-import { ID_FAMILIES, STATIC_SOURCES, kindOfId, kindOfRegistryKind, recordIdentifiers, recordKey } from '../../public/kinds.js';
+import { ID_FAMILIES, STATIC_SOURCES, kindOfId, kindOfRegistryKind, recordIdentifiers, recordKey } from '../../site/kinds.js';
 import {
   MAX_LIST_ITEMS,
   assetUrl,
@@ -22,7 +22,7 @@ import {
   recordSummary,
   recordsAt,
   type Field,
-} from '../../public/records.js';
+} from '../../site/records.js';
 import { SAMPLE_OUT, SAMPLE_SRC } from '../helpers/catalog.js';
 
 type Rec = Record<string, unknown>;

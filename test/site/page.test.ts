@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../build/site.js';
-import { FEATURED_FILES, exportUrl, problemMessage, publishedFeaturedFiles, searchSummary, statsRows } from '../../public/catalog-page.js';
+import { FEATURED_FILES, exportUrl, problemMessage, publishedFeaturedFiles, searchSummary, statsRows } from '../../site/catalog-page.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 
@@ -48,6 +48,15 @@ describe('buildSite', () => {
     expect(await listFiles(join(outA, 'schemas'))).toEqual(source);
     for (const f of ['responses/search.schema.json', 'responses/export.schema.json']) {
       expect(await readFile(join(outA, 'schemas', f), 'utf8')).toBe(await readFile(join(repo, 'schemas', f), 'utf8'));
+    }
+  });
+
+  it('copies every file of public/ to the output root as it is, and both pages name the favicon', async () => {
+    const files = await listFiles(join(repo, 'public'));
+    expect(files).toEqual(expect.arrayContaining(['favicon.svg', 'robots.txt']));
+    for (const f of files) expect(await readFile(join(outA, f)), f).toEqual(await readFile(join(repo, 'public', f)));
+    for (const page of ['index.html', 'docs/index.html']) {
+      expect(await readFile(join(outA, page), 'utf8'), page).toContain('<link rel="icon" href="/favicon.svg"');
     }
   });
 

@@ -1,5 +1,5 @@
 /**
- * Pure helpers of the catalog browser page (`public/index.html`): the URLs it calls and how it reads
+ * Pure helpers of the catalog browser page (`site/index.html`): the URLs it calls and how it reads
  * the answers. No DOM access here, so they run under the test runner too. Types and file paths come from
  * the shared formats (`api/_lib/formats/`), bundled into the page.
  */
