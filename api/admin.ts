@@ -19,10 +19,8 @@
  * Errors (problem+json): 400, 401 with `WWW-Authenticate`, 403, 404, 409 CONFLICT (username taken),
  * 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 503 UPSTREAM_UNAVAILABLE. A refused request changes nothing.
  */
-import { getServiceConfig } from './_lib/config.js';
-import { requireAdmin } from './_lib/auth/guard.js';
 import { readJsonBody } from './_lib/http/body.js';
-import { defineEntry, plainJson, ServiceError } from './_lib/http/index.js';
+import { defineEntry, idempotentAnswer, plainJson, ServiceError } from './_lib/http/index.js';
 import { STUDIO_ID, UUID } from './_lib/ledger/ids.js';
 import { ledgerStore } from './_lib/ledger/store.js';
 import { createAccount, grantCoin, type CreateAccountBody, type GrantCoinBody } from './_lib/ledger/service.js';
@@ -31,21 +29,14 @@ import { createAccount, grantCoin, type CreateAccountBody, type GrantCoinBody } 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('admin', {
   accounts: {
     POST: async ({ request }) => {
-      await requireAdmin(request, getServiceConfig());
       const body = await readJsonBody<CreateAccountBody>(request, { schema: 'create-account' });
       const { account, created } = await createAccount(await ledgerStore(), body);
-      const location = `/api/admin/accounts/${account.studioId}`;
-      return plainJson(
-        { account, created },
-        created ? 201 : 200,
-        created ? { Location: location } : { Location: location, 'Idempotent-Replayed': 'true' },
-      );
+      return idempotentAnswer({ account, created }, !created, { headers: { Location: `/api/admin/accounts/${account.studioId}` } });
     },
   },
   account: {
     // the route's path has a `{key}`, so a key is always there
-    GET: async ({ request, key }) => {
-      await requireAdmin(request, getServiceConfig());
+    GET: async ({ key }) => {
       const selector = STUDIO_ID.test(key!) ? { studioId: key! } : UUID.test(key!) ? { accountId: key! } : undefined;
       if (!selector) throw new ServiceError('NOT_FOUND', 'Name the account by its studioId (STUDIO_*) or accountId (uuid).');
       const account = await (await ledgerStore()).findAccount(selector);
@@ -55,10 +46,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('adm
   },
   'grant-coin': {
     POST: async ({ request }) => {
-      await requireAdmin(request, getServiceConfig());
       const body = await readJsonBody<GrantCoinBody>(request, { schema: 'grant-coin' });
       const result = await grantCoin(await ledgerStore(), body);
-      return plainJson(result, 200, result.idempotent ? { 'Idempotent-Replayed': 'true' } : {});
+      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
     },
   },
 });

@@ -67,7 +67,16 @@
  */
 import { createHash } from 'node:crypto';
 import { readJsonBody } from './_lib/http/body.js';
-import { corsHeaders, defineEntry, notModified, plainJson, publicCacheHeaders } from './_lib/http/index.js';
+import {
+  corsHeaders,
+  defineEntry,
+  idempotentAnswer,
+  notModified,
+  plainJson,
+  principalOf,
+  publicCacheHeaders,
+  type Caller,
+} from './_lib/http/index.js';
 import { islandSpec } from './_lib/island/spec.js';
 import type { RtsExportInput } from './_lib/island/generate.js';
 import {
@@ -81,19 +90,19 @@ import {
   ownCharacter,
   patchIsland,
   patchProgress,
-  playerCaller,
+  callerAccount,
   progressView,
   readIsland,
   revisionTag,
   type CreateCharacterBody,
   type ProgressPatchBody,
 } from './_lib/player/service.js';
-import type { IslandDoc } from './_lib/player/types.js';
+import type { IslandDoc, PlayerStore } from './_lib/player/types.js';
+import type { Account } from './_lib/ledger/types.js';
 import { getServiceConfig } from './_lib/config.js';
 import { ledgerStore } from './_lib/ledger/store.js';
 import { externalLinkTo, externalLogin, type ExternalTokenBody } from './_lib/player/external-login.js';
 import { playerStore } from './_lib/player/store.js';
-import { requireGameServer } from './_lib/auth/guard.js';
 import { changeBag, inventoryOf, type BagChangeBody } from './_lib/player/bag.js';
 import { instanceIdOf, itemHistory, mintItem, recordItemEvent, type ItemEventBody, type MintBody } from './_lib/player/items.js';
 import type { Json } from './_lib/util/merge-patch.js';
@@ -103,6 +112,12 @@ export const ISLAND_BODY_LIMIT_BYTES = 1024 * 1024;
 
 const SPEC_BODY = JSON.stringify(islandSpec());
 const SPEC_ETAG = `"${createHash('sha1').update(SPEC_BODY).digest('hex').slice(0, 16)}"`;
+
+/** The caller's account and the player store (the route's `player` access admitted the caller's token). @throws ServiceError 404, 503 */
+async function callerState(caller: Caller): Promise<{ account: Account; store: PlayerStore }> {
+  const account = await callerAccount(await ledgerStore(), principalOf(caller).subject);
+  return { account, store: await playerStore() };
+}
 
 /** The island answer: the document with its strong ETag. */
 function stateResponse(doc: IslandDoc): Response {
@@ -119,65 +134,61 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
     },
   },
   state: {
-    GET: async ({ request }) => {
-      const { account, store } = await playerCaller(request);
+    GET: async ({ caller }) => {
+      const { account, store } = await callerState(caller);
       return stateResponse(await readIsland(store, account));
     },
-    PATCH: async ({ request }) => {
-      const { account, store } = await playerCaller(request);
+    PATCH: async ({ request, caller }) => {
+      const { account, store } = await callerState(caller);
       const patch = await readJsonBody<Record<string, Json>>(request, { schema: 'island-state-patch', maxBytes: ISLAND_BODY_LIMIT_BYTES });
       return stateResponse(await patchIsland(store, account, request.headers.get('if-match'), patch));
     },
   },
   'export-from-rts': {
-    POST: async ({ request }) => {
-      const { account, store } = await playerCaller(request);
+    POST: async ({ request, caller }) => {
+      const { account, store } = await callerState(caller);
       const body = await readJsonBody<RtsExportInput>(request, { schema: 'island-export-from-rts', maxBytes: ISLAND_BODY_LIMIT_BYTES });
       return stateResponse(await exportIsland(store, account, request.headers.get('if-match'), body));
     },
   },
   characters: {
-    GET: async ({ request, url }) => {
-      const { account, store } = await playerCaller(request);
+    GET: async ({ url, caller }) => {
+      const { account, store } = await callerState(caller);
       const era = eraOf(url.searchParams.get('era'));
       return plainJson({ era, characters: (await store.characters(account.accountId, era)).map(characterView) });
     },
-    POST: async ({ request, url }) => {
-      const { account, store } = await playerCaller(request);
+    POST: async ({ request, url, caller }) => {
+      const { account, store } = await callerState(caller);
       const body = await readJsonBody<CreateCharacterBody>(request, { schema: 'character-create' });
       const { character, created } = await createCharacter(store, account, body);
       const location = new URL(`/api/characters/${character.id}/progress`, url).pathname;
-      return plainJson(
-        { character: characterView(character), created },
-        created ? 201 : 200,
-        created ? { Location: location } : { 'Idempotent-Replayed': 'true' },
-      );
+      return idempotentAnswer({ character: characterView(character), created }, !created, { createdHeaders: { Location: location } });
     },
   },
   progress: {
-    GET: async ({ request, key }) => {
-      const { account, store } = await playerCaller(request);
+    GET: async ({ key, caller }) => {
+      const { account, store } = await callerState(caller);
       const c = await ownCharacter(store, account, characterIdOf(key));
       return plainJson(progressView(c), 200, { ETag: revisionTag(c.progressRevision) });
     },
-    PATCH: async ({ request, key }) => {
-      const { account, store } = await playerCaller(request);
+    PATCH: async ({ request, key, caller }) => {
+      const { account, store } = await callerState(caller);
       const id = characterIdOf(key);
       const body = await readJsonBody<ProgressPatchBody>(request, { schema: 'character-progress-patch', precheck: accountScopedProblems });
       const { character, replayed } = await patchProgress(store, account, id, request.headers.get('if-match'), body);
-      return plainJson(progressView(character), 200, {
-        ETag: revisionTag(character.progressRevision),
-        ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+      return idempotentAnswer(progressView(character), replayed, {
+        createdStatus: 200,
+        headers: { ETag: revisionTag(character.progressRevision) },
       });
     },
   },
   recipes: {
-    GET: async ({ request }) => {
-      const { account, store } = await playerCaller(request);
+    GET: async ({ caller }) => {
+      const { account, store } = await callerState(caller);
       return plainJson({ recipes: await store.recipes(account.accountId) });
     },
-    POST: async ({ request }) => {
-      const { account, store } = await playerCaller(request);
+    POST: async ({ request, caller }) => {
+      const { account, store } = await callerState(caller);
       const body = await readJsonBody<{ recipeId: string }>(request, { schema: 'recipe-learn' });
       const out = await learnRecipe(store, account, body.recipeId);
       return plainJson(out, out.learned ? 201 : 200);
@@ -190,8 +201,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
     },
   },
   'external-link': {
-    POST: async ({ request }) => {
-      const { account, store } = await playerCaller(request);
+    POST: async ({ request, caller }) => {
+      const { account, store } = await callerState(caller);
       const body = await readJsonBody<ExternalTokenBody>(request, { schema: 'auth-external' });
       const out = await externalLinkTo(getServiceConfig(), store, account, body);
       return plainJson(out, out.linked ? 201 : 200);
@@ -199,34 +210,25 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
   },
   uuid: {
     POST: async ({ request }) => {
-      await requireGameServer(request, getServiceConfig());
       const body = await readJsonBody<MintBody>(request, { schema: 'item-mint' });
       const out = await mintItem(await playerStore(), await ledgerStore(), body);
-      return plainJson(
-        out,
-        out.idempotent ? 200 : 201,
-        out.idempotent ? { 'Idempotent-Replayed': 'true' } : { Location: `/api/ledger/${out.item.studioUuid}` },
-      );
+      return idempotentAnswer(out, out.idempotent, { createdHeaders: { Location: `/api/ledger/${out.item.studioUuid}` } });
     },
   },
   item: {
-    GET: async ({ request, key }) => {
-      await requireGameServer(request, getServiceConfig());
-      return plainJson(await itemHistory(await playerStore(), await ledgerStore(), instanceIdOf(key)));
-    },
+    GET: async ({ key }) => plainJson(await itemHistory(await playerStore(), await ledgerStore(), instanceIdOf(key))),
   },
   'item-events': {
     POST: async ({ request, key }) => {
-      await requireGameServer(request, getServiceConfig());
       const id = instanceIdOf(key);
       const body = await readJsonBody<ItemEventBody>(request, { schema: 'item-event' });
       const out = await recordItemEvent(await playerStore(), await ledgerStore(), id, body);
-      return plainJson(out, out.idempotent ? 200 : 201, out.idempotent ? { 'Idempotent-Replayed': 'true' } : {});
+      return idempotentAnswer(out, out.idempotent);
     },
   },
   inventory: {
-    GET: async ({ request }) => {
-      const { account, store } = await playerCaller(request);
+    GET: async ({ caller }) => {
+      const { account, store } = await callerState(caller);
       return plainJson(await inventoryOf(store, account.accountId));
     },
   },
@@ -240,8 +242,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
 
 /** A grant (+1) or consumption (−1) of a stackable, by a game server. */
 async function bagChange(request: Request, sign: 1 | -1): Promise<Response> {
-  await requireGameServer(request, getServiceConfig());
   const body = await readJsonBody<BagChangeBody>(request, { schema: 'bag-change' });
   const out = await changeBag(await playerStore(), await ledgerStore(), body, sign);
-  return plainJson(out, out.idempotent ? 200 : 201, out.idempotent ? { 'Idempotent-Replayed': 'true' } : {});
+  return idempotentAnswer(out, out.idempotent);
 }

@@ -22,9 +22,8 @@
  * with the same key). A refused request changes nothing.
  */
 import { getServiceConfig } from './_lib/config.js';
-import { requireAdmin, requireLogin } from './_lib/auth/guard.js';
 import { readJsonBody } from './_lib/http/body.js';
-import { clampHeaders, defineEntry, parseQuery, plainJson } from './_lib/http/index.js';
+import { clampHeaders, defineEntry, idempotentAnswer, parseQuery, plainJson, principalOf } from './_lib/http/index.js';
 import { ledgerStore } from './_lib/ledger/store.js';
 import { overview, verifySend, VERIFY_SEND_PURPOSES, GRANT_PURPOSE, type VerifySendBody } from './_lib/ledger/service.js';
 import type { TransferKind } from './_lib/ledger/types.js';
@@ -41,17 +40,14 @@ export const OVERVIEW_PARAMS = Object.freeze({
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('wallet', {
   'verify-send': {
     POST: async ({ request }) => {
-      const config = getServiceConfig();
-      await requireAdmin(request, config);
       const body = await readJsonBody<VerifySendBody>(request, { schema: 'verify-send-to-account' });
-      const result = await verifySend(await ledgerStore(), body, config.walletVerifySendMax);
-      return plainJson(result, 200, result.idempotent ? { 'Idempotent-Replayed': 'true' } : {});
+      const result = await verifySend(await ledgerStore(), body, getServiceConfig().walletVerifySendMax);
+      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
     },
   },
   overview: {
-    GET: async ({ request, url }) => {
-      const config = getServiceConfig();
-      const principal = await requireLogin(request, config);
+    GET: async ({ url, caller }) => {
+      const principal = principalOf(caller);
       const parsed = parseQuery(url.searchParams, OVERVIEW_PARAMS);
       const q = parsed.values;
       const result = await overview(await ledgerStore(), principal.subject, {

@@ -31,7 +31,8 @@ import { createClient } from '@libsql/client';
 import { loadServiceConfig, useServiceConfig } from '../api/_lib/config.js';
 import { mintToken, verifiedTokenCache } from '../api/_lib/auth/tokens.js';
 import { CREDIT_SCRIPT } from '../api/_lib/ledger/redis-scripts.js';
-import { connectRespRequester } from '../api/_lib/ledger/resp-requester.js';
+import { connectRespRequester } from '../api/_lib/stores/resp-requester.js';
+import { requestFingerprint } from '../api/_lib/stores/idempotency.js';
 import { checkInvariants } from '../api/_lib/ledger/invariants.js';
 import { creditCall, KEYS, openRedisLedger } from '../api/_lib/ledger/redis.js';
 import { startRedis } from '../test/helpers/redis.js';
@@ -181,6 +182,7 @@ async function creditCeiling(url: string, port: number, studioId: string): Promi
     purpose: 'verify',
     note: '',
     at: new Date().toISOString(),
+    fingerprint: requestFingerprint({ accountId, amount: 1, purpose: 'verify' }),
   });
   const before = Number(await ask('llen', KEYS.postings(accountId)));
   const result = redisBenchmark(port, ['EVALSHA', call.script.sha, String(call.keys.length), ...call.keys, ...call.args], 1e9);

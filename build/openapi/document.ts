@@ -14,7 +14,7 @@
  */
 import { STATUS_OF, type ErrorCode } from '../../api/_lib/errors.js';
 import type { ParamSpec } from '../../api/_lib/http/params.js';
-import { ROUTES, type RouteDef } from '../../api/_lib/routing/table.js';
+import { accessOf, ROUTES, type Access, type RouteDef } from '../../api/_lib/routing/table.js';
 import { OPERATIONS, STATIC_FILES, TAGS, type OperationSpec, type StaticFileSpec } from './operations.js';
 
 /** A JSON object. */
@@ -109,11 +109,22 @@ function queryParameters(op: OperationSpec): Json[] {
   });
 }
 
+/**
+ * Who may call an operation: the access its route declares for its method (`api/_lib/routing/table.ts`).
+ * @throws Error when no route of the table is the operation's
+ */
+export function operationAccess(op: OperationSpec, routes: readonly RouteDef[] = ROUTES): Access {
+  const route = routes.find((r) => r.entry === op.entry && r.name === op.route);
+  if (!route) throw new Error(`Operation ${op.operationId} names no route ${op.entry}/${op.route}.`);
+  return accessOf(route, op.method);
+}
+
 /** Every refusal code an operation can answer (the module header): its own plus those that follow from it. */
 export function errorCodes(op: OperationSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(op.errors ?? []);
-  if (op.access === 'player') codes.add('UNAUTHORIZED');
-  if (op.access === 'admin' || op.access === 'server') {
+  const access = operationAccess(op);
+  if (access === 'player') codes.add('UNAUTHORIZED');
+  if (access === 'admin' || access === 'game-server') {
     codes.add('UNAUTHORIZED');
     codes.add('FORBIDDEN');
   }
@@ -232,18 +243,18 @@ function requestBody(op: OperationSpec, schemaOf: (name: string) => Json): Json 
   };
 }
 
-const SECURITY: Readonly<Record<OperationSpec['access'], Json[]>> = {
+const SECURITY: Readonly<Record<Access, Json[]>> = {
   public: [],
   player: [{ bearerAuth: [] }],
   admin: [{ bearerAuth: [] }, { adminPassword: [] }],
-  server: [{ bearerAuth: [] }, { adminPassword: [] }],
+  'game-server': [{ bearerAuth: [] }, { adminPassword: [] }],
 };
 
-const ACCESS_NOTE: Readonly<Record<OperationSpec['access'], string>> = {
+const ACCESS_NOTE: Readonly<Record<Access, string>> = {
   public: '',
   player: 'Needs the caller’s token (not a guest).',
   admin: 'Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.',
-  server: 'Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.',
+  'game-server': 'Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.',
 };
 
 /** The OpenAPI path of a route: `{key}`, `{key+}` → `{key}`. */
@@ -282,7 +293,8 @@ function operationObject(route: RouteDef, op: OperationSpec, schemaOf: (name: st
       description: 'An `ETag` of an earlier answer.',
       schema: { type: 'string' },
     });
-  const description = [op.description ?? '', ACCESS_NOTE[op.access]].filter(Boolean).join('\n\n');
+  const access = accessOf(route, op.method);
+  const description = [op.description ?? '', ACCESS_NOTE[access]].filter(Boolean).join('\n\n');
   const body = requestBody(op, schemaOf);
   return {
     operationId: op.operationId,
@@ -292,7 +304,7 @@ function operationObject(route: RouteDef, op: OperationSpec, schemaOf: (name: st
     ...(parameters.length ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
     responses: { ...successResponses(op), ...problemResponses(op) },
-    security: SECURITY[op.access],
+    security: SECURITY[access],
     'x-route': `${route.entry}/${route.name}`,
   };
 }

@@ -7,10 +7,10 @@
  *   and `api/_lib/collections/params.ts`);
  * - request and response bodies are named by their schema under `schemas/` (`requests/…`, `responses/…`,
  *   `output/…`), the files the functions and the tests validate with;
- * - the access rule names the guard the handler calls (`api/_lib/auth/guard.ts`).
+ * - who may call a route is the route table's declaration (`access`), which the entry helper applies.
  * What is only here is prose (summary, description), examples (a test validates each against its schema and
  * sends it to the handler), and which refusals a route can answer (`errors`; the generator adds those that
- * follow from the access rule, the parameters and the body).
+ * follow from the route's access, the parameters and the body).
  *
  * Spec sections: §4.1-§4.9 (routes), §5.3-§5.5 (access), §7 (errors).
  */
@@ -25,14 +25,6 @@ import type { ErrorCode } from '../../api/_lib/errors.js';
 import type { ParamSpec } from '../../api/_lib/http/params.js';
 import type { EntryName, Method } from '../../api/_lib/routing/table.js';
 
-/**
- * Who may call an operation (spec 5.3-5.5; `api/_lib/auth/guard.ts`):
- * - `public`: anyone, no credentials;
- * - `player`: the caller's token, not a guest (`requireLogin`);
- * - `admin`: a token whose role is admin or master, or `X-Admin-Password` (`requireAdmin`);
- * - `server`: as admin, with the `server` role let in too (`requireGameServer`).
- */
-export type Access = 'public' | 'player' | 'admin' | 'server';
 
 /** A request body: JSON (or a JSON merge patch) checked against a request schema, or a multipart form. */
 export type BodySpec =
@@ -77,7 +69,6 @@ export interface OperationSpec {
   readonly description?: string;
   /** Group shown by the docs page. */
   readonly tag: Tag;
-  readonly access: Access;
   /** The query parameters the handler parses (it refuses any other); absent when it reads none. */
   readonly query?: Readonly<Record<string, ParamSpec>>;
   /** Query parameters a handler reads without the strict parser (unknown ones are ignored). */
@@ -176,7 +167,6 @@ const collectionOperations = (name: CollectionName): OperationSpec[] => {
       summary: `List ${name}`,
       description: `The ${name}, filtered (filters combine with AND; words compare without case and accents) and paged by \`limit\` and \`offset\`.`,
       tag: 'collections',
-      access: 'public',
       query: listParamSpec(name),
       queryExample: { tier: '3', limit: '20' },
       success: [{ status: 200, description: `A page of ${name}.`, schema: 'responses/collection-list', headers: LIMIT_HEADERS }],
@@ -189,7 +179,6 @@ const collectionOperations = (name: CollectionName): OperationSpec[] => {
       operationId: `get${One}`,
       summary: `Get one ${name.slice(0, -1)}`,
       tag: 'collections',
-      access: 'public',
       query: LOOKUP_PARAM_SPEC,
       key,
       keyExample: example,
@@ -204,7 +193,6 @@ const collectionOperations = (name: CollectionName): OperationSpec[] => {
       summary: `Get one ${name.slice(0, -1)} by its static file path`,
       description: `The bytes of \`/api/v1/${name}/{key}.json\`: the CDN serves the file when the build wrote one, this route when it did not (the catalog config's \`itemFileBudget\`).`,
       tag: 'collections',
-      access: 'public',
       query: LOOKUP_PARAM_SPEC,
       key,
       keyExample: example,
@@ -227,7 +215,6 @@ const registry = (
   operationId,
   summary,
   tag: 'registries',
-  access: 'public',
   query: REGISTRY_PARAMS[route],
   success: [
     {
@@ -258,7 +245,6 @@ function bagChange(
     summary,
     description,
     tag: 'items',
-    access: 'server',
     body: { kind: 'json', schema: 'requests/bag-change', example: { definitionId: 'MATL-20260601090000-000101-F469B3E9', ...example } },
     success: createdOrReplayed('responses/bag-change', 'The bag entry.', 'The entry of an earlier request with the same idempotency key.'),
     errors: ['NOT_FOUND', ...errors, 'IDEMPOTENCY_KEY_REUSED'],
@@ -275,7 +261,6 @@ const operations: OperationSpec[] = [
     summary: 'Search the catalog by name or id',
     description: 'Best matches first: exact id, then name prefix, words and close spellings (§2.5).',
     tag: 'catalog',
-    access: 'public',
     query: SEARCH_PARAMS,
     queryExample: { q: 'blade', type: 'weapons', limit: '10' },
     success: [{ status: 200, description: 'The matching records, best first.', schema: 'responses/search', headers: LIMIT_HEADERS }],
@@ -288,7 +273,6 @@ const operations: OperationSpec[] = [
     operationId: 'getStats',
     summary: 'Totals per data category',
     tag: 'catalog',
-    access: 'public',
     query: {},
     success: [{ status: 200, description: 'The stats file of the build.', schema: 'responses/stats' }],
     cacheable: true,
@@ -301,7 +285,6 @@ const operations: OperationSpec[] = [
     summary: 'Export the records of one type as JSON or CSV',
     description: 'Without `tier` and `category` the body is the prebuilt file of the build; with them, the matching records.',
     tag: 'catalog',
-    access: 'public',
     query: EXPORT_PARAMS,
     queryExample: { type: 'weapons', tier: '2' },
     success: [
@@ -361,7 +344,6 @@ const operations: OperationSpec[] = [
     summary: 'Credit an account once per idempotency key',
     description: `Records the credit on the account's balance and transaction list in one atomic step. Exactly one of \`studioId\` and \`accountId\`; \`amount\` at most \`WALLET_VERIFY_SEND_MAX\` (a deployment setting, 1,000 by default; 400 above it). ${IDEMPOTENCY} A balance that would pass 2^53 - 1 is 409. A 503 changes nothing: retry with the same key.`,
     tag: 'wallet',
-    access: 'admin',
     body: {
       kind: 'json',
       schema: 'requests/verify-send-to-account',
@@ -384,7 +366,6 @@ const operations: OperationSpec[] = [
     summary: 'The caller’s balance and transactions, newest first',
     description: 'Paged with the opaque `cursor` of the previous page, which is bound to the account and the filters.',
     tag: 'wallet',
-    access: 'player',
     query: OVERVIEW_PARAMS,
     queryExample: { limit: '20', kind: 'verify_send' },
     success: [
@@ -407,7 +388,6 @@ const operations: OperationSpec[] = [
     description:
       'The server mints the account id and the `STUDIO_*` id. With `idempotencyKey`, a replay of the same payload answers 200 with the first account.',
     tag: 'admin',
-    access: 'admin',
     body: {
       kind: 'json',
       schema: 'requests/create-account',
@@ -429,7 +409,6 @@ const operations: OperationSpec[] = [
     operationId: 'getAccount',
     summary: 'Get an account by its studio id or account id',
     tag: 'admin',
-    access: 'admin',
     key: '`STUDIO_*` id or account uuid (either resolves the same account)',
     keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
     success: [{ status: 200, description: 'The account.', schema: 'responses/account' }],
@@ -442,7 +421,6 @@ const operations: OperationSpec[] = [
     summary: 'Grant coin to an account, with a reason',
     description: `The same ledger as verify-send, under sourceRef \`admin-grant:{key}\`. ${IDEMPOTENCY}`,
     tag: 'admin',
-    access: 'admin',
     body: {
       kind: 'json',
       schema: 'requests/grant-coin',
@@ -465,7 +443,6 @@ const operations: OperationSpec[] = [
     summary: 'Store one file',
     description: 'The key is the folder and the file’s name; the bytes must be of a type taken and fit the name (415 otherwise).',
     tag: 'storage',
-    access: 'admin',
     body: { kind: 'multipart', schema: 'requests/storage-upload', files: { field: 'file', min: 1, max: 1, description: FILE_NAMED } },
     success: [
       {
@@ -483,7 +460,6 @@ const operations: OperationSpec[] = [
     operationId: 'uploadObjects',
     summary: `Store up to ${MAX_MULTI_FILES} files`,
     tag: 'storage',
-    access: 'admin',
     body: {
       kind: 'multipart',
       schema: 'requests/storage-upload',
@@ -499,7 +475,6 @@ const operations: OperationSpec[] = [
     summary: 'Store the entries of a zip archive under a folder',
     description: 'An unsafe archive (paths out of the folder, links, too many or too large entries) is 400 and stores nothing.',
     tag: 'storage',
-    access: 'admin',
     body: {
       kind: 'multipart',
       schema: 'requests/storage-upload-zip',
@@ -519,7 +494,6 @@ const operations: OperationSpec[] = [
     operationId: 'presignUpload',
     summary: 'A presigned PUT for one object (S3 storage only)',
     tag: 'storage',
-    access: 'admin',
     body: {
       kind: 'json',
       schema: 'requests/storage-presign',
@@ -535,7 +509,6 @@ const operations: OperationSpec[] = [
     operationId: 'listObjects',
     summary: 'List stored objects in key order',
     tag: 'storage',
-    access: 'admin',
     query: LIST_SPEC,
     queryExample: { prefix: 'era1/', limit: '50' },
     success: [{ status: 200, description: 'A page of objects.', schema: 'responses/storage-list', headers: LIMIT_HEADERS }],
@@ -548,7 +521,6 @@ const operations: OperationSpec[] = [
     summary: 'Register stored binaries in the metadata index',
     description: 'At most 100 distinct keys, in one atomic write; a key with no stored object is refused and the rest are registered.',
     tag: 'storage',
-    access: 'admin',
     body: {
       kind: 'json',
       schema: 'requests/storage-register',
@@ -563,7 +535,6 @@ const operations: OperationSpec[] = [
     operationId: 'listAssetIndex',
     summary: 'The metadata index in key order',
     tag: 'storage',
-    access: 'admin',
     query: LIST_SPEC,
     success: [{ status: 200, description: 'A page of index entries.', schema: 'responses/storage-index', headers: LIMIT_HEADERS }],
   },
@@ -575,7 +546,6 @@ const operations: OperationSpec[] = [
     summary: 'Delete a stored object and its index entry',
     description: 'Answers 204 whether or not the object existed. The key may contain `/`.',
     tag: 'storage',
-    access: 'admin',
     key: 'the object key (may contain `/`)',
     keyExample: 'era1/models/oak-staff.glb',
     success: [{ status: 204, description: 'Deleted, or there was nothing to delete.' }],
@@ -590,7 +560,6 @@ const operations: OperationSpec[] = [
     operationId: 'getIslandSpec',
     summary: 'The home island contract',
     tag: 'player',
-    access: 'public',
     success: [{ status: 200, description: 'Every value of §2.9.', schema: 'responses/island-spec' }],
     cacheable: true,
   },
@@ -602,7 +571,6 @@ const operations: OperationSpec[] = [
     summary: 'The caller’s home island',
     description: 'The first read creates the island from the account’s seed.',
     tag: 'player',
-    access: 'player',
     success: [
       {
         status: 200,
@@ -621,7 +589,6 @@ const operations: OperationSpec[] = [
     summary: 'Change the caller’s home island',
     description: 'A JSON merge patch (RFC 7396) of the state fields; the merged state must match the island state schema.',
     tag: 'player',
-    access: 'player',
     body: {
       kind: 'json',
       schema: 'requests/island-state-patch',
@@ -639,7 +606,6 @@ const operations: OperationSpec[] = [
     operationId: 'exportIslandFromRts',
     summary: 'Derive and store the RTS export of the caller’s island',
     tag: 'player',
-    access: 'player',
     body: { kind: 'json', schema: 'requests/island-export-from-rts', example: { gridX: 64, gridZ: 64, seed: 1337, biome: 'forest' } },
     success: [{ status: 200, description: 'The new state.', schema: 'responses/island-state', headers: { ETag: 'The new revision.' } }],
     errors: ['NOT_FOUND'],
@@ -652,7 +618,6 @@ const operations: OperationSpec[] = [
     operationId: 'listCharacters',
     summary: 'The caller’s characters of one era, oldest first',
     tag: 'player',
-    access: 'player',
     looseQuery: { era: { kind: 'enum', values: ERAS, required: true } },
     queryExample: { era: 'warlords' },
     success: [{ status: 200, description: 'The characters.', schema: 'responses/game-characters-list' }],
@@ -666,7 +631,6 @@ const operations: OperationSpec[] = [
     summary: 'Create a character',
     description: `Class, race and faction are ids of the published catalog, the race within its faction; at most four per era, then 409. ${IDEMPOTENCY}`,
     tag: 'player',
-    access: 'player',
     body: {
       kind: 'json',
       schema: 'requests/character-create',
@@ -694,7 +658,6 @@ const operations: OperationSpec[] = [
     operationId: 'getCharacterProgress',
     summary: 'The character-scoped fields of one of the caller’s characters',
     tag: 'player',
-    access: 'player',
     key: 'the character’s id (an RFC 4122 uuid)',
     keyExample: UUID_EXAMPLE,
     success: [
@@ -715,7 +678,6 @@ const operations: OperationSpec[] = [
     summary: 'Change the character-scoped fields of one of the caller’s characters',
     description: `A JSON merge patch of the character-scoped fields (account-scoped fields are refused). ${IDEMPOTENCY}`,
     tag: 'player',
-    access: 'player',
     key: 'the character’s id (an RFC 4122 uuid)',
     keyExample: UUID_EXAMPLE,
     body: {
@@ -744,7 +706,6 @@ const operations: OperationSpec[] = [
     description:
       'The platform’s JWT is verified against its JWKS; the identity’s account is created on its first login. Our token comes back; the platform’s is never stored.',
     tag: 'identity',
-    access: 'public',
     body: {
       kind: 'json',
       schema: 'requests/auth-external',
@@ -761,7 +722,6 @@ const operations: OperationSpec[] = [
     operationId: 'linkExternalIdentity',
     summary: 'Bind an external identity to the caller’s account',
     tag: 'identity',
-    access: 'player',
     body: {
       kind: 'json',
       schema: 'requests/auth-external',
@@ -782,7 +742,6 @@ const operations: OperationSpec[] = [
     summary: 'Mint a unique item for an account',
     description: `A \`studio_uuid\` for an \`ITEM-*\` definition of the catalog, owned by the account. ${IDEMPOTENCY}`,
     tag: 'items',
-    access: 'server',
     body: {
       kind: 'json',
       schema: 'requests/item-mint',
@@ -807,7 +766,6 @@ const operations: OperationSpec[] = [
     operationId: 'getItem',
     summary: 'A unique item, its owner and its events',
     tag: 'items',
-    access: 'server',
     key: 'the item’s studio_uuid',
     keyExample: UUID_EXAMPLE,
     success: [{ status: 200, description: 'The item and every event, oldest first.', schema: 'responses/item-history' }],
@@ -821,7 +779,6 @@ const operations: OperationSpec[] = [
     summary: 'Record an event of a unique item',
     description: `Assigned, equipped, unequipped, transferred, consumed or destroyed; 409 when the item’s state forbids it. ${IDEMPOTENCY}`,
     tag: 'items',
-    access: 'server',
     key: 'the item’s studio_uuid',
     keyExample: UUID_EXAMPLE,
     body: {
@@ -844,7 +801,6 @@ const operations: OperationSpec[] = [
     operationId: 'getInventory',
     summary: 'The caller’s bag: stackables and unique items',
     tag: 'player',
-    access: 'player',
     success: [{ status: 200, description: 'The bag.', schema: 'responses/inventory' }],
     errors: ['NOT_FOUND'],
   },
@@ -871,7 +827,6 @@ const operations: OperationSpec[] = [
     operationId: 'listRecipes',
     summary: 'The recipes the caller’s account has learned',
     tag: 'player',
-    access: 'player',
     success: [{ status: 200, description: 'By time learned, then id.', schema: 'responses/account-recipes' }],
     errors: ['NOT_FOUND'],
   },
@@ -883,7 +838,6 @@ const operations: OperationSpec[] = [
     summary: 'Learn a recipe of the published catalog',
     description: 'Learning it again answers 200 with the first time and changes nothing.',
     tag: 'player',
-    access: 'player',
     body: { kind: 'json', schema: 'requests/recipe-learn', example: { recipeId: 'RECP-20260601100000-000123-64A3D698' } },
     success: [
       { status: 201, description: 'Learned now.', schema: 'responses/recipe-learned' },

@@ -124,7 +124,7 @@ describe('methods', () => {
   });
 
   it('lists POST, PATCH and DELETE routes in Allow with HEAD only after GET', () => {
-    const route = { path: '/x', entry: 'catalog', name: 'x', methods: ['GET', 'PATCH', 'DELETE'] } as const;
+    const route = { path: '/x', entry: 'catalog', name: 'x', methods: ['GET', 'PATCH', 'DELETE'], access: 'public' } as const;
     expect(allowOf(route)).toBe('GET, HEAD, PATCH, DELETE, OPTIONS');
     expect(allowOf({ ...route, methods: ['POST'] })).toBe('POST, OPTIONS');
   });

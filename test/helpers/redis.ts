@@ -103,7 +103,7 @@ export async function startRedis(): Promise<TestRedis> {
 
 /** Empty every database of the server at `url` (`FLUSHALL`), over a connection of its own. */
 export async function flushRedis(url: string): Promise<void> {
-  const { connectRespRequester } = await import('../../api/_lib/ledger/resp-requester.js');
+  const { connectRespRequester } = await import('../../api/_lib/stores/resp-requester.js');
   const r = await connectRespRequester(url);
   await r.request({ body: ['flushall'] });
   await r.close();

@@ -14,7 +14,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connectRespRequester, type RespRequester } from '../../api/_lib/ledger/resp-requester.js';
+import { connectRespRequester, type RespRequester } from '../../api/_lib/stores/resp-requester.js';
 
 /** One request as the stand-in saw it. */
 export interface RestRequest {

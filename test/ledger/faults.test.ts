@@ -13,13 +13,14 @@ import type { Requester, UpstashRequest } from '@upstash/redis';
 import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
 import { mintToken } from '../../api/_lib/auth/tokens.js';
 import { ledgerStore } from '../../api/_lib/ledger/store.js';
-import { connectRespRequester, type RespRequester } from '../../api/_lib/ledger/resp-requester.js';
+import { connectRespRequester, type RespRequester } from '../../api/_lib/stores/resp-requester.js';
 import { openRedisLedger } from '../../api/_lib/ledger/redis.js';
 import { mintStudioId, mintUuid } from '../../api/_lib/ledger/ids.js';
 import type { Account, LedgerStore } from '../../api/_lib/ledger/types.js';
 import * as wallet from '../../api/wallet.js';
 import * as admin from '../../api/admin.js';
-import { expectSound, redisHarness, sqliteHarness, type AdapterHarness } from '../helpers/ledger.js';
+import { expectSound, redisHarness, sqliteHarness, type LedgerHarness } from '../helpers/ledger.js';
+import { creditOf } from '../helpers/ledger-ops.js';
 
 const SECRET = 'faults-secret-0123456789-abcdefghijklm';
 let adminToken = '';
@@ -39,7 +40,7 @@ async function call(entry: typeof wallet | typeof admin, path: string, body: unk
 }
 
 /** Put the harness's store in force for the handlers of this block, with an admin token to call them. */
-function serveWith(h: AdapterHarness): void {
+function serveWith(h: LedgerHarness): void {
   beforeAll(async () => {
     await h.setup();
     const config = loadServiceConfig({ ...h.env(), JWT_SECRET: SECRET });
@@ -52,7 +53,7 @@ function serveWith(h: AdapterHarness): void {
   });
 }
 
-describe.each([sqliteHarness(), redisHarness()] as AdapterHarness[])('1,000 concurrent requests over 100 keys: $name', (h) => {
+describe.each([sqliteHarness(), redisHarness()] as LedgerHarness[])('1,000 concurrent requests over 100 keys: $name', (h) => {
   serveWith(h);
 
   it('credits exactly once per key, answers every duplicate as a replay of it, and keeps the invariants', async () => {
@@ -145,23 +146,14 @@ describe('Redis faults', () => {
   });
 
   const credit = (key: string, amount = 3) =>
-    store.credit({
-      entryId: mintUuid(),
-      sourceRef: `verify-send:${key}`,
-      kind: 'verify_send',
-      accountId: account.accountId,
-      amount,
-      purpose: 'verify',
-      note: '',
-      at: new Date().toISOString(),
-    });
+    store.credit(creditOf(account, { sourceRef: `verify-send:${key}`, amount, at: new Date().toISOString() }));
 
   it("the script ran but its answer was lost and the client retried: one credit, answered as this call's own", async () => {
     const before = await store.balance(account.accountId);
     faulty.loseAnswers = 1;
     const scripts = faulty.scripts;
     const out = await credit('lost-answer-1');
-    expect(out.status).toBe('applied');
+    expect(out.status).toBe('created');
     expect(faulty.scripts - scripts).toBe(2);
     expect(await store.balance(account.accountId)).toBe(before + 3);
     await expectSound(store);
@@ -170,7 +162,7 @@ describe('Redis faults', () => {
   it('the request failed before it was sent: the retry credits once', async () => {
     const before = await store.balance(account.accountId);
     faulty.failBefore = 2;
-    expect((await credit('not-sent-1')).status).toBe('applied');
+    expect((await credit('not-sent-1')).status).toBe('created');
     expect(await store.balance(account.accountId)).toBe(before + 3);
     await expectSound(store);
   });
@@ -185,7 +177,7 @@ describe('Redis faults', () => {
     // the server did apply it: the client's retry with the same key is answered as a replay, never a second credit
     expect(await store.balance(account.accountId)).toBe(before + 3);
     expect((await credit('all-lost-1')).status).toBe('replayed');
-    expect((await credit('all-failed-1')).status).toBe('applied');
+    expect((await credit('all-failed-1')).status).toBe('created');
     expect(await store.balance(account.accountId)).toBe(before + 6);
     await expectSound(store);
   });
@@ -195,7 +187,7 @@ describe('Redis faults', () => {
     await raw.request({ body: ['script', 'flush'] });
     expect((await raw.request<number[]>({ body: ['script', 'exists', sha] })).result).toEqual([0]);
     const scripts = faulty.scripts;
-    expect((await credit('after-flush-1')).status).toBe('applied');
+    expect((await credit('after-flush-1')).status).toBe('created');
     expect(faulty.scripts - scripts).toBe(2); // EVALSHA answered NOSCRIPT, then EVAL
     expect((await raw.request<number[]>({ body: ['script', 'exists', sha] })).result).toEqual([1]);
     await expectSound(store);

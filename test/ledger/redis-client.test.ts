@@ -7,12 +7,13 @@
  * retried only by the store's own policy, whose attempts and waits are counted), no pipelining, no
  * telemetry headers, replies left as text (a display name that looks like JSON stays as typed), reply
  * errors refused at once, the 503 texts, the key names and hash slots of the module header, the account
- * creation refusals, the snapshot's order, and the cost of a posting page in commands. The requester's own
+ * creation outcomes, the snapshot's order, and the cost of a posting page in commands. The requester's own
  * connection (server down, restart, close) is in `resp-requester.test.ts`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRespRequester, type RespRequester } from '../../api/_lib/ledger/resp-requester.js';
-import { KEYS, openRedisLedger, RETRY_DELAYS_MS, redisScript } from '../../api/_lib/ledger/redis.js';
+import { connectRespRequester, type RespRequester } from '../../api/_lib/stores/resp-requester.js';
+import { KEYS, openRedisLedger } from '../../api/_lib/ledger/redis.js';
+import { RETRY_DELAYS_MS, redisScript } from '../../api/_lib/stores/redis.js';
 import { ISSUER_ACCOUNT_ID, type LedgerStore } from '../../api/_lib/ledger/types.js';
 import { createHash } from 'node:crypto';
 import { RecordingRequester, startRedis, type TestRedis } from '../helpers/redis.js';
@@ -59,7 +60,7 @@ describe('the production transport: @upstash/redis over REST', () => {
     expect((await scriptRuns()) - runs).toBe(3);
     expect(await store.balance(a.accountId)).toBe(8);
     // the caller's retry of the same request finds its own entry; another request under the key is a replay
-    expect((await store.credit(c)).status).toBe('applied');
+    expect((await store.credit(c)).status).toBe('created');
     expect((await store.credit({ ...c, entryId: 'another-entry' })).status).toBe('replayed');
     expect(await store.balance(a.accountId)).toBe(8);
   });
@@ -180,10 +181,11 @@ describe('the store over a real server', () => {
     const keys = (await raw.request<string[]>({ body: ['keys', '*'] })).result!.sort();
     expect(keys).toEqual(
       [
-        'ledger:account-keys',
         'ledger:accounts',
-        'ledger:refs',
+        'ledger:keys:account',
+        'ledger:keys:credit',
         'ledger:studio',
+        'ledger:transfers',
         'ledger:username',
         `ledger:{a:${a.accountId}}:acct`,
         `ledger:{a:${a.accountId}}:postings`,
@@ -191,48 +193,35 @@ describe('the store over a real server', () => {
         `ledger:{a:${ISSUER_ACCOUNT_ID}}:postings`,
       ].sort(),
     );
-    expect([KEYS.refs, KEYS.studio, KEYS.username, KEYS.accountKeys, KEYS.accounts]).toEqual([
-      'ledger:refs',
+    expect([KEYS.creditKeys, KEYS.accountKeys, KEYS.transfers, KEYS.studio, KEYS.username, KEYS.accounts]).toEqual([
+      'ledger:keys:credit',
+      'ledger:keys:account',
+      'ledger:transfers',
       'ledger:studio',
       'ledger:username',
-      'ledger:account-keys',
       'ledger:accounts',
     ]);
     const slot = async (k: string) => (await raw.request<number>({ body: ['cluster', 'keyslot', k] })).result;
     expect(await slot(KEYS.account(a.accountId))).toBe(await slot(KEYS.postings(a.accountId)));
   });
 
-  it('refuses account creations with the texts of each case', async () => {
+  it('answers account creations with the outcome of each case, and 503 for a key whose account cannot be read', async () => {
     await flush();
     const store = open();
     const a = newAccount();
     await store.createAccount({ account: a, clientKey: 'key-a', fingerprint: 'fa' });
-    expect(await refusal(store.createAccount({ account: newAccount(), clientKey: 'key-a', fingerprint: 'other' }))).toMatchObject({
-      code: 'IDEMPOTENCY_KEY_REUSED',
-      message: 'This idempotency key already created an account with another display name or username; use a new key.',
+    expect(await store.createAccount({ account: newAccount(), clientKey: 'key-a', fingerprint: 'other' })).toEqual({ status: 'key-reused' });
+    expect(await store.createAccount({ account: newAccount({ username: a.username }), clientKey: undefined, fingerprint: 'f' })).toEqual({
+      status: 'username-taken',
     });
-    expect(
-      await refusal(store.createAccount({ account: newAccount({ username: a.username }), clientKey: undefined, fingerprint: 'f' })),
-    ).toMatchObject({
-      code: 'CONFLICT',
-      message: `The username "${a.username}" is taken.`,
-    });
-    const long = 'u'.repeat(140);
-    await store.createAccount({ account: newAccount({ username: long }), clientKey: undefined, fingerprint: 'f' });
-    expect(
-      (await refusal(store.createAccount({ account: newAccount({ username: long }), clientKey: undefined, fingerprint: 'f' }))).message,
-    ).toBe(`The username "${'u'.repeat(100)}" is taken.`);
-    expect(
-      await refusal(store.createAccount({ account: newAccount({ studioId: a.studioId }), clientKey: undefined, fingerprint: 'f' })),
-    ).toMatchObject({
-      code: 'CONFLICT',
-      message: 'The minted studio id is taken; try again.',
+    expect(await store.createAccount({ account: newAccount({ studioId: a.studioId }), clientKey: undefined, fingerprint: 'f' })).toEqual({
+      status: 'studio-id-taken',
     });
     // the key's account exists in the index but its record cannot be read
     await raw.request({ body: ['del', KEYS.account(a.accountId)] });
-    expect(await refusal(open().createAccount({ account: a, clientKey: 'key-a', fingerprint: 'fa' }))).toMatchObject({
+    expect(await refusal(open().createAccount({ account: newAccount(), clientKey: 'key-a', fingerprint: 'fa' }))).toMatchObject({
       code: 'UPSTREAM_UNAVAILABLE',
-      message: 'The account of this idempotency key cannot be read; try again.',
+      message: 'The ledger store cannot be reached; try again with the same idempotency key.',
     });
   });
 

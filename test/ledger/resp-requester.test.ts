@@ -9,7 +9,7 @@
  * event, it answers again after the server is back, and it closes with the store.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { connectRespRequester } from '../../api/_lib/ledger/resp-requester.js';
+import { connectRespRequester } from '../../api/_lib/stores/resp-requester.js';
 import { openRedisLedger } from '../../api/_lib/ledger/redis.js';
 import { startRedis } from '../helpers/redis.js';
 

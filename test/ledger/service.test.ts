@@ -1,17 +1,19 @@
 /**
- * The wallet operations (`api/_lib/ledger/service.ts`) and the replay rule (`outcome.ts`) on an
- * in-memory SQLite store and on scripted stores: what each refusal says (a problem detail tells what
+ * The wallet operations (`api/_lib/ledger/service.ts`) and the replay rule (`outcome.ts`) on a SQLite
+ * store in a temporary folder and on scripted stores: what each refusal says (a problem detail tells what
  * happened and what to do, spec 7), the selector rules, the idempotency of account creation (the
  * username is part of the payload), minting again after a studio-id collision, a credit whose account
  * vanished, and the overview cursor (bound to the account and every filter, well-formed, paging past
  * seq 9).
  */
-import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../api/_lib/errors.js';
 import { refusal } from '../helpers/ledger-ops.js';
 import { openSqliteLedger } from '../../api/_lib/ledger/sqlite.js';
-import { replayOutcome } from '../../api/_lib/ledger/outcome.js';
+import { storedCredit } from '../../api/_lib/ledger/outcome.js';
 import { CROCKFORD, MINTED_STUDIO_ID, STUDIO_ID, UUID, mintStudioId } from '../../api/_lib/ledger/ids.js';
 import {
   createAccount,
@@ -22,12 +24,15 @@ import {
   resolveAccount,
   verifySend,
 } from '../../api/_lib/ledger/service.js';
-import type { Account, LedgerStore, NewAccount, Transfer } from '../../api/_lib/ledger/types.js';
+import type { Account, CreateAccountOutcome, LedgerStore, NewAccount, Transfer } from '../../api/_lib/ledger/types.js';
+
+/** A SQLite ledger in a new temporary folder. */
+const tempLedger = () => openSqliteLedger({ file: join(mkdtempSync(join(tmpdir(), 'ledger-service-')), 'ledger.sqlite') });
 
 const clock = () => new Date('2026-11-23T12:00:00.000Z');
 
 async function storeWithAccount(): Promise<{ store: LedgerStore; account: Account }> {
-  const store = await openSqliteLedger({ file: ':memory:' });
+  const store = await tempLedger();
   const { account } = await createAccount(store, { displayName: 'Ada', username: 'ada' }, clock);
   return { store, account };
 }
@@ -87,10 +92,12 @@ describe('verify-send and grant', () => {
       'The idempotency key was used before with another account, amount or purpose; nothing was credited. Use a new key for a new credit.',
     );
     await grantCoin(store, { studioId: account.studioId, amount: 5, reason: 'r1', idempotencyKey: 'grant-0000001' }, clock);
-    // the stored purpose binds the reason (`grant:` and 16 hex digits of its SHA-256); answers show `grant`
+    // a grant is stored with the purpose `grant`; its reason is part of the request's fingerprint
     const [stored] = (await store.postings(account.accountId, { limit: 1, filter: {} })).postings;
-    expect(stored!.purpose).toMatch(/^grant:[0-9a-f]{16}$/);
-    expect(stored!.purpose).toBe(`grant:${createHash('sha256').update('r1').digest('hex').slice(0, 16)}`);
+    expect([stored!.purpose, stored!.note]).toEqual(['grant', 'r1']);
+    expect(
+      (await grantCoin(store, { studioId: account.studioId, amount: 5, reason: 'r1', idempotencyKey: 'grant-0000001' }, clock)).idempotent,
+    ).toBe(true);
     const g = await refusal(
       grantCoin(store, { studioId: account.studioId, amount: 5, reason: 'r2', idempotencyKey: 'grant-0000001' }, clock),
     );
@@ -151,7 +158,7 @@ describe('studio ids', () => {
   });
 });
 
-describe('replayOutcome', () => {
+describe('storedCredit', () => {
   const stored: Transfer = {
     entryId: 'e1',
     sourceRef: 'verify-send:k',
@@ -163,24 +170,15 @@ describe('replayOutcome', () => {
     balanceAfter: 5,
     at: 't',
   };
-  it("tells this call's own record, a replay and a conflict apart", () => {
-    expect(replayOutcome(stored, { entryId: 'e1', accountId: 'b', amount: 9, purpose: 'x' })).toEqual({
-      status: 'applied',
-      transfer: stored,
-    });
-    expect(replayOutcome(stored, { entryId: 'e2', accountId: 'a', amount: 5, purpose: 'verify' })).toEqual({
-      status: 'replayed',
-      transfer: stored,
-    });
-    for (const other of [{ accountId: 'b' }, { amount: 6 }, { purpose: 'test' }]) {
-      expect(replayOutcome(stored, { entryId: 'e2', accountId: 'a', amount: 5, purpose: 'verify', ...other }).status).toBe('conflict');
-    }
+  it("tells this call's own record from a replay of another", () => {
+    expect(storedCredit(stored, { entryId: 'e1' })).toEqual({ status: 'created', transfer: stored });
+    expect(storedCredit(stored, { entryId: 'e2' })).toEqual({ status: 'replayed', transfer: stored });
   });
 });
 
 describe('createAccount', () => {
   it('binds a creation key to the display name and the username', async () => {
-    const store = await openSqliteLedger({ file: ':memory:' });
+    const store = await tempLedger();
     const first = await createAccount(store, { displayName: 'Bo', username: 'bo-1', idempotencyKey: 'create-bo-1' }, clock);
     expect(first.account.createdAt).toBe('2026-11-23T12:00:00.000Z');
     expect((await createAccount(store, { displayName: 'Bo', username: 'bo-1', idempotencyKey: 'create-bo-1' }, clock)).created).toBe(false);
@@ -192,53 +190,66 @@ describe('createAccount', () => {
     );
   });
 
-  /** A store whose creations answer CONFLICT `failures` times, then create. */
-  function colliding(failures: number): { store: LedgerStore; attempts: NewAccount[] } {
+  /** A store whose creations answer `outcome` `failures` times, then create. */
+  function colliding(failures: number, outcome: CreateAccountOutcome = { status: 'studio-id-taken' }) {
     const attempts: NewAccount[] = [];
     const store = {
       driver: 'scripted',
-      createAccount: (input: NewAccount) => {
+      createAccount: (input: NewAccount): Promise<CreateAccountOutcome> => {
         attempts.push(input);
-        if (attempts.length <= failures) return Promise.reject(new ServiceError('CONFLICT', 'taken'));
-        return Promise.resolve({ account: input.account, created: true });
+        return Promise.resolve(attempts.length <= failures ? outcome : { status: 'created', account: input.account });
       },
     } as unknown as LedgerStore;
     return { store, attempts };
   }
 
-  it('mints new ids after a collision of the minted studio id, three times at most, and never for a chosen username', async () => {
+  it('mints new ids after a collision of the minted studio id, three times at most, a chosen username too', async () => {
     const ok = colliding(3);
     const out = await createAccount(ok.store, { displayName: 'C' }, clock);
     expect(ok.attempts).toHaveLength(4);
     expect(new Set(ok.attempts.map((a) => a.account.studioId)).size).toBe(4);
     expect(out.account.username).toBe(`studio:${out.account.studioId}`);
     const tooMany = colliding(4);
-    expect((await refusal(createAccount(tooMany.store, { displayName: 'C' }, clock))).code).toBe('CONFLICT');
+    expect(await refusal(createAccount(tooMany.store, { displayName: 'C' }, clock))).toMatchObject({
+      code: 'CONFLICT',
+      message: 'The minted studio id is taken; try again.',
+    });
     expect(tooMany.attempts).toHaveLength(4);
     const chosen = colliding(1);
-    expect((await refusal(createAccount(chosen.store, { displayName: 'C', username: 'cee' }, clock))).code).toBe('CONFLICT');
+    expect((await createAccount(chosen.store, { displayName: 'C', username: 'cee' }, clock)).account.username).toBe('cee');
+    expect(chosen.attempts).toHaveLength(2);
+  });
+
+  it('refuses a chosen username that is taken at once, naming it (cut at 100 characters); a default one is minted again', async () => {
+    const chosen = colliding(1, { status: 'username-taken' });
+    expect(await refusal(createAccount(chosen.store, { displayName: 'C', username: 'u'.repeat(140) }, clock))).toMatchObject({
+      code: 'CONFLICT',
+      message: `The username "${'u'.repeat(100)}" is taken.`,
+    });
     expect(chosen.attempts).toHaveLength(1);
-    // any other failure is answered at once, never retried: another code, or a CONFLICT that is no ServiceError
-    for (const failure of [
-      new ServiceError('UPSTREAM_UNAVAILABLE', 'down'),
-      new ServiceError('IDEMPOTENCY_KEY_REUSED', 'reused'),
-      Object.assign(new Error('odd'), { code: 'CONFLICT' }),
-    ]) {
-      let calls = 0;
-      const other = {
-        driver: 'x',
-        createAccount: () => {
-          calls++;
-          return Promise.reject(failure);
-        },
-      } as unknown as LedgerStore;
-      const e = await createAccount(other, { displayName: 'C' }, clock).then(
-        () => undefined,
-        (x: unknown) => x,
-      );
-      expect(e).toBe(failure);
-      expect(calls, failure.message).toBe(1);
-    }
+    const minted = colliding(2, { status: 'username-taken' });
+    await createAccount(minted.store, { displayName: 'C' }, clock);
+    expect(minted.attempts).toHaveLength(3);
+  });
+
+  it('words a reused key as 422 and passes a store failure through at once, never retried', async () => {
+    const reused = colliding(1, { status: 'key-reused' });
+    expect(await refusal(createAccount(reused.store, { displayName: 'C', idempotencyKey: 'key-0001' }, clock))).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      message: 'This idempotency key already created an account with another display name or username; use a new key.',
+    });
+    expect(reused.attempts).toHaveLength(1);
+    const failure = new ServiceError('UPSTREAM_UNAVAILABLE', 'down');
+    let calls = 0;
+    const down = {
+      driver: 'x',
+      createAccount: () => {
+        calls++;
+        return Promise.reject(failure);
+      },
+    } as unknown as LedgerStore;
+    expect(await createAccount(down, { displayName: 'C' }, clock).catch((x: unknown) => x)).toBe(failure);
+    expect(calls).toBe(1);
   });
 });
 

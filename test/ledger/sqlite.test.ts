@@ -62,7 +62,7 @@ describe('SQLite ledger: group commit', () => {
     other.close();
     expect(await store.balance(a.accountId)).toBe(0);
     expect((await store.snapshot()).transfers).toEqual([]);
-    expect((await store.credit(credit(a, { amount: 3 }))).status).toBe('applied');
+    expect((await store.credit(credit(a, { amount: 3 }))).status).toBe('created');
     expect(await store.balance(a.accountId)).toBe(3);
     await expectSound(store);
     await store.close();
@@ -77,7 +77,7 @@ describe('SQLite ledger: group commit', () => {
     const seen = await Promise.all(
       Array.from({ length: 10 }, async (_, i) => {
         const out = await store.credit(credit(a, { amount: i + 1 }));
-        const ref = out.status === 'applied' ? out.transfer.sourceRef : '';
+        const ref = out.status === 'created' ? out.transfer.sourceRef : '';
         return (await reader.execute({ sql: 'SELECT count(*) AS n FROM transfers WHERE source_ref = ?', args: [ref] })).rows[0]!.n;
       }),
     );
@@ -87,7 +87,7 @@ describe('SQLite ledger: group commit', () => {
   });
 });
 
-describe('SQLite ledger: failures are 503s, refusals are worded', () => {
+describe('SQLite ledger: failures are 503s, refusals are outcomes', () => {
   it('refuses to open a file that is not a database, closing what it opened', async () => {
     const file = join(dir, 'not-a-database.sqlite');
     writeFileSync(file, 'this is not a database, just text long enough to fill a page header '.repeat(20));
@@ -113,18 +113,16 @@ describe('SQLite ledger: failures are 503s, refusals are worded', () => {
     }
   });
 
-  it('names the taken username in its refusal, and the reused creation key in its', async () => {
+  it('answers a taken username and a reused creation key as outcomes, writing nothing for them', async () => {
     const store = await openSqliteLedger({ file: join(dir, 'taken.sqlite') });
     expect(store.driver).toBe('sqlite');
     const a = account();
     await store.createAccount({ account: a, clientKey: 'taken-key-1', fingerprint: 'f' });
-    await expect(store.createAccount({ account: account(), clientKey: 'taken-key-1', fingerprint: 'g' })).rejects.toMatchObject({
-      code: 'IDEMPOTENCY_KEY_REUSED',
-      message: 'This idempotency key already created an account with another display name or username; use a new key.',
-    });
-    await expect(
-      store.createAccount({ account: { ...account(), username: a.username }, clientKey: undefined, fingerprint: 'f' }),
-    ).rejects.toMatchObject({ code: 'CONFLICT', message: `The username "${a.username}" is taken.` });
+    expect(await store.createAccount({ account: account(), clientKey: 'taken-key-1', fingerprint: 'g' })).toEqual({ status: 'key-reused' });
+    const b = { ...account(), username: a.username };
+    expect(await store.createAccount({ account: b, clientKey: undefined, fingerprint: 'f' })).toEqual({ status: 'username-taken' });
+    expect(await store.findAccount({ accountId: b.accountId })).toBeUndefined();
     await store.close();
   });
+
 });

@@ -11,7 +11,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { repositoryOpenApi } from '../../build/site.js';
-import { componentName, errorCodes, openApiPath, pairOperations, paramSchema } from '../../build/openapi/document.js';
+import { componentName, errorCodes, openApiPath, operationAccess, pairOperations, paramSchema } from '../../build/openapi/document.js';
 import { OPERATIONS, STATIC_FILES, type OperationSpec } from '../../build/openapi/operations.js';
 import { ROUTES } from '../../api/_lib/routing/table.js';
 import { STATUS_OF } from '../../api/_lib/errors.js';
@@ -226,14 +226,14 @@ describe('every operation answers what the document says', () => {
     for (const { route, op } of pairOperations()) {
       const res = await handle(new Request(urlOf(openApiPath(route), keyFor(op)), { method: op.method }));
       await expectDocumented(op, res, 'bare');
-      if (op.access !== 'public') expect(res.status, op.operationId).toBe(401);
+      if (operationAccess(op) !== 'public') expect(res.status, op.operationId).toBe(401);
     }
   });
 
   it('with an unknown query parameter where the handler takes a fixed set', async () => {
     for (const { route, op } of pairOperations()) {
       // a `-file` route shares its path with a static file, which the CDN serves whatever the query
-      if (!op.query || op.access !== 'public' || op.route.endsWith('-file')) continue;
+      if (!op.query || operationAccess(op) !== 'public' || op.route.endsWith('-file')) continue;
       const res = await handle(
         new Request(urlOf(openApiPath(route), keyFor(op), { ...op.queryExample, bogus: '1' }), { method: op.method }),
       );
@@ -246,8 +246,8 @@ describe('every operation answers what the document says', () => {
     const succeeded: string[] = [];
     for (const { route, op } of pairOperations()) {
       const headers: Record<string, string> = {};
-      if (op.access === 'player') headers.Authorization = `Bearer ${playerToken}`;
-      if (op.access === 'admin' || op.access === 'server') headers['X-Admin-Password'] = ADMIN_PASSWORD;
+      if (operationAccess(op) === 'player') headers.Authorization = `Bearer ${playerToken}`;
+      if (operationAccess(op) === 'admin' || operationAccess(op) === 'game-server') headers['X-Admin-Password'] = ADMIN_PASSWORD;
       let body: BodyInit | undefined;
       if (op.body?.kind === 'json') {
         headers['Content-Type'] = op.body.mediaTypes?.[0] ?? 'application/json';
@@ -265,7 +265,7 @@ describe('every operation answers what the document says', () => {
       );
       if (res.status < 300) succeeded.push(op.operationId);
       // the examples of public reads name records of the sample catalog
-      if (op.access === 'public' && op.method === 'GET') expect(res.status, `${op.operationId} example`).toBe(200);
+      if (operationAccess(op) === 'public' && op.method === 'GET') expect(res.status, `${op.operationId} example`).toBe(200);
       await expectDocumented(op, res, 'example');
     }
     // most operations succeed with their examples on the sample catalog

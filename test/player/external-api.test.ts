@@ -5,7 +5,6 @@
  * every kind of bad platform token is a 401; unreachable keys are a 503; a link binds an identity to the
  * caller's account once (409 for another account); and the platform's token is never stored.
  */
-import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +19,8 @@ import type { NewAccount } from '../../api/_lib/ledger/types.js';
 import { externalLinkTo, externalLogin } from '../../api/_lib/player/external-login.js';
 import * as playerEntry from '../../api/player.js';
 import { sqliteHarness } from '../helpers/ledger.js';
-import { newAccount } from '../helpers/ledger-ops.js';
+import { addAccount, newAccount } from '../helpers/ledger-ops.js';
+import { requestFingerprint } from '../../api/_lib/stores/idempotency.js';
 import { sqlitePlayerHarness, withMethods } from '../helpers/player.js';
 import { SAMPLE_OUT } from '../helpers/catalog.js';
 import { call, newPlayer, responseErrors, SECRET } from '../helpers/game-api.js';
@@ -291,7 +291,7 @@ describe('the login service called directly, over stores that race or fail', () 
     const out = await externalLogin(config, spy, store, { token: await platformToken('direct-1') });
     expect(out.created).toBe(true);
     expect(seen.map((s) => [s.clientKey, s.fingerprint])).toEqual([
-      ['external:steam:direct-1', createHash('sha256').update('external:steam:direct-1').digest('hex').slice(0, 16)],
+      ['external:steam:direct-1', requestFingerprint({ clientKey: 'external:steam:direct-1' })],
     ]);
     // a later login of a linked identity creates nothing
     expect((await externalLogin(config, spy, store, { token: await platformToken('direct-1') })).created).toBe(false);
@@ -300,7 +300,7 @@ describe('the login service called directly, over stores that race or fail', () 
 
   it('logs an identity linked to an account made another way into that account, creating none', async () => {
     const [ledger, store] = [await h.fresh(), await players.fresh()];
-    const mine = (await ledger.createAccount({ account: newAccount(), clientKey: undefined, fingerprint: 'f' })).account;
+    const mine = await addAccount(ledger, newAccount());
     await externalLinkTo(config, store, mine, { token: await platformToken('direct-2') });
     const spy = withMethods(ledger, { createAccount: () => Promise.reject(new Error('no account may be created')) });
     const out = await externalLogin(config, spy, store, { token: await platformToken('direct-2') });
@@ -320,7 +320,7 @@ describe('the login service called directly, over stores that race or fail', () 
     const again = await externalLogin(config, ledger, withMethods(retried, { externalLink: () => Promise.resolve(undefined) }), { token });
     expect([again.created, again.link.externalUserId]).toEqual([false, 'direct-3']);
     // a new account whose binding lost to another account's: created false, the bound account answered
-    const other = (await ledger.createAccount({ account: newAccount(), clientKey: undefined, fingerprint: 'f' })).account;
+    const other = await addAccount(ledger, newAccount());
     const taken = await players.fresh();
     await externalLinkTo(config, taken, other, { token: await platformToken('direct-4') });
     const lost = await externalLogin(config, ledger, withMethods(taken, { externalLink: () => Promise.resolve(undefined) }), {

@@ -18,7 +18,7 @@ import type { ItemEventOutcome, PlayerStore } from '../../api/_lib/player/types.
 import { SAMPLE_OUT } from '../helpers/catalog.js';
 import { useGameConfig } from '../helpers/game-api.js';
 import { sqliteHarness } from '../helpers/ledger.js';
-import { newAccount, refusal } from '../helpers/ledger-ops.js';
+import { addAccount, newAccount, refusal } from '../helpers/ledger-ops.js';
 import { sqlitePlayerHarness, withMethods } from '../helpers/player.js';
 
 const ledgers = sqliteHarness();
@@ -47,8 +47,8 @@ beforeEach(async () => {
   useGameConfig({});
   ledger = await ledgers.fresh();
   store = await players.fresh();
-  ada = (await ledger.createAccount({ account: newAccount({ displayName: 'Ada' }), clientKey: undefined, fingerprint: 'f' })).account;
-  bo = (await ledger.createAccount({ account: newAccount({ displayName: 'Bo' }), clientKey: undefined, fingerprint: 'f' })).account;
+  ada = await addAccount(ledger, newAccount({ displayName: 'Ada' }));
+  bo = await addAccount(ledger, newAccount({ displayName: 'Bo' }));
 });
 
 const mint = (fields: Record<string, string> = {}) =>
@@ -309,7 +309,7 @@ describe('recordItemEvent', () => {
       ).code,
     ).toBe('IDEMPOTENCY_KEY_REUSED');
 
-    const cy = (await ledger.createAccount({ account: newAccount({ displayName: 'Cy' }), clientKey: undefined, fingerprint: 'f' })).account;
+    const cy = await addAccount(ledger, newAccount({ displayName: 'Cy' }));
     await recordItemEvent(
       store,
       ledger,

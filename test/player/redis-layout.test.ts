@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintUuid } from '../../api/_lib/ledger/ids.js';
-import { connectRespRequester, type RespRequester } from '../../api/_lib/ledger/resp-requester.js';
+import { connectRespRequester, type RespRequester } from '../../api/_lib/stores/resp-requester.js';
 import { initialIsland } from '../../api/_lib/island/generate.js';
 import { openRedisPlayerStore, PLAYER_KEYS } from '../../api/_lib/player/redis.js';
 import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
@@ -93,15 +93,15 @@ describe('the Redis player store', () => {
         acct('chars'),
         acct('order'),
         acct('era-count'),
-        acct('char-keys'),
-        acct('progress-keys'),
+        acct('keys:character'),
+        acct('keys:progress'),
         acct('recipes'),
         acct('items'),
         acct('bag'),
         acct('bag-entries'),
         'player:external-links',
-        'item:mint-keys',
-        'bag:refs',
+        'item:keys:mint',
+        'bag:keys',
         'bag:accounts',
         `item:{i:${item}}`,
         `item:{i:${item}}:events`,
@@ -111,7 +111,7 @@ describe('the Redis player store', () => {
     const slot = async (k: string) => (await raw.request<number>({ body: ['cluster', 'keyslot', k] })).result;
     const accountSlots = new Set(
       await Promise.all(
-        ['island', 'chars', 'order', 'era-count', 'char-keys', 'progress-keys', 'recipes', 'items', 'bag', 'bag-entries'].map((k) =>
+        ['island', 'chars', 'order', 'era-count', 'keys:character', 'keys:progress', 'recipes', 'items', 'bag', 'bag-entries'].map((k) =>
           slot(acct(k)),
         ),
       ),
@@ -160,7 +160,7 @@ describe("the Redis player store's commands", () => {
     };
   };
 
-  it('reads an existing island with one HMGET and runs no script for a character it cannot find', async () => {
+  it('reads an existing island with one HMGET; a save for a character it cannot find is one script, an event for a missing item one read', async () => {
     const rec = new RecordingRequester(raw);
     const s = openRedisPlayerStore({ requester: rec });
     const a = mintUuid();
@@ -172,7 +172,7 @@ describe("the Redis player store's commands", () => {
     expect(
       await s.saveProgress(a, mintUuid(), { expectedRevision: 1, progress: EMPTY_PROGRESS, idempotencyKey: 'k', fingerprint: 'p', at }),
     ).toEqual({ status: 'missing' });
-    expect(rec.commands).toEqual(['hmget']);
+    expect(rec.commands).toEqual(['evalsha']);
     rec.commands = [];
     expect(
       await s.recordItemEvent({
@@ -201,7 +201,7 @@ describe("the Redis player store's commands", () => {
       ['read', (st) => st.characters(a, 'warlords')],
       ['read', (st) => st.character(a, mintUuid())],
       [
-        'read',
+        'script',
         (st) =>
           st.saveProgress(a, mintUuid(), { expectedRevision: 1, progress: EMPTY_PROGRESS, idempotencyKey: 'k', fingerprint: 'p', at }),
       ],
@@ -277,7 +277,7 @@ describe("the Redis player store's commands", () => {
     );
     expect([(e as ServiceError).code, (e as ServiceError).message]).toEqual([
       'UPSTREAM_UNAVAILABLE',
-      'The character of this idempotency key cannot be read; try again.',
+      'The player store cannot be reached; try again.',
     ]);
   });
 

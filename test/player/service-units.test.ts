@@ -7,15 +7,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../api/_lib/errors.js';
-import {
-  accountScopedProblems,
-  characterIdOf,
-  eraOf,
-  ifMatchRevisions,
-  requestFingerprint,
-  revisionTag,
-  studioCodeOf,
-} from '../../api/_lib/player/service.js';
+import { accountScopedProblems, characterIdOf, eraOf, ifMatchRevisions, revisionTag, studioCodeOf } from '../../api/_lib/player/service.js';
 
 function refusal(run: () => unknown): ServiceError {
   try {
@@ -92,14 +84,6 @@ describe('character keys', () => {
       const digits = Array.from({ length: 8 }, (_, i) => crockford[Number((forty >> BigInt(35 - 5 * i)) & 31n)]).join('');
       expect(studioCodeOf(cid)).toBe(`STDG-${digits.slice(0, 4)}-${digits.slice(4)}`);
     }
-  });
-});
-
-describe('request fingerprints', () => {
-  it('are the first 32 hex digits of SHA-256 over the JSON of the request', () => {
-    const v = ['equipped', null, { a: 1 }];
-    expect(requestFingerprint(v)).toBe(createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 32));
-    expect(requestFingerprint([1])).not.toBe(requestFingerprint([2]));
   });
 });
 

@@ -4,7 +4,7 @@
  * one on first use.
  */
 import { oncePerConfiguration, type StoreConfig } from '../config.js';
-import { openByDriver } from '../ledger/store.js';
+import { openByDriver } from '../stores/select.js';
 import type { AssetIndexStore } from './types.js';
 
 /**

@@ -5,6 +5,11 @@
  * A catalog build checks `modelRef` keys against an exported copy (`build/derive/model-refs.ts`).
  */
 
+import type { StoreIdentity } from '../stores/unavailable.js';
+
+/** The asset index's name in its 503s. */
+export const ASSET_INDEX_STORE: StoreIdentity = Object.freeze({ name: 'asset index', retryHint: '' });
+
 /** Purposes of a registered binary (spec 4.9). */
 export const ASSET_PURPOSES = ['play', 'isolate', 'author'] as const;
 /** One purpose. */

@@ -10,14 +10,54 @@
  * 2. `OPTIONS`: a CORS preflight (204) listing the route's real methods.
  * 3. Method dispatch (GET, HEAD, POST, PUT, PATCH, DELETE): HEAD runs the GET handler and drops the
  *    body; a method the route does not declare is 405 with a true `Allow` header.
- * 4. Every error thrown on the way becomes a response in one place, `toProblemResponse`.
+ * 4. Access: the route's declared access for the method (`accessOf`) is applied before the handler
+ *    runs, so no body is read and no store touched for a caller it refuses (401/403); the handler gets
+ *    the admitted {@link Caller}. No handler calls a guard itself.
+ * 5. Every error thrown on the way becomes a response in one place, `toProblemResponse`.
  *
  * Routes marked `gone` in the table (retired file, catch-alls) answer every method, OPTIONS included,
  * with their handler (which throws `NOT_FOUND`).
  */
+import { requireAdmin, requireGameServer, requireLogin } from '../auth/guard.js';
+import type { Principal } from '../auth/tokens.js';
+import { getServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
-import { hasKey, matchPath, routesOf, type EntryName, type Method, type RouteDef } from '../routing/table.js';
+import { accessOf, hasKey, matchPath, routesOf, type Access, type EntryName, type Method, type RouteDef } from '../routing/table.js';
 import { preflight, toProblemResponse } from './respond.js';
+
+/**
+ * Who a route's access let in: nobody in particular (a public route), the holder of a verified token,
+ * or the holder of the admin password.
+ */
+export type Caller = { readonly via: 'none' } | { readonly via: 'token'; readonly principal: Principal } | { readonly via: 'password' };
+
+const ANONYMOUS: Caller = Object.freeze({ via: 'none' });
+
+/**
+ * Admit a request to a route of access `access` (see `ACCESS` in the route table).
+ * @throws ServiceError UNAUTHORIZED (401, with `WWW-Authenticate`) or FORBIDDEN (403)
+ */
+export async function admit(access: Access, request: Request): Promise<Caller> {
+  switch (access) {
+    case 'public':
+      return ANONYMOUS;
+    case 'player':
+      return { via: 'token', principal: await requireLogin(request, getServiceConfig()) };
+    case 'game-server':
+      return requireGameServer(request, getServiceConfig());
+    default:
+      return requireAdmin(request, getServiceConfig());
+  }
+}
+
+/**
+ * The verified token of a caller that a `player` route let in.
+ * @throws ServiceError INTERNAL when the route admitted no token (a route declared with the wrong access)
+ */
+export function principalOf(caller: Caller): Principal {
+  if (caller.via !== 'token') throw new ServiceError('INTERNAL', 'This route admitted no token.');
+  return caller.principal;
+}
 
 /** What a route handler receives. */
 export interface RouteContext {
@@ -28,6 +68,8 @@ export interface RouteContext {
   readonly route: RouteDef;
   /** The `{key}` of a keyed route, percent-decoded; undefined for routes without one. */
   readonly key: string | undefined;
+  /** Who the route's access let in. */
+  readonly caller: Caller;
 }
 
 /** A route handler: Web-standard in, Web-standard out; throws {@link ServiceError} for refusals. */
@@ -101,7 +143,7 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
       const url = new URL(request.url);
       const { route, key } = locate(entry, url);
       const methods = handlers[route.name] ?? {};
-      if (route.gone) return await methods.GET!({ request, url, route, key });
+      if (route.gone) return await methods.GET!({ request, url, route, key, caller: ANONYMOUS });
       if (request.method === 'OPTIONS') return preflight(allowOf(route));
       const method = (request.method === 'HEAD' ? 'GET' : request.method) as Method;
       const handler = route.methods.includes(method) ? methods[method] : undefined;
@@ -110,7 +152,8 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
           headers: { Allow: allowOf(route) },
         });
       }
-      const res = await handler({ request, url, route, key });
+      const caller = await admit(accessOf(route, method), request);
+      const res = await handler({ request, url, route, key, caller });
       if (request.method === 'HEAD' && res.body !== null) {
         await res.body.cancel();
         return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });

@@ -11,6 +11,7 @@ export {
   cachedResponse,
   corsHeaders,
   etagOf,
+  idempotentAnswer,
   jsonResponse,
   notModified,
   plainJson,
@@ -18,6 +19,7 @@ export {
   toProblemResponse,
   truncate,
   type CachedOptions,
+  type IdempotentAnswerOptions,
 } from './respond.js';
 export { clampHeaders, parseQuery, type ParamSpec, type ParseResult, type Parsed } from './params.js';
-export { defineEntry, type EntryExports, type RouteContext, type RouteHandler } from './entry.js';
+export { defineEntry, principalOf, type Caller, type EntryExports, type RouteContext, type RouteHandler } from './entry.js';

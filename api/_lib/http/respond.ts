@@ -122,6 +122,26 @@ export function plainJson(value: unknown, status = 200, headers: Record<string, 
   });
 }
 
+/** Options of {@link idempotentAnswer}. */
+export interface IdempotentAnswerOptions {
+  /** Status of a first use of the key: 201 for a creation (the default), 200 for a change. */
+  readonly createdStatus?: 200 | 201;
+  /** Headers of every answer (e.g. `ETag`, a `Location` a replay repeats). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Headers of a first use only (e.g. the new resource's `Location`). */
+  readonly createdHeaders?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The answer of an idempotent write (spec 3, 4.8; `api/_lib/stores/idempotency.ts`), the same way for
+ * every route: a first use of the key answers `createdStatus`; a replay answers 200 with
+ * `Idempotent-Replayed: true` (the IETF Idempotency-Key draft's signal) and the first result.
+ */
+export function idempotentAnswer(value: unknown, replayed: boolean, options: IdempotentAnswerOptions = {}): Response {
+  const own = replayed ? { 'Idempotent-Replayed': 'true' } : (options.createdHeaders ?? {});
+  return plainJson(value, replayed ? 200 : (options.createdStatus ?? 201), { ...options.headers, ...own });
+}
+
 /** Problem type URI base for `type` members. */
 const PROBLEM_BASE = 'https://errors.game-data.dev/';
 

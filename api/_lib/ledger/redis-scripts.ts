@@ -8,6 +8,7 @@
  * Upstash runs scripts one at a time unless they declare `#!lua flags=allow-key-locking`, which
  * `redis-server` does not accept; the scripts declare every key they touch in `KEYS` either way.
  */
+import { IDEMPOTENCY_LUA } from '../stores/idempotency.js';
 
 /** Lua helper: the canonical posting string, twin of `canonicalPosting` in `chain.ts`. */
 const CANONICAL = `
@@ -21,15 +22,19 @@ end
 
 /**
  * Credit once per source ref.
- * KEYS: 1 refs hash, 2 account hash, 3 account postings list, 4 issuer hash, 5 issuer postings list,
- *       6 set of ledger accounts.
- * ARGV: 1 sourceRef, 2 entryId, 3 kind, 4 accountId, 5 amount (decimal), 6 purpose, 7 note, 8 at, 9 issuer id.
- * Returns `{'stored', transferJson}` when the source ref exists, `{'no-account'}`, `{'overflow'}`, or
- * `{'applied', transferJson}`.
+ * KEYS: 1 credit keys hash (idempotency records), 2 account hash, 3 account postings list, 4 issuer hash,
+ *       5 issuer postings list, 6 set of ledger accounts, 7 transfers hash (entry id → transfer JSON).
+ * ARGV: 1 sourceRef, 2 entryId, 3 kind, 4 accountId, 5 amount (decimal), 6 purpose, 7 note, 8 at,
+ *       9 issuer id, 10 request fingerprint.
+ * Returns `{'stored', transferJson}` when the source ref was recorded with this fingerprint,
+ * `{'key-reused'}` with another, `{'no-account'}`, `{'overflow'}`, or `{'applied', transferJson}`.
  */
-export const CREDIT_SCRIPT = `${CANONICAL}
-local stored = redis.call('HGET', KEYS[1], ARGV[1])
-if stored then return {'stored', stored} end
+export const CREDIT_SCRIPT = `${IDEMPOTENCY_LUA}${CANONICAL}
+local ref, same = idem_lookup(KEYS[1], ARGV[1], ARGV[10])
+if ref then
+  if not same then return {'key-reused'} end
+  return {'stored', redis.call('HGET', KEYS[7], ref)}
+end
 if redis.call('HEXISTS', KEYS[2], 'studioId') == 0 then return {'no-account'} end
 local amount = tonumber(ARGV[5])
 if not amount or amount < 1 or amount % 1 ~= 0 or amount > 9007199254740991 then
@@ -57,35 +62,36 @@ post(KEYS[4], KEYS[5], ARGV[9], iseq + 1, -amount, ib - amount, ARGV[4], ihead)
 post(KEYS[2], KEYS[3], ARGV[4], aseq + 1, amount, ab + amount, ARGV[9], ahead)
 local transfer = cjson.encode({entryId = ARGV[2], sourceRef = ARGV[1], kind = ARGV[3], accountId = ARGV[4],
   amount = d(amount), purpose = ARGV[6], note = ARGV[7], balanceAfter = d(ab + amount), at = ARGV[8]})
-redis.call('HSET', KEYS[1], ARGV[1], transfer)
+redis.call('HSET', KEYS[7], ARGV[2], transfer)
+idem_record(KEYS[1], ARGV[1], ARGV[10], ARGV[2])
 return {'applied', transfer}
 `;
 
 /**
  * Create an account once.
- * KEYS: 1 client-key hash, 2 username index, 3 studio-id index, 4 the new account's hash.
+ * KEYS: 1 account keys hash (idempotency records), 2 username index, 3 studio-id index, 4 the new account's hash.
  * ARGV: 1 client key (`''` for none), 2 fingerprint, 3 accountId, 4 studioId, 5 displayName, 6 userId,
  *       7 username, 8 createdAt.
- * Returns `{'existing', accountId}` (the key created it before), `{'key-reused'}`, `{'username-taken'}`,
- * `{'studio-taken'}` or `{'created', accountId}` (also when a retry finds its own account).
+ * Returns `{'existing', accountId}` (the key created it before with this fingerprint), `{'key-reused'}`,
+ * `{'username-taken'}`, `{'studio-id-taken'}` or `{'created', accountId}` (also when a retry finds its
+ * own account).
  */
-export const CREATE_ACCOUNT_SCRIPT = `
+export const CREATE_ACCOUNT_SCRIPT = `${IDEMPOTENCY_LUA}
 if ARGV[1] ~= '' then
-  local k = redis.call('HGET', KEYS[1], ARGV[1])
-  if k then
-    local sep = string.find(k, '|', 1, true)
-    if string.sub(k, sep + 1) ~= ARGV[2] then return {'key-reused'} end
-    return {'existing', string.sub(k, 1, sep - 1)}
+  local ref, same = idem_lookup(KEYS[1], ARGV[1], ARGV[2])
+  if ref then
+    if not same then return {'key-reused'} end
+    return {'existing', ref}
   end
 end
 local owner = redis.call('HGET', KEYS[2], ARGV[7])
 if owner == ARGV[3] then return {'created', ARGV[3]} end
 if owner then return {'username-taken'} end
-if redis.call('HEXISTS', KEYS[3], ARGV[4]) == 1 then return {'studio-taken'} end
+if redis.call('HEXISTS', KEYS[3], ARGV[4]) == 1 then return {'studio-id-taken'} end
 redis.call('HSET', KEYS[4], 'accountId', ARGV[3], 'studioId', ARGV[4], 'displayName', ARGV[5],
   'userId', ARGV[6], 'username', ARGV[7], 'createdAt', ARGV[8])
 redis.call('HSET', KEYS[2], ARGV[7], ARGV[3])
 redis.call('HSET', KEYS[3], ARGV[4], ARGV[3])
-if ARGV[1] ~= '' then redis.call('HSET', KEYS[1], ARGV[1], ARGV[3] .. '|' .. ARGV[2]) end
+if ARGV[1] ~= '' then idem_record(KEYS[1], ARGV[1], ARGV[2], ARGV[3]) end
 return {'created', ARGV[3]}
 `;

@@ -12,8 +12,9 @@
  * `IDEMPOTENCY_KEY_REUSED`; `note` is not part of the comparison (a retry may reword it; the original
  * note stays).
  */
-import { createHash } from 'node:crypto';
 import { ServiceError } from '../errors.js';
+import { systemClock, type Clock } from '../stores/clock.js';
+import { requestFingerprint } from '../stores/idempotency.js';
 import { mintStudioId, mintUuid } from './ids.js';
 import {
   SOURCE_REF_PREFIX,
@@ -81,10 +82,6 @@ export interface CreditAnswer {
   readonly at: string;
 }
 
-/** Clock of the operations (tests freeze it). */
-export type Clock = () => Date;
-const systemClock: Clock = () => new Date();
-
 const refOf = (a: Account): AccountRef => ({ accountId: a.accountId, studioId: a.studioId, displayName: a.displayName });
 
 /**
@@ -120,6 +117,7 @@ async function credit(
   amount: number,
   purpose: string,
   note: string,
+  fingerprint: string,
   clock: Clock,
 ): Promise<{ transfer: Transfer; idempotent: boolean }> {
   const outcome = await store.credit({
@@ -131,17 +129,19 @@ async function credit(
     purpose,
     note,
     at: clock().toISOString(),
+    fingerprint,
   });
   switch (outcome.status) {
-    case 'applied':
-      return { transfer: outcome.transfer, idempotent: false };
+    case 'created':
     case 'replayed':
-      return { transfer: outcome.transfer, idempotent: true };
-    case 'conflict':
+      return { transfer: outcome.transfer, idempotent: outcome.status === 'replayed' };
+    case 'key-reused':
       throw new ServiceError(
         'IDEMPOTENCY_KEY_REUSED',
         `The idempotency key was used before with another ${kind === 'admin_grant' ? 'account, amount or reason' : 'account, amount or purpose'}; nothing was credited. Use a new key for a new credit.`,
       );
+    case 'overflow':
+      throw new ServiceError('CONFLICT', 'This credit would take a balance beyond the largest amount the ledger holds.');
     default:
       throw new ServiceError('NOT_FOUND', 'The account no longer exists.');
   }
@@ -186,6 +186,7 @@ export async function verifySend(store: LedgerStore, body: VerifySendBody, max: 
     body.amount,
     body.purpose,
     body.note ?? '',
+    requestFingerprint({ accountId: account.accountId, amount: body.amount, purpose: body.purpose }),
     clock,
   );
   return answer('verify_send_to_account_wallet', account, transfer, idempotent);
@@ -204,16 +205,12 @@ export async function grantCoin(store: LedgerStore, body: GrantCoinBody, clock: 
     'admin_grant',
     body.idempotencyKey,
     body.amount,
-    GRANT_PURPOSE + ':' + fingerprint(body.reason),
+    GRANT_PURPOSE,
     body.reason,
+    requestFingerprint({ accountId: account.accountId, amount: body.amount, reason: body.reason }),
     clock,
   );
-  return answer('admin_grant_coin', account, { ...transfer, purpose: GRANT_PURPOSE }, idempotent);
-}
-
-/** Short stable fingerprint of a text (hex SHA-256, 16 characters). */
-function fingerprint(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return answer('admin_grant_coin', account, transfer, idempotent);
 }
 
 /**
@@ -228,6 +225,7 @@ export async function createAccount(
   body: CreateAccountBody,
   clock: Clock = systemClock,
 ): Promise<{ account: Account; created: boolean }> {
+  const fingerprint = requestFingerprint({ displayName: body.displayName, username: body.username ?? null });
   for (let attempt = 0; ; attempt++) {
     const studioId = mintStudioId();
     const account: Account = {
@@ -238,17 +236,25 @@ export async function createAccount(
       username: body.username ?? `studio:${studioId}`,
       createdAt: clock().toISOString(),
     };
-    try {
-      return await store.createAccount({
-        account,
-        clientKey: body.idempotencyKey,
-        fingerprint: fingerprint(JSON.stringify([body.displayName, body.username ?? null])),
-      });
-    } catch (e) {
-      // an 80-bit studio id collision (or a default username built from it): mint again, a few times
-      if (e instanceof ServiceError && e.code === 'CONFLICT' && body.username === undefined && attempt < 3) continue;
-      throw e;
+    const out = await store.createAccount({ account, clientKey: body.idempotencyKey, fingerprint });
+    switch (out.status) {
+      case 'created':
+      case 'replayed':
+        return { account: out.account, created: out.status === 'created' };
+      case 'key-reused':
+        throw new ServiceError(
+          'IDEMPOTENCY_KEY_REUSED',
+          'This idempotency key already created an account with another display name or username; use a new key.',
+        );
+      case 'username-taken':
+        // a default username is built from the minted studio id: taken, it is a collision like the id's
+        if (body.username !== undefined) throw new ServiceError('CONFLICT', `The username "${body.username.slice(0, 100)}" is taken.`);
+        break;
+      default:
+        break;
     }
+    // an 80-bit studio id collision: mint again, a few times
+    if (attempt >= 3) throw new ServiceError('CONFLICT', 'The minted studio id is taken; try again.');
   }
 }
 
@@ -285,7 +291,7 @@ export interface Overview {
 
 /** Binding of a cursor: the account and the filters it was issued for. */
 function binding(accountId: string, filter: PostingFilter): string {
-  return fingerprint(JSON.stringify([accountId, filter.kind ?? null, filter.purpose ?? null]));
+  return requestFingerprint([accountId, filter.kind ?? null, filter.purpose ?? null]).slice(0, 16);
 }
 
 /** Encode a cursor (base64url of `v1.<seq>.<binding>`). */
@@ -318,15 +324,8 @@ export function decodeCursor(cursor: string, accountId: string, filter: PostingF
 export async function overview(store: LedgerStore, studioId: string, query: OverviewQuery): Promise<Overview> {
   const account = await store.findAccount({ studioId });
   if (!account) throw new ServiceError('NOT_FOUND', 'No account belongs to this token.');
-  const filter: PostingFilter = {
-    kind: query.purpose === GRANT_PURPOSE ? 'admin_grant' : query.kind,
-    purpose: query.purpose === GRANT_PURPOSE ? undefined : query.purpose,
-  };
-  if (query.purpose === GRANT_PURPOSE && query.kind === 'verify_send') {
-    return { account: refOf(account), balance: await store.balance(account.accountId), transactions: [], cursor: null, hasMore: false };
-  }
-  const cursorFilter: PostingFilter = { kind: query.kind, purpose: query.purpose };
-  const beforeSeq = query.cursor === undefined ? undefined : decodeCursor(query.cursor, account.accountId, cursorFilter);
+  const filter: PostingFilter = { kind: query.kind, purpose: query.purpose };
+  const beforeSeq = query.cursor === undefined ? undefined : decodeCursor(query.cursor, account.accountId, filter);
   const [balance, page] = await Promise.all([
     store.balance(account.accountId),
     store.postings(account.accountId, { beforeSeq, limit: query.limit, filter }),
@@ -338,14 +337,14 @@ export async function overview(store: LedgerStore, studioId: string, query: Over
       entryId: p.entryId,
       seq: p.seq,
       kind: p.kind,
-      purpose: p.kind === 'admin_grant' ? GRANT_PURPOSE : p.purpose,
+      purpose: p.purpose,
       amount: p.amount,
       balanceAfter: p.balanceAfter,
       sourceRef: p.sourceRef,
       note: p.note,
       at: p.at,
     })),
-    cursor: page.nextBeforeSeq === undefined ? null : encodeCursor(account.accountId, cursorFilter, page.nextBeforeSeq),
+    cursor: page.nextBeforeSeq === undefined ? null : encodeCursor(account.accountId, filter, page.nextBeforeSeq),
     hasMore: page.nextBeforeSeq !== undefined,
   };
 }

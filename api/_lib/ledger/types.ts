@@ -12,6 +12,15 @@
  * strings with milliseconds; ids are RFC 4122 uuids except `studioId` (`STUDIO_*`, see `ids.ts`).
  */
 
+import type { KeyReused } from '../stores/idempotency.js';
+import type { StoreIdentity } from '../stores/unavailable.js';
+
+/** The ledger's name in its 503s: a credit is safe to send again with its key. */
+export const LEDGER_STORE: StoreIdentity = Object.freeze({ name: 'ledger store', retryHint: ' with the same idempotency key' });
+
+/** Idempotency scopes of the ledger (`api/_lib/stores/idempotency.ts`): credits by source ref, creations by client key. */
+export const LEDGER_SCOPES = Object.freeze({ credit: 'credit', account: 'account' });
+
 /** The account that coin comes from (double entry). Not a player account; never resolvable by selector. */
 export const ISSUER_ACCOUNT_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -48,16 +57,22 @@ export interface NewAccount {
   readonly account: Account;
   /** Client idempotency key of the creation, or undefined (then a retry creates a second account). */
   readonly clientKey: string | undefined;
-  /** Fingerprint of the creation request (display name and username) bound to `clientKey`. */
+  /** Fingerprint of the creation request (`requestFingerprint`) bound to `clientKey`. */
   readonly fingerprint: string;
 }
 
-/** Result of {@link LedgerStore.createAccount}. */
-export interface CreatedAccount {
-  readonly account: Account;
-  /** False when `clientKey` had already created this account (a replay). */
-  readonly created: boolean;
-}
+/**
+ * Result of {@link LedgerStore.createAccount} (the idempotency outcomes of `api/_lib/stores/idempotency.ts`
+ * and the refusals; nothing is written but for `created`):
+ * - `created`: the account was created now (also when a retry of this very call finds its own account);
+ * - `replayed`: the client key created an account before with the same fingerprint: that account;
+ * - `key-reused`: the client key created an account before from another request;
+ * - `username-taken`, `studio-id-taken`: another account holds the username or the minted studio id.
+ */
+export type CreateAccountOutcome =
+  | { readonly status: 'created' | 'replayed'; readonly account: Account }
+  | KeyReused
+  | { readonly status: 'username-taken' | 'studio-id-taken' };
 
 /** A transfer as recorded under its source ref: what a replay answers with. */
 export interface Transfer {
@@ -103,6 +118,7 @@ export interface Posting {
 /** A credit to apply once per source ref; ids and time minted by the caller (so a retry sends the same). */
 export interface CreditRequest {
   readonly entryId: string;
+  /** The idempotency key of the credit (`verify-send:{key}`, `admin-grant:{key}`), unique forever. */
   readonly sourceRef: string;
   readonly kind: TransferKind;
   readonly accountId: string;
@@ -110,20 +126,20 @@ export interface CreditRequest {
   readonly purpose: string;
   readonly note: string;
   readonly at: string;
+  /** Fingerprint of the request (`requestFingerprint` of what decides its effect) bound to the source ref. */
+  readonly fingerprint: string;
 }
 
 /**
- * Result of {@link LedgerStore.credit}:
- * - `applied`: this call recorded the transfer (also when a retry of this very call finds its own entry);
- * - `replayed`: the source ref was recorded before with the same account, amount and purpose;
- * - `conflict`: the source ref was recorded before with another account, amount or purpose (nothing written);
- * - `no-account`: the account does not exist (nothing written).
+ * Result of {@link LedgerStore.credit} (nothing is written but for `created`):
+ * - `created`: this call recorded the transfer (also when a retry of this very call finds its own entry);
+ * - `replayed`: the source ref was recorded before with the same fingerprint: that transfer;
+ * - `key-reused`: the source ref was recorded before with another fingerprint;
+ * - `no-account`: the account does not exist;
+ * - `overflow`: the credit would take a balance past the largest safe integer.
  */
 export type CreditOutcome =
-  | { readonly status: 'applied'; readonly transfer: Transfer }
-  | { readonly status: 'replayed'; readonly transfer: Transfer }
-  | { readonly status: 'conflict'; readonly transfer: Transfer }
-  | { readonly status: 'no-account' };
+  { readonly status: 'created' | 'replayed'; readonly transfer: Transfer } | KeyReused | { readonly status: 'no-account' | 'overflow' };
 
 /** Filters of a posting listing (each optional; combined with AND). */
 export interface PostingFilter {
@@ -146,15 +162,14 @@ export interface LedgerSnapshot {
 
 /**
  * The store of accounts and the ledger. Every write is atomic and safe to run twice with the same
- * arguments (a retry after a lost response changes nothing more).
- * Errors: a store that cannot be reached throws `ServiceError('UPSTREAM_UNAVAILABLE')`; a username
- * already taken throws `ServiceError('CONFLICT')`; a client key reused for another creation throws
- * `ServiceError('IDEMPOTENCY_KEY_REUSED')`.
+ * arguments (a retry after a lost response changes nothing more); refusals are outcomes, worded by the
+ * service. Errors: a store that cannot be reached throws `ServiceError('UPSTREAM_UNAVAILABLE')`.
  */
 export interface LedgerStore {
   /** Adapter name, `sqlite` or `redis`. */
   readonly driver: string;
-  createAccount(input: NewAccount): Promise<CreatedAccount>;
+  /** Create an account once per client key (see {@link CreateAccountOutcome}). */
+  createAccount(input: NewAccount): Promise<CreateAccountOutcome>;
   findAccount(selector: AccountSelector): Promise<Account | undefined>;
   /** Apply a transfer once per source ref (see {@link CreditOutcome}). */
   credit(request: CreditRequest): Promise<CreditOutcome>;

@@ -19,13 +19,12 @@ import { readCatalogJson } from '../catalog/store.js';
 import { ServiceError } from '../errors.js';
 import type { AccountSelector, LedgerStore } from '../ledger/types.js';
 import { itemDefinitions } from './items.js';
-import { requestFingerprint, type Clock } from './service.js';
+import { systemClock, type Clock } from '../stores/clock.js';
+import { requestFingerprint } from '../stores/idempotency.js';
 import type { BagEntry, BagLine, PlayerStore } from './types.js';
 
 /** Most units one grant or consumption moves. */
 export const BAG_MAX_CHANGE = 1_000_000;
-
-const systemClock: Clock = () => new Date();
 
 /** `MATL-*` ids of the published catalog's `master-materials.json`, read once per process. */
 function materialIds(): Promise<ReadonlySet<string>> {
@@ -83,7 +82,7 @@ export async function changeBag(store: PlayerStore, ledger: LedgerStore, body: B
     at: clock().toISOString(),
   });
   switch (out.status) {
-    case 'applied':
+    case 'created':
     case 'replayed':
       return {
         entry: out.entry,
@@ -96,6 +95,8 @@ export async function changeBag(store: PlayerStore, ledger: LedgerStore, body: B
         'CONFLICT',
         `The bag holds ${out.quantity} of ${body.definitionId.slice(0, 80)}; it cannot give ${body.quantity}.`,
       );
+    case 'overflow':
+      throw new ServiceError('CONFLICT', 'This grant would take the quantity beyond the largest the bag holds.');
     default:
       throw new ServiceError(
         'IDEMPOTENCY_KEY_REUSED',

@@ -13,14 +13,15 @@
  *
  * Kept: the external user id, its username and the link time; never the platform's token or key.
  */
-import { createHash } from 'node:crypto';
 import { externalVerifier, type ExternalIdentity } from '../auth/external.js';
 import { mintToken } from '../auth/tokens.js';
 import type { ServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { mintStudioId, mintUuid } from '../ledger/ids.js';
 import type { Account, LedgerStore } from '../ledger/types.js';
-import { characterView, type Clock } from './service.js';
+import { characterView } from './service.js';
+import { systemClock, type Clock } from '../stores/clock.js';
+import { requestFingerprint } from '../stores/idempotency.js';
 import { ERAS, type ExternalLink, type PlayerStore } from './types.js';
 
 /** Lifetime of the token a login answers, seconds. */
@@ -31,8 +32,6 @@ export interface ExternalTokenBody {
   /** The platform's token (JWT). */
   readonly token: string;
 }
-
-const systemClock: Clock = () => new Date();
 
 /** The identity of a platform token. @throws ServiceError 401, 503 */
 function identityOf(config: ServiceConfig, token: string): Promise<ExternalIdentity> {
@@ -76,19 +75,7 @@ export async function externalLogin(
   if (!link) {
     const at = clock().toISOString();
     const clientKey = `external:${identity.provider}:${identity.externalUserId}`;
-    const made = await ledger.createAccount({
-      account: {
-        accountId: mintUuid(),
-        studioId: mintStudioId(),
-        displayName: identity.username,
-        userId: mintUuid(),
-        username: `${identity.provider}:${identity.externalUserId}`,
-        createdAt: at,
-      },
-      clientKey,
-      // the identity alone decides the account: every login of it is the same creation
-      fingerprint: createHash('sha256').update(clientKey).digest('hex').slice(0, 16),
-    });
+    const made = await createExternalAccount(ledger, identity, clientKey, at);
     const bound = await players.linkExternal({ ...identity, accountId: made.account.accountId, linkedAt: at });
     link = bound.link;
     created = made.created && bound.status === 'linked';
@@ -104,6 +91,41 @@ export async function externalLogin(
     link: linkView(link),
     ...(await mirrorOf(players, account)),
   };
+}
+
+/**
+ * The account of a new identity, created once under its client key (every login of the identity is the
+ * same creation, so its fingerprint is the key's); a minted studio id that is taken is minted again.
+ * @throws ServiceError 409 when the username is held by an account made another way
+ */
+async function createExternalAccount(ledger: LedgerStore, identity: ExternalIdentity, clientKey: string, at: string) {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const out = await ledger.createAccount({
+      account: {
+        accountId: mintUuid(),
+        studioId: mintStudioId(),
+        displayName: identity.username,
+        userId: mintUuid(),
+        username: `${identity.provider}:${identity.externalUserId}`,
+        createdAt: at,
+      },
+      clientKey,
+      fingerprint: requestFingerprint({ clientKey }),
+    });
+    switch (out.status) {
+      case 'created':
+      case 'replayed':
+        return { account: out.account, created: out.status === 'created' };
+      case 'studio-id-taken':
+        continue;
+      default:
+        throw new ServiceError(
+          'CONFLICT',
+          `The username "${identity.provider}:${identity.externalUserId}" is held by another account.`.slice(0, 300),
+        );
+    }
+  }
+  throw new ServiceError('CONFLICT', 'The minted studio id is taken; try again.');
 }
 
 /** A link as answered. */

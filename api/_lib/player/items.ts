@@ -24,7 +24,8 @@ import { readCatalogJson } from '../catalog/store.js';
 import { ServiceError } from '../errors.js';
 import { mintUuid, STUDIO_ID, UUID } from '../ledger/ids.js';
 import type { Account, AccountSelector, LedgerStore } from '../ledger/types.js';
-import { requestFingerprint, type Clock } from './service.js';
+import { systemClock, type Clock } from '../stores/clock.js';
+import { requestFingerprint } from '../stores/idempotency.js';
 import type { ItemEvent, ItemEventKind, ItemInstance, ItemState, PlayerStore } from './types.js';
 
 /** The transition table (see the module header). */
@@ -38,8 +39,6 @@ export const ITEM_TRANSITIONS: Readonly<
   consumed: { from: ['owned', 'assigned', 'equipped'], to: 'consumed' },
   destroyed: { from: ['owned', 'assigned', 'equipped'], to: 'destroyed' },
 });
-
-const systemClock: Clock = () => new Date();
 
 /** Item definition ids of the published catalog's `canonical-items-manifest.json`, by kind. */
 export interface ItemDefinitions {
@@ -205,7 +204,7 @@ export async function recordItemEvent(
     at: clock().toISOString(),
   });
   switch (out.status) {
-    case 'applied':
+    case 'created':
     case 'replayed': {
       const owner = await accountOf(ledger, { accountId: out.item.accountId }, 'accountId');
       return { item: itemView(out.item, owner), event: out.event, idempotent: out.status === 'replayed' };

@@ -1,10 +1,10 @@
 /**
- * Player state on Redis (`STORE_DRIVER=redis`), in the ledger's database with the ledger's client
- * settings and retry policy (`redisClientOf`, `RetryingCommands`; docs/architecture.md, "Player state").
- * Every write is one Lua script that makes its checks before its first change and is safe to run twice
- * (an island save finds its own write id, a progress save its idempotency key, a creation its character
- * id or client key). No script re-encodes JSON (Lua's cjson turns `[]` into `{}`): documents are stored
- * as the text the service wrote.
+ * Player state on Redis (`STORE_DRIVER=redis`), in the ledger's database, on the store kit's client and
+ * retry policy (`api/_lib/stores/redis.ts`; docs/architecture.md, "Player state"). Every write is one Lua
+ * script that makes its checks before its first change and is safe to run twice (an island save finds
+ * its own write id, the other writes their idempotency record: `api/_lib/stores/idempotency.ts`). No
+ * script re-encodes a document the service wrote (Lua's cjson turns `[]` into `{}`): documents are
+ * stored as the text the service wrote.
  *
  * Keys: one account's keys share the ledger's hash tag `{a:<accountId>}` (one hash slot):
  * - `player:{a:<id>}:island` hash: `state` (JSON), `revision`, `updatedAt`, `lastWrite`;
@@ -12,26 +12,37 @@
  *   `:rev`, `:updated`, `:era`;
  * - `player:{a:<id>}:order` list of character ids, oldest first;
  * - `player:{a:<id>}:era-count` hash: era → characters;
- * - `player:{a:<id>}:char-keys` hash: client key → `<fingerprint>\n<characterId>`;
- * - `player:{a:<id>}:progress-keys` hash: `<characterId> <key>` → `<fingerprint>\n<character JSON>`;
- * - `player:{a:<id>}:recipes` hash: recipe id → time learned.
- *
+ * - `player:{a:<id>}:keys:character` hash: client key → idempotency record (ref: the character id);
+ * - `player:{a:<id>}:keys:progress` hash: `<characterId> <key>` → record (ref: `<revision> <digest>`);
+ * - `player:{a:<id>}:recipes` hash: recipe id → time learned;
  * - `player:{a:<id>}:items` set: the unique items the account owns now;
  * - `player:{a:<id>}:bag` hash: definition → quantity, `<definition>:seq` → entries so far;
  * - `player:{a:<id>}:bag-entries` list: the account's bag entries (append-only, JSON).
  *
  * Global: `player:external-links` hash: `<provider> <external user id>` → the link as JSON;
- * `item:mint-keys` hash: mint key → `<fingerprint>\n<result JSON>`; `bag:refs` hash: bag source ref →
- * `<fingerprint>\n<entry JSON>` (never expiring); `bag:accounts` set: accounts with bag entries. Per unique item (hash tag
- * `{i:<studio_uuid>}`): `item:{i:<id>}` hash (the instance's fields, `characterId` '' for none),
- * `item:{i:<id>}:events` list (append-only, event JSON), `item:{i:<id>}:keys` hash (event key →
- * `<fingerprint>\n<result JSON>`).
+ * `item:keys:mint` hash: mint key → record (ref: the item id); `bag:keys` hash: bag source ref → record
+ * (ref: the entry's index in its account's `bag-entries`); `bag:accounts` set: accounts with bag entries.
+ * Per unique item (hash tag `{i:<studio_uuid>}`): `item:{i:<id>}` hash (the instance's fields,
+ * `characterId` '' for none), `item:{i:<id>}:events` list (append-only, event JSON), `item:{i:<id>}:keys`
+ * hash: event key → record (ref: `<event seq> <state after>`).
  */
-import { ServiceError } from '../errors.js';
-import { redisClientOf, redisScript, RetryingCommands, RETRY_DELAYS_MS, type RedisLedgerTarget } from '../ledger/redis.js';
 import type { IslandState } from '../island/generate.js';
-import type { BagEntry, BagLine, Character, ExternalLink, ItemEvent, ItemInstance, ItemState, PlayerStore, Progress } from './types.js';
-import { characterBody } from './types.js';
+import { IDEMPOTENCY_LUA, requestFingerprint } from '../stores/idempotency.js';
+import { connectRedis, redisScript, type RedisTarget } from '../stores/redis.js';
+import { storeUnavailable } from '../stores/unavailable.js';
+import {
+  PLAYER_STORE,
+  characterBody,
+  type BagEntry,
+  type BagLine,
+  type Character,
+  type ExternalLink,
+  type ItemEvent,
+  type ItemInstance,
+  type ItemState,
+  type PlayerStore,
+  type Progress,
+} from './types.js';
 
 /** Keys of one account (see the module header). */
 export const PLAYER_KEYS = Object.freeze({
@@ -39,15 +50,15 @@ export const PLAYER_KEYS = Object.freeze({
   chars: (a: string) => `player:{a:${a}}:chars`,
   order: (a: string) => `player:{a:${a}}:order`,
   eraCount: (a: string) => `player:{a:${a}}:era-count`,
-  charKeys: (a: string) => `player:{a:${a}}:char-keys`,
-  progressKeys: (a: string) => `player:{a:${a}}:progress-keys`,
+  characterKeys: (a: string) => `player:{a:${a}}:keys:character`,
+  progressKeys: (a: string) => `player:{a:${a}}:keys:progress`,
   recipes: (a: string) => `player:{a:${a}}:recipes`,
   externalLinks: 'player:external-links',
   items: (a: string) => `player:{a:${a}}:items`,
-  mintKeys: 'item:mint-keys',
+  mintKeys: 'item:keys:mint',
   bag: (a: string) => `player:{a:${a}}:bag`,
   bagEntries: (a: string) => `player:{a:${a}}:bag-entries`,
-  bagRefs: 'bag:refs',
+  bagKeys: 'bag:keys',
   bagAccounts: 'bag:accounts',
   item: (i: string) => `item:{i:${i}}`,
   itemEvents: (i: string) => `item:{i:${i}}:events`,
@@ -73,43 +84,47 @@ return {'saved'}
 `);
 
 /**
- * KEYS: chars, order, char-keys, era-count. ARGV: client key ('' for none), fingerprint, id, era, body,
- * progress, revision, updated, slots.
+ * KEYS: chars, order, character keys, era-count. ARGV: client key ('' for none), fingerprint, id, era,
+ * body, progress, revision, updated, slots. Returns `{'stored', characterId}` for a known key with this
+ * fingerprint or for this very id (a retry), `{'key-reused'}`, `{'full'}` or `{'created'}`.
  */
-const CHARACTER_CREATE = redisScript(`
+const CHARACTER_CREATE = redisScript(`${IDEMPOTENCY_LUA}
 if ARGV[1] ~= '' then
-  local k = redis.call('HGET', KEYS[3], ARGV[1])
-  if k then
-    local sep = string.find(k, '\\n', 1, true)
-    if string.sub(k, 1, sep - 1) ~= ARGV[2] then return {'key-reused'} end
-    return {'existing', string.sub(k, sep + 1)}
+  local ref, same = idem_lookup(KEYS[3], ARGV[1], ARGV[2])
+  if ref then
+    if not same then return {'key-reused'} end
+    return {'stored', ref}
   end
 end
-if redis.call('HEXISTS', KEYS[1], ARGV[3] .. ':body') == 1 then return {'existing', ARGV[3]} end
+if redis.call('HEXISTS', KEYS[1], ARGV[3] .. ':body') == 1 then return {'stored', ARGV[3]} end
 local used = tonumber(redis.call('HGET', KEYS[4], ARGV[4]) or '0')
 if used >= tonumber(ARGV[9]) then return {'full'} end
 redis.call('HSET', KEYS[1], ARGV[3] .. ':body', ARGV[5], ARGV[3] .. ':progress', ARGV[6], ARGV[3] .. ':rev', ARGV[7], ARGV[3] .. ':updated', ARGV[8], ARGV[3] .. ':era', ARGV[4])
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('HINCRBY', KEYS[4], ARGV[4], 1)
-if ARGV[1] ~= '' then redis.call('HSET', KEYS[3], ARGV[1], ARGV[2] .. '\\n' .. ARGV[3]) end
+if ARGV[1] ~= '' then idem_record(KEYS[3], ARGV[1], ARGV[2], ARGV[3]) end
 return {'created'}
 `);
 
-/** KEYS: chars, progress-keys. ARGV: character id, key, fingerprint, expected revision, progress, at, result JSON. */
-const PROGRESS_SAVE = redisScript(`
-local rev = redis.call('HGET', KEYS[1], ARGV[1] .. ':rev')
-if not rev then return {'missing'} end
-local field = ARGV[1] .. ' ' .. ARGV[2]
-local k = redis.call('HGET', KEYS[2], field)
-if k then
-  local sep = string.find(k, '\\n', 1, true)
-  if string.sub(k, 1, sep - 1) ~= ARGV[3] then return {'key-reused'} end
-  return {'replayed', string.sub(k, sep + 1)}
+/**
+ * KEYS: chars, progress keys. ARGV: character id, key, fingerprint, expected revision, progress, at,
+ * digest of the progress. Returns `{'saved', body}`, `{'replayed', ref, body, progress, revision,
+ * updated}`, `{'stale', revision}`, `{'key-reused'}` or `{'missing'}`.
+ */
+const PROGRESS_SAVE = redisScript(`${IDEMPOTENCY_LUA}
+local id = ARGV[1]
+local cur = redis.call('HMGET', KEYS[1], id .. ':body', id .. ':progress', id .. ':rev', id .. ':updated')
+if not cur[1] then return {'missing'} end
+local ref, same = idem_lookup(KEYS[2], id .. ' ' .. ARGV[2], ARGV[3])
+if ref then
+  if not same then return {'key-reused'} end
+  return {'replayed', ref, cur[1], cur[2], cur[3], cur[4]}
 end
-if tonumber(rev) ~= tonumber(ARGV[4]) then return {'stale', rev} end
-redis.call('HSET', KEYS[1], ARGV[1] .. ':progress', ARGV[5], ARGV[1] .. ':rev', tostring(tonumber(rev) + 1), ARGV[1] .. ':updated', ARGV[6])
-redis.call('HSET', KEYS[2], field, ARGV[3] .. '\\n' .. ARGV[7])
-return {'saved'}
+if tonumber(cur[3]) ~= tonumber(ARGV[4]) then return {'stale', cur[3]} end
+local rev = tostring(tonumber(cur[3]) + 1)
+redis.call('HSET', KEYS[1], id .. ':progress', ARGV[5], id .. ':rev', rev, id .. ':updated', ARGV[6])
+idem_record(KEYS[2], id .. ' ' .. ARGV[2], ARGV[3], rev .. ' ' .. ARGV[7])
+return {'saved', cur[1]}
 `);
 
 /** KEYS: recipes. ARGV: recipe id, time. */
@@ -126,18 +141,20 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return {'linked'}
 `);
 
-/** KEYS: mint-keys, item, events, owner's items. ARGV: key, fingerprint, result JSON, event JSON, id, definition, owner, time. */
-const MINT_ITEM = redisScript(`
-local k = redis.call('HGET', KEYS[1], ARGV[1])
-if k then
-  local sep = string.find(k, '\\n', 1, true)
-  if string.sub(k, 1, sep - 1) ~= ARGV[2] then return {'key-reused'} end
-  return {'replayed', string.sub(k, sep + 1)}
+/**
+ * KEYS: mint keys, item, events, owner's items. ARGV: key, fingerprint, event JSON, id, definition, owner,
+ * time. Returns `{'stored', itemId}` for a known key with this fingerprint, `{'key-reused'}` or `{'minted'}`.
+ */
+const MINT_ITEM = redisScript(`${IDEMPOTENCY_LUA}
+local ref, same = idem_lookup(KEYS[1], ARGV[1], ARGV[2])
+if ref then
+  if not same then return {'key-reused'} end
+  return {'stored', ref}
 end
-redis.call('HSET', KEYS[2], 'definitionId', ARGV[6], 'accountId', ARGV[7], 'state', 'owned', 'characterId', '', 'seq', '1', 'mintedAt', ARGV[8], 'updatedAt', ARGV[8])
-redis.call('RPUSH', KEYS[3], ARGV[4])
-redis.call('SADD', KEYS[4], ARGV[5])
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '\\n' .. ARGV[3])
+redis.call('HSET', KEYS[2], 'definitionId', ARGV[5], 'accountId', ARGV[6], 'state', 'owned', 'characterId', '', 'seq', '1', 'mintedAt', ARGV[7], 'updatedAt', ARGV[7])
+redis.call('RPUSH', KEYS[3], ARGV[3])
+redis.call('SADD', KEYS[4], ARGV[4])
+idem_record(KEYS[1], ARGV[1], ARGV[2], ARGV[4])
 return {'minted'}
 `);
 
@@ -145,15 +162,17 @@ return {'minted'}
  * KEYS: item, events, item keys, the current owner's items, the owner-after's items.
  * ARGV: key, fingerprint, kind, allowed states (comma-separated), state after, owner after ('' keeps),
  * character ('' for none), time, item id, the owner the caller read. Only flat tables go through cjson.
+ * Returns `{'applied', item, event}`, `{'replayed', ref, event, <item fields>}`, `{'forbidden', <item
+ * fields>}`, `{'moved'}` (the owner changed since the caller read it), `{'key-reused'}` or `{'missing'}`.
  */
-const ITEM_EVENT = redisScript(`
+const ITEM_EVENT = redisScript(`${IDEMPOTENCY_LUA}
 local cur = redis.call('HMGET', KEYS[1], 'definitionId', 'accountId', 'state', 'characterId', 'seq', 'mintedAt', 'updatedAt')
 if not cur[1] then return {'missing'} end
-local k = redis.call('HGET', KEYS[3], ARGV[1])
-if k then
-  local sep = string.find(k, '\\n', 1, true)
-  if string.sub(k, 1, sep - 1) ~= ARGV[2] then return {'key-reused'} end
-  return {'replayed', string.sub(k, sep + 1)}
+local ref, same = idem_lookup(KEYS[3], ARGV[1], ARGV[2])
+if ref then
+  if not same then return {'key-reused'} end
+  local seq = tonumber(string.match(ref, '^(%d+)'))
+  return {'replayed', ref, redis.call('LINDEX', KEYS[2], seq - 1), cur[1], cur[2], cur[3], cur[4], cur[5], cur[6], cur[7]}
 end
 if cur[2] ~= ARGV[10] then return {'moved'} end
 local allowed = false
@@ -170,24 +189,24 @@ if ARGV[7] ~= '' then character = ARGV[7] end
 local event = { studioUuid = ARGV[9], seq = seq, kind = ARGV[3], accountId = owner, characterId = character, at = ARGV[8] }
 local item = { studioUuid = ARGV[9], definitionId = cur[1], accountId = owner, state = ARGV[5], characterId = character, seq = seq, mintedAt = cur[6], updatedAt = ARGV[8] }
 local ej = cjson.encode(event)
-local ij = cjson.encode(item)
 redis.call('RPUSH', KEYS[2], ej)
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[2] .. '\\n' .. '{"item":' .. ij .. ',"event":' .. ej .. '}')
+idem_record(KEYS[3], ARGV[1], ARGV[2], tostring(seq) .. ' ' .. ARGV[5])
 redis.call('SREM', KEYS[4], ARGV[9])
 if ARGV[5] ~= 'consumed' and ARGV[5] ~= 'destroyed' then redis.call('SADD', KEYS[5], ARGV[9]) end
-return {'applied', ij, ej}
+return {'applied', cjson.encode(item), ej}
 `);
 
 /**
- * KEYS: bag refs, the account's bag, its entries, bag accounts. ARGV: source ref, fingerprint, account,
+ * KEYS: bag keys, the account's bag, its entries, bag accounts. ARGV: source ref, fingerprint, account,
  * definition, delta, time. Integers are written with %d, never through cjson's 14 significant digits.
+ * Returns `{'applied', entry}`, `{'replayed', entry}`, `{'insufficient', quantity}`, `{'overflow'}` or
+ * `{'key-reused'}`.
  */
-const BAG_CHANGE = redisScript(`
-local stored = redis.call('HGET', KEYS[1], ARGV[1])
-if stored then
-  local sep = string.find(stored, '\\n', 1, true)
-  if string.sub(stored, 1, sep - 1) ~= ARGV[2] then return {'key-reused'} end
-  return {'replayed', string.sub(stored, sep + 1)}
+const BAG_CHANGE = redisScript(`${IDEMPOTENCY_LUA}
+local ref, same = idem_lookup(KEYS[1], ARGV[1], ARGV[2])
+if ref then
+  if not same then return {'key-reused'} end
+  return {'replayed', redis.call('LINDEX', KEYS[3], tonumber(ref))}
 end
 local q = tonumber(redis.call('HGET', KEYS[2], ARGV[4]) or '0')
 local seq = tonumber(redis.call('HGET', KEYS[2], ARGV[4] .. ':seq') or '0') + 1
@@ -197,16 +216,16 @@ if after > 9007199254740991 then return {'overflow'} end
 local entry = '{"accountId":' .. cjson.encode(ARGV[3]) .. ',"definitionId":' .. cjson.encode(ARGV[4]) .. ',"seq":' .. string.format('%d', seq) ..
   ',"delta":' .. ARGV[5] .. ',"quantityAfter":' .. string.format('%d', after) .. ',"sourceRef":' .. cjson.encode(ARGV[1]) .. ',"at":' .. cjson.encode(ARGV[6]) .. '}'
 redis.call('HSET', KEYS[2], ARGV[4], string.format('%d', after), ARGV[4] .. ':seq', string.format('%d', seq))
-redis.call('RPUSH', KEYS[3], entry)
+local length = redis.call('RPUSH', KEYS[3], entry)
 redis.call('SADD', KEYS[4], ARGV[3])
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '\\n' .. entry)
+idem_record(KEYS[1], ARGV[1], ARGV[2], string.format('%d', length - 1))
 return {'applied', entry}
 `);
 
 const str = (v: unknown): string => String(v);
 
-/** An item from the HMGET fields definitionId, accountId, state, characterId, seq, mintedAt, updatedAt. */
-function itemFromFields(studioUuid: string, f: unknown[]): ItemInstance {
+/** An item from the fields definitionId, accountId, state, characterId, seq, mintedAt, updatedAt. */
+function itemFromFields(studioUuid: string, f: readonly unknown[]): ItemInstance {
   return {
     studioUuid,
     definitionId: str(f[0]),
@@ -220,42 +239,40 @@ function itemFromFields(studioUuid: string, f: unknown[]): ItemInstance {
 }
 const ITEM_FIELDS = ['definitionId', 'accountId', 'state', 'characterId', 'seq', 'mintedAt', 'updatedAt'];
 
+/** A character from its stored fields (the fixed body, the progress, the revision, the last change). */
+function characterFrom(body: unknown, progress: unknown, rev: unknown, updated: unknown): Character {
+  return {
+    ...(JSON.parse(str(body)) as Omit<Character, 'progress' | 'progressRevision' | 'updatedAt'>),
+    progress: JSON.parse(str(progress)) as Progress,
+    progressRevision: Number(rev),
+    updatedAt: str(updated),
+  };
+}
+
+/** The item right after an event (whose state after is `state`): what that event's request answered. */
+function itemAfter(current: ItemInstance, event: ItemEvent, state: ItemState): ItemInstance {
+  return { ...current, accountId: event.accountId, state, characterId: event.characterId, seq: event.seq, updatedAt: event.at };
+}
+
 /**
  * The player store over the ledger's Redis `target`.
- * @param options.retryDelaysMs waits between attempts (default the ledger's `RETRY_DELAYS_MS`).
+ * @param options.retryDelaysMs waits between attempts (default the kit's `RETRY_DELAYS_MS`).
  */
-export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retryDelaysMs?: readonly number[] } = {}): PlayerStore {
-  const redis = redisClientOf(target);
-  const commands = new RetryingCommands(
-    redis,
-    options.retryDelaysMs ?? RETRY_DELAYS_MS,
-    'The player store cannot be reached',
-    '; try again.',
-  );
+export function openRedisPlayerStore(target: RedisTarget, options: { retryDelaysMs?: readonly number[] } = {}): PlayerStore {
+  const connection = connectRedis(target, PLAYER_STORE, options);
+  const commands = connection.commands;
   const K = PLAYER_KEYS;
-  /**
-   * Fields of a hash by position (`HMGET`; with the ledger's client settings replies stay raw, so the
-   * client answers a list, nil for a missing field).
-   */
-  const fieldsOf = async (key: string, fields: string[]): Promise<unknown[]> =>
-    (await commands.call('read', () => redis.hmget(key, ...fields))) as unknown as unknown[];
   /** Characters by id, each from its four fields, in the order given (ids without a body are left out). */
   const charactersOf = async (accountId: string, ids: string[]): Promise<Character[]> => {
     if (ids.length === 0) return [];
-    const values = await fieldsOf(
+    const values = await commands.fields(
       K.chars(accountId),
       ids.flatMap((id) => [`${id}:body`, `${id}:progress`, `${id}:rev`, `${id}:updated`]),
     );
     const out: Character[] = [];
     ids.forEach((_, i) => {
       const [body, progress, rev, updated] = values.slice(i * 4, i * 4 + 4);
-      if (body === null || body === undefined) return;
-      out.push({
-        ...(JSON.parse(str(body)) as Omit<Character, 'progress' | 'progressRevision' | 'updatedAt'>),
-        progress: JSON.parse(str(progress)) as Progress,
-        progressRevision: Number(rev),
-        updatedAt: str(updated),
-      });
+      if (body !== null && body !== undefined) out.push(characterFrom(body, progress, rev, updated));
     });
     return out;
   };
@@ -263,23 +280,23 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
   return {
     driver: 'redis',
     async island(accountId, initial) {
-      const [found, rev, at] = await fieldsOf(K.island(accountId), ['state', 'revision', 'updatedAt']);
+      const [found, rev, at] = await commands.fields(K.island(accountId), ['state', 'revision', 'updatedAt']);
       if (found !== null && found !== undefined)
-        return { state: JSON.parse(str(found)) as IslandState, revision: Number(rev), updatedAt: str(at) };
+        return { state: JSON.parse(found) as IslandState, revision: Number(rev), updatedAt: str(at) };
       const doc = initial();
-      const [state, revision, updatedAt] = await commands.script(
-        ISLAND_INIT,
-        [K.island(accountId)],
-        [JSON.stringify(doc.state), String(doc.revision), doc.updatedAt],
-      );
+      const [state, revision, updatedAt] = await commands.script({
+        script: ISLAND_INIT,
+        keys: [K.island(accountId)],
+        args: [JSON.stringify(doc.state), String(doc.revision), doc.updatedAt],
+      });
       return { state: JSON.parse(str(state)) as IslandState, revision: Number(revision), updatedAt: str(updatedAt) };
     },
     async saveIsland(accountId, save) {
-      const out = await commands.script(
-        ISLAND_SAVE,
-        [K.island(accountId)],
-        [save.writeId, String(save.expectedRevision), JSON.stringify(save.state), save.at],
-      );
+      const out = await commands.script({
+        script: ISLAND_SAVE,
+        keys: [K.island(accountId)],
+        args: [save.writeId, String(save.expectedRevision), JSON.stringify(save.state), save.at],
+      });
       switch (out[0]) {
         case 'saved':
           return { status: 'saved', doc: { state: save.state, revision: save.expectedRevision + 1, updatedAt: save.at } };
@@ -297,10 +314,10 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
     async createCharacter(input) {
       const c = input.character;
       const a = c.accountId;
-      const out = await commands.script(
-        CHARACTER_CREATE,
-        [K.chars(a), K.order(a), K.charKeys(a), K.eraCount(a)],
-        [
+      const out = await commands.script({
+        script: CHARACTER_CREATE,
+        keys: [K.chars(a), K.order(a), K.characterKeys(a), K.eraCount(a)],
+        args: [
           input.clientKey ?? '',
           input.fingerprint,
           c.id,
@@ -311,14 +328,15 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
           c.updatedAt,
           String(input.slotsPerEra),
         ],
-      );
+      });
       switch (out[0]) {
         case 'created':
           return { status: 'created', character: c };
-        case 'existing': {
+        case 'stored': {
           const [found] = await charactersOf(a, [str(out[1])]);
-          if (!found) throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The character of this idempotency key cannot be read; try again.');
-          return { status: 'existing', character: found };
+          // one script writes the record and the character: a record without its character is a broken store
+          if (!found) throw storeUnavailable(PLAYER_STORE, new Error(`The character ${str(out[1])} of a creation key cannot be read.`));
+          return { status: found.id === c.id ? 'created' : 'replayed', character: found };
         }
         case 'full':
           return { status: 'full', slotsPerEra: input.slotsPerEra };
@@ -327,9 +345,9 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       }
     },
     async characters(accountId, era) {
-      const ids = (await commands.call('read', () => redis.lrange(K.order(accountId), 0, -1))).map(str);
+      const ids = await commands.list(K.order(accountId), 0, -1);
       if (ids.length === 0) return [];
-      const eras = await fieldsOf(
+      const eras = await commands.fields(
         K.chars(accountId),
         ids.map((id) => `${id}:era`),
       );
@@ -342,27 +360,29 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       return (await charactersOf(accountId, [characterId]))[0];
     },
     async saveProgress(accountId, characterId, save) {
-      const current = await this.character(accountId, characterId);
-      if (!current) return { status: 'missing' };
-      const next: Character = { ...current, progress: save.progress, progressRevision: save.expectedRevision + 1, updatedAt: save.at };
-      const out = await commands.script(
-        PROGRESS_SAVE,
-        [K.chars(accountId), K.progressKeys(accountId)],
-        [
+      const progress = JSON.stringify(save.progress);
+      const out = await commands.script({
+        script: PROGRESS_SAVE,
+        keys: [K.chars(accountId), K.progressKeys(accountId)],
+        args: [
           characterId,
           save.idempotencyKey,
           save.fingerprint,
           String(save.expectedRevision),
-          JSON.stringify(save.progress),
+          progress,
           save.at,
-          JSON.stringify(next),
+          requestFingerprint(save.progress),
         ],
-      );
+      });
       switch (out[0]) {
         case 'saved':
-          return { status: 'saved', character: next };
+          return { status: 'created', character: characterFrom(out[1], progress, save.expectedRevision + 1, save.at) };
         case 'replayed':
-          return { status: 'replayed', character: JSON.parse(str(out[1])) as Character };
+          return {
+            status: 'replayed',
+            character: characterFrom(out[2], out[3], out[4], out[5]),
+            revision: Number(str(out[1]).split(' ')[0]),
+          };
         case 'stale':
           return { status: 'stale', revision: Number(out[1]) };
         case 'key-reused':
@@ -372,30 +392,30 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       }
     },
     async learnRecipe(accountId, recipeId, at) {
-      const out = await commands.script(RECIPE_LEARN, [K.recipes(accountId)], [recipeId, at]);
+      const out = await commands.script({ script: RECIPE_LEARN, keys: [K.recipes(accountId)], args: [recipeId, at] });
       return { learned: out[0] === 'learned', recipe: { recipeId, learnedAt: str(out[1]) } };
     },
     async recipes(accountId) {
       const all = await commands.hash(K.recipes(accountId));
       return Object.entries(all)
-        .map(([recipeId, at]) => ({ recipeId, learnedAt: str(at) }))
+        .map(([recipeId, at]) => ({ recipeId, learnedAt: at }))
         .sort((x, y) =>
           x.learnedAt < y.learnedAt ? -1 : x.learnedAt > y.learnedAt ? 1 : x.recipeId < y.recipeId ? -1 : x.recipeId > y.recipeId ? 1 : 0,
         );
     },
     async linkExternal(link) {
-      const out = await commands.script(
-        LINK_EXTERNAL,
-        [K.externalLinks],
-        [`${link.provider} ${link.externalUserId}`, JSON.stringify(link)],
-      );
+      const out = await commands.script({
+        script: LINK_EXTERNAL,
+        keys: [K.externalLinks],
+        args: [`${link.provider} ${link.externalUserId}`, JSON.stringify(link)],
+      });
       if (out[0] === 'linked') return { status: 'linked', link };
       const stored = JSON.parse(str(out[1])) as ExternalLink;
       return { status: stored.accountId === link.accountId ? 'existing' : 'taken', link: stored };
     },
     async externalLink(provider, externalUserId) {
-      const v = await commands.call('read', () => redis.hget(K.externalLinks, `${provider} ${externalUserId}`));
-      return v === null || v === undefined ? undefined : (JSON.parse(str(v)) as ExternalLink);
+      const v = await commands.field(K.externalLinks, `${provider} ${externalUserId}`);
+      return v === null ? undefined : (JSON.parse(v) as ExternalLink);
     },
     async mintItem(request) {
       const i = request.item;
@@ -407,35 +427,33 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
         characterId: null,
         at: i.mintedAt,
       };
-      const out = await commands.script(
-        MINT_ITEM,
-        [K.mintKeys, K.item(i.studioUuid), K.itemEvents(i.studioUuid), K.items(i.accountId)],
-        [
-          request.idempotencyKey,
-          request.fingerprint,
-          JSON.stringify({ item: i, event }),
-          JSON.stringify(event),
-          i.studioUuid,
-          i.definitionId,
-          i.accountId,
-          i.mintedAt,
-        ],
-      );
-      if (out[0] === 'minted') return { status: 'minted', item: i, event };
+      const out = await commands.script({
+        script: MINT_ITEM,
+        keys: [K.mintKeys, K.item(i.studioUuid), K.itemEvents(i.studioUuid), K.items(i.accountId)],
+        args: [request.idempotencyKey, request.fingerprint, JSON.stringify(event), i.studioUuid, i.definitionId, i.accountId, i.mintedAt],
+      });
+      if (out[0] === 'minted') return { status: 'created', item: i, event };
       if (out[0] === 'key-reused') return { status: 'key-reused' };
-      return { status: 'replayed', ...(JSON.parse(str(out[1])) as { item: ItemInstance; event: ItemEvent }) };
+      // a known key: the item and its first event as minted
+      const id = str(out[1]);
+      const [fields, first] = [await commands.fields(K.item(id), ITEM_FIELDS), await commands.element(K.itemEvents(id), 0)];
+      if (fields[0] === null || first === null)
+        throw storeUnavailable(PLAYER_STORE, new Error(`The item ${id} of a mint key cannot be read.`));
+      const minted = JSON.parse(first) as ItemEvent;
+      const item = itemAfter(itemFromFields(id, fields), minted, 'owned');
+      return { status: id === i.studioUuid ? 'created' : 'replayed', item: { ...item, updatedAt: item.mintedAt }, event: minted };
     },
     async recordItemEvent(request) {
       const id = request.studioUuid;
       // the owner's index moves with a transfer: read the owner, and run again if it moved meanwhile
       for (;;) {
-        const [owner] = await fieldsOf(K.item(id), ['accountId']);
+        const [owner] = await commands.fields(K.item(id), ['accountId']);
         if (owner === null || owner === undefined) return { status: 'missing' };
-        const after = request.accountId ?? str(owner);
-        const out = await commands.script(
-          ITEM_EVENT,
-          [K.item(id), K.itemEvents(id), K.itemKeys(id), K.items(str(owner)), K.items(after)],
-          [
+        const after = request.accountId ?? owner;
+        const out = await commands.script({
+          script: ITEM_EVENT,
+          keys: [K.item(id), K.itemEvents(id), K.itemKeys(id), K.items(owner), K.items(after)],
+          args: [
             request.idempotencyKey,
             request.fingerprint,
             request.kind,
@@ -445,14 +463,17 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
             request.characterId ?? '',
             request.at,
             id,
-            str(owner),
+            owner,
           ],
-        );
+        });
         switch (out[0]) {
           case 'applied':
-            return { status: 'applied', item: JSON.parse(str(out[1])) as ItemInstance, event: JSON.parse(str(out[2])) as ItemEvent };
-          case 'replayed':
-            return { status: 'replayed', ...(JSON.parse(str(out[1])) as { item: ItemInstance; event: ItemEvent }) };
+            return { status: 'created', item: JSON.parse(str(out[1])) as ItemInstance, event: JSON.parse(str(out[2])) as ItemEvent };
+          case 'replayed': {
+            const event = JSON.parse(str(out[2])) as ItemEvent;
+            const state = str(out[1]).split(' ')[1] as ItemState;
+            return { status: 'replayed', item: itemAfter(itemFromFields(id, out.slice(3)), event, state), event };
+          }
           case 'forbidden':
             return { status: 'forbidden', item: itemFromFields(id, out.slice(1)) };
           case 'key-reused':
@@ -465,35 +486,34 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       }
     },
     async itemHistory(studioUuid) {
-      const fields = await fieldsOf(K.item(studioUuid), ITEM_FIELDS);
+      const fields = await commands.fields(K.item(studioUuid), ITEM_FIELDS);
       if (fields[0] === null || fields[0] === undefined) return undefined;
-      const events = (await commands.call('read', () => redis.lrange(K.itemEvents(studioUuid), 0, -1))).map(
-        (e) => JSON.parse(str(e)) as ItemEvent,
-      );
+      const events = (await commands.list(K.itemEvents(studioUuid), 0, -1)).map((e) => JSON.parse(e) as ItemEvent);
       return { item: itemFromFields(studioUuid, fields), events };
     },
     async accountItems(accountId) {
-      const ids = (await commands.call('read', () => redis.smembers(K.items(accountId)))).map(str);
+      const ids = await commands.members(K.items(accountId));
       const items: ItemInstance[] = [];
-      for (const id of ids) items.push(itemFromFields(id, await fieldsOf(K.item(id), ITEM_FIELDS)));
+      for (const id of ids) items.push(itemFromFields(id, await commands.fields(K.item(id), ITEM_FIELDS)));
       return items.sort((a, b) => (a.mintedAt < b.mintedAt ? -1 : a.mintedAt > b.mintedAt ? 1 : a.studioUuid < b.studioUuid ? -1 : 1));
     },
     async changeBag(change) {
-      const out = await commands.script(
-        BAG_CHANGE,
-        [K.bagRefs, K.bag(change.accountId), K.bagEntries(change.accountId), K.bagAccounts],
-        [change.sourceRef, change.fingerprint, change.accountId, change.definitionId, String(change.delta), change.at],
-      );
+      const out = await commands.script({
+        script: BAG_CHANGE,
+        keys: [K.bagKeys, K.bag(change.accountId), K.bagEntries(change.accountId), K.bagAccounts],
+        args: [change.sourceRef, change.fingerprint, change.accountId, change.definitionId, String(change.delta), change.at],
+      });
       switch (out[0]) {
         case 'applied':
+          return { status: 'created', entry: JSON.parse(str(out[1])) as BagEntry };
         case 'replayed':
-          return { status: out[0], entry: JSON.parse(str(out[1])) as BagEntry };
+          return { status: 'replayed', entry: JSON.parse(str(out[1])) as BagEntry };
         case 'insufficient':
           return { status: 'insufficient', quantity: Number(out[1]) };
         case 'key-reused':
           return { status: 'key-reused' };
         default:
-          throw new ServiceError('CONFLICT', 'This grant would take the quantity beyond the largest the bag holds.');
+          return { status: 'overflow' };
       }
     },
     async bag(accountId) {
@@ -504,7 +524,7 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
         .sort((a, b) => (a.definitionId < b.definitionId ? -1 : 1));
     },
     async bagSnapshot() {
-      const accounts = (await commands.call('read', () => redis.smembers(K.bagAccounts))).map(str).sort();
+      const accounts = (await commands.members(K.bagAccounts)).sort();
       const quantities: (BagLine & { accountId: string })[] = [];
       const entries: BagEntry[] = [];
       for (const accountId of accounts) {
@@ -512,9 +532,7 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
         const lines = Object.entries(all).filter(([k]) => !k.endsWith(':seq'));
         for (const [k, v] of lines.sort(([x], [y]) => (x < y ? -1 : 1)))
           quantities.push({ accountId, definitionId: k, quantity: Number(v) });
-        const own = (await commands.call('read', () => redis.lrange(K.bagEntries(accountId), 0, -1))).map(
-          (e) => JSON.parse(str(e)) as BagEntry,
-        );
+        const own = (await commands.list(K.bagEntries(accountId), 0, -1)).map((e) => JSON.parse(e) as BagEntry);
         // the list is in append order, so one definition's entries are in sequence order already: a
         // stable sort by definition keeps them so
         for (const e of own.sort((x, y) => (x.definitionId < y.definitionId ? -1 : x.definitionId > y.definitionId ? 1 : 0)))
@@ -523,7 +541,7 @@ export function openRedisPlayerStore(target: RedisLedgerTarget, options: { retry
       return { quantities, entries };
     },
     close() {
-      return 'requester' in target && target.close ? target.close() : Promise.resolve();
+      return connection.close();
     },
   };
 }

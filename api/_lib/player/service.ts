@@ -1,7 +1,8 @@
 /**
- * The game API's player-state operations (spec 1.8, 2.6, 2.8, 2.9, 4.8), between the entry files
- * (`api/island.ts`, `api/characters.ts`, `api/account.ts`) and the stores: who the caller is, the
- * revision rules (strong `ETag`, `If-Match` required), merge patches, catalog checks, and the answers.
+ * The game API's player-state operations (spec 1.8, 2.6, 2.8, 2.9, 4.8), between the entry file
+ * (`api/player.ts`) and the stores, which it takes as parameters with the parsed request: the caller's
+ * account, the revision rules (strong `ETag`, `If-Match` required), merge patches, catalog checks, and
+ * the answers.
  *
  * Concurrency (RFC 9110 13.1.1, RFC 6585 3): a state change names the revision it was made from in
  * `If-Match`: no header is 428 PRECONDITION_REQUIRED; `*` is refused the same way (it would let a client
@@ -9,11 +10,9 @@
  * ETags are strong: `"<revision>"`; a weak validator (`W/"3"`) never matches.
  */
 import { createHash } from 'node:crypto';
-import { requireLogin } from '../auth/guard.js';
 import { readCatalogJson } from '../catalog/store.js';
-import { getServiceConfig } from '../config.js';
-import { ledgerStore } from '../ledger/store.js';
-import { playerStore } from './store.js';
+import { systemClock, type Clock } from '../stores/clock.js';
+import { requestFingerprint } from '../stores/idempotency.js';
 import { ServiceError, type FieldProblem } from '../errors.js';
 import { CROCKFORD, mintUuid } from '../ledger/ids.js';
 import type { Account, LedgerStore } from '../ledger/types.js';
@@ -47,10 +46,6 @@ export const EMPTY_PROGRESS: Progress = Object.freeze({
   weapon_mastery: {},
   skill_loadouts: [],
 });
-
-/** The clock; tests pass their own. */
-export type Clock = () => Date;
-const systemClock: Clock = () => new Date();
 
 /** The strong ETag of a revision. */
 export const revisionTag = (revision: number): string => `"${revision}"`;
@@ -91,17 +86,6 @@ export async function callerAccount(ledger: LedgerStore, studioId: string): Prom
   const account = await ledger.findAccount({ studioId });
   if (!account) throw new ServiceError('NOT_FOUND', 'No account belongs to this token.');
   return account;
-}
-
-/**
- * Admit the caller of a player-state route and find its account and the player store: a valid, non-guest
- * token (spec 5.4), checked before the body is read.
- * @throws ServiceError 401 (with `WWW-Authenticate`), 404 (no account has the token's studio id), 503
- */
-export async function playerCaller(request: Request): Promise<{ account: Account; store: PlayerStore }> {
-  const principal = await requireLogin(request, getServiceConfig());
-  const account = await callerAccount(await ledgerStore(), principal.subject);
-  return { account, store: await playerStore() };
 }
 
 // ---------------------------------------------------------------- island (2.9)
@@ -275,13 +259,6 @@ export interface CreateCharacterBody {
 }
 
 /**
- * Fingerprint of a request bound to an idempotency key (its JSON's SHA-256, 32 hex digits): the same
- * request gives the same fingerprint, so a replay is told from a reuse of the key with another request.
- */
-export const requestFingerprint = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
-const fingerprint = requestFingerprint;
-
-/**
  * Create a character for the account (spec 2.6, 2.8).
  * @returns the character and whether it was created now (false for a replay of the idempotency key).
  * @throws ServiceError 400 INVALID_BODY (every id the catalog does not define, a race outside its faction),
@@ -327,12 +304,12 @@ export async function createCharacter(
     character,
     slotsPerEra: CHARACTER_SLOTS_PER_ERA,
     clientKey,
-    fingerprint: fingerprint(request),
+    fingerprint: requestFingerprint(request),
   });
   switch (out.status) {
     case 'created':
       return { character: out.character, created: true };
-    case 'existing':
+    case 'replayed':
       return { character: out.character, created: false };
     case 'full':
       throw new ServiceError('CONFLICT', `Every character slot of the ${body.era} era is taken (${out.slotsPerEra} per era).`);
@@ -413,13 +390,14 @@ export async function patchProgress(
     expectedRevision: expected,
     progress,
     idempotencyKey: body.idempotencyKey,
-    fingerprint: fingerprint([body.progress, revisions]),
+    fingerprint: requestFingerprint([body.progress, revisions]),
     at: clock().toISOString(),
   });
   switch (out.status) {
-    case 'saved':
+    case 'created':
       return { character: out.character, replayed: false };
     case 'replayed':
+      // the character as it stands: the first save's answer unless later saves followed it
       return { character: out.character, replayed: true };
     case 'stale':
       throw stale(out.revision);

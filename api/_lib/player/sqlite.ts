@@ -1,38 +1,39 @@
 /**
- * Player state on SQLite (`STORE_DRIVER=sqlite`, the embedded default): tables in the ledger's database
- * file (`DATA_DIR/ledger.sqlite`) through their own `@libsql/client` connection (docs/architecture.md,
- * "Player state"). Every write is one `BEGIN IMMEDIATE` transaction that reads what it checks, then
- * writes; within a process writes run one at a time, across processes SQLite's write lock and a 5 s busy
- * timeout order them.
+ * Player state on SQLite (`STORE_DRIVER=sqlite`, the embedded default): tables in the data folder's
+ * database file (`DATA_DIR/ledger.sqlite`) beside the ledger's, written through the store kit's one
+ * group-commit writer (`api/_lib/stores/sqlite.ts`; docs/architecture.md, "Player state"). Every write is
+ * one piece of a `BEGIN IMMEDIATE` transaction that reads what it checks, then writes.
  *
  * Tables: `islands` (account → state JSON, revision, last write id), `characters` (one row each, progress
- * JSON and revision), `character_keys` (client key → character and fingerprint), `progress_keys`
- * ((character, key) → fingerprint and the character JSON that save left, kept forever),
- * `learned_recipes` ((account, recipe) → time), `external_links` ((provider, external user id) → account,
- * username, link time), `items` (each unique item as it stands), `item_events` (append-only by trigger),
- * `item_keys` ((`mint` or the item's id, key) → fingerprint and the result, kept forever), `bag_quantities`
- * and `bag_entries` (append-only by trigger; the source ref unique forever).
+ * JSON and revision), `learned_recipes` ((account, recipe) → time), `external_links` ((provider, external
+ * user id) → account, username, link time), `items` (each unique item as it stands), `item_events`
+ * (append-only by trigger), `bag_quantities` and `bag_entries` (append-only by trigger; the source ref
+ * unique forever). Idempotency records are the kit's `idempotency_keys`, by scope: `character:<account>`
+ * (ref: the character id), `progress:<character>` (ref: `<revision> <digest>` of the save), `mint` (ref:
+ * the item id), `item:<studio_uuid>` (ref: `<event seq> <state after>`), `bag` (ref: the entry's
+ * `<account> <definition> <seq>`).
  */
 import type { InValue, Row, Transaction } from '@libsql/client';
-import { openSqliteFile } from '../util/sqlite-file.js';
-import { ServiceError } from '../errors.js';
 import type { IslandState } from '../island/generate.js';
-import type {
-  BagEntry,
-  Character,
-  Era,
-  ExternalLink,
-  IslandDoc,
-  ItemEvent,
-  ItemInstance,
-  ItemState,
-  PlayerStore,
-  Progress,
+import { lookupKey, recordKey, requestFingerprint } from '../stores/idempotency.js';
+import { openSqliteDatabase } from '../stores/sqlite.js';
+import {
+  PLAYER_STORE,
+  characterBody,
+  type BagEntry,
+  type Character,
+  type Era,
+  type ExternalLink,
+  type IslandDoc,
+  type ItemEvent,
+  type ItemInstance,
+  type ItemState,
+  type MintOutcome,
+  type PlayerStore,
+  type Progress,
 } from './types.js';
-import { characterBody } from './types.js';
 
-const SCHEMA = `
-PRAGMA journal_mode = WAL;
+const DDL = `
 CREATE TABLE IF NOT EXISTS islands (
   account_id TEXT PRIMARY KEY,
   state TEXT NOT NULL,
@@ -51,20 +52,6 @@ CREATE TABLE IF NOT EXISTS characters (
   ordinal INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS characters_by_era ON characters (account_id, era, ordinal);
-CREATE TABLE IF NOT EXISTS character_keys (
-  account_id TEXT NOT NULL,
-  client_key TEXT NOT NULL,
-  character_id TEXT NOT NULL,
-  fingerprint TEXT NOT NULL,
-  PRIMARY KEY (account_id, client_key)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS progress_keys (
-  character_id TEXT NOT NULL,
-  idempotency_key TEXT NOT NULL,
-  fingerprint TEXT NOT NULL,
-  result TEXT NOT NULL,
-  PRIMARY KEY (character_id, idempotency_key)
-) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS external_links (
   provider TEXT NOT NULL,
   external_user_id TEXT NOT NULL,
@@ -95,13 +82,6 @@ CREATE TABLE IF NOT EXISTS item_events (
 ) WITHOUT ROWID;
 CREATE TRIGGER IF NOT EXISTS item_events_append_only_u BEFORE UPDATE ON item_events BEGIN SELECT RAISE(ABORT, 'item events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS item_events_append_only_d BEFORE DELETE ON item_events BEGIN SELECT RAISE(ABORT, 'item events are append-only'); END;
-CREATE TABLE IF NOT EXISTS item_keys (
-  scope TEXT NOT NULL,
-  idempotency_key TEXT NOT NULL,
-  fingerprint TEXT NOT NULL,
-  result TEXT NOT NULL,
-  PRIMARY KEY (scope, idempotency_key)
-) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS bag_quantities (
   account_id TEXT NOT NULL,
   definition_id TEXT NOT NULL,
@@ -116,7 +96,6 @@ CREATE TABLE IF NOT EXISTS bag_entries (
   delta INTEGER NOT NULL,
   quantity_after INTEGER NOT NULL,
   source_ref TEXT NOT NULL UNIQUE,
-  fingerprint TEXT NOT NULL,
   at TEXT NOT NULL,
   PRIMARY KEY (account_id, definition_id, seq)
 ) WITHOUT ROWID;
@@ -129,10 +108,6 @@ CREATE TABLE IF NOT EXISTS learned_recipes (
   PRIMARY KEY (account_id, recipe_id)
 ) WITHOUT ROWID;
 `;
-
-function unavailable(cause: unknown): ServiceError {
-  return new ServiceError('UPSTREAM_UNAVAILABLE', 'The player store cannot be reached; try again.', { cause });
-}
 
 const text = (v: unknown): string => v as string;
 
@@ -196,52 +171,40 @@ function islandOf(r: Row): IslandDoc {
   return { state: JSON.parse(text(r.state)) as IslandState, revision: Number(r.revision), updatedAt: text(r.updated_at) };
 }
 
+/** Player state's tables (`api/_lib/stores/sqlite.ts`, "Layouts"). */
+export const PLAYER_LAYOUT = Object.freeze({ component: 'player', version: 1, ddl: DDL });
+
+/** Idempotency scopes of player state (module header). */
+const SCOPES = Object.freeze({
+  character: (accountId: string) => `character:${accountId}`,
+  progress: (characterId: string) => `progress:${characterId}`,
+  mint: 'mint',
+  item: (studioUuid: string) => `item:${studioUuid}`,
+  bag: 'bag',
+});
+
+/** The item right after event `seq` (whose state after is `state`): what that event's request answered. */
+function itemAfter(current: ItemInstance, event: ItemEvent, state: ItemState): ItemInstance {
+  return { ...current, accountId: event.accountId, state, characterId: event.characterId, seq: event.seq, updatedAt: event.at };
+}
+
 /**
- * Open (creating the tables when missing) the player store in the database file `file` (or `:memory:`).
- * @throws ServiceError UPSTREAM_UNAVAILABLE when the file cannot be opened or migrated.
+ * Open (creating the tables when missing) the player store in the database file `file`.
+ * @throws ServiceError UPSTREAM_UNAVAILABLE when the file cannot be opened or holds another layout.
  */
 export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> {
-  const client = await openSqliteFile({ file, schema: SCHEMA, unavailable });
-  let queue: Promise<unknown> = Promise.resolve();
-  /** One write transaction, one at a time in this process; ServiceErrors pass, anything else is a 503. */
-  const write = <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => {
-    const run = async (): Promise<T> => {
-      let tx: Transaction | undefined;
-      try {
-        tx = await client.transaction('write');
-        const out = await work(tx);
-        await tx.commit();
-        return out;
-      } catch (e) {
-        if (tx && !tx.closed) await tx.rollback().catch(() => undefined);
-        if (e instanceof ServiceError) throw e;
-        // a write that failed on a busy file can leave its statement open on the connection, and no later
-        // transaction there commits: start over on a new connection (as the ledger does)
-        client.reconnect();
-        throw unavailable(e);
-      } finally {
-        tx?.close();
-      }
-    };
-    const p = queue.then(run, run);
-    queue = p.catch(() => undefined);
-    return p;
-  };
-  const read = async (sql: string, args: InValue[]): Promise<Row[]> => {
-    try {
-      return (await client.execute({ sql, args })).rows;
-    } catch (e) {
-      throw unavailable(e);
-    }
-  };
+  const db = await openSqliteDatabase({ file, layout: PLAYER_LAYOUT, store: PLAYER_STORE });
   const one = async (tx: Transaction, sql: string, args: InValue[]) => (await tx.execute({ sql, args })).rows[0];
+  const itemRow = (tx: Transaction, studioUuid: string) => one(tx, 'SELECT * FROM items WHERE studio_uuid = ?', [studioUuid]);
+  const eventRow = (tx: Transaction, studioUuid: string, seq: number) =>
+    one(tx, 'SELECT * FROM item_events WHERE studio_uuid = ? AND seq = ?', [studioUuid, seq]);
 
   return {
     driver: 'sqlite',
     async island(accountId, initial) {
-      const found = (await read('SELECT * FROM islands WHERE account_id = ?', [accountId]))[0];
+      const found = (await db.read('SELECT * FROM islands WHERE account_id = ?', [accountId]))[0];
       if (found) return islandOf(found);
-      return write(async (tx) => {
+      return db.write(async (tx) => {
         const again = await one(tx, 'SELECT * FROM islands WHERE account_id = ?', [accountId]);
         if (again) return islandOf(again);
         const doc = initial();
@@ -253,7 +216,7 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
       });
     },
     saveIsland(accountId, save) {
-      return write(async (tx) => {
+      return db.write(async (tx) => {
         const row = await one(tx, 'SELECT * FROM islands WHERE account_id = ?', [accountId]);
         if (!row) return { status: 'missing' } as const;
         if (text(row.last_write) === save.writeId) return { status: 'saved', doc: islandOf(row) } as const;
@@ -268,57 +231,57 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
     },
     createCharacter(input) {
       const c = input.character;
-      return write(async (tx) => {
+      return db.write(async (tx) => {
         if (input.clientKey !== undefined) {
-          const k = await one(tx, 'SELECT character_id, fingerprint FROM character_keys WHERE account_id = ? AND client_key = ?', [
-            c.accountId,
-            input.clientKey,
-          ]);
-          if (k) {
-            if (text(k.fingerprint) !== input.fingerprint) return { status: 'key-reused' } as const;
-            const row = await one(tx, 'SELECT * FROM characters WHERE id = ?', [text(k.character_id)]);
-            return { status: 'existing', character: characterOf(row!) } as const;
+          const k = await lookupKey(tx, SCOPES.character(c.accountId), input.clientKey, input.fingerprint);
+          if (k.status === 'key-reused') return { status: 'key-reused' } as const;
+          if (k.status === 'same') {
+            const row = await one(tx, 'SELECT * FROM characters WHERE id = ?', [k.ref]);
+            return { status: k.ref === c.id ? 'created' : 'replayed', character: characterOf(row!) } as const;
           }
         }
         const same = await one(tx, 'SELECT * FROM characters WHERE id = ?', [c.id]);
-        if (same) return { status: 'existing', character: characterOf(same) } as const;
-        const used = Number(
-          (await one(tx, 'SELECT count(*) AS n FROM characters WHERE account_id = ? AND era = ?', [c.accountId, c.era]))!.n,
-        );
-        if (used >= input.slotsPerEra) return { status: 'full', slotsPerEra: input.slotsPerEra } as const;
-        const ordinal = Number((await one(tx, 'SELECT count(*) AS n FROM characters WHERE account_id = ?', [c.accountId]))!.n) + 1;
-        await tx.execute({
-          sql: 'INSERT INTO characters (id, account_id, era, body, progress, revision, updated_at, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-          args: [c.id, c.accountId, c.era, characterBody(c), JSON.stringify(c.progress), c.progressRevision, c.updatedAt, ordinal],
-        });
-        if (input.clientKey !== undefined) {
-          await tx.execute({
-            sql: 'INSERT INTO character_keys (account_id, client_key, character_id, fingerprint) VALUES (?, ?, ?, ?)',
-            args: [c.accountId, input.clientKey, c.id, input.fingerprint],
-          });
-        }
+        if (same) return { status: 'created', character: characterOf(same) } as const;
+        const counts = (await one(tx, 'SELECT count(*) AS total, coalesce(sum(era = ?), 0) AS used FROM characters WHERE account_id = ?', [
+          c.era,
+          c.accountId,
+        ]))!;
+        if (Number(counts.used) >= input.slotsPerEra) return { status: 'full', slotsPerEra: input.slotsPerEra } as const;
+        await tx.batch([
+          {
+            sql: 'INSERT INTO characters (id, account_id, era, body, progress, revision, updated_at, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+            args: [
+              c.id,
+              c.accountId,
+              c.era,
+              characterBody(c),
+              JSON.stringify(c.progress),
+              c.progressRevision,
+              c.updatedAt,
+              Number(counts.total) + 1,
+            ],
+          },
+          ...(input.clientKey === undefined ? [] : [recordKey(SCOPES.character(c.accountId), input.clientKey, input.fingerprint, c.id)]),
+        ]);
         return { status: 'created', character: c } as const;
       });
     },
     async characters(accountId: string, era: Era) {
-      return (await read('SELECT * FROM characters WHERE account_id = ? AND era = ? ORDER BY ordinal', [accountId, era])).map(characterOf);
+      return (await db.read('SELECT * FROM characters WHERE account_id = ? AND era = ? ORDER BY ordinal', [accountId, era])).map(
+        characterOf,
+      );
     },
     async character(accountId, characterId) {
-      const row = (await read('SELECT * FROM characters WHERE id = ? AND account_id = ?', [characterId, accountId]))[0];
+      const row = (await db.read('SELECT * FROM characters WHERE id = ? AND account_id = ?', [characterId, accountId]))[0];
       return row ? characterOf(row) : undefined;
     },
     saveProgress(accountId, characterId, save) {
-      return write(async (tx) => {
+      return db.write(async (tx) => {
         const row = await one(tx, 'SELECT * FROM characters WHERE id = ? AND account_id = ?', [characterId, accountId]);
         if (!row) return { status: 'missing' } as const;
-        const k = await one(tx, 'SELECT fingerprint, result FROM progress_keys WHERE character_id = ? AND idempotency_key = ?', [
-          characterId,
-          save.idempotencyKey,
-        ]);
-        if (k) {
-          if (text(k.fingerprint) !== save.fingerprint) return { status: 'key-reused' } as const;
-          return { status: 'replayed', character: JSON.parse(text(k.result)) as Character } as const;
-        }
+        const k = await lookupKey(tx, SCOPES.progress(characterId), save.idempotencyKey, save.fingerprint);
+        if (k.status === 'key-reused') return { status: 'key-reused' } as const;
+        if (k.status === 'same') return { status: 'replayed', character: characterOf(row), revision: Number(k.ref.split(' ')[0]) } as const;
         if (Number(row.revision) !== save.expectedRevision) return { status: 'stale', revision: Number(row.revision) } as const;
         const character: Character = {
           ...characterOf(row),
@@ -326,19 +289,23 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
           progressRevision: save.expectedRevision + 1,
           updatedAt: save.at,
         };
-        await tx.execute({
-          sql: 'UPDATE characters SET progress = ?, revision = ?, updated_at = ? WHERE id = ?',
-          args: [JSON.stringify(save.progress), character.progressRevision, save.at, characterId],
-        });
-        await tx.execute({
-          sql: 'INSERT INTO progress_keys (character_id, idempotency_key, fingerprint, result) VALUES (?, ?, ?, ?)',
-          args: [characterId, save.idempotencyKey, save.fingerprint, JSON.stringify(character)],
-        });
-        return { status: 'saved', character } as const;
+        await tx.batch([
+          {
+            sql: 'UPDATE characters SET progress = ?, revision = ?, updated_at = ? WHERE id = ?',
+            args: [JSON.stringify(save.progress), character.progressRevision, save.at, characterId],
+          },
+          recordKey(
+            SCOPES.progress(characterId),
+            save.idempotencyKey,
+            save.fingerprint,
+            `${character.progressRevision} ${requestFingerprint(save.progress)}`,
+          ),
+        ]);
+        return { status: 'created', character } as const;
       });
     },
     learnRecipe(accountId, recipeId, at) {
-      return write(async (tx) => {
+      return db.write(async (tx) => {
         const row = await one(tx, 'SELECT learned_at FROM learned_recipes WHERE account_id = ? AND recipe_id = ?', [accountId, recipeId]);
         if (row) return { learned: false, recipe: { recipeId, learnedAt: text(row.learned_at) } };
         await tx.execute({
@@ -349,13 +316,13 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
       });
     },
     async recipes(accountId) {
-      const rows = await read('SELECT recipe_id, learned_at FROM learned_recipes WHERE account_id = ? ORDER BY learned_at, recipe_id', [
+      const rows = await db.read('SELECT recipe_id, learned_at FROM learned_recipes WHERE account_id = ? ORDER BY learned_at, recipe_id', [
         accountId,
       ]);
       return rows.map((r) => ({ recipeId: text(r.recipe_id), learnedAt: text(r.learned_at) }));
     },
     linkExternal(link) {
-      return write(async (tx) => {
+      return db.write(async (tx) => {
         const row = await one(tx, 'SELECT * FROM external_links WHERE provider = ? AND external_user_id = ?', [
           link.provider,
           link.externalUserId,
@@ -372,18 +339,23 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
       });
     },
     async externalLink(provider, externalUserId) {
-      const row = (await read('SELECT * FROM external_links WHERE provider = ? AND external_user_id = ?', [provider, externalUserId]))[0];
+      const row = (
+        await db.read('SELECT * FROM external_links WHERE provider = ? AND external_user_id = ?', [provider, externalUserId])
+      )[0];
       return row ? linkOf(row) : undefined;
     },
     mintItem(request) {
-      return write(async (tx) => {
-        const k = await one(tx, 'SELECT fingerprint, result FROM item_keys WHERE scope = ? AND idempotency_key = ?', [
-          'mint',
-          request.idempotencyKey,
-        ]);
-        if (k) {
-          if (text(k.fingerprint) !== request.fingerprint) return { status: 'key-reused' } as const;
-          return { status: 'replayed', ...(JSON.parse(text(k.result)) as { item: ItemInstance; event: ItemEvent }) } as const;
+      return db.write(async (tx): Promise<MintOutcome> => {
+        const k = await lookupKey(tx, SCOPES.mint, request.idempotencyKey, request.fingerprint);
+        if (k.status === 'key-reused') return { status: 'key-reused' } as const;
+        if (k.status === 'same') {
+          const event = itemEventOf((await eventRow(tx, k.ref, 1))!);
+          const item = itemAfter(itemOf((await itemRow(tx, k.ref))!), event, 'owned');
+          return {
+            status: k.ref === request.item.studioUuid ? 'created' : 'replayed',
+            item: { ...item, updatedAt: item.mintedAt },
+            event,
+          } as const;
         }
         const i = request.item;
         const event: ItemEvent = {
@@ -403,27 +375,27 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
             sql: 'INSERT INTO item_events (studio_uuid, seq, kind, account_id, character_id, at) VALUES (?, ?, ?, ?, ?, ?)',
             args: [event.studioUuid, 1, 'minted', event.accountId, null, event.at],
           },
-          {
-            sql: 'INSERT INTO item_keys (scope, idempotency_key, fingerprint, result) VALUES (?, ?, ?, ?)',
-            args: ['mint', request.idempotencyKey, request.fingerprint, JSON.stringify({ item: i, event })],
-          },
+          recordKey(SCOPES.mint, request.idempotencyKey, request.fingerprint, i.studioUuid),
         ]);
-        return { status: 'minted', item: i, event } as const;
+        return { status: 'created', item: i, event } as const;
       });
     },
     recordItemEvent(request) {
-      return write(async (tx) => {
-        const row = await one(tx, 'SELECT * FROM items WHERE studio_uuid = ?', [request.studioUuid]);
+      return db.write(async (tx) => {
+        const row = await itemRow(tx, request.studioUuid);
         if (!row) return { status: 'missing' } as const;
-        const k = await one(tx, 'SELECT fingerprint, result FROM item_keys WHERE scope = ? AND idempotency_key = ?', [
-          request.studioUuid,
-          request.idempotencyKey,
-        ]);
-        if (k) {
-          if (text(k.fingerprint) !== request.fingerprint) return { status: 'key-reused' } as const;
-          return { status: 'replayed', ...(JSON.parse(text(k.result)) as { item: ItemInstance; event: ItemEvent }) } as const;
-        }
         const current = itemOf(row);
+        const k = await lookupKey(tx, SCOPES.item(request.studioUuid), request.idempotencyKey, request.fingerprint);
+        if (k.status === 'key-reused') return { status: 'key-reused' } as const;
+        if (k.status === 'same') {
+          const [seq, state] = k.ref.split(' ') as [string, ItemState];
+          const event = itemEventOf((await eventRow(tx, request.studioUuid, Number(seq)))!);
+          return {
+            status: 'replayed',
+            item: itemAfter(current, event, state),
+            event,
+          } as const;
+        }
         if (!request.from.includes(current.state)) return { status: 'forbidden', item: current } as const;
         const item: ItemInstance = {
           ...current,
@@ -450,34 +422,32 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
             sql: 'INSERT INTO item_events (studio_uuid, seq, kind, account_id, character_id, at) VALUES (?, ?, ?, ?, ?, ?)',
             args: [event.studioUuid, event.seq, event.kind, event.accountId, event.characterId, event.at],
           },
-          {
-            sql: 'INSERT INTO item_keys (scope, idempotency_key, fingerprint, result) VALUES (?, ?, ?, ?)',
-            args: [request.studioUuid, request.idempotencyKey, request.fingerprint, JSON.stringify({ item, event })],
-          },
+          recordKey(SCOPES.item(request.studioUuid), request.idempotencyKey, request.fingerprint, `${event.seq} ${item.state}`),
         ]);
-        return { status: 'applied', item, event } as const;
+        return { status: 'created', item, event } as const;
       });
     },
     async itemHistory(studioUuid) {
-      const row = (await read('SELECT * FROM items WHERE studio_uuid = ?', [studioUuid]))[0];
+      const row = (await db.read('SELECT * FROM items WHERE studio_uuid = ?', [studioUuid]))[0];
       if (!row) return undefined;
-      const events = (await read('SELECT * FROM item_events WHERE studio_uuid = ? ORDER BY seq', [studioUuid])).map(itemEventOf);
+      const events = (await db.read('SELECT * FROM item_events WHERE studio_uuid = ? ORDER BY seq', [studioUuid])).map(itemEventOf);
       return { item: itemOf(row), events };
     },
     async accountItems(accountId) {
-      const rows = await read(
+      const rows = await db.read(
         "SELECT * FROM items WHERE account_id = ? AND state NOT IN ('consumed', 'destroyed') ORDER BY minted_at, studio_uuid",
         [accountId],
       );
       return rows.map(itemOf);
     },
     changeBag(change) {
-      return write(async (tx) => {
-        const stored = await one(tx, 'SELECT * FROM bag_entries WHERE source_ref = ?', [change.sourceRef]);
-        if (stored)
-          return text(stored.fingerprint) === change.fingerprint
-            ? ({ status: 'replayed', entry: bagEntryOf(stored) } as const)
-            : ({ status: 'key-reused' } as const);
+      return db.write(async (tx) => {
+        const k = await lookupKey(tx, SCOPES.bag, change.sourceRef, change.fingerprint);
+        if (k.status === 'key-reused') return { status: 'key-reused' } as const;
+        if (k.status === 'same') {
+          const stored = bagEntryOf((await one(tx, 'SELECT * FROM bag_entries WHERE source_ref = ?', [change.sourceRef]))!);
+          return { status: 'replayed', entry: stored } as const;
+        }
         const row = await one(tx, 'SELECT quantity, seq FROM bag_quantities WHERE account_id = ? AND definition_id = ?', [
           change.accountId,
           change.definitionId,
@@ -485,8 +455,7 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         const quantity = row ? Number(row.quantity) : 0;
         const after = quantity + change.delta;
         if (after < 0) return { status: 'insufficient', quantity } as const;
-        if (!Number.isSafeInteger(after))
-          throw new ServiceError('CONFLICT', 'This grant would take the quantity beyond the largest the bag holds.');
+        if (!Number.isSafeInteger(after)) return { status: 'overflow' } as const;
         const entry: BagEntry = {
           accountId: change.accountId,
           definitionId: change.definitionId,
@@ -502,32 +471,32 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
             args: [entry.accountId, entry.definitionId, after, entry.seq],
           },
           {
-            sql: 'INSERT INTO bag_entries (account_id, definition_id, seq, delta, quantity_after, source_ref, fingerprint, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-            args: [entry.accountId, entry.definitionId, entry.seq, entry.delta, after, entry.sourceRef, change.fingerprint, entry.at],
+            sql: 'INSERT INTO bag_entries (account_id, definition_id, seq, delta, quantity_after, source_ref, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            args: [entry.accountId, entry.definitionId, entry.seq, entry.delta, after, entry.sourceRef, entry.at],
           },
+          recordKey(SCOPES.bag, change.sourceRef, change.fingerprint, `${entry.accountId} ${entry.definitionId} ${entry.seq}`),
         ]);
-        return { status: 'applied', entry } as const;
+        return { status: 'created', entry } as const;
       });
     },
     async bag(accountId) {
-      const rows = await read(
+      const rows = await db.read(
         'SELECT definition_id, quantity FROM bag_quantities WHERE account_id = ? AND quantity > 0 ORDER BY definition_id',
         [accountId],
       );
       return rows.map((r) => ({ definitionId: text(r.definition_id), quantity: Number(r.quantity) }));
     },
     async bagSnapshot() {
-      const quantities = (await read('SELECT * FROM bag_quantities ORDER BY account_id, definition_id', [])).map((r) => ({
+      const quantities = (await db.read('SELECT * FROM bag_quantities ORDER BY account_id, definition_id')).map((r) => ({
         accountId: text(r.account_id),
         definitionId: text(r.definition_id),
         quantity: Number(r.quantity),
       }));
-      const entries = (await read('SELECT * FROM bag_entries ORDER BY account_id, definition_id, seq', [])).map(bagEntryOf);
+      const entries = (await db.read('SELECT * FROM bag_entries ORDER BY account_id, definition_id, seq')).map(bagEntryOf);
       return { quantities, entries };
     },
-    async close() {
-      await queue.catch(() => undefined);
-      client.close();
+    close() {
+      return db.close();
     },
   };
 }

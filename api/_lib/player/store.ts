@@ -1,14 +1,14 @@
 /**
  * The process's player store, built once from the ledger's store configuration (`STORE_DRIVER`; spec
- * 1.8: player state lives only here): the same SQLite file or the same Redis database as the ledger, its
- * own connection. A new configuration builds the next one on first use.
+ * 1.8: player state lives only here): the same SQLite file or the same Redis database as the ledger. A
+ * new configuration builds the next one on first use.
  */
 import { oncePerConfiguration, type StoreConfig } from '../config.js';
-import { openByDriver } from '../ledger/store.js';
+import { openByDriver } from '../stores/select.js';
 import type { PlayerStore } from './types.js';
 
 /**
- * Open the player store a store configuration names.
+ * Open the player store a store configuration names (each adapter loaded only when chosen).
  * @throws ServiceError UPSTREAM_UNAVAILABLE when no store is configured or it cannot be reached.
  */
 export function openPlayerStore(config: StoreConfig): Promise<PlayerStore> {

@@ -11,6 +11,11 @@
  * Units: times are ISO 8601 UTC strings with milliseconds; revisions count from 1 and grow by 1 per change.
  */
 import type { IslandState } from '../island/generate.js';
+import type { KeyReused } from '../stores/idempotency.js';
+import type { StoreIdentity } from '../stores/unavailable.js';
+
+/** The player store's name in its 503s. */
+export const PLAYER_STORE: StoreIdentity = Object.freeze({ name: 'player store', retryHint: '' });
 
 /** The eras of 2.8 (characters belong to one). */
 export const ERAS = ['warlords', 'voxel', 'nexus', 'armada'] as const;
@@ -82,35 +87,39 @@ export interface NewCharacter {
   readonly fingerprint: string;
 }
 
-/** Result of {@link PlayerStore.createCharacter}. */
+/**
+ * Result of {@link PlayerStore.createCharacter}: `created` (also when a retry of this very call finds
+ * its own character), `replayed` (the client key created this character before with the same
+ * fingerprint), `key-reused` (with another), or `full` (every slot of the era taken; nothing changed).
+ */
 export type CreateCharacterOutcome =
-  | { readonly status: 'created'; readonly character: Character }
-  /** The client key (or the minted id) had already created this character: the original. */
-  | { readonly status: 'existing'; readonly character: Character }
-  /** Every slot of the era is taken; nothing changed. */
+  | { readonly status: 'created' | 'replayed'; readonly character: Character }
   | { readonly status: 'full'; readonly slotsPerEra: number }
-  /** The client key created a character from another request; nothing changed. */
-  | { readonly status: 'key-reused' };
+  | KeyReused;
 
 /** Input of {@link PlayerStore.saveProgress}. */
 export interface ProgressSave {
   readonly expectedRevision: number;
   readonly progress: Progress;
-  /** Kept with the result forever: a second request with it answers the first one's result. */
+  /** Kept forever with the revision the save made: a second request with it is a replay. */
   readonly idempotencyKey: string;
   /** Fingerprint of the request (the patch and the expected revision) bound to the key. */
   readonly fingerprint: string;
   readonly at: string;
 }
 
-/** Result of {@link PlayerStore.saveProgress}. */
+/**
+ * Result of {@link PlayerStore.saveProgress}: `created` (saved now, the character after it), `replayed`
+ * (the key saved before with the same request: nothing changed; the character as it stands and the
+ * revision that save made, which is the character's revision unless later saves followed), `key-reused`,
+ * `stale` (the character is at another revision), `missing` (no such character of the account).
+ */
 export type ProgressSaveOutcome =
-  | { readonly status: 'saved'; readonly character: Character }
-  /** The key was used before with the same request: the character as that save left it. */
-  | { readonly status: 'replayed'; readonly character: Character }
+  | { readonly status: 'created'; readonly character: Character }
+  | { readonly status: 'replayed'; readonly character: Character; readonly revision: number }
   | { readonly status: 'stale'; readonly revision: number }
   | { readonly status: 'missing' }
-  | { readonly status: 'key-reused' };
+  | KeyReused;
 
 /** A learned recipe. */
 export interface LearnedRecipe {
@@ -177,9 +186,8 @@ export interface MintRequest {
   readonly fingerprint: string;
 }
 
-/** Result of {@link PlayerStore.mintItem}. */
-export type MintOutcome =
-  { readonly status: 'minted' | 'replayed'; readonly item: ItemInstance; readonly event: ItemEvent } | { readonly status: 'key-reused' };
+/** Result of {@link PlayerStore.mintItem}: `created` now or `replayed` (the item and event as minted), or `key-reused`. */
+export type MintOutcome = { readonly status: 'created' | 'replayed'; readonly item: ItemInstance; readonly event: ItemEvent } | KeyReused;
 
 /** Input of {@link PlayerStore.recordItemEvent}. */
 export interface ItemEventRequest {
@@ -197,13 +205,16 @@ export interface ItemEventRequest {
   readonly at: string;
 }
 
-/** Result of {@link PlayerStore.recordItemEvent}. */
+/**
+ * Result of {@link PlayerStore.recordItemEvent}: `created` or `replayed` (the item right after the event,
+ * and the event), `key-reused`, `forbidden` (the item's state forbids the event; nothing changed) or
+ * `missing` (no such item).
+ */
 export type ItemEventOutcome =
-  | { readonly status: 'applied' | 'replayed'; readonly item: ItemInstance; readonly event: ItemEvent }
-  /** The item's state forbids the event; nothing changed. */
+  | { readonly status: 'created' | 'replayed'; readonly item: ItemInstance; readonly event: ItemEvent }
   | { readonly status: 'forbidden'; readonly item: ItemInstance }
   | { readonly status: 'missing' }
-  | { readonly status: 'key-reused' };
+  | KeyReused;
 
 /** One change of a bag quantity (append-only; `quantityAfter` is the running sum of `delta`). */
 export interface BagEntry {
@@ -230,12 +241,16 @@ export interface BagChange {
   readonly at: string;
 }
 
-/** Result of {@link PlayerStore.changeBag}. */
+/**
+ * Result of {@link PlayerStore.changeBag}: `created` or `replayed` (the entry), `key-reused`,
+ * `insufficient` (a consumption beyond the quantity held) or `overflow` (a grant past the largest safe
+ * integer); nothing changed but for `created`.
+ */
 export type BagChangeOutcome =
-  | { readonly status: 'applied' | 'replayed'; readonly entry: BagEntry }
-  /** A consumption beyond the quantity held; nothing changed. */
+  | { readonly status: 'created' | 'replayed'; readonly entry: BagEntry }
   | { readonly status: 'insufficient'; readonly quantity: number }
-  | { readonly status: 'key-reused' };
+  | { readonly status: 'overflow' }
+  | KeyReused;
 
 /** A stackable held in a bag. */
 export interface BagLine {

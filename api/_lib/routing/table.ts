@@ -24,6 +24,19 @@ export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** One declarable method. */
 export type Method = (typeof METHODS)[number];
 
+/**
+ * Who may call a route (spec 5; docs/architecture.md, "Access"), declared with the route and applied by
+ * the entry helper before the handler runs (the OpenAPI document's security comes from the same value):
+ * - `public`: anyone, no credential read;
+ * - `player`: a valid, non-guest bearer token of any role (spec 5.4);
+ * - `game-server`: a token whose role is `server`, `admin` or `master`, or `X-Admin-Password` (spec 2.6:
+ *   unique items and bag quantities change server-side only);
+ * - `admin`: a token whose role is `admin` or `master`, or `X-Admin-Password` (spec 5.3).
+ */
+export const ACCESS = ['public', 'player', 'game-server', 'admin'] as const;
+/** One access level. */
+export type Access = (typeof ACCESS)[number];
+
 /** Function entry files, by name: `api/<name>.ts`, reachable as `/api/<name>` (Vercel skips `api/_lib`). */
 export const ENTRIES = ['catalog', 'collections', 'registries', 'wallet', 'admin', 'storage', 'player'] as const;
 /** One function entry name. */
@@ -39,6 +52,8 @@ export interface RouteDef {
   readonly name: string;
   /** Methods the route accepts. */
   readonly methods: readonly Method[];
+  /** Who may call it: one level for every method, or one per method (see {@link ACCESS}). */
+  readonly access: Access | Readonly<Partial<Record<Method, Access>>>;
   /**
    * True for routes that answer 404 to every method, OPTIONS included (the retired systems catalog and
    * the catch-alls): nothing is served there, so nothing is allowed either.
@@ -52,23 +67,23 @@ const GET: readonly Method[] = ['GET'];
 const collectionRoutes = (['relics', 'enchants', 'infusions', 'artifacts'] as const).flatMap(
   (name) =>
     [
-      { path: `/v1/${name}`, entry: 'collections', name, methods: GET },
-      { path: `/v1/${name}/{key}`, entry: 'collections', name: `${name}-item`, methods: GET },
+      { path: `/v1/${name}`, entry: 'collections', name, methods: GET, access: 'public' },
+      { path: `/v1/${name}/{key}`, entry: 'collections', name: `${name}-item`, methods: GET, access: 'public' },
       // the static item file's path: answered here when the build wrote no file for it (itemFileBudget)
-      { path: `/api/v1/${name}/{key}.json`, entry: 'collections', name: `${name}-file`, methods: GET },
+      { path: `/api/v1/${name}/{key}.json`, entry: 'collections', name: `${name}-file`, methods: GET, access: 'public' },
     ] as const,
 );
 
-const registry = (path: string, name: string): RouteDef => ({ path, entry: 'registries', name, methods: GET });
+const registry = (path: string, name: string): RouteDef => ({ path, entry: 'registries', name, methods: GET, access: 'public' });
 
 /** Every public route, in matching order: literal paths before `{key}` ones of the same prefix, catch-alls last. */
 export const ROUTES: readonly RouteDef[] = Object.freeze([
   // §4.4 search, stats, export
-  { path: '/api/search', entry: 'catalog', name: 'search', methods: GET },
-  { path: '/api/stats', entry: 'catalog', name: 'stats', methods: GET },
-  { path: '/api/export', entry: 'catalog', name: 'export', methods: GET },
+  { path: '/api/search', entry: 'catalog', name: 'search', methods: GET, access: 'public' },
+  { path: '/api/stats', entry: 'catalog', name: 'stats', methods: GET, access: 'public' },
+  { path: '/api/export', entry: 'catalog', name: 'export', methods: GET, access: 'public' },
   // §7, §9.3: the retired systems catalog is never emitted; a problem+json 404, not a CDN page
-  { path: '/api/v1/systems-catalog.json', entry: 'catalog', name: 'retired', methods: ALL, gone: true },
+  { path: '/api/v1/systems-catalog.json', entry: 'catalog', name: 'retired', methods: ALL, gone: true, access: 'public' },
   // §4.2 item collections
   ...collectionRoutes,
   // §4.5 sprite registry
@@ -91,45 +106,45 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   registry('/api/v1/studiodot-assets', 'studiodot-assets'),
   registry('/api/v1/studiodot-assets/categories', 'studiodot-assets-categories'),
   // §4.8 wallet ledger (spec 5.3: verify-send is admin only; the overview needs the caller's token)
-  { path: '/api/wallet/verify-send-to-account', entry: 'wallet', name: 'verify-send', methods: ['POST'] },
-  { path: '/api/wallet/overview', entry: 'wallet', name: 'overview', methods: GET },
+  { path: '/api/wallet/verify-send-to-account', entry: 'wallet', name: 'verify-send', methods: ['POST'], access: 'admin' },
+  { path: '/api/wallet/overview', entry: 'wallet', name: 'overview', methods: GET, access: 'player' },
   // §4.8 admin: accounts (spec 2.6, 2.8) and grant-coin
-  { path: '/api/admin/accounts', entry: 'admin', name: 'accounts', methods: ['POST'] },
-  { path: '/api/admin/accounts/{key}', entry: 'admin', name: 'account', methods: GET },
-  { path: '/api/admin/grant-coin', entry: 'admin', name: 'grant-coin', methods: ['POST'] },
+  { path: '/api/admin/accounts', entry: 'admin', name: 'accounts', methods: ['POST'], access: 'admin' },
+  { path: '/api/admin/accounts/{key}', entry: 'admin', name: 'account', methods: GET, access: 'admin' },
+  { path: '/api/admin/grant-coin', entry: 'admin', name: 'grant-coin', methods: ['POST'], access: 'admin' },
   // §4.7 storage (admin only, spec 5.6 shows none): the named routes before the key route
-  { path: '/api/storage/upload', entry: 'storage', name: 'upload', methods: ['POST'] },
-  { path: '/api/storage/upload-multi', entry: 'storage', name: 'upload-multi', methods: ['POST'] },
-  { path: '/api/storage/upload-zip', entry: 'storage', name: 'upload-zip', methods: ['POST'] },
-  { path: '/api/storage/presign', entry: 'storage', name: 'presign', methods: ['POST'] },
-  { path: '/api/storage/list', entry: 'storage', name: 'list', methods: GET },
+  { path: '/api/storage/upload', entry: 'storage', name: 'upload', methods: ['POST'], access: 'admin' },
+  { path: '/api/storage/upload-multi', entry: 'storage', name: 'upload-multi', methods: ['POST'], access: 'admin' },
+  { path: '/api/storage/upload-zip', entry: 'storage', name: 'upload-zip', methods: ['POST'], access: 'admin' },
+  { path: '/api/storage/presign', entry: 'storage', name: 'presign', methods: ['POST'], access: 'admin' },
+  { path: '/api/storage/list', entry: 'storage', name: 'list', methods: GET, access: 'admin' },
   // §4.9 the metadata index of stored binaries
-  { path: '/api/storage/register', entry: 'storage', name: 'register', methods: ['POST'] },
-  { path: '/api/storage/index', entry: 'storage', name: 'index', methods: GET },
-  { path: '/api/storage/{key+}', entry: 'storage', name: 'object', methods: ['DELETE'] },
+  { path: '/api/storage/register', entry: 'storage', name: 'register', methods: ['POST'], access: 'admin' },
+  { path: '/api/storage/index', entry: 'storage', name: 'index', methods: GET, access: 'admin' },
+  { path: '/api/storage/{key+}', entry: 'storage', name: 'object', methods: ['DELETE'], access: 'admin' },
   // §2.9, §4.8 home island: the spec is public; the state acts for the caller's account only
-  { path: '/api/island/spec', entry: 'player', name: 'spec', methods: GET },
-  { path: '/api/island/state', entry: 'player', name: 'state', methods: ['GET', 'PATCH'] },
-  { path: '/api/island/export-from-rts', entry: 'player', name: 'export-from-rts', methods: ['POST'] },
+  { path: '/api/island/spec', entry: 'player', name: 'spec', methods: GET, access: 'public' },
+  { path: '/api/island/state', entry: 'player', name: 'state', methods: ['GET', 'PATCH'], access: 'player' },
+  { path: '/api/island/export-from-rts', entry: 'player', name: 'export-from-rts', methods: ['POST'], access: 'player' },
   // §2.6, §2.8, §4.8 characters of the caller's account (characters.id is the only key)
-  { path: '/api/characters', entry: 'player', name: 'characters', methods: ['GET', 'POST'] },
-  { path: '/api/characters/{key}/progress', entry: 'player', name: 'progress', methods: ['GET', 'PATCH'] },
+  { path: '/api/characters', entry: 'player', name: 'characters', methods: ['GET', 'POST'], access: 'player' },
+  { path: '/api/characters/{key}/progress', entry: 'player', name: 'progress', methods: ['GET', 'PATCH'], access: 'player' },
   // §4.8, §5.5 external login (no caller token) and link (the caller's token)
-  { path: '/api/auth/external', entry: 'player', name: 'external', methods: ['POST'] },
-  { path: '/api/auth/external-link', entry: 'player', name: 'external-link', methods: ['POST'] },
+  { path: '/api/auth/external', entry: 'player', name: 'external', methods: ['POST'], access: 'public' },
+  { path: '/api/auth/external-link', entry: 'player', name: 'external-link', methods: ['POST'], access: 'player' },
   // §2.6, §4.8 unique items: minting and the item ledger (game servers and admins)
-  { path: '/api/uuid', entry: 'player', name: 'uuid', methods: ['POST'] },
-  { path: '/api/ledger/{key}', entry: 'player', name: 'item', methods: GET },
-  { path: '/api/ledger/{key}/events', entry: 'player', name: 'item-events', methods: ['POST'] },
+  { path: '/api/uuid', entry: 'player', name: 'uuid', methods: ['POST'], access: 'game-server' },
+  { path: '/api/ledger/{key}', entry: 'player', name: 'item', methods: GET, access: 'game-server' },
+  { path: '/api/ledger/{key}/events', entry: 'player', name: 'item-events', methods: ['POST'], access: 'game-server' },
   // §2.6, §2.8, §4.8 the account bag: read by its owner, changed by game servers
-  { path: '/api/inventory', entry: 'player', name: 'inventory', methods: GET },
-  { path: '/api/inventory/grant', entry: 'player', name: 'inventory-grant', methods: ['POST'] },
-  { path: '/api/inventory/consume', entry: 'player', name: 'inventory-consume', methods: ['POST'] },
+  { path: '/api/inventory', entry: 'player', name: 'inventory', methods: GET, access: 'player' },
+  { path: '/api/inventory/grant', entry: 'player', name: 'inventory-grant', methods: ['POST'], access: 'game-server' },
+  { path: '/api/inventory/consume', entry: 'player', name: 'inventory-consume', methods: ['POST'], access: 'game-server' },
   // §4.8 account-scoped state
-  { path: '/api/account/recipes', entry: 'player', name: 'recipes', methods: ['GET', 'POST'] },
+  { path: '/api/account/recipes', entry: 'player', name: 'recipes', methods: ['GET', 'POST'], access: 'player' },
   // Anything else under the API answers a problem+json 404 (after static files and entry files).
-  { path: '/api/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true },
-  { path: '/v1/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true },
+  { path: '/api/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true, access: 'public' },
+  { path: '/v1/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true, access: 'public' },
 ] satisfies RouteDef[]);
 
 /** A request path matched against the table. */
@@ -178,6 +193,14 @@ export function matchPath(pathname: string): RouteMatch | undefined {
     }
   }
   return undefined;
+}
+
+/** Who may call `method` of `route`. */
+export function accessOf(route: RouteDef, method: Method): Access {
+  if (typeof route.access === 'string') return route.access;
+  const level = route.access[method];
+  if (level === undefined) throw new Error(`Route ${route.entry}/${route.name} declares no access for ${method}.`);
+  return level;
 }
 
 /** The routes of one entry, in table order. */

@@ -118,3 +118,49 @@ export async function storeFiles(adapter: StorageAdapter, files: readonly Incomi
   // every accepted file was stored (a failure threw above), so every slot is filled
   return results as FileResult[];
 }
+
+/**
+ * Store the one file of `POST /api/storage/upload` (spec 4.7): as {@link storeFiles}, with a refusal
+ * answered as the request's refusal.
+ * @returns the stored file's answer without `name` and `status`.
+ * @throws ServiceError INVALID_BODY (no file, or a key the rules refuse), UNSUPPORTED_MEDIA_TYPE (bytes of
+ *   a type not taken or not fitting the name), 503
+ */
+export async function storeOne(
+  adapter: StorageAdapter,
+  file: IncomingFile | undefined,
+  folder: string,
+): Promise<Omit<StoredResult, 'name' | 'status'>> {
+  if (!file)
+    throw new ServiceError('INVALID_BODY', 'Send one file in form field "file".', {
+      errors: [{ name: 'file', message: 'No file was sent.' }],
+    });
+  const [result] = await storeFiles(adapter, [file], folder);
+  if (result!.status === 'refused') {
+    const code = result!.code === 'INVALID_KEY' ? 'INVALID_BODY' : 'UNSUPPORTED_MEDIA_TYPE';
+    throw new ServiceError(code, `${result!.reason} Nothing was stored.`, {
+      errors: [{ name: 'file', message: `${result!.code}: ${result!.reason}`, value: file.name }],
+    });
+  }
+  const { key, url, size, contentType, etag, sha256 } = result!;
+  return { key, url, size, contentType, etag, sha256 };
+}
+
+/**
+ * Delete the object under `key` (spec 4.7), whether or not it exists, and take it out of the metadata
+ * index (spec 4.9) when the deployment has one (a 503 there leaves the object deleted: send the DELETE
+ * again).
+ * @param unregister the index's removal, or undefined on a deployment without a store.
+ * @throws ServiceError INVALID_QUERY when the path names no valid key; 503
+ */
+export async function deleteObject(
+  adapter: StorageAdapter,
+  unregister: ((key: string) => Promise<void>) | undefined,
+  key: string,
+): Promise<void> {
+  const problem = keyProblem(key);
+  if (problem)
+    throw new ServiceError('INVALID_QUERY', `The path names no storage key: ${problem}`, { errors: [{ name: 'key', message: problem }] });
+  await adapter.delete(key);
+  await unregister?.(key);
+}

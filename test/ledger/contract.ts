@@ -1,0 +1,404 @@
+/**
+ * The ledger store contract (docs/architecture.md, "Ledger"; spec 2.6, 2.8, 3, 4.8), a suite every ledger
+ * adapter's test file runs with its own harness (`sqlite.contract.test.ts`, `redis.contract.test.ts`,
+ * `redis-rest.contract.test.ts`): accounts (minting, both selectors, idempotent creation, taken usernames
+ * and studio ids), credit once per source ref (replay, key reused, missing account), postings newest
+ * first with filters and paging, persistence across a restart, and the invariants after every step; then
+ * a property-based model run (fast-check) of random operation sequences against a plain in-memory model.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { mintStudioId, mintUuid, MINTED_STUDIO_ID } from '../../api/_lib/ledger/ids.js';
+import { ISSUER_ACCOUNT_ID, type Account, type LedgerStore } from '../../api/_lib/ledger/types.js';
+import { ServiceError } from '../../api/_lib/errors.js';
+import { expectSound, type LedgerHarness } from '../helpers/ledger.js';
+import { creditOf, newAccount } from '../helpers/ledger-ops.js';
+
+/** What an adapter declares of itself to the suite (none so far: every ledger adapter passes every case). */
+export type LedgerCapabilities = Readonly<Record<string, never>>;
+
+/**
+ * Run the ledger contract against the adapter `harness` makes.
+ * @param harness a new harness (its backend started in the suite's `beforeAll`).
+ */
+export function ledgerContract(harness: () => LedgerHarness, _capabilities: LedgerCapabilities = {}): void {
+  const h = harness();
+  describe(`ledger store contract: ${h.name}`, () => {
+    beforeAll(() => h.setup(), 30_000);
+    afterAll(() => h.teardown());
+
+    let store: LedgerStore;
+    const fresh = async () => {
+      store = await h.fresh();
+      return store;
+    };
+
+    describe('accounts', () => {
+      it('creates an account that both selectors resolve, with every field kept', async () => {
+        const s = await fresh();
+        const a = newAccount({ displayName: 'Zoë "1e3" ☃', username: 'steam:76561198000000001' });
+        expect(await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' })).toEqual({ status: 'created', account: a });
+        expect(await s.findAccount({ studioId: a.studioId })).toEqual(a);
+        expect(await s.findAccount({ accountId: a.accountId })).toEqual(a);
+        expect(await s.findAccount({ accountId: a.accountId.toUpperCase() })).toEqual(a);
+        expect(await s.findAccount({ studioId: mintStudioId() })).toBeUndefined();
+        expect(await s.findAccount({ accountId: mintUuid() })).toBeUndefined();
+        expect(await s.balance(a.accountId)).toBe(0);
+        await s.close();
+      });
+
+      it('answers the first account for a client key sent again with the same fingerprint; 422 with another', async () => {
+        const s = await fresh();
+        const a = newAccount();
+        await s.createAccount({ account: a, clientKey: 'create-0001', fingerprint: 'fp-1' });
+        const again = await s.createAccount({ account: newAccount(), clientKey: 'create-0001', fingerprint: 'fp-1' });
+        expect(again).toEqual({ status: 'replayed', account: a });
+        expect(await s.createAccount({ account: newAccount(), clientKey: 'create-0001', fingerprint: 'fp-2' })).toEqual({
+          status: 'key-reused',
+        });
+        await s.close();
+      });
+
+      it('refuses a username that is taken (409) and writes nothing for it', async () => {
+        const s = await fresh();
+        const a = newAccount({ username: 'ada' });
+        await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+        const b = newAccount({ username: 'ada' });
+        expect(await s.createAccount({ account: b, clientKey: 'k-create-b', fingerprint: 'f' })).toEqual({ status: 'username-taken' });
+        expect(await s.findAccount({ studioId: b.studioId })).toBeUndefined();
+        // the key was not bound to anything: it can create another account
+        const c = newAccount({ username: 'bea' });
+        expect((await s.createAccount({ account: c, clientKey: 'k-create-b', fingerprint: 'f' })).status).toBe('created');
+        await s.close();
+      });
+
+      it('refuses a studio id another account holds, the same way on every adapter, and binds nothing to the key', async () => {
+        const s = await fresh();
+        const a = newAccount();
+        await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+        const b = newAccount({ studioId: a.studioId });
+        expect(await s.createAccount({ account: b, clientKey: 'studio-clash-1', fingerprint: 'f' })).toEqual({ status: 'studio-id-taken' });
+        expect(await s.findAccount({ accountId: b.accountId })).toBeUndefined();
+        expect(await s.findAccount({ studioId: a.studioId })).toEqual(a);
+        // the key is free: the retry with a new studio id creates the account
+        const c = newAccount({ username: b.username });
+        expect(await s.createAccount({ account: c, clientKey: 'studio-clash-1', fingerprint: 'f' })).toEqual({
+          status: 'created',
+          account: c,
+        });
+        await s.close();
+      });
+
+      it('treats a retry of the very same creation as created once', async () => {
+        const s = await fresh();
+        const a = newAccount();
+        await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+        // the store finds its own account (a lost response retried) and does not refuse the username
+        expect(await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' })).toEqual({ status: 'created', account: a });
+        expect(await s.findAccount({ accountId: a.accountId })).toEqual(a);
+        await s.close();
+      });
+
+      it('mints studio ids of the documented form', () => {
+        for (let i = 0; i < 50; i++) expect(mintStudioId()).toMatch(MINTED_STUDIO_ID);
+        expect(mintStudioId(() => new Uint8Array(10))).toBe('STUDIO_0000000000000000');
+        expect(mintStudioId(() => new Uint8Array(10).fill(255))).toBe('STUDIO_ZZZZZZZZZZZZZZZZ');
+      });
+    });
+
+    describe('credit', () => {
+      it('records a transfer on the balance and the postings in one step, double entry', async () => {
+        const s = await fresh();
+        const a = newAccount();
+        await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+        const c = creditOf(a, { amount: 25, note: 'first' });
+        const out = await s.credit(c);
+        expect(out).toEqual({
+          status: 'created',
+          transfer: {
+            entryId: c.entryId,
+            sourceRef: c.sourceRef,
+            kind: 'verify_send',
+            accountId: a.accountId,
+            amount: 25,
+            purpose: 'verify',
+            note: 'first',
+            balanceAfter: 25,
+            at: c.at,
+          },
+        });
+        expect(await s.balance(a.accountId)).toBe(25);
+        expect(await s.balance(ISSUER_ACCOUNT_ID)).toBe(-25);
+        const page = await s.postings(a.accountId, { limit: 10, filter: {} });
+        expect(page.nextBeforeSeq).toBeUndefined();
+        expect(page.postings).toHaveLength(1);
+        expect(page.postings[0]).toMatchObject({
+          entryId: c.entryId,
+          seq: 1,
+          amount: 25,
+          balanceAfter: 25,
+          counterparty: ISSUER_ACCOUNT_ID,
+          prev: '',
+          sourceRef: c.sourceRef,
+        });
+        await expectSound(s);
+        await s.close();
+      });
+
+      it('credits a source ref once: a replay answers the original, another payload is a conflict, nothing is written twice', async () => {
+        const s = await fresh();
+        const a = newAccount();
+        const b = newAccount();
+        await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+        await s.createAccount({ account: b, clientKey: undefined, fingerprint: 'f' });
+        const c = creditOf(a, { amount: 7 });
+        const first = await s.credit(c);
+        const replay = await s.credit({ ...c, entryId: mintUuid(), at: '2026-11-24T00:00:00.000Z', note: 'reworded' });
+        expect(replay.status).toBe('replayed');
+        if (replay.status === 'replayed' && first.status === 'created') expect(replay.transfer).toEqual(first.transfer);
+        for (const other of [{ amount: 8 }, { purpose: 'test' }, { accountId: b.accountId }]) {
+          const out = await s.credit(creditOf(a, { ...c, entryId: mintUuid(), fingerprint: undefined, ...other }));
+          expect(out.status, JSON.stringify(other)).toBe('key-reused');
+        }
+        // the same call again (a retry after a lost answer) is this call's own record
+        expect((await s.credit(c)).status).toBe('created');
+        expect(await s.balance(a.accountId)).toBe(7);
+        expect(await s.balance(b.accountId)).toBe(0);
+        await expectSound(s);
+        await s.close();
+      });
+
+      it('refuses a credit to an account that does not exist and writes nothing', async () => {
+        const s = await fresh();
+        const ghost = newAccount();
+        expect(await s.credit(creditOf(ghost))).toEqual({ status: 'no-account' });
+        expect((await s.snapshot()).transfers).toEqual([]);
+        expect(await s.balance(ISSUER_ACCOUNT_ID)).toBe(0);
+        await s.close();
+      });
+
+      it('keeps source-ref families apart: the same key as verify-send and as grant are two transfers', async () => {
+        const s = await fresh();
+        const a = newAccount();
+        await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+        await s.credit(creditOf(a, { sourceRef: 'verify-send:same-key-1' }));
+        const g = await s.credit(creditOf(a, { sourceRef: 'admin-grant:same-key-1', kind: 'admin_grant', purpose: 'grant' }));
+        expect(g.status).toBe('created');
+        expect(await s.balance(a.accountId)).toBe(20);
+        await expectSound(s);
+        await s.close();
+      });
+    });
+
+    describe('postings', () => {
+      it('lists newest first, pages with beforeSeq without gaps or repeats, and filters by kind and purpose', async () => {
+        const s = await fresh();
+        const a = newAccount();
+        await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+        const purposes = ['verify', 'test', 'verify', 'platform_verify', 'verify', 'test', 'verify'];
+        for (const [i, purpose] of purposes.entries()) await s.credit(creditOf(a, { amount: i + 1, purpose }));
+        await s.credit(creditOf(a, { amount: 100, kind: 'admin_grant', purpose: 'grant', sourceRef: 'admin-grant:g-000001' }));
+
+        const seen: number[] = [];
+        let before: number | undefined;
+        do {
+          const page = await s.postings(a.accountId, { beforeSeq: before, limit: 3, filter: {} });
+          seen.push(...page.postings.map((p) => p.seq));
+          before = page.nextBeforeSeq;
+        } while (before !== undefined);
+        expect(seen).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+
+        const verify = await s.postings(a.accountId, { limit: 2, filter: { purpose: 'verify' } });
+        expect(verify.postings.map((p) => p.seq)).toEqual([7, 5]);
+        expect(verify.nextBeforeSeq).toBe(5);
+        const rest = await s.postings(a.accountId, { beforeSeq: 5, limit: 2, filter: { purpose: 'verify' } });
+        expect(rest.postings.map((p) => p.seq)).toEqual([3, 1]);
+        expect(rest.nextBeforeSeq).toBeUndefined();
+        expect((await s.postings(a.accountId, { limit: 10, filter: { kind: 'admin_grant' } })).postings.map((p) => p.amount)).toEqual([
+          100,
+        ]);
+        expect(
+          (await s.postings(a.accountId, { limit: 10, filter: { kind: 'verify_send', purpose: 'test' } })).postings.map((p) => p.amount),
+        ).toEqual([6, 2]);
+        expect((await s.postings(a.accountId, { limit: 10, filter: { purpose: 'ledger_verify' } })).postings).toEqual([]);
+        expect((await s.postings(mintUuid(), { limit: 10, filter: {} })).postings).toEqual([]);
+        // exactly `limit` left: no next page
+        const exact = await s.postings(a.accountId, { beforeSeq: 3, limit: 2, filter: {} });
+        expect(exact.postings.map((p) => p.seq)).toEqual([2, 1]);
+        expect(exact.nextBeforeSeq).toBeUndefined();
+        await s.close();
+      });
+    });
+
+    it('settles a burst of concurrent writes each as if alone: credits, replays of one key, a conflict, a missing account, an overflow and account creations', async () => {
+      const s = await fresh();
+      const a = newAccount();
+      const b = newAccount();
+      await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+      const nearMax = newAccount();
+      await s.createAccount({ account: nearMax, clientKey: undefined, fingerprint: 'f' });
+      // the issuer's balance is now -(MAX - 300): a credit of 301 overflows it in any order (to any account), 217 + 50 never
+      await s.credit(creditOf(nearMax, { amount: Number.MAX_SAFE_INTEGER - 300 }));
+      const shared = creditOf(a, { amount: 7, sourceRef: 'verify-send:burst-shared-key' });
+      const outcomes = await Promise.allSettled([
+        ...Array.from({ length: 20 }, (_, i) => s.credit(creditOf(a, { amount: i + 1 }))),
+        ...Array.from({ length: 5 }, () => s.credit({ ...shared, entryId: mintUuid() })),
+        s.credit(creditOf(a, { ...shared, entryId: mintUuid(), amount: 8, fingerprint: undefined })),
+        s.credit(creditOf(newAccount())),
+        s.credit(creditOf(nearMax, { amount: 301 })),
+        s.credit(creditOf(a, { amount: 301 })),
+        s.credit(creditOf(nearMax, { amount: 50 })),
+        s.createAccount({ account: b, clientKey: 'burst-account-key', fingerprint: 'f' }),
+        s.createAccount({ account: { ...newAccount(), username: a.username }, clientKey: undefined, fingerprint: 'f' }),
+      ]);
+      const status = (o: PromiseSettledResult<unknown>) =>
+        o.status === 'fulfilled'
+          ? ((o.value as { status?: string }).status ?? 'created')
+          : o.reason instanceof ServiceError
+            ? o.reason.code
+            : String(o.reason);
+      const seen = outcomes.map(status);
+      expect(seen.slice(0, 20)).toEqual(Array(20).fill('created'));
+      expect(seen.slice(20, 25).sort()).toEqual(['created', 'replayed', 'replayed', 'replayed', 'replayed']);
+      expect(seen.slice(25)).toEqual(['key-reused', 'no-account', 'overflow', 'overflow', 'created', 'created', 'username-taken']);
+      expect(await s.balance(a.accountId)).toBe(210 + 7);
+      expect(await s.balance(nearMax.accountId)).toBe(Number.MAX_SAFE_INTEGER - 250);
+      expect(await s.balance(ISSUER_ACCOUNT_ID)).toBe(-(Number.MAX_SAFE_INTEGER - 250) - 217);
+      expect(await s.findAccount({ accountId: b.accountId })).toEqual(b);
+      expect((await s.postings(a.accountId, { limit: 200, filter: {} })).postings).toHaveLength(21);
+      await expectSound(s);
+      await s.close();
+    });
+
+    it('keeps accounts, balances and chains across a restart', async () => {
+      const s = await fresh();
+      const a = newAccount();
+      await s.createAccount({ account: a, clientKey: 'restart-key-1', fingerprint: 'f' });
+      const c = creditOf(a, { amount: 42 });
+      await s.credit(c);
+      await s.close();
+      const again = await h.reopen();
+      expect(await again.findAccount({ studioId: a.studioId })).toEqual(a);
+      expect(await again.balance(a.accountId)).toBe(42);
+      expect((await again.credit({ ...c, entryId: mintUuid() })).status).toBe('replayed');
+      await again.credit(creditOf(a, { amount: 1 }));
+      await expectSound(again);
+      await again.close();
+    });
+
+    it('holds the invariants and the model over random sequences of account creations, credits, replays, conflicts and pages (fast-check)', async () => {
+      type Op =
+        | { t: 'account'; key: number | null; name: number; user: number }
+        | { t: 'credit'; acct: number; key: number; amount: number; purpose: number; grant: boolean }
+        | { t: 'page'; acct: number; limit: number; purpose: number | null };
+      const op: fc.Arbitrary<Op> = fc.oneof(
+        {
+          arbitrary: fc.record({ t: fc.constant('account' as const), key: fc.option(fc.nat(3)), name: fc.nat(1), user: fc.nat(5) }),
+          weight: 2,
+        },
+        {
+          arbitrary: fc.record({
+            t: fc.constant('credit' as const),
+            acct: fc.nat(3),
+            key: fc.nat(6),
+            amount: fc.integer({ min: 1, max: 1000 }),
+            purpose: fc.nat(1),
+            grant: fc.boolean(),
+          }),
+          weight: 4,
+        },
+        {
+          arbitrary: fc.record({
+            t: fc.constant('page' as const),
+            acct: fc.nat(3),
+            limit: fc.integer({ min: 1, max: 4 }),
+            purpose: fc.option(fc.nat(1)),
+          }),
+          weight: 1,
+        },
+      );
+      const PURPOSES = ['verify', 'test'];
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
+          const s = await h.fresh();
+          try {
+            const accounts: Account[] = [];
+            const keys = new Map<string, { accountId: string; fingerprint: string }>();
+            const usernames = new Set<string>();
+            const refs = new Map<string, { acct: string; amount: number; purpose: string }>();
+            const balances = new Map<string, number>();
+            const history = new Map<string, { amount: number; purpose: string }[]>();
+            for (const o of ops) {
+              if (o.t === 'account') {
+                // a client key from a small pool, a payload fingerprint of two kinds, usernames that collide
+                const a = newAccount({ username: `model-user-${o.user}` });
+                const clientKey = o.key === null ? undefined : `model-key-${o.key}`;
+                const fingerprint = `fp-${o.name}-${o.user}`;
+                const prior = clientKey === undefined ? undefined : keys.get(clientKey);
+                let outcome: string;
+                try {
+                  const out = await s.createAccount({ account: a, clientKey, fingerprint });
+                  outcome = out.status === 'replayed' ? `replayed:${out.account.accountId}` : out.status;
+                } catch (e) {
+                  outcome = (e as { code?: string }).code ?? 'error';
+                }
+                if (prior) expect(outcome).toBe(prior.fingerprint === fingerprint ? `replayed:${prior.accountId}` : 'key-reused');
+                else if (usernames.has(a.username)) expect(outcome).toBe('username-taken');
+                else {
+                  expect(outcome).toBe('created');
+                  usernames.add(a.username);
+                  if (clientKey !== undefined) keys.set(clientKey, { accountId: a.accountId, fingerprint });
+                  accounts.push(a);
+                  balances.set(a.accountId, 0);
+                  history.set(a.accountId, []);
+                }
+              } else if (o.t === 'credit') {
+                const a = accounts[o.acct];
+                const acctId = a?.accountId ?? '11111111-1111-4111-8111-111111111111';
+                const kind = o.grant ? 'admin_grant' : 'verify_send';
+                const ref = `${o.grant ? 'admin-grant' : 'verify-send'}:key-${o.key}`;
+                const purpose = o.grant ? 'grant' : PURPOSES[o.purpose]!;
+                const out = await s.credit(creditOf({ accountId: acctId }, { sourceRef: ref, kind, amount: o.amount, purpose }));
+                const prior = refs.get(ref);
+                if (prior) {
+                  const same = prior.acct === acctId && prior.amount === o.amount && prior.purpose === purpose;
+                  expect(out.status).toBe(same ? 'replayed' : 'key-reused');
+                } else if (!a) {
+                  expect(out.status).toBe('no-account');
+                } else {
+                  expect(out.status).toBe('created');
+                  refs.set(ref, { acct: acctId, amount: o.amount, purpose });
+                  balances.set(acctId, balances.get(acctId)! + o.amount);
+                  history.get(acctId)!.push({ amount: o.amount, purpose });
+                }
+              } else {
+                const a = accounts[o.acct];
+                if (!a) continue;
+                const purpose = o.purpose === null ? undefined : PURPOSES[o.purpose];
+                const expected = history
+                  .get(a.accountId)!
+                  .filter((x) => purpose === undefined || x.purpose === purpose)
+                  .map((x) => x.amount)
+                  .reverse();
+                const got: number[] = [];
+                let before: number | undefined;
+                do {
+                  const page = await s.postings(a.accountId, { beforeSeq: before, limit: o.limit, filter: { purpose } });
+                  expect(page.postings.length).toBeLessThanOrEqual(o.limit);
+                  got.push(...page.postings.map((p) => p.amount));
+                  before = page.nextBeforeSeq;
+                } while (before !== undefined);
+                expect(got).toEqual(expected);
+              }
+              await expectSound(s);
+            }
+            for (const [id, bal] of balances) expect(await s.balance(id)).toBe(bal);
+          } finally {
+            await s.close();
+          }
+        }),
+        { numRuns: 30, seed: 20261123 },
+      );
+    }, 120_000);
+  });
+}

@@ -1,0 +1,7 @@
+// The player store contract (contract.ts) on the Redis adapter through the production client path:
+// Upstash's REST protocol to the local stand-in in front of a real redis-server.
+import { playerContract } from './contract.js';
+import { onBackend, upstashRestBackend } from '../helpers/backends.js';
+import { openRedisPlayerOn } from '../helpers/player.js';
+
+playerContract(() => onBackend(upstashRestBackend(), openRedisPlayerOn));
