@@ -25,7 +25,6 @@ import type { ErrorCode } from '../../api/_lib/errors.js';
 import type { ParamSpec } from '../../api/_lib/http/params.js';
 import type { EntryName, Method } from '../../api/_lib/routing/table.js';
 
-
 /** A request body: JSON (or a JSON merge patch) checked against a request schema, or a multipart form. */
 export type BodySpec =
   | {

@@ -210,7 +210,9 @@ describe('the store over a real server', () => {
     const store = open();
     const a = newAccount();
     await store.createAccount({ account: a, clientKey: 'key-a', fingerprint: 'fa' });
-    expect(await store.createAccount({ account: newAccount(), clientKey: 'key-a', fingerprint: 'other' })).toEqual({ status: 'key-reused' });
+    expect(await store.createAccount({ account: newAccount(), clientKey: 'key-a', fingerprint: 'other' })).toEqual({
+      status: 'key-reused',
+    });
     expect(await store.createAccount({ account: newAccount({ username: a.username }), clientKey: undefined, fingerprint: 'f' })).toEqual({
       status: 'username-taken',
     });

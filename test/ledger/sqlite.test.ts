@@ -124,5 +124,4 @@ describe('SQLite ledger: failures are 503s, refusals are outcomes', () => {
     expect(await store.findAccount({ accountId: b.accountId })).toBeUndefined();
     await store.close();
   });
-
 });
