@@ -26,9 +26,8 @@
 import { cachedResponse, clampHeaders, defineEntry, parseQuery, ServiceError, truncate, type RouteHandler } from './_lib/http/index.js';
 import { catalogBuildId } from './_lib/catalog/store.js';
 import type { CollectionName } from './_lib/formats/index.js';
+import { LOOKUP_PARAM_SPEC, listParamSpec } from './_lib/http/collection-params.js';
 import {
-  LOOKUP_PARAM_SPEC,
-  listParamSpec,
   loadCollection,
   lookupItem,
   queryCollection,

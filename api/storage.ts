@@ -32,7 +32,8 @@
  * 413 beyond), archives as `zip.ts` (the same cap on each entry). Every refusal is problem+json 4xx and stores nothing; storage failures are 503.
  */
 import { getServiceConfig } from './_lib/config.js';
-import { checkBody, readJsonBody } from './_lib/http/body.js';
+import { readJsonBody } from './_lib/http/body.js';
+import { checkBody } from './_lib/validation/check.js';
 import { clampHeaders, defineEntry, parseQuery, plainJson, ServiceError, type RouteContext } from './_lib/http/index.js';
 import { FORM_LIMITS, receiveMultipart } from './_lib/storage/multipart.js';
 import { assetIndex } from './_lib/asset-index/store.js';

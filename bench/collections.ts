@@ -14,13 +14,13 @@ import { fileURLToPath } from 'node:url';
 import { collectionIndexFile, MANIFEST_FILE, type CollectionName } from '../api/_lib/formats/index.js';
 import { parseQuery } from '../api/_lib/http/index.js';
 import {
-  listParamSpec,
   loadIndex,
   openIndex,
   queryCollection,
   type CollectionQuery,
   type LoadedCollection,
 } from '../api/_lib/collections/index.js';
+import { listParamSpec } from '../api/_lib/http/collection-params.js';
 import { indexCollection } from '../build/derive/collections.js';
 import { headerOf } from '../api/_lib/formats/collection-file.js';
 import { createRng } from '../api/_lib/util/prng.js';

@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { ServiceError } from '../api/_lib/errors.js';
-import { requestValidator } from '../api/_lib/http/body.js';
+import { requestValidator } from '../api/_lib/validation/check.js';
 import { STUDIO_ID, UUID } from '../api/_lib/ledger/ids.js';
 import { createAccount, type CreateAccountBody } from '../api/_lib/ledger/service.js';
 import { openConfiguredStore, withDefaults, type CliIo } from './local-env.js';

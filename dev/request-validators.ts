@@ -1,6 +1,6 @@
 /**
  * `npm run validators [-- --check]`: compile every request schema of `schemas/requests/` with Ajv into one
- * standalone ES module, `api/_lib/http/request-validators.js`, which the functions import instead of Ajv
+ * standalone ES module, `api/_lib/validation/request-validators.js`, which the functions import instead of Ajv
  * (docs/architecture.md, "Request bodies": Ajv's import and compilation cost a cold function about
  * 100 ms; the generated code needs neither). The options are the ones the functions validated with
  * before: JSON Schema 2020-12, `allErrors`, `strict`, `verbose` (errors carry their schema and data),
@@ -17,7 +17,7 @@ import { PROJECT_ROOT } from '../api/_lib/config.js';
 import { generatedFileCli } from './generated-file.js';
 
 /** The generated module, relative to the project root. */
-export const REQUEST_VALIDATORS_FILE = 'api/_lib/http/request-validators.js';
+export const REQUEST_VALIDATORS_FILE = 'api/_lib/validation/request-validators.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const standaloneCode = (standaloneModule as unknown as { default: (ajv: Ajv2020, refs: Record<string, string>) => string }).default;

@@ -4,7 +4,7 @@
  *
  * Nothing here repeats a schema or a rule the functions enforce:
  * - query parameters are the very `ParamSpec` objects the handlers parse with (imported from the entries
- *   and `api/_lib/collections/params.ts`);
+ *   and `api/_lib/http/collection-params.ts`);
  * - request and response bodies are named by their schema under `schemas/` (`requests/…`, `responses/…`,
  *   `output/…`), the files the functions and the tests validate with;
  * - who may call a route is the route table's declaration (`access`), which the entry helper applies.
@@ -18,7 +18,7 @@ import { EXPORT_PARAMS, SEARCH_PARAMS } from '../../api/catalog.js';
 import { SPECS as REGISTRY_PARAMS } from '../../api/registries.js';
 import { LIST_SPEC, MAX_MULTI_FILES } from '../../api/storage.js';
 import { OVERVIEW_PARAMS } from '../../api/wallet.js';
-import { LOOKUP_PARAM_SPEC, listParamSpec } from '../../api/_lib/collections/params.js';
+import { LOOKUP_PARAM_SPEC, listParamSpec } from '../../api/_lib/http/collection-params.js';
 import { COLLECTION_NAMES, type CollectionName } from '../../api/_lib/formats/collection-index.js';
 import { ERAS } from '../../api/_lib/player/types.js';
 import type { ErrorCode } from '../../api/_lib/errors.js';

@@ -320,7 +320,7 @@ describe('what a refusal names', () => {
 
 describe('request schema names', () => {
   it('takes only plain names, never a path', async () => {
-    const { requestValidator } = await import('../../api/_lib/http/body.js');
+    const { requestValidator } = await import('../../api/_lib/validation/check.js');
     expect(() => requestValidator('verify-send-to-account/../verify-send-to-account')).toThrow(/Bad request schema name/);
     expect(() => requestValidator('../requests/verify-send-to-account')).toThrow(/Bad request schema name/);
     expect(typeof requestValidator('verify-send-to-account')).toBe('function');
@@ -329,7 +329,7 @@ describe('request schema names', () => {
 
 describe('exactly one of several members (oneOf)', () => {
   it('names the member to add when none is sent and the one to remove when both are', async () => {
-    const { checkBody } = await import('../../api/_lib/http/body.js');
+    const { checkBody } = await import('../../api/_lib/validation/check.js');
     const base = { definitionId: 'ITEM-20260601093000-00010D-B1F512C1', idempotencyKey: 'one-of-key-1' };
     const problems = (value: unknown) => {
       try {
@@ -355,7 +355,7 @@ describe('the generated request validators (npm run validators)', () => {
 
   it('has one validator per schema file, and a schema the generator cannot map is refused', async () => {
     const { renderRequestValidators } = await import('../../dev/request-validators.js');
-    const { default: validators } = await import('../../api/_lib/http/request-validators.js');
+    const { default: validators } = await import('../../api/_lib/validation/request-validators.js');
     const names = readdirSync(join(import.meta.dirname, '../../schemas/requests'))
       .filter((f) => f.endsWith('.schema.json'))
       .map((f) => f.replace('.schema.json', ''));

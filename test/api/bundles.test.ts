@@ -163,7 +163,7 @@ describe('@vercel/nft traces no catalog file into any entry', () => {
     if (!BODY_ENTRIES.includes(entry)) expect(validator).toEqual([]);
     else
       expect(validator.sort()).toEqual([
-        `${own}/_lib/http/request-validators.js`,
+        `${own}/_lib/validation/request-validators.js`,
         'node_modules/ajv/dist/runtime/ucs2length.js',
         'node_modules/ajv/package.json',
       ]);

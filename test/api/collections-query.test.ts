@@ -10,11 +10,9 @@ import {
   loadIndex,
   lookupItem,
   queryCollection,
-  LOOKUP_PARAM_SPEC,
-  LIMIT_DEFAULT,
-  LIMIT_MAX,
   type CollectionQuery,
 } from '../../api/_lib/collections/index.js';
+import { LIMIT_DEFAULT, LIMIT_MAX, LOOKUP_PARAM_SPEC } from '../../api/_lib/http/collection-params.js';
 import { parseQuery, type ParamSpec } from '../../api/_lib/http/params.js';
 import { COLLECTION_NAMES, type CollectionName } from '../../api/_lib/formats/collection-index.js';
 import { ServiceError } from '../../api/_lib/errors.js';
@@ -152,7 +150,7 @@ describe('list parameters (spec §4.2, §8)', () => {
   beforeEach(async () => {
     // Loaded afresh for each test, so that specs built wrongly when the module loads fail the tests.
     vi.resetModules();
-    ({ listParamSpec } = await import('../../api/_lib/collections/params.js'));
+    ({ listParamSpec } = await import('../../api/_lib/http/collection-params.js'));
   });
   const parse = (name: CollectionName, query: string): Rec => parseQuery(new URLSearchParams(query), listParamSpec(name)).values;
   const refused = (name: CollectionName, query: string): string[] => {

@@ -5,7 +5,7 @@
  * plain optimal-string-alignment distance table.
  */
 import { describe, expect, it } from 'vitest';
-import { isOneEditApart, textKey, tokenize } from '../../api/_lib/search/text.js';
+import { isOneEditApart, textKey, tokenize } from '../../api/_lib/text/terms.js';
 import { createRng } from '../../api/_lib/util/prng.js';
 
 /** Optimal string alignment distance (restricted Damerau-Levenshtein), by the textbook table. */

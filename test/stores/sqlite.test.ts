@@ -92,7 +92,7 @@ describe('the SQLite database of the store kit', () => {
           .then((o) => o[0]!),
       ),
     ]);
-    expect(outs).toEqual([...Array(20).fill('created'), ...Array(20).fill('true'), ...Array(20).fill('created')]);
+    expect(outs).toEqual([...Array<string>(20).fill('created'), ...Array<string>(20).fill('true'), ...Array<string>(20).fill('created')]);
     expect(await ledger.balance(a.accountId)).toBe(210);
     // closing one store leaves the others working on the shared engine
     await index.close();

@@ -17,7 +17,6 @@ export {
   type CollectionDef,
   type CollectionIndexData,
 } from '../formats/collection-index.js';
-export { listParamSpec, LOOKUP_PARAM_SPEC, LIMIT_DEFAULT, LIMIT_MAX } from './params.js';
 export { loadIndex, openIndex, type LoadedCollection } from './load.js';
 export { queryCollection, lookupItem, type CollectionQuery, type QueryResult } from './query.js';
 

@@ -25,7 +25,7 @@
  *
  * The build is pure and deterministic: the same records, in any order, give the same JSON text.
  */
-import { textKey, tokenize } from '../search/text.js';
+import { textKey, tokenize } from '../text/terms.js';
 import { isRecord } from '../util/json.js';
 import { compareCodeUnits } from '../util/sorted.js';
 

@@ -9,15 +9,12 @@
  * | empty body, bytes that are not UTF-8, or malformed JSON (line, column and offset named) | 400 | INVALID_BODY |
  * | the value breaks the route's JSON Schema in `schemas/requests/` | 400 | INVALID_BODY, every bad field in `errors[]` as a JSON pointer |
  *
- * Request schemas are JSON Schema 2020-12 files `schemas/requests/<name>.schema.json`, compiled with Ajv
- * (`allErrors`, `verbose`, `ajv-formats`) ahead of time into `request-validators.js` by `npm run validators`
- * (`dev/request-validators.ts`; a test fails when it is out of date), so a cold function loads neither Ajv
- * nor the schemas. They set `additionalProperties: false`, so unknown fields are refused.
+ * Request schemas are JSON Schema 2020-12 files `schemas/requests/<name>.schema.json`, checked by
+ * `api/_lib/validation/check.ts` (compiled ahead of time; unknown fields are refused).
  */
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import requestValidators from './request-validators.js';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { ServiceError, type FieldProblem } from '../errors.js';
+import { checkBody, invalid, requestValidator } from '../validation/check.js';
 
 /** Default byte cap of a JSON body: 64 KiB. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
@@ -36,23 +33,6 @@ export interface BodyOptions {
   readonly precheck?: (value: unknown) => readonly FieldProblem[];
 }
 
-/**
- * The compiled validator of a request schema (`request-validators.js`, generated from every file of
- * `schemas/requests/`, so a schema may `$ref` another's `$defs`).
- * @throws Error for a name that is not a schema file's (a defect of the caller, not of the request).
- */
-export function requestValidator(name: string): ValidateFunction {
-  if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`Bad request schema name "${name}"`);
-  const v = Object.hasOwn(requestValidators, name) ? requestValidators[name] : undefined;
-  if (!v) throw new Error(`No request schema "${name}"`);
-  return v;
-}
-
-function invalid(message: string, errors: readonly FieldProblem[]): ServiceError {
-  return new ServiceError('INVALID_BODY', message, { errors });
-}
-
-/** Refuse a content type that is not JSON in UTF-8. @throws ServiceError UNSUPPORTED_MEDIA_TYPE */
 function checkContentType(request: Request): void {
   const raw = request.headers.get('content-type') ?? '';
   const [type = '', ...params] = raw.split(';').map((p) => p.trim().toLowerCase());
@@ -126,70 +106,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-const escapePointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** `"a"`, `"a" or "b"`, `"a", "b" or "c"`. */
-const orList = (names: readonly string[]): string =>
-  names
-    .map((n) => `"${n}"`)
-    .join(', ')
-    .replace(/, ([^,]*)$/, ' or $1');
-
-/**
- * One field problem per Ajv error, named by JSON pointer (`''` for the whole body); `anyOf` and `oneOf`
- * alternatives collapse into one problem each. A `oneOf` whose alternatives each require one member
- * ("exactly one of `studioId` or `accountId`") names the member to add (none sent) or to remove (several
- * sent). The validator runs with `verbose`, so an error carries its schema and data.
- */
-function fieldProblems(errors: readonly ErrorObject[]): FieldProblem[] {
-  const anyOfPaths = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.schemaPath + '/');
-  const out: FieldProblem[] = [];
-  for (const e of errors) {
-    if (anyOfPaths.some((p) => e.schemaPath.startsWith(p))) continue;
-    const params = e.params as Record<string, unknown>;
-    let name = e.instancePath;
-    let message: string;
-    switch (e.keyword) {
-      case 'required':
-        name += '/' + escapePointer(String(params.missingProperty));
-        message = `"${String(params.missingProperty)}" is required.`;
-        break;
-      case 'additionalProperties':
-        name += '/' + escapePointer(String(params.additionalProperty));
-        message = `Unknown field "${String(params.additionalProperty)}"; remove it.`;
-        break;
-      case 'anyOf': {
-        const sub = errors.filter((x) => x.keyword === 'required' && x.schemaPath.startsWith(e.schemaPath + '/'));
-        const names = sub.map((x) => `"${String((x.params as Record<string, unknown>).missingProperty)}"`);
-        message = names.length > 0 ? `One of ${names.join(' or ')} is required.` : `Must match one of the allowed shapes.`;
-        break;
-      }
-      case 'oneOf': {
-        const names = [...new Set(((e.schema as { required?: string[] }[] | undefined) ?? []).flatMap((alt) => alt.required ?? []))];
-        const data = e.data as Record<string, unknown> | null;
-        const sent = names.filter((n) => data !== null && typeof data === 'object' && Object.hasOwn(data, n));
-        if (names.length === 0) {
-          message = 'Must match exactly one of the allowed shapes.';
-        } else if (sent.length > 1) {
-          name += '/' + escapePointer(sent[sent.length - 1]!);
-          message = `Send exactly one of ${orList(names)}, not ${sent.length === 2 ? 'both' : 'several'}.`;
-        } else {
-          name += '/' + escapePointer(names[0]!);
-          message = `One of ${orList(names)} is required.`;
-        }
-        break;
-      }
-      case 'enum':
-        message = `Must be one of: ${((params.allowedValues as unknown[]) ?? []).map((v) => JSON.stringify(v)).join(', ')}.`;
-        break;
-      default:
-        message = `Must ${e.message ?? 'be valid'}.`.replace(/^Must must/, 'Must');
-    }
-    out.push({ name, message });
-  }
-  return out;
-}
-
 /**
  * Read, parse and validate the JSON body of `request`.
  * @returns the body, valid against `schemas/requests/<options.schema>.schema.json`.
@@ -207,28 +123,4 @@ export async function readJsonBody<T>(request: Request, options: BodyOptions): P
     throw invalid('The body is not UTF-8 text.', [{ name: '', message: 'The body is not UTF-8 text.' }]);
   }
   return checkBody<T>(validate, parseJson(text), options.precheck);
-}
-
-/**
- * Check a value already read (a parsed JSON body, or the text fields of a multipart form as an object)
- * against a request schema.
- * @param schema a schema name (`schemas/requests/<schema>.schema.json`) or its compiled validator.
- * @param precheck see {@link BodyOptions.precheck}.
- * @throws ServiceError 400 INVALID_BODY with every bad field as a JSON pointer.
- */
-export function checkBody<T>(schema: string | ValidateFunction, value: unknown, precheck?: (value: unknown) => readonly FieldProblem[]): T {
-  const validate = typeof schema === 'string' ? requestValidator(schema) : schema;
-  const early = precheck?.(value) ?? [];
-  if (!validate(value) || early.length > 0) {
-    const named = new Set(early.map((p) => p.name));
-    const problems = [...early, ...fieldProblems(validate.errors ?? []).filter((p) => !named.has(p.name))];
-    throw invalid(
-      `${problems.length} invalid field(s) in the body: ${problems
-        .slice(0, 10)
-        .map((p) => p.name || '(the body)')
-        .join(', ')}.`,
-      problems,
-    );
-  }
-  return value as T;
 }

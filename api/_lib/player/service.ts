@@ -16,7 +16,7 @@ import { requestFingerprint } from '../stores/idempotency.js';
 import { ServiceError, type FieldProblem } from '../errors.js';
 import { CROCKFORD, mintUuid } from '../ledger/ids.js';
 import type { Account, LedgerStore } from '../ledger/types.js';
-import { checkBody } from '../http/body.js';
+import { checkBody } from '../validation/check.js';
 import { exportFromRts, initialIsland, islandSeedOf, type IslandState, type RtsExportInput } from '../island/generate.js';
 import { SIZE_FOUNDATIONS, foundationOfBiome } from '../island/spec.js';
 import { mergePatch, type Json } from '../util/merge-patch.js';

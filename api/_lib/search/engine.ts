@@ -34,7 +34,7 @@
  */
 import { SEARCH_TYPES, type SearchRecord, type SearchType, type ValidIndex } from '../formats/search-index.js';
 import { lowerBound, prefixEnd } from '../util/sorted.js';
-import { isOneEditApart, tokenize } from './text.js';
+import { isOneEditApart, tokenize } from '../text/terms.js';
 
 /** At most this many query terms are used; further terms are ignored. */
 export const MAX_QUERY_TERMS = 10;

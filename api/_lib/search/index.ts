@@ -11,7 +11,7 @@ import { validateSearchIndex } from '../formats/search-index.js';
 
 export { buildSearchIndex, type SearchIndexFile, type SearchRecord } from '../formats/search-index.js';
 export { MAX_QUERY_TERMS, MIN_FUZZY_LENGTH, type SearchEngine, type SearchOptions, type SearchResult } from './engine.js';
-export { tokenize } from './text.js';
+export { tokenize } from '../text/terms.js';
 
 /**
  * Turn a parsed search index file into a ready engine (validates the whole file first; linear in

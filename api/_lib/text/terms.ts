@@ -12,7 +12,7 @@
  * Pure-ASCII text takes a fast path with the same result.
  */
 
-import { foldForMatch, isPrintableAscii } from '../text/fold.js';
+import { foldForMatch, isPrintableAscii } from './fold.js';
 
 // one separator character per split: the empty parts between neighbours are dropped with the rest
 const ASCII_SEPARATORS = /[^a-z0-9]/;

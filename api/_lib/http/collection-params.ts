@@ -9,7 +9,7 @@
  *   (`X-Limit-Requested`, `X-Limit-Applied`); `offset` integer ≥ 0, default 0.
  * - Single lookups `/v1/{name}/{key}` take no parameters.
  */
-import type { ParamSpec } from '../http/index.js';
+import type { ParamSpec } from './params.js';
 import { COLLECTION_DEFS, COLLECTION_NAMES, type CollectionName } from '../formats/collection-index.js';
 
 /** Page size default and maximum (spec 4.2, 8). */
