@@ -13,13 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectionIndexFile, MANIFEST_FILE, type CollectionName } from '../api/_lib/formats/index.js';
 import { parseQuery } from '../api/_lib/http/index.js';
-import {
-  loadIndex,
-  openIndex,
-  queryCollection,
-  type CollectionQuery,
-  type LoadedCollection,
-} from '../api/_lib/collections/index.js';
+import { loadIndex, openIndex, queryCollection, type CollectionQuery, type LoadedCollection } from '../api/_lib/collections/index.js';
 import { listParamSpec } from '../api/_lib/http/collection-params.js';
 import { indexCollection } from '../build/derive/collections.js';
 import { headerOf } from '../api/_lib/formats/collection-file.js';

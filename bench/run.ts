@@ -10,7 +10,8 @@
  *              and floor children get a 16 GB heap).
  * Then the output of `bench/collections.ts` `run()`, the export benchmark of
  * `bench/export.ts` over the build outputs, and the ledger benchmark of `bench/ledger.ts` (a real
- * `redis-server` and the SQLite store; `--only=ledger` runs it alone), and the storage upload benchmark of
+ * `redis-server` and the SQLite store; `--only=ledger` runs it alone) with the store round trips per request of
+ * the stateful routes (`bench/round-trips.ts`), and the storage upload benchmark of
  * `bench/storage.ts` (`--only=storage`). The cold start of every function entry (`bench/cold-start.ts`)
  * runs with the builds unless `--only` leaves out `real`. The export under load (`bench/load.ts`: the local server, 50
  * connections, 15 s per URL) runs over the real snapshot's build (else the sample's) unless `--only`
@@ -203,7 +204,10 @@ async function main(): Promise<void> {
     const seconds = flag('load-seconds');
     await section('Export under load', async () => (await import('./load.js')).run(undefined, seconds ? { seconds: Number(seconds) } : {}));
   }
-  if (!only || only.includes('ledger')) await section('Ledger', async () => (await import('./ledger.js')).run());
+  if (!only || only.includes('ledger')) {
+    await section('Ledger', async () => (await import('./ledger.js')).run());
+    await section('Store round trips', async () => (await import('./round-trips.js')).run());
+  }
   if (!only || only.includes('storage')) await section('Storage', async () => (await import('./storage.js')).run());
   out.push(`_Total benchmark time: ${fmt((performance.now() - started) / 1000, 0)} s._`);
   process.stdout.write(out.join('\n') + '\n');

@@ -15,7 +15,8 @@
  * - `player:{a:<id>}:keys:character` hash: client key → idempotency record (ref: the character id);
  * - `player:{a:<id>}:keys:progress` hash: `<characterId> <key>` → record (ref: `<revision> <digest>`);
  * - `player:{a:<id>}:recipes` hash: recipe id → time learned;
- * - `player:{a:<id>}:items` set: the unique items the account owns now;
+ * - `player:{a:<id>}:items` hash: item id → the item as it stands (JSON), for the unique items the account
+ *   owns now (one read answers the account's items);
  * - `player:{a:<id>}:bag` hash: definition → quantity, `<definition>:seq` → entries so far;
  * - `player:{a:<id>}:bag-entries` list: the account's bag entries (append-only, JSON).
  *
@@ -143,7 +144,8 @@ return {'linked'}
 
 /**
  * KEYS: mint keys, item, events, owner's items. ARGV: key, fingerprint, event JSON, id, definition, owner,
- * time. Returns `{'stored', itemId}` for a known key with this fingerprint, `{'key-reused'}` or `{'minted'}`.
+ * time, item JSON. Returns `{'stored', itemId}` for a known key with this fingerprint, `{'key-reused'}` or
+ * `{'minted'}`.
  */
 const MINT_ITEM = redisScript(`${IDEMPOTENCY_LUA}
 local ref, same = idem_lookup(KEYS[1], ARGV[1], ARGV[2])
@@ -153,7 +155,7 @@ if ref then
 end
 redis.call('HSET', KEYS[2], 'definitionId', ARGV[5], 'accountId', ARGV[6], 'state', 'owned', 'characterId', '', 'seq', '1', 'mintedAt', ARGV[7], 'updatedAt', ARGV[7])
 redis.call('RPUSH', KEYS[3], ARGV[3])
-redis.call('SADD', KEYS[4], ARGV[4])
+redis.call('HSET', KEYS[4], ARGV[4], ARGV[8])
 idem_record(KEYS[1], ARGV[1], ARGV[2], ARGV[4])
 return {'minted'}
 `);
@@ -189,11 +191,12 @@ if ARGV[7] ~= '' then character = ARGV[7] end
 local event = { studioUuid = ARGV[9], seq = seq, kind = ARGV[3], accountId = owner, characterId = character, at = ARGV[8] }
 local item = { studioUuid = ARGV[9], definitionId = cur[1], accountId = owner, state = ARGV[5], characterId = character, seq = seq, mintedAt = cur[6], updatedAt = ARGV[8] }
 local ej = cjson.encode(event)
+local ij = cjson.encode(item)
 redis.call('RPUSH', KEYS[2], ej)
 idem_record(KEYS[3], ARGV[1], ARGV[2], tostring(seq) .. ' ' .. ARGV[5])
-redis.call('SREM', KEYS[4], ARGV[9])
-if ARGV[5] ~= 'consumed' and ARGV[5] ~= 'destroyed' then redis.call('SADD', KEYS[5], ARGV[9]) end
-return {'applied', cjson.encode(item), ej}
+redis.call('HDEL', KEYS[4], ARGV[9])
+if ARGV[5] ~= 'consumed' and ARGV[5] ~= 'destroyed' then redis.call('HSET', KEYS[5], ARGV[9], ij) end
+return {'applied', ij, ej}
 `);
 
 /**
@@ -430,7 +433,16 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
       const out = await commands.script({
         script: MINT_ITEM,
         keys: [K.mintKeys, K.item(i.studioUuid), K.itemEvents(i.studioUuid), K.items(i.accountId)],
-        args: [request.idempotencyKey, request.fingerprint, JSON.stringify(event), i.studioUuid, i.definitionId, i.accountId, i.mintedAt],
+        args: [
+          request.idempotencyKey,
+          request.fingerprint,
+          JSON.stringify(event),
+          i.studioUuid,
+          i.definitionId,
+          i.accountId,
+          i.mintedAt,
+          JSON.stringify(i),
+        ],
       });
       if (out[0] === 'minted') return { status: 'created', item: i, event };
       if (out[0] === 'key-reused') return { status: 'key-reused' };
@@ -492,9 +504,7 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
       return { item: itemFromFields(studioUuid, fields), events };
     },
     async accountItems(accountId) {
-      const ids = await commands.members(K.items(accountId));
-      const items: ItemInstance[] = [];
-      for (const id of ids) items.push(itemFromFields(id, await commands.fields(K.item(id), ITEM_FIELDS)));
+      const items = Object.values(await commands.hash(K.items(accountId))).map((v) => JSON.parse(v) as ItemInstance);
       return items.sort((a, b) => (a.mintedAt < b.mintedAt ? -1 : a.mintedAt > b.mintedAt ? 1 : a.studioUuid < b.studioUuid ? -1 : 1));
     },
     async changeBag(change) {
