@@ -34,6 +34,7 @@ import { storeUnavailable } from '../stores/unavailable.js';
 import {
   PLAYER_STORE,
   characterBody,
+  itemAfter,
   type BagEntry,
   type BagLine,
   type Character,
@@ -250,11 +251,6 @@ function characterFrom(body: unknown, progress: unknown, rev: unknown, updated: 
     progressRevision: Number(rev),
     updatedAt: str(updated),
   };
-}
-
-/** The item right after an event (whose state after is `state`): what that event's request answered. */
-function itemAfter(current: ItemInstance, event: ItemEvent, state: ItemState): ItemInstance {
-  return { ...current, accountId: event.accountId, state, characterId: event.characterId, seq: event.seq, updatedAt: event.at };
 }
 
 /**

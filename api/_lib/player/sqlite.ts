@@ -20,6 +20,7 @@ import { openSqliteDatabase } from '../stores/sqlite.js';
 import {
   PLAYER_STORE,
   characterBody,
+  itemAfter,
   type BagEntry,
   type Character,
   type Era,
@@ -182,11 +183,6 @@ const SCOPES = Object.freeze({
   item: (studioUuid: string) => `item:${studioUuid}`,
   bag: 'bag',
 });
-
-/** The item right after event `seq` (whose state after is `state`): what that event's request answered. */
-function itemAfter(current: ItemInstance, event: ItemEvent, state: ItemState): ItemInstance {
-  return { ...current, accountId: event.accountId, state, characterId: event.characterId, seq: event.seq, updatedAt: event.at };
-}
 
 /**
  * Open (creating the tables when missing) the player store in the database file `file`.

@@ -315,3 +315,11 @@ export function characterBody(c: Character): string {
     createdAt: c.createdAt,
   });
 }
+
+/**
+ * The item right after `event` (whose state after is `state`): what that event's request answered, read
+ * back from the item as it stands (its definition and mint time) and the recorded event, for a replay.
+ */
+export function itemAfter(current: ItemInstance, event: ItemEvent, state: ItemState): ItemInstance {
+  return { ...current, accountId: event.accountId, state, characterId: event.characterId, seq: event.seq, updatedAt: event.at };
+}
