@@ -15,9 +15,9 @@ const TOP = ['errors', 'config'];
 const LAYERS = [
   { folders: ['util', 'text'], may: [] },
   { folders: ['formats'], may: ['util', 'text', 'errors'] },
-  { folders: ['validation'], may: ['errors'] },
+  { folders: ['validation'], may: ['errors', 'text'] },
   { folders: ['stores'], may: ['errors', 'config', 'util'] },
-  { folders: ['auth'], may: ['errors', 'config'] },
+  { folders: ['auth'], may: ['errors', 'config', 'text'] },
   { folders: ['routing'], may: ['formats'] },
   { folders: ['http'], may: ['errors', 'config', 'util', 'text', 'formats', 'validation', 'routing', 'auth'] },
   { folders: DOMAIN, may: ['errors', 'config', 'util', 'text', 'formats', 'validation', 'stores', 'auth', ...DOMAIN] },

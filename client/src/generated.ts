@@ -88,6 +88,7 @@ CharactersListResponse?: CharactersListResponse
 CollectionItemResponse?: CollectionItemResponse
 CollectionListResponse?: CollectionListResponse
 CreateAccountRequest?: CreateAccountRequest
+DefsRequest?: DefsRequest
 ExportResponse?: ExportResponse
 GameCharacterResponse?: GameCharacterResponse
 GameCharactersListResponse?: GameCharactersListResponse
@@ -241,7 +242,10 @@ accountId?: string
 definitionId: string
 quantity: number
 /**
- * Idempotency key: 8-255 printable ASCII characters without spaces; kept forever.
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
  */
 idempotencyKey: string
 }
@@ -395,7 +399,10 @@ classId: string
 raceId: string
 factionId: string
 /**
- * Idempotency key: 8-255 printable ASCII characters without spaces; kept forever.
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
  */
 idempotencyKey?: string
 }
@@ -407,7 +414,10 @@ idempotencyKey?: string
  */
 export interface CharacterProgressPatchRequest {
 /**
- * Idempotency key: 8-255 printable ASCII characters without spaces; kept forever.
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
  */
 idempotencyKey: string
 progress: {
@@ -598,13 +608,25 @@ export interface CreateAccountRequest {
  */
 displayName: string
 /**
- * users.username, unique: 3-128 of letters, digits and . _ @ : + -, may carry a provider prefix (steam:76561198000000000). Default studio:<studioId>.
+ * users.username, unique: 3-64 of letters, digits and . _ @ + -. A colon is reserved for the names the service makes: `studio:<studioId>` (the default) and `<provider>:<external user id>` (external login), so no account an operator creates can take one first.
  */
 username?: string
 /**
- * 8-255 printable ASCII characters (0x20-0x7E); the same key and payload answer the account created first.
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
  */
 idempotencyKey?: string
+}
+/**
+ * Definitions every request schema that takes them refers to, so each rule is written once.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "DefsRequest".
+ */
+export interface DefsRequest {
+[k: string]: unknown | undefined
 }
 /**
  * Body of GET /api/export?format=json (spec 4.4; 4.10 leaves the body open). The CSV format carries the same records, one row each, under a header row of columns (see api/_lib/export).
@@ -718,7 +740,10 @@ amount: number
  */
 reason: string
 /**
- * 8-255 printable ASCII characters (0x20-0x7E); stored forever as sourceRef admin-grant:{key}.
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
  */
 idempotencyKey: string
 }
@@ -1116,7 +1141,10 @@ state: IslandStateRequest
 export interface ItemEventRequest {
 event: ("assigned" | "equipped" | "unequipped" | "transferred" | "consumed" | "destroyed")
 /**
- * Idempotency key: 8-255 printable ASCII characters without spaces; kept forever.
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
  */
 idempotencyKey: string
 characterId?: string
@@ -1193,7 +1221,10 @@ definitionId: string
 studioId?: string
 accountId?: string
 /**
- * Idempotency key: 8-255 printable ASCII characters without spaces; kept forever.
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
  */
 idempotencyKey: string
 }
@@ -1759,7 +1790,10 @@ accountId?: string
 amount: number
 purpose: ("verify" | "test" | "platform_verify" | "ledger_verify")
 /**
- * 8-255 printable ASCII characters (0x20-0x7E); stored forever as sourceRef verify-send:{key}.
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
  */
 idempotencyKey: string
 /**

@@ -129,7 +129,7 @@ describe('400 INVALID_BODY from the schema: every bad field at once, by JSON poi
       'INVALID_BODY',
       400,
     );
-    const names = e.errors.map((x) => x.name).sort();
+    const names = [...new Set(e.errors.map((x) => x.name))].sort();
     expect(names).toEqual(['/amount', '/a~1b', '/extra', '/idempotencyKey', '/purpose', '/studioId']);
     expect(e.errors.find((x) => x.name === '/extra')?.message).toContain('Unknown field "extra"');
     expect(e.errors.find((x) => x.name === '/purpose')?.message).toContain('"verify"');

@@ -101,13 +101,13 @@ async function transferCount(): Promise<number> {
 
 describe('POST /api/admin/accounts and GET /api/admin/accounts/{key}', () => {
   it('creates an account with server-minted ids that either selector finds', async () => {
-    const res = await post(admin, '/api/admin/accounts', { displayName: 'Ada', username: 'steam:765611' }, await adminAuth());
+    const res = await post(admin, '/api/admin/accounts', { displayName: 'Ada', username: 'ada.steam-765611' }, await adminAuth());
     expect(res.status).toBe(201);
     const a = res.body.account;
     expect(a.studioId).toMatch(/^STUDIO_[0-9A-HJKMNP-TV-Z]{16}$/);
     expect(a.accountId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(a.userId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(a).toMatchObject({ displayName: 'Ada', username: 'steam:765611' });
+    expect(a).toMatchObject({ displayName: 'Ada', username: 'ada.steam-765611' });
     expect(res.headers.get('location')).toBe(`/api/admin/accounts/${a.studioId}`);
     const byStudio = await get(admin, `/api/admin/accounts/${a.studioId}`, await adminAuth());
     const byId = await get(admin, `/api/admin/accounts/${a.accountId}`, await adminAuth());
@@ -290,7 +290,14 @@ describe('POST /api/wallet/verify-send-to-account (spec 4.8)', () => {
       ).toContain(pointer);
     }
     expect((await send({ ...ok, idempotencyKey: 'x'.repeat(255) })).status).toBe(200);
-    expect((await send({ ...ok, idempotencyKey: 'with space ok' })).status).toBe(200);
+    // one rule for keys: a space (or any character outside letters, digits and . _ : ~ + / = -) is refused,
+    // so "k" and "k " can never credit twice
+    for (const key of ['with space ok', 'trailing-space ', ' leading-space', 'tab\tinside-key', 'quote"inside-key']) {
+      const refused = await send({ ...ok, idempotencyKey: key });
+      expect([refused.status, refused.body.errors.map((e) => e.name)], key).toEqual([400, ['/idempotencyKey']]);
+    }
+    expect((await send({ ...ok, idempotencyKey: 'uuid:0b9e4c1a-7d2f-4f6e-9a8b-1c2d3e4f5a6b' })).status).toBe(200);
+    expect((await send({ ...ok, idempotencyKey: 'b64+/=_~.-key' })).status).toBe(200);
     const missing = await send({ ...ok, studioId: 'STUDIO_0000000000000000', idempotencyKey: 'vs-fields-0404' });
     expect(missing.status).toBe(404);
     expect((await send('{"amount": 1,', undefined)).status).toBe(400);

@@ -18,6 +18,8 @@ import type { EntryExports } from '../../api/_lib/http/entry.js';
 import type { NewAccount } from '../../api/_lib/ledger/types.js';
 import { externalLinkTo, externalLogin } from '../../api/_lib/player/external-login.js';
 import * as playerEntry from '../../api/player.js';
+import * as adminEntry from '../../api/admin.js';
+import { mintToken } from '../../api/_lib/auth/tokens.js';
 import { sqliteHarness } from '../helpers/ledger.js';
 import { addAccount, newAccount } from '../helpers/ledger-ops.js';
 import { requestFingerprint } from '../../api/_lib/stores/idempotency.js';
@@ -26,6 +28,7 @@ import { SAMPLE_OUT } from '../helpers/catalog.js';
 import { call, newPlayer, responseErrors, SECRET } from '../helpers/game-api.js';
 
 const player = playerEntry as unknown as EntryExports;
+const admin = adminEntry as unknown as EntryExports;
 const h = sqliteHarness();
 const ISSUER = 'https://platform.test';
 const AUDIENCE = 'game-data-service';
@@ -259,6 +262,32 @@ describe('identities and names', () => {
     expect(await nameOf('name-3', { preferred_username: ' \u0001 ', name: 'Bo' })).toBe('Bo');
     expect(await nameOf('name-4', { preferred_username: 7, name: '', username: 'Cy' })).toBe('Cy');
     expect(await nameOf('name-5', { preferred_username: null })).toBe('name-5');
+  });
+
+  it("keeps the names external login makes apart: an operator can neither take the identity's key nor its username", async () => {
+    const auth = { Authorization: `Bearer ${await mintToken(config.jwt, { subject: 'STUDIO_OPERATOR', role: 'admin' })}` };
+    // an operator's creation under the very key external login uses for the identity
+    const squatter = await call(admin, 'POST', '/api/admin/accounts', {
+      body: { displayName: 'Squatter', idempotencyKey: 'external:steam:ns-1' },
+      headers: auth,
+    });
+    expect(squatter.status).toBe(201);
+    // a provider-prefixed username is the service's to make
+    const taken = await call(admin, 'POST', '/api/admin/accounts', {
+      body: { displayName: 'Squatter', username: 'steam:ns-1' },
+      headers: auth,
+    });
+    expect([taken.status, (taken.body.errors as { name: string }[]).map((e) => e.name)]).toEqual([400, ['/username']]);
+    const first = await login(await platformToken('ns-1'));
+    expect([first.status, first.body.created]).toEqual([200, true]);
+    const account = first.body.account as { accountId: string; username: string };
+    expect(account.username).toBe('steam:ns-1');
+    expect(account.accountId).not.toBe((squatter.body.account as { accountId: string }).accountId);
+  });
+
+  it('cleans a display name to the stored-text rule: bidi overrides and C1 controls gone, NFC', async () => {
+    const made = await login(await platformToken('clean-1', { claims: { preferred_username: 'E\u0301ve\u202e\u0085' } }));
+    expect((made.body.account as { displayName: string }).displayName).toBe('Éve');
   });
 
   it('answers 401 with a WWW-Authenticate challenge, and fetches the platform keys once per process', async () => {

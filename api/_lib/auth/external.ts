@@ -16,6 +16,7 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { ExternalAuthConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
+import { cleanStoredText } from '../text/stored.js';
 
 /** An identity of an external platform. */
 export interface ExternalIdentity {
@@ -57,13 +58,13 @@ function refused(): ServiceError {
   });
 }
 
-/** A display name from a claim: text, no control characters, at most 64 characters. */
+/**
+ * A display name from a claim, made to pass the stored-text rule (`api/_lib/text/stored.ts`: what the rule
+ * refuses is removed, NFC, at most 64 characters), trimmed; undefined when nothing is left.
+ */
 function cleanName(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const v = value
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .trim()
-    .slice(0, 64);
+  const v = cleanStoredText(value, 'line', 64, '').trim();
   return v === '' ? undefined : v;
 }
 

@@ -112,7 +112,7 @@ function parseJson(text: string): unknown {
  * @throws ServiceError 415 UNSUPPORTED_MEDIA_TYPE, 413 PAYLOAD_TOO_LARGE, 400 INVALID_BODY (see the module header).
  */
 export async function readJsonBody<T>(request: Request, options: BodyOptions): Promise<T> {
-  const validate = requestValidator(options.schema);
+  requestValidator(options.schema); // a bad schema name is the caller's defect: thrown before the body is read
   checkContentType(request);
   const bytes = await readCapped(request, options.maxBytes ?? DEFAULT_BODY_LIMIT_BYTES);
   if (bytes.byteLength === 0) throw invalid('A JSON body is required.', [{ name: '', message: 'The body is empty.' }]);
@@ -122,5 +122,5 @@ export async function readJsonBody<T>(request: Request, options: BodyOptions): P
   } catch {
     throw invalid('The body is not UTF-8 text.', [{ name: '', message: 'The body is not UTF-8 text.' }]);
   }
-  return checkBody<T>(validate, parseJson(text), options.precheck);
+  return checkBody<T>(options.schema, parseJson(text), options.precheck);
 }

@@ -6,7 +6,8 @@
  *
  * Keys (prefix `ledger:`): one account's keys share the hash tag `{a:<accountId>}` (one hash slot):
  * `ledger:{a:<id>}:acct` (hash: account fields, balance, seq, head) and `ledger:{a:<id>}:postings`
- * (list of posting JSON, index = seq − 1). Global: `ledger:keys:credit` and `ledger:keys:account`
+ * (list of posting JSON, index = seq − 1). Global: `ledger:keys:credit`, `ledger:keys:account` and
+ * `ledger:keys:external-login`
  * (idempotency records, `api/_lib/stores/idempotency.ts`: source ref or client key →
  * `<fingerprint>\n<entry id or account id>`, never expiring), `ledger:transfers` (hash: entry id →
  * transfer JSON), `ledger:studio` and `ledger:username` (indexes → account id), `ledger:accounts` (set
@@ -40,6 +41,7 @@ const P = 'ledger:';
 export const KEYS = Object.freeze({
   creditKeys: `${P}keys:credit`,
   accountKeys: `${P}keys:account`,
+  externalLoginKeys: `${P}keys:external-login`,
   transfers: `${P}transfers`,
   studio: `${P}studio`,
   username: `${P}username`,
@@ -117,7 +119,12 @@ class RedisLedger implements LedgerStore {
     const a = input.account;
     const [status, id] = await this.#commands.script({
       script: CREATE,
-      keys: [KEYS.accountKeys, KEYS.username, KEYS.studio, KEYS.account(a.accountId)],
+      keys: [
+        input.keyScope === 'external-login' ? KEYS.externalLoginKeys : KEYS.accountKeys,
+        KEYS.username,
+        KEYS.studio,
+        KEYS.account(a.accountId),
+      ],
       args: [input.clientKey ?? '', input.fingerprint, a.accountId, a.studioId, a.displayName, a.userId, a.username, a.createdAt],
     });
     switch (status) {

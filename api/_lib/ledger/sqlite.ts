@@ -132,7 +132,7 @@ class SqliteLedger implements LedgerStore {
     const a = input.account;
     return this.db.write(async (tx): Promise<CreateAccountOutcome> => {
       if (input.clientKey !== undefined) {
-        const k = await lookupKey(tx, LEDGER_SCOPES.account, input.clientKey, input.fingerprint);
+        const k = await lookupKey(tx, input.keyScope ?? LEDGER_SCOPES.account, input.clientKey, input.fingerprint);
         if (k.status === 'key-reused') return { status: 'key-reused' };
         if (k.status === 'same') {
           const row = (await tx.execute({ sql: 'SELECT * FROM accounts WHERE account_id = ?', args: [k.ref] })).rows[0]!;
@@ -155,7 +155,8 @@ class SqliteLedger implements LedgerStore {
           args: [a.accountId, a.studioId, a.displayName, a.userId, a.username, a.createdAt],
         },
       ];
-      if (input.clientKey !== undefined) writes.push(recordKey(LEDGER_SCOPES.account, input.clientKey, input.fingerprint, a.accountId));
+      if (input.clientKey !== undefined)
+        writes.push(recordKey(input.keyScope ?? LEDGER_SCOPES.account, input.clientKey, input.fingerprint, a.accountId));
       await tx.batch(writes);
       return { status: 'created', account: a };
     });

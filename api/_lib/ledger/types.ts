@@ -18,8 +18,15 @@ import type { StoreIdentity } from '../stores/unavailable.js';
 /** The ledger's name in its 503s: a credit is safe to send again with its key. */
 export const LEDGER_STORE: StoreIdentity = Object.freeze({ name: 'ledger store', retryHint: ' with the same idempotency key' });
 
-/** Idempotency scopes of the ledger (`api/_lib/stores/idempotency.ts`): credits by source ref, creations by client key. */
-export const LEDGER_SCOPES = Object.freeze({ credit: 'credit', account: 'account' });
+/**
+ * Idempotency scopes of the ledger (`api/_lib/stores/idempotency.ts`): credits by source ref; creations by
+ * client key, the keys operators send apart from those external login makes (so no operator's key can
+ * claim an identity's account first).
+ */
+export const LEDGER_SCOPES = Object.freeze({ credit: 'credit', account: 'account', externalLogin: 'external-login' });
+
+/** Whose creation keys a client key belongs to: an operator's request, or an external login. */
+export type AccountKeyScope = 'account' | 'external-login';
 
 /** The account that coin comes from (double entry). Not a player account; never resolvable by selector. */
 export const ISSUER_ACCOUNT_ID = '00000000-0000-4000-8000-000000000000';
@@ -57,6 +64,8 @@ export interface NewAccount {
   readonly account: Account;
   /** Client idempotency key of the creation, or undefined (then a retry creates a second account). */
   readonly clientKey: string | undefined;
+  /** The namespace of `clientKey`; default `account` (an operator's key). */
+  readonly keyScope?: AccountKeyScope;
   /** Fingerprint of the creation request (`requestFingerprint`) bound to `clientKey`. */
   readonly fingerprint: string;
 }

@@ -4,7 +4,8 @@
  * Login: the platform's token is verified (`api/_lib/auth/external.ts`); an identity seen before logs
  * into its linked account; a new one gets an account and a user whose username is
  * `<provider>:<external user id>` and whose display name is the platform's username. The account is
- * created under the client key `external:<provider>:<external user id>`, so two simultaneous first
+ * created under the client key `external:<provider>:<external user id>` (in a key scope of its own, apart from
+ * operators' keys, so no account an operator creates can claim it first), so two simultaneous first
  * logins of one identity create one account (the second finds the first's), and the identity is then
  * bound to it (the first binding wins; a login always answers the bound account). The answer carries our
  * token for the account (role `player`, `LOGIN_TOKEN_TTL_S`), the account and its characters of every era.
@@ -110,6 +111,7 @@ async function createExternalAccount(ledger: LedgerStore, identity: ExternalIden
         createdAt: at,
       },
       clientKey,
+      keyScope: 'external-login',
       fingerprint: requestFingerprint({ clientKey }),
     });
     switch (out.status) {

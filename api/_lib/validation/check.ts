@@ -10,6 +10,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import requestValidators from './request-validators.js';
 import { ServiceError, type FieldProblem } from '../errors.js';
+import { applyStoredText } from './stored-text.js';
 
 /**
  * The compiled validator of a request schema (`request-validators.js`, generated from every file of
@@ -95,16 +96,20 @@ function fieldProblems(errors: readonly ErrorObject[]): FieldProblem[] {
 /**
  * Check a value already read (a parsed JSON body, or the text fields of a multipart form as an object)
  * against a request schema.
- * @param schema a schema name (`schemas/requests/<schema>.schema.json`) or its compiled validator.
+ * @param schema a schema name (`schemas/requests/<schema>.schema.json`); its stored-text fields (`stored-text.ts`) are checked
+ *   and replaced by their stored form in `value`.
  * @param precheck see {@link BodyOptions.precheck}.
  * @throws ServiceError 400 INVALID_BODY with every bad field as a JSON pointer.
  */
-export function checkBody<T>(schema: string | ValidateFunction, value: unknown, precheck?: (value: unknown) => readonly FieldProblem[]): T {
-  const validate = typeof schema === 'string' ? requestValidator(schema) : schema;
+export function checkBody<T>(schema: string, value: unknown, precheck?: (value: unknown) => readonly FieldProblem[]): T {
+  const validate = requestValidator(schema);
   const early = precheck?.(value) ?? [];
-  if (!validate(value) || early.length > 0) {
+  const valid = validate(value);
+  // the stored-text rule runs on a value the schema took (its strings are where the schema says)
+  const text = valid ? applyStoredText(schema, value) : [];
+  if (!valid || early.length > 0 || text.length > 0) {
     const named = new Set(early.map((p) => p.name));
-    const problems = [...early, ...fieldProblems(validate.errors ?? []).filter((p) => !named.has(p.name))];
+    const problems = [...early, ...fieldProblems(validate.errors ?? []).filter((p) => !named.has(p.name)), ...text];
     throw invalid(
       `${problems.length} invalid field(s) in the body: ${problems
         .slice(0, 10)
