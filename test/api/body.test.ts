@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJsonBody } from '../../api/_lib/http/body.js';
+import { jsonDepth, MAX_BODY_DEPTH, readJsonBody } from '../../api/_lib/http/body.js';
 import { ServiceError, type ErrorCode } from '../../api/_lib/errors.js';
 import { toProblemResponse } from '../../api/_lib/http/respond.js';
 
@@ -119,6 +119,34 @@ describe('400 INVALID_BODY before validation', () => {
     const e = await expectRefusal(post(text), 'INVALID_BODY', 400);
     expect(e.message).toContain(`line ${line}, column ${column}`);
     expect(e.errors[0]?.message).toContain(`line ${line}, column ${column}`);
+  });
+
+  it(`refuses arrays and objects nested more than ${MAX_BODY_DEPTH} levels, before the schema sees them`, async () => {
+    const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    const e = await expectRefusal(post(`{"amount": ${nested(MAX_BODY_DEPTH)}}`), 'INVALID_BODY', 400);
+    expect(e.message).toContain(`more than ${MAX_BODY_DEPTH} levels deep`);
+    // at the bound the schema judges it (one wrong field, not the depth)
+    const atBound = await expectRefusal(post(`{"amount": ${nested(MAX_BODY_DEPTH - 1)}}`), 'INVALID_BODY', 400);
+    expect(atBound.message).not.toContain('levels deep');
+    // thirty thousand levels (just under the byte cap) is refused the same way, without a stack overflow
+    expect((await refusal(post(`{"a": ${nested(30_000)}}`))).message).toContain('levels deep');
+  });
+});
+
+describe('jsonDepth', () => {
+  it('counts the levels of arrays and objects; a scalar is 0', () => {
+    expect(jsonDepth(1)).toBe(0);
+    expect(jsonDepth(null)).toBe(0);
+    expect(jsonDepth({})).toBe(1);
+    expect(jsonDepth([[], { a: [1] }])).toBe(3);
+    expect(jsonDepth({ a: 1, b: { c: { d: [] } } })).toBe(4);
+  });
+
+  it('stops counting just past the limit', () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 50; i++) deep = [deep];
+    expect(jsonDepth(deep, 5)).toBe(6);
+    expect(jsonDepth(deep, 100)).toBe(51);
   });
 });
 

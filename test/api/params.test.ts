@@ -174,6 +174,14 @@ describe('enumerations and strings', () => {
     expect(parse(`category=${'c'.repeat(100)}`, spec).values.category).toHaveLength(100);
     expect(names(`category=${'c'.repeat(101)}`, spec)).toEqual(['category']);
   });
+
+  it('applies a declared pattern to the whole value', () => {
+    const spec = { studioId: { kind: 'string', pattern: /^STUDIO_[0-9A-Z]{8,64}$/ } } as const;
+    expect(parse('studioId=STUDIO_7Q2M4K9X', spec).values.studioId).toBe('STUDIO_7Q2M4K9X');
+    const [problem] = refusal('studioId=STUDIO_lower', spec);
+    expect(problem).toMatchObject({ name: 'studioId', value: 'STUDIO_lower' });
+    expect(problem!.message).toContain('^STUDIO_[0-9A-Z]{8,64}$');
+  });
 });
 
 describe('a spec with an unknown kind', () => {

@@ -74,7 +74,13 @@ describe.each([sqliteHarness(), redisHarness()] as LedgerHarness[])('stored text
             const account = made.body.account as { studioId: string; accountId: string; displayName: string };
             expect(account.displayName).toBe(step.name.normalize('NFC'));
             const before = await store.snapshot();
-            const send = { studioId: account.studioId, amount: 3, purpose: 'test', idempotencyKey: `text-send-${run}-${n}-000`, note: step.note };
+            const send = {
+              studioId: account.studioId,
+              amount: 3,
+              purpose: 'test',
+              idempotencyKey: `text-send-${run}-${n}-000`,
+              note: step.note,
+            };
             const first = await call(wallet, 'POST', '/api/wallet/verify-send-to-account', { body: send, headers: auth });
             const grant = { studioId: account.studioId, amount: 5, reason: step.reason, idempotencyKey: `text-grant-${run}-${n}-00` };
             const granted = await call(admin, 'POST', '/api/admin/grant-coin', { body: grant, headers: auth });

@@ -7,6 +7,7 @@
  * | `Content-Type` is not `application/json` (or `…+json`), or names a charset other than UTF-8 | 415 | UNSUPPORTED_MEDIA_TYPE |
  * | `Content-Length` or the bytes read exceed the cap (default 64 KiB) | 413 | PAYLOAD_TOO_LARGE |
  * | empty body, bytes that are not UTF-8, or malformed JSON (line, column and offset named) | 400 | INVALID_BODY |
+ * | arrays and objects nested more than `MAX_BODY_DEPTH` (32) levels deep | 400 | INVALID_BODY |
  * | the value breaks the route's JSON Schema in `schemas/requests/` | 400 | INVALID_BODY, every bad field in `errors[]` as a JSON pointer |
  *
  * Request schemas are JSON Schema 2020-12 files `schemas/requests/<name>.schema.json`, checked by
@@ -18,6 +19,24 @@ import { checkBody, invalid, requestValidator } from '../validation/check.js';
 
 /** Default byte cap of a JSON body: 64 KiB. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Most levels of arrays and objects a JSON body may nest (no request schema goes near it). */
+export const MAX_BODY_DEPTH = 32;
+
+/** How deep `value` nests (a scalar is 0), walked without recursion; stops counting past `limit`. */
+export function jsonDepth(value: unknown, limit: number = MAX_BODY_DEPTH): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    const d = depth + 1;
+    if (d > deepest) deepest = d;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(node) ? node : Object.values(node as Record<string, unknown>)) stack.push([child, d]);
+  }
+  return deepest;
+}
 
 /** Options of {@link readJsonBody}. */
 export interface BodyOptions {
@@ -89,10 +108,11 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line, column: offset - start + 1 };
 }
 
-/** Parse strict JSON, naming the position of the first error. @throws ServiceError INVALID_BODY */
+/** Parse strict JSON, naming the position of the first error, and refuse deep nesting. @throws ServiceError INVALID_BODY */
 function parseJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     const errors: ParseError[] = [];
     parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
@@ -104,6 +124,12 @@ function parseJson(text: string): unknown {
       { name: '', message: `${what} at line ${line}, column ${column} (offset ${offset}).` },
     ]);
   }
+  if (jsonDepth(value) > MAX_BODY_DEPTH) {
+    throw invalid(`The body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep; no request takes that.`, [
+      { name: '', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` },
+    ]);
+  }
+  return value;
 }
 
 /**

@@ -30,11 +30,12 @@ export interface EnumParam {
   readonly default?: string;
   readonly required?: boolean;
 }
-/** Free string parameter, trimmed; `maxLength` in UTF-16 code units (default 200). */
+/** Free string parameter, trimmed; `maxLength` in UTF-16 code units (default 200); `pattern` the whole value must match. */
 export interface StringParam {
   readonly kind: 'string';
   readonly required?: boolean;
   readonly maxLength?: number;
+  readonly pattern?: RegExp;
 }
 /** One declared parameter. */
 export type ParamSpec = IntParam | EnumParam | StringParam;
@@ -114,6 +115,8 @@ export function parseQuery<T extends Record<string, ParamSpec>>(params: URLSearc
     } else if (s.kind === 'string') {
       const max = s.maxLength ?? 200;
       if (raw.length > max) problems.push({ name, message: `"${name}" must be at most ${max} characters.`, value: raw.slice(0, 40) + '…' });
+      else if (s.pattern && !s.pattern.test(raw))
+        problems.push({ name, message: `"${name}" must match ${s.pattern.source}.`, value: raw.slice(0, 40) });
       else out[name] = raw;
     } else {
       throw new TypeError(`Parameter "${name}" has the unknown kind ${JSON.stringify((s as { kind: unknown }).kind)} in its spec.`);
