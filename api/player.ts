@@ -1,17 +1,22 @@
 /**
  * Player state of the caller's account (spec 1.8, 2.6, 2.8, 2.9, 4.8, 5.4): the home island, characters
  * and learned recipes, in one function entry (one cold start and one bundle for the game client's state
- * calls; docs/architecture.md, "Functions"). Every route but the island spec needs the caller's token (not
- * a guest); a token whose studio id has no account is 404. A refused request changes nothing.
+ * calls; docs/architecture.md, "Functions"). Who may call each route is declared in the route table; who may
+ * write which field of player state is `api/_lib/player/authority.ts` (a player writes what it freely
+ * chooses, a game server what confers power or value; README "Security" has the table). A player's token
+ * acts for its own account (a token whose studio id has no account is 404); a game server names the
+ * account (`?studioId=` on the island and recipe reads, the character id on progress, a selector in a
+ * body). Every route refuses a query parameter it does not take (400). A refused request changes nothing.
  *
  * Home island (spec 2.9):
  * - `GET /api/island/spec` (public): the island contract, spec 2.2.0 and contract 1.4.0, every value of
  *   2.9 (`api/_lib/island/spec.ts`); cacheable (`Cache-Control: public, max-age=300`, strong `ETag`).
- * - `GET /api/island/state`: `{ revision, updatedAt, state }` with `ETag: "<revision>"`; the first read
- *   creates the island from the account's deterministic seed.
+ * - `GET /api/island/state` (the player, or a game server with `?studioId=`): `{ revision, updatedAt, state }`
+ *   with `ETag: "<revision>"`; the first read creates the island from the account's deterministic seed.
  * - `PATCH /api/island/state` (`If-Match` required): a JSON merge patch (RFC 7396,
- *   `application/merge-patch+json` or `application/json`, at most 1 MiB) of the state fields; the merged
- *   state must match `schemas/requests/island-state.schema.json`. 200 with the new state and `ETag`.
+ *   `application/merge-patch+json` or `application/json`, at most 1 MiB) of the fields the caller may
+ *   write (403 naming the others); the merged state must match `schemas/requests/island-state.schema.json`
+ *   and stay within 1 MiB. 200 with the new state and `ETag`.
  * - `POST /api/island/export-from-rts` (`If-Match` required): `{ gridX, gridZ, seed, biome, heightmap? }`
  *   derives `rtsExport`, `rtsHeightmap` and `rtsNatureScatter` from the seed (or the sent heights, within
  *   the biome's foundation's elevation range) and stores them; 200 with the new state.
@@ -79,12 +84,17 @@ import {
 } from './_lib/http/index.js';
 import { islandSpec } from './_lib/island/spec.js';
 import type { RtsExportInput } from './_lib/island/generate.js';
+import { actsAsGameServer } from './_lib/auth/guard.js';
+import { STUDIO_ID } from './_lib/ledger/ids.js';
+import { parseQuery, type ParamSpec } from './_lib/http/params.js';
 import {
+  actingAccount,
+  characterAccount,
+  type ActingCaller,
   accountScopedProblems,
   characterIdOf,
   characterView,
   createCharacter,
-  eraOf,
   exportIsland,
   learnRecipe,
   ownCharacter,
@@ -96,8 +106,9 @@ import {
   revisionTag,
   type CreateCharacterBody,
   type ProgressPatchBody,
+  type RecipeLearnBody,
 } from './_lib/player/service.js';
-import type { IslandDoc, PlayerStore } from './_lib/player/types.js';
+import { ERAS, type Era, type IslandDoc, type PlayerStore } from './_lib/player/types.js';
 import type { Account } from './_lib/ledger/types.js';
 import { getServiceConfig } from './_lib/config.js';
 import { ledgerStore } from './_lib/ledger/store.js';
@@ -113,10 +124,47 @@ export const ISLAND_BODY_LIMIT_BYTES = 1024 * 1024;
 const SPEC_BODY = JSON.stringify(islandSpec());
 const SPEC_ETAG = `"${createHash('sha1').update(SPEC_BODY).digest('hex').slice(0, 16)}"`;
 
-/** The caller's account and the player store (the route's `player` access admitted the caller's token). @throws ServiceError 404, 503 */
-async function callerState(caller: Caller): Promise<{ account: Account; store: PlayerStore }> {
+/** Query parameters of the player routes (also read by the OpenAPI document); every other parameter is refused. */
+export const PLAYER_PARAMS = Object.freeze({
+  /** Routes that take none. */
+  none: Object.freeze({}),
+  /** `GET/PATCH /api/island/state`, `GET /api/account/recipes`: the account a game server acts for. */
+  account: Object.freeze({ studioId: { kind: 'string', maxLength: 72, pattern: STUDIO_ID } }),
+  /** `GET /api/characters`. */
+  characters: Object.freeze({ era: { kind: 'enum', values: ERAS, required: true } }),
+} satisfies Record<string, Readonly<Record<string, ParamSpec>>>);
+
+/** Who acts: a game server's credentials, or a player's token (its subject). */
+function actingOf(caller: Caller): ActingCaller {
+  if (caller.via !== 'none' && actsAsGameServer(caller)) return { actor: 'game-server' };
+  return { actor: 'player', subject: principalOf(caller).subject };
+}
+
+/** The caller's own account and the player store (a `player` route). @throws ServiceError 404, 503 */
+async function callerState(caller: Caller, url: URL): Promise<{ account: Account; store: PlayerStore }> {
+  parseQuery(url.searchParams, PLAYER_PARAMS.none);
   const account = await callerAccount(await ledgerStore(), principalOf(caller).subject);
   return { account, store: await playerStore() };
+}
+
+/** The account of the character a progress route names, and the player store. @throws ServiceError 400, 404, 503 */
+async function progressState(
+  caller: Caller,
+  url: URL,
+  key: string | undefined,
+): Promise<{ account: Account; store: PlayerStore; acting: ActingCaller }> {
+  parseQuery(url.searchParams, PLAYER_PARAMS.none);
+  const acting = actingOf(caller);
+  const store = await playerStore();
+  return { account: await characterAccount(await ledgerStore(), store, acting, characterIdOf(key)), store, acting };
+}
+
+/** The account a request acts for (`?studioId=` for a game server) and the player store. @throws ServiceError 400, 403, 404, 503 */
+async function actingState(caller: Caller, url: URL): Promise<{ account: Account; store: PlayerStore; acting: ActingCaller }> {
+  const { studioId } = parseQuery(url.searchParams, PLAYER_PARAMS.account).values;
+  const acting = actingOf(caller);
+  const account = await actingAccount(await ledgerStore(), acting, studioId);
+  return { account, store: await playerStore(), acting };
 }
 
 /** The island answer: the document with its strong ETag. */
@@ -134,31 +182,31 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
     },
   },
   state: {
-    GET: async ({ caller }) => {
-      const { account, store } = await callerState(caller);
+    GET: async ({ url, caller }) => {
+      const { account, store } = await actingState(caller, url);
       return stateResponse(await readIsland(store, account));
     },
-    PATCH: async ({ request, caller }) => {
-      const { account, store } = await callerState(caller);
+    PATCH: async ({ request, url, caller }) => {
+      const { account, store, acting } = await actingState(caller, url);
       const patch = await readJsonBody<Record<string, Json>>(request, { schema: 'island-state-patch', maxBytes: ISLAND_BODY_LIMIT_BYTES });
-      return stateResponse(await patchIsland(store, account, request.headers.get('if-match'), patch));
+      return stateResponse(await patchIsland(store, account, request.headers.get('if-match'), patch, acting.actor));
     },
   },
   'export-from-rts': {
-    POST: async ({ request, caller }) => {
-      const { account, store } = await callerState(caller);
+    POST: async ({ request, url, caller }) => {
+      const { account, store } = await callerState(caller, url);
       const body = await readJsonBody<RtsExportInput>(request, { schema: 'island-export-from-rts', maxBytes: ISLAND_BODY_LIMIT_BYTES });
       return stateResponse(await exportIsland(store, account, request.headers.get('if-match'), body));
     },
   },
   characters: {
     GET: async ({ url, caller }) => {
-      const { account, store } = await callerState(caller);
-      const era = eraOf(url.searchParams.get('era'));
-      return plainJson({ era, characters: (await store.characters(account.accountId, era)).map(characterView) });
+      const { era } = parseQuery(url.searchParams, PLAYER_PARAMS.characters).values;
+      const { account, store } = await callerState(caller, new URL(url.pathname, url));
+      return plainJson({ era, characters: (await store.characters(account.accountId, era as Era)).map(characterView) });
     },
     POST: async ({ request, url, caller }) => {
-      const { account, store } = await callerState(caller);
+      const { account, store } = await callerState(caller, url);
       const body = await readJsonBody<CreateCharacterBody>(request, { schema: 'character-create' });
       const { character, created } = await createCharacter(store, account, body);
       const location = new URL(`/api/characters/${character.id}/progress`, url).pathname;
@@ -166,16 +214,22 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
     },
   },
   progress: {
-    GET: async ({ key, caller }) => {
-      const { account, store } = await callerState(caller);
+    GET: async ({ url, key, caller }) => {
+      const { store, account } = await progressState(caller, url, key);
       const c = await ownCharacter(store, account, characterIdOf(key));
       return plainJson(progressView(c), 200, { ETag: revisionTag(c.progressRevision) });
     },
-    PATCH: async ({ request, key, caller }) => {
-      const { account, store } = await callerState(caller);
-      const id = characterIdOf(key);
+    PATCH: async ({ request, url, key, caller }) => {
+      const { store, account, acting } = await progressState(caller, url, key);
       const body = await readJsonBody<ProgressPatchBody>(request, { schema: 'character-progress-patch', precheck: accountScopedProblems });
-      const { character, replayed } = await patchProgress(store, account, id, request.headers.get('if-match'), body);
+      const { character, replayed } = await patchProgress(
+        store,
+        account,
+        characterIdOf(key),
+        request.headers.get('if-match'),
+        body,
+        acting.actor,
+      );
       return idempotentAnswer(progressView(character), replayed, {
         createdStatus: 200,
         headers: { ETag: revisionTag(character.progressRevision) },
@@ -183,43 +237,49 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
     },
   },
   recipes: {
-    GET: async ({ caller }) => {
-      const { account, store } = await callerState(caller);
+    GET: async ({ url, caller }) => {
+      const { account, store } = await actingState(caller, url);
       return plainJson({ recipes: await store.recipes(account.accountId) });
     },
-    POST: async ({ request, caller }) => {
-      const { account, store } = await callerState(caller);
-      const body = await readJsonBody<{ recipeId: string }>(request, { schema: 'recipe-learn' });
-      const out = await learnRecipe(store, account, body.recipeId);
+    POST: async ({ request, url }) => {
+      parseQuery(url.searchParams, PLAYER_PARAMS.none);
+      const body = await readJsonBody<RecipeLearnBody>(request, { schema: 'recipe-learn' });
+      const out = await learnRecipe(await playerStore(), await ledgerStore(), body);
       return plainJson(out, out.learned ? 201 : 200);
     },
   },
   external: {
-    POST: async ({ request }) => {
+    POST: async ({ request, url }) => {
+      parseQuery(url.searchParams, PLAYER_PARAMS.none);
       const body = await readJsonBody<ExternalTokenBody>(request, { schema: 'auth-external' });
       return plainJson(await externalLogin(getServiceConfig(), await ledgerStore(), await playerStore(), body));
     },
   },
   'external-link': {
-    POST: async ({ request, caller }) => {
-      const { account, store } = await callerState(caller);
+    POST: async ({ request, url, caller }) => {
+      const { account, store } = await callerState(caller, url);
       const body = await readJsonBody<ExternalTokenBody>(request, { schema: 'auth-external' });
       const out = await externalLinkTo(getServiceConfig(), store, account, body);
       return plainJson(out, out.linked ? 201 : 200);
     },
   },
   uuid: {
-    POST: async ({ request }) => {
+    POST: async ({ request, url }) => {
+      parseQuery(url.searchParams, PLAYER_PARAMS.none);
       const body = await readJsonBody<MintBody>(request, { schema: 'item-mint' });
       const out = await mintItem(await playerStore(), await ledgerStore(), body);
       return idempotentAnswer(out, out.idempotent, { createdHeaders: { Location: `/api/ledger/${out.item.studioUuid}` } });
     },
   },
   item: {
-    GET: async ({ key }) => plainJson(await itemHistory(await playerStore(), await ledgerStore(), instanceIdOf(key))),
+    GET: async ({ url, key }) => {
+      parseQuery(url.searchParams, PLAYER_PARAMS.none);
+      return plainJson(await itemHistory(await playerStore(), await ledgerStore(), instanceIdOf(key)));
+    },
   },
   'item-events': {
-    POST: async ({ request, key }) => {
+    POST: async ({ request, url, key }) => {
+      parseQuery(url.searchParams, PLAYER_PARAMS.none);
       const id = instanceIdOf(key);
       const body = await readJsonBody<ItemEventBody>(request, { schema: 'item-event' });
       const out = await recordItemEvent(await playerStore(), await ledgerStore(), id, body);
@@ -227,21 +287,22 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
     },
   },
   inventory: {
-    GET: async ({ caller }) => {
-      const { account, store } = await callerState(caller);
+    GET: async ({ url, caller }) => {
+      const { account, store } = await callerState(caller, url);
       return plainJson(await inventoryOf(store, account.accountId));
     },
   },
   'inventory-grant': {
-    POST: ({ request }) => bagChange(request, 1),
+    POST: ({ request, url }) => bagChange(request, url, 1),
   },
   'inventory-consume': {
-    POST: ({ request }) => bagChange(request, -1),
+    POST: ({ request, url }) => bagChange(request, url, -1),
   },
 });
 
 /** A grant (+1) or consumption (−1) of a stackable, by a game server. */
-async function bagChange(request: Request, sign: 1 | -1): Promise<Response> {
+async function bagChange(request: Request, url: URL, sign: 1 | -1): Promise<Response> {
+  parseQuery(url.searchParams, PLAYER_PARAMS.none);
   const body = await readJsonBody<BagChangeBody>(request, { schema: 'bag-change' });
   const out = await changeBag(await playerStore(), await ledgerStore(), body, sign);
   return idempotentAnswer(out, out.idempotent);

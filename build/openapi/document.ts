@@ -81,22 +81,21 @@ export function paramSchema(spec: ParamSpec): Json {
     case 'enum':
       return { type: 'string', enum: [...spec.values], ...(spec.default !== undefined ? { default: spec.default } : {}) };
     case 'string':
-      return { type: 'string', maxLength: spec.maxLength ?? 200 };
+      return { type: 'string', maxLength: spec.maxLength ?? 200, ...(spec.pattern ? { pattern: spec.pattern.source } : {}) };
   }
 }
 
-/** `strict`: parsed by `parseQuery` (enums compare without case there); a loose parameter is compared as sent. */
-function paramDescription(name: string, spec: ParamSpec, strict: boolean): string | undefined {
+/** What a parameter's schema cannot say of how `parseQuery` reads it (`api/_lib/http/params.ts`). */
+function paramDescription(name: string, spec: ParamSpec): string | undefined {
   if (spec.kind === 'int' && spec.clamp) return `Above ${spec.max}, lowered to ${spec.max} (see \`X-Limit-Applied\`).`;
-  if (spec.kind === 'enum' && strict) return 'Compared without case.';
+  if (spec.kind === 'enum') return 'Compared without case.';
   if (name === 'cursor') return 'The opaque `cursor` of the previous page.';
   return undefined;
 }
 
 function queryParameters(op: OperationSpec): Json[] {
-  const specs = { ...op.query, ...op.looseQuery };
-  return Object.entries(specs).map(([name, spec]) => {
-    const description = paramDescription(name, spec, op.query !== undefined && Object.hasOwn(op.query, name));
+  return Object.entries(op.query ?? {}).map(([name, spec]) => {
+    const description = paramDescription(name, spec);
     const example = op.queryExample?.[name];
     return {
       name,
@@ -124,12 +123,16 @@ export function errorCodes(op: OperationSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(op.errors ?? []);
   const access = operationAccess(op);
   if (access === 'player') codes.add('UNAUTHORIZED');
+  if (access === 'player-or-game-server') {
+    // a player naming another account, or a field outside the caller's authority (api/_lib/player/authority.ts)
+    codes.add('UNAUTHORIZED');
+    codes.add('FORBIDDEN');
+  }
   if (access === 'admin' || access === 'game-server') {
     codes.add('UNAUTHORIZED');
     codes.add('FORBIDDEN');
   }
   if (op.query) codes.add('INVALID_QUERY');
-  if (op.looseQuery) codes.add('INVALID_QUERY');
   if (op.key) codes.add('NOT_FOUND');
   if (op.body) {
     codes.add('INVALID_BODY');
@@ -219,7 +222,10 @@ function requestBody(op: OperationSpec, schemaOf: (name: string) => Json): Json 
   if (body.kind === 'json') {
     const content: Json = {};
     for (const type of body.mediaTypes ?? ['application/json']) content[type] = { schema: refTo(body.schema), example: body.example };
-    return { required: true, content };
+    const merged = body.merged
+      ? `Once merged into the stored document, the result must match \`${componentName(body.merged)}\`.`
+      : undefined;
+    return { required: true, ...(merged ? { description: merged } : {}), content };
   }
   const fields = componentName(body.schema);
   const fieldsRequired = schemaOf(body.schema).required;
@@ -248,6 +254,7 @@ const SECURITY: Readonly<Record<Access, Json[]>> = {
   player: [{ bearerAuth: [] }],
   admin: [{ bearerAuth: [] }, { adminPassword: [] }],
   'game-server': [{ bearerAuth: [] }, { adminPassword: [] }],
+  'player-or-game-server': [{ bearerAuth: [] }, { adminPassword: [] }],
 };
 
 const ACCESS_NOTE: Readonly<Record<Access, string>> = {
@@ -255,6 +262,8 @@ const ACCESS_NOTE: Readonly<Record<Access, string>> = {
   player: 'Needs the caller’s token (not a guest).',
   admin: 'Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.',
   'game-server': 'Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.',
+  'player-or-game-server':
+    'A player’s own token (not a guest), or a game server’s credentials (a token whose role is server, admin or master, or `X-Admin-Password`) acting for the account; what each may write is listed in the description.',
 };
 
 /** The OpenAPI path of a route: `{key}`, `{key+}` → `{key}`. */
@@ -393,6 +402,7 @@ export function openApiDocument(options: DocumentOptions): Json {
     paths[path] = { ...paths[path], [op.method.toLowerCase()]: operationObject(route, op, options.schema) };
     for (const s of op.success) if (s.schema) wanted.add(s.schema);
     if (op.body) wanted.add(op.body.schema);
+    if (op.body?.kind === 'json' && op.body.merged) wanted.add(op.body.merged);
   }
   for (const f of STATIC_FILES) {
     paths[f.path] = { get: staticObject(f) };

@@ -18,9 +18,9 @@ import { EXPORT_PARAMS, SEARCH_PARAMS } from '../../api/catalog.js';
 import { SPECS as REGISTRY_PARAMS } from '../../api/registries.js';
 import { LIST_SPEC, MAX_MULTI_FILES } from '../../api/storage.js';
 import { OVERVIEW_PARAMS } from '../../api/wallet.js';
+import { PLAYER_PARAMS } from '../../api/player.js';
 import { LOOKUP_PARAM_SPEC, listParamSpec } from '../../api/_lib/http/collection-params.js';
 import { COLLECTION_NAMES, type CollectionName } from '../../api/_lib/formats/collection-index.js';
-import { ERAS } from '../../api/_lib/player/types.js';
 import type { ErrorCode } from '../../api/_lib/errors.js';
 import type { ParamSpec } from '../../api/_lib/http/params.js';
 import type { EntryName, Method } from '../../api/_lib/routing/table.js';
@@ -35,6 +35,8 @@ export type BodySpec =
       readonly mediaTypes?: readonly string[];
       /** A body that passes the schema (checked by a test). */
       readonly example: unknown;
+      /** For a merge patch: the schema the stored document must match once the patch is merged into it. */
+      readonly merged?: string;
     }
   | {
       readonly kind: 'multipart';
@@ -70,8 +72,6 @@ export interface OperationSpec {
   readonly tag: Tag;
   /** The query parameters the handler parses (it refuses any other); absent when it reads none. */
   readonly query?: Readonly<Record<string, ParamSpec>>;
-  /** Query parameters a handler reads without the strict parser (unknown ones are ignored). */
-  readonly looseQuery?: Readonly<Record<string, ParamSpec>>;
   /** What the `{key}` of the path names. */
   readonly key?: string;
   /** An example `{key}` for the docs and the request tests. */
@@ -120,6 +120,12 @@ export type Tag = keyof typeof TAGS;
 const IDEMPOTENCY =
   'Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with ' +
   '`Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.';
+/** Who writes which field of player state (`api/_lib/player/authority.ts`). */
+const WRITERS =
+  'A player’s token writes the fields the player chooses; progression, equipment and world state are a game server’s, and ' +
+  'derived fields no request writes: 403 `FORBIDDEN` names each field refused and who writes it.';
+/** How a game server names the account it acts for. */
+const ACTING_FOR = 'A game server names the account it acts for with `studioId`; a player’s token acts for its own account.';
 const REPLAYED = { 'Idempotent-Replayed': '`true` when the answer is the replay of an earlier request with the same idempotency key.' };
 const LIMIT_HEADERS = {
   'X-Limit-Requested': 'The `limit` as sent, when it was above the maximum and lowered.',
@@ -244,6 +250,7 @@ function bagChange(
     summary,
     description,
     tag: 'items',
+    query: PLAYER_PARAMS.none,
     body: { kind: 'json', schema: 'requests/bag-change', example: { definitionId: 'MATL-20260601090000-000101-F469B3E9', ...example } },
     success: createdOrReplayed('responses/bag-change', 'The bag entry.', 'The entry of an earlier request with the same idempotency key.'),
     errors: ['NOT_FOUND', ...errors, 'IDEMPOTENCY_KEY_REUSED'],
@@ -568,8 +575,9 @@ const operations: OperationSpec[] = [
     method: 'GET',
     operationId: 'getIslandState',
     summary: 'The caller’s home island',
-    description: 'The first read creates the island from the account’s seed.',
+    description: `The first read creates the island from the account’s seed. ${ACTING_FOR}`,
     tag: 'player',
+    query: PLAYER_PARAMS.account,
     success: [
       {
         status: 200,
@@ -586,13 +594,15 @@ const operations: OperationSpec[] = [
     method: 'PATCH',
     operationId: 'patchIslandState',
     summary: 'Change the caller’s home island',
-    description: 'A JSON merge patch (RFC 7396) of the state fields; the merged state must match the island state schema.',
+    description: `A JSON merge patch (RFC 7396) of the state fields; the merged state must match the island state schema. ${WRITERS} ${ACTING_FOR}`,
     tag: 'player',
+    query: PLAYER_PARAMS.account,
     body: {
       kind: 'json',
       schema: 'requests/island-state-patch',
       mediaTypes: ['application/merge-patch+json', 'application/json'],
       example: { campPosition: { x: 12.5, y: 0, z: -4 } },
+      merged: 'requests/island-state',
     },
     success: [{ status: 200, description: 'The new state.', schema: 'responses/island-state', headers: { ETag: 'The new revision.' } }],
     errors: ['NOT_FOUND'],
@@ -605,6 +615,7 @@ const operations: OperationSpec[] = [
     operationId: 'exportIslandFromRts',
     summary: 'Derive and store the RTS export of the caller’s island',
     tag: 'player',
+    query: PLAYER_PARAMS.none,
     body: { kind: 'json', schema: 'requests/island-export-from-rts', example: { gridX: 64, gridZ: 64, seed: 1337, biome: 'forest' } },
     success: [{ status: 200, description: 'The new state.', schema: 'responses/island-state', headers: { ETag: 'The new revision.' } }],
     errors: ['NOT_FOUND'],
@@ -617,7 +628,7 @@ const operations: OperationSpec[] = [
     operationId: 'listCharacters',
     summary: 'The caller’s characters of one era, oldest first',
     tag: 'player',
-    looseQuery: { era: { kind: 'enum', values: ERAS, required: true } },
+    query: PLAYER_PARAMS.characters,
     queryExample: { era: 'warlords' },
     success: [{ status: 200, description: 'The characters.', schema: 'responses/game-characters-list' }],
     errors: ['NOT_FOUND'],
@@ -630,6 +641,7 @@ const operations: OperationSpec[] = [
     summary: 'Create a character',
     description: `Class, race and faction are ids of the published catalog, the race within its faction; at most four per era, then 409. ${IDEMPOTENCY}`,
     tag: 'player',
+    query: PLAYER_PARAMS.none,
     body: {
       kind: 'json',
       schema: 'requests/character-create',
@@ -656,7 +668,9 @@ const operations: OperationSpec[] = [
     method: 'GET',
     operationId: 'getCharacterProgress',
     summary: 'The character-scoped fields of one of the caller’s characters',
+    description: 'A game server reads any character’s progress; a player’s token, its own characters’ only.',
     tag: 'player',
+    query: PLAYER_PARAMS.none,
     key: 'the character’s id (an RFC 4122 uuid)',
     keyExample: UUID_EXAMPLE,
     success: [
@@ -675,14 +689,16 @@ const operations: OperationSpec[] = [
     method: 'PATCH',
     operationId: 'patchCharacterProgress',
     summary: 'Change the character-scoped fields of one of the caller’s characters',
-    description: `A JSON merge patch of the character-scoped fields (account-scoped fields are refused). ${IDEMPOTENCY}`,
+    description: `A JSON merge patch of the character-scoped fields (account-scoped fields are refused). ${WRITERS} Equipment names unique items the character's account owns, each assigned to the character or already equipped by it. ${IDEMPOTENCY}`,
     tag: 'player',
+    query: PLAYER_PARAMS.none,
     key: 'the character’s id (an RFC 4122 uuid)',
     keyExample: UUID_EXAMPLE,
     body: {
       kind: 'json',
       schema: 'requests/character-progress-patch',
-      example: { idempotencyKey: 'progress-ash-0001', progress: { attributes: { STR: 12 } } },
+      example: { idempotencyKey: 'progress-ash-0001', progress: { skill_loadouts: [{ name: 'Frontline', skills: [] }] } },
+      merged: 'requests/character-progress',
     },
     success: [
       {
@@ -705,6 +721,7 @@ const operations: OperationSpec[] = [
     description:
       'The platform’s JWT is verified against its JWKS; the identity’s account is created on its first login. Our token comes back; the platform’s is never stored.',
     tag: 'identity',
+    query: PLAYER_PARAMS.none,
     body: {
       kind: 'json',
       schema: 'requests/auth-external',
@@ -721,6 +738,7 @@ const operations: OperationSpec[] = [
     operationId: 'linkExternalIdentity',
     summary: 'Bind an external identity to the caller’s account',
     tag: 'identity',
+    query: PLAYER_PARAMS.none,
     body: {
       kind: 'json',
       schema: 'requests/auth-external',
@@ -741,6 +759,7 @@ const operations: OperationSpec[] = [
     summary: 'Mint a unique item for an account',
     description: `A \`studio_uuid\` for an \`ITEM-*\` definition of the catalog, owned by the account. ${IDEMPOTENCY}`,
     tag: 'items',
+    query: PLAYER_PARAMS.none,
     body: {
       kind: 'json',
       schema: 'requests/item-mint',
@@ -765,6 +784,7 @@ const operations: OperationSpec[] = [
     operationId: 'getItem',
     summary: 'A unique item, its owner and its events',
     tag: 'items',
+    query: PLAYER_PARAMS.none,
     key: 'the item’s studio_uuid',
     keyExample: UUID_EXAMPLE,
     success: [{ status: 200, description: 'The item and every event, oldest first.', schema: 'responses/item-history' }],
@@ -778,6 +798,7 @@ const operations: OperationSpec[] = [
     summary: 'Record an event of a unique item',
     description: `Assigned, equipped, unequipped, transferred, consumed or destroyed; 409 when the item’s state forbids it. ${IDEMPOTENCY}`,
     tag: 'items',
+    query: PLAYER_PARAMS.none,
     key: 'the item’s studio_uuid',
     keyExample: UUID_EXAMPLE,
     body: {
@@ -800,6 +821,7 @@ const operations: OperationSpec[] = [
     operationId: 'getInventory',
     summary: 'The caller’s bag: stackables and unique items',
     tag: 'player',
+    query: PLAYER_PARAMS.none,
     success: [{ status: 200, description: 'The bag.', schema: 'responses/inventory' }],
     errors: ['NOT_FOUND'],
   },
@@ -825,7 +847,9 @@ const operations: OperationSpec[] = [
     method: 'GET',
     operationId: 'listRecipes',
     summary: 'The recipes the caller’s account has learned',
+    description: ACTING_FOR,
     tag: 'player',
+    query: PLAYER_PARAMS.account,
     success: [{ status: 200, description: 'By time learned, then id.', schema: 'responses/account-recipes' }],
     errors: ['NOT_FOUND'],
   },
@@ -834,10 +858,17 @@ const operations: OperationSpec[] = [
     route: 'recipes',
     method: 'POST',
     operationId: 'learnRecipe',
-    summary: 'Learn a recipe of the published catalog',
-    description: 'Learning it again answers 200 with the first time and changes nothing.',
+    summary: 'Teach an account a recipe of the published catalog',
+    description:
+      'A game server teaches the account it names (`studioId` or `accountId`) when the player earns the recipe in play. ' +
+      'Learning it again answers 200 with the first time and changes nothing.',
     tag: 'player',
-    body: { kind: 'json', schema: 'requests/recipe-learn', example: { recipeId: 'RECP-20260601100000-000123-64A3D698' } },
+    query: PLAYER_PARAMS.none,
+    body: {
+      kind: 'json',
+      schema: 'requests/recipe-learn',
+      example: { studioId: 'STUDIO_7Q2M4K9XB3D8F1ZA', recipeId: 'RECP-20260601100000-000123-64A3D698' },
+    },
     success: [
       { status: 201, description: 'Learned now.', schema: 'responses/recipe-learned' },
       { status: 200, description: 'Learned before.', schema: 'responses/recipe-learned' },

@@ -60,6 +60,16 @@ export type ItemMintRequest1 = {
 [k: string]: unknown | undefined
 }
 /**
+ * Body of POST /api/account/recipes (spec 4.8), sent by a game server: the account by exactly one of studioId or accountId, and a RECP-* recipe id of the published catalog's master-recipes.json. Recipes confer power, so only a game server teaches them.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "RecipeLearnRequest".
+ */
+export type RecipeLearnRequest = (RecipeLearnRequest1 & RecipeLearnRequest2)
+export type RecipeLearnRequest1 = {
+[k: string]: unknown | undefined
+}
+/**
  * Body of POST /api/wallet/verify-send-to-account (spec 4.8, 8): credit the account soft ledger once per idempotency key. The account is selected by exactly one of studioId (preferred) or accountId. The largest amount is WALLET_VERIFY_SEND_MAX (default 1000), checked by the service.
  * 
  * This interface was referenced by `Components`'s JSON-Schema
@@ -82,6 +92,7 @@ BuildReportFile?: BuildReportFile
 ChangesFile?: ChangesFile
 CharacterCreateRequest?: CharacterCreateRequest
 CharacterProgressPatchRequest?: CharacterProgressPatchRequest
+CharacterProgressRequest?: CharacterProgressRequest
 CharacterProgressResponse?: CharacterProgressResponse
 CharacterResponse?: CharacterResponse
 CharactersListResponse?: CharactersListResponse
@@ -447,6 +458,36 @@ name: string
 skills: string[]
 }[] | null)
 }
+}
+/**
+ * A character's progress as it is stored after a change (spec 2.8): every character-scoped field, each within its caps. A change (PATCH /api/characters/{id}/progress) is merged into the stored progress and the result is checked whole against this schema, so no sequence of changes can pass a cap.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "CharacterProgressRequest".
+ */
+export interface CharacterProgressRequest {
+attributes: {
+[k: string]: number | undefined
+}
+profession_levels: {
+[k: string]: number | undefined
+}
+equipment_on_body: {
+[k: string]: string | undefined
+}
+weapon_mastery: {
+[k: string]: number | undefined
+}
+/**
+ * @maxItems 10
+ */
+skill_loadouts: {
+name: string
+/**
+ * @maxItems 12
+ */
+skills: string[]
+}[]
 }
 /**
  * Body of GET and PATCH /api/characters/{id}/progress (spec 2.8): the character-scoped fields with progress_revision (also the strong ETag).
@@ -1294,13 +1335,9 @@ value?: {
  */
 errorsOmitted?: number
 }
-/**
- * Body of POST /api/account/recipes (spec 4.8): a RECP-* recipe id of the published catalog's master-recipes.json.
- * 
- * This interface was referenced by `Components`'s JSON-Schema
- * via the `definition` "RecipeLearnRequest".
- */
-export interface RecipeLearnRequest {
+export interface RecipeLearnRequest2 {
+studioId?: string
+accountId?: string
 recipeId: string
 }
 /**
@@ -2542,9 +2579,29 @@ export interface DeleteObjectArgs {
 }
 
 /**
+ * Arguments of `getIslandState` (GET /api/island/state).
+ */
+export interface GetIslandStateArgs {
+  /** Query parameters. */
+  readonly query?: {
+    /**
+     * `studioId`
+     */
+    readonly "studioId"?: string;
+  };
+}
+
+/**
  * Arguments of `patchIslandState` (PATCH /api/island/state).
  */
 export interface PatchIslandStateArgs {
+  /** Query parameters. */
+  readonly query?: {
+    /**
+     * `studioId`
+     */
+    readonly "studioId"?: string;
+  };
   /**
    * `If-Match`: The current `ETag` (not `*`).
    */
@@ -2572,7 +2629,7 @@ export interface ListCharactersArgs {
   /** Query parameters. */
   readonly query: {
     /**
-     * `era`
+     * Compared without case.
      */
     readonly "era": "warlords" | "voxel" | "nexus" | "armada";
   };
@@ -2672,6 +2729,19 @@ export interface GrantInventoryArgs {
 export interface ConsumeInventoryArgs {
   /** The request body. */
   readonly body: BagChangeRequest;
+}
+
+/**
+ * Arguments of `listRecipes` (GET /api/account/recipes).
+ */
+export interface ListRecipesArgs {
+  /** Query parameters. */
+  readonly query?: {
+    /**
+     * `studioId`
+     */
+    readonly "studioId"?: string;
+  };
 }
 
 /**
@@ -3229,13 +3299,13 @@ export class GameDataClient {
    *
    * `GET /api/island/state` (200: The state and its revision.)
    *
-   * The first read creates the island from the account’s seed.
+   * The first read creates the island from the account’s seed. A game server names the account it acts for with `studioId`; a player’s token acts for its own account.
    *
-   * Needs the caller’s token (not a guest).
+   * A player’s own token (not a guest), or a game server’s credentials (a token whose role is server, admin or master, or `X-Admin-Password`) acting for the account; what each may write is listed in the description.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
-  getIslandState(options?: CallOptions): Promise<ApiResponse<IslandStateResponse>> {
-    return send(this.options, { method: 'GET', path: '/api/island/state', security: 'token' }, options);
+  getIslandState(args: GetIslandStateArgs = {}, options?: CallOptions): Promise<ApiResponse<IslandStateResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/island/state', query: args.query, security: 'token-or-password' }, options);
   }
 
   /**
@@ -3243,13 +3313,13 @@ export class GameDataClient {
    *
    * `PATCH /api/island/state` (200: The new state.)
    *
-   * A JSON merge patch (RFC 7396) of the state fields; the merged state must match the island state schema.
+   * A JSON merge patch (RFC 7396) of the state fields; the merged state must match the island state schema. A player’s token writes the fields the player chooses; progression, equipment and world state are a game server’s, and derived fields no request writes: 403 `FORBIDDEN` names each field refused and who writes it. A game server names the account it acts for with `studioId`; a player’s token acts for its own account.
    *
-   * Needs the caller’s token (not a guest).
+   * A player’s own token (not a guest), or a game server’s credentials (a token whose role is server, admin or master, or `X-Admin-Password`) acting for the account; what each may write is listed in the description.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   patchIslandState(args: PatchIslandStateArgs, options?: CallOptions): Promise<ApiResponse<IslandStateResponse>> {
-    return send(this.options, { method: 'PATCH', path: '/api/island/state', json: args.body, mediaType: 'application/merge-patch+json', headers: { 'If-Match': args.ifMatch }, security: 'token' }, options);
+    return send(this.options, { method: 'PATCH', path: '/api/island/state', query: args.query, json: args.body, mediaType: 'application/merge-patch+json', headers: { 'If-Match': args.ifMatch }, security: 'token-or-password' }, options);
   }
 
   /**
@@ -3295,11 +3365,13 @@ export class GameDataClient {
    *
    * `GET /api/characters/{key}/progress` (200: The progress and its revision.)
    *
-   * Needs the caller’s token (not a guest).
+   * A game server reads any character’s progress; a player’s token, its own characters’ only.
+   *
+   * A player’s own token (not a guest), or a game server’s credentials (a token whose role is server, admin or master, or `X-Admin-Password`) acting for the account; what each may write is listed in the description.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   getCharacterProgress(args: GetCharacterProgressArgs, options?: CallOptions): Promise<ApiResponse<CharacterProgressResponse>> {
-    return send(this.options, { method: 'GET', path: '/api/characters/{key}/progress', params: { key: args.key }, security: 'token' }, options);
+    return send(this.options, { method: 'GET', path: '/api/characters/{key}/progress', params: { key: args.key }, security: 'token-or-password' }, options);
   }
 
   /**
@@ -3307,13 +3379,13 @@ export class GameDataClient {
    *
    * `PATCH /api/characters/{key}/progress` (200: The new progress.)
    *
-   * A JSON merge patch of the character-scoped fields (account-scoped fields are refused). Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * A JSON merge patch of the character-scoped fields (account-scoped fields are refused). A player’s token writes the fields the player chooses; progression, equipment and world state are a game server’s, and derived fields no request writes: 403 `FORBIDDEN` names each field refused and who writes it. Equipment names unique items the character's account owns, each assigned to the character or already equipped by it. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
    *
-   * Needs the caller’s token (not a guest).
+   * A player’s own token (not a guest), or a game server’s credentials (a token whose role is server, admin or master, or `X-Admin-Password`) acting for the account; what each may write is listed in the description.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   patchCharacterProgress(args: PatchCharacterProgressArgs, options?: CallOptions): Promise<ApiResponse<CharacterProgressResponse>> {
-    return send(this.options, { method: 'PATCH', path: '/api/characters/{key}/progress', params: { key: args.key }, json: args.body, headers: { 'If-Match': args.ifMatch }, security: 'token' }, options);
+    return send(this.options, { method: 'PATCH', path: '/api/characters/{key}/progress', params: { key: args.key }, json: args.body, headers: { 'If-Match': args.ifMatch }, security: 'token-or-password' }, options);
   }
 
   /**
@@ -3425,25 +3497,27 @@ export class GameDataClient {
    *
    * `GET /api/account/recipes` (200: By time learned, then id.)
    *
-   * Needs the caller’s token (not a guest).
+   * A game server names the account it acts for with `studioId`; a player’s token acts for its own account.
+   *
+   * A player’s own token (not a guest), or a game server’s credentials (a token whose role is server, admin or master, or `X-Admin-Password`) acting for the account; what each may write is listed in the description.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
-  listRecipes(options?: CallOptions): Promise<ApiResponse<AccountRecipesResponse>> {
-    return send(this.options, { method: 'GET', path: '/api/account/recipes', security: 'token' }, options);
+  listRecipes(args: ListRecipesArgs = {}, options?: CallOptions): Promise<ApiResponse<AccountRecipesResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/account/recipes', query: args.query, security: 'token-or-password' }, options);
   }
 
   /**
-   * Learn a recipe of the published catalog.
+   * Teach an account a recipe of the published catalog.
    *
    * `POST /api/account/recipes` (200: Learned before. 201: Learned now.)
    *
-   * Learning it again answers 200 with the first time and changes nothing.
+   * A game server teaches the account it names (`studioId` or `accountId`) when the player earns the recipe in play. Learning it again answers 200 with the first time and changes nothing.
    *
-   * Needs the caller’s token (not a guest).
+   * Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   learnRecipe(args: LearnRecipeArgs, options?: CallOptions): Promise<ApiResponse<RecipeLearnedResponse>> {
-    return send(this.options, { method: 'POST', path: '/api/account/recipes', json: args.body, security: 'token' }, options);
+    return send(this.options, { method: 'POST', path: '/api/account/recipes', json: args.body, security: 'token-or-password' }, options);
   }
 
   /**

@@ -115,6 +115,11 @@ export async function newPlayer(
   return { ...account, auth: { Authorization: `Bearer ${await tokenFor(config, account.studioId)}` } };
 }
 
+/** The headers of a game server's token (role `server`) under `config`. */
+export async function serverAuth(config: ServiceConfig): Promise<Record<string, string>> {
+  return { Authorization: `Bearer ${await tokenFor(config, 'STUDIO_GAME_SERVER', 'server')}` };
+}
+
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true }));
 for (const folder of ['requests', 'responses']) {

@@ -119,14 +119,24 @@ describe('answers and refusals', () => {
       'UPSTREAM_UNAVAILABLE',
     ]);
     expect(errorCodes(spec('getStats'))).toEqual(['INVALID_QUERY', 'UPSTREAM_UNAVAILABLE']);
-    expect(errorCodes(spec('getInventory'))).toEqual(['UNAUTHORIZED', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
+    expect(errorCodes(spec('getInventory'))).toEqual(['INVALID_QUERY', 'UNAUTHORIZED', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
     expect(errorCodes(spec('listObjects'))).toEqual(['INVALID_QUERY', 'UNAUTHORIZED', 'FORBIDDEN', 'UPSTREAM_UNAVAILABLE']);
-    expect(errorCodes(spec('getItem'))).toEqual(['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
+    expect(errorCodes(spec('getItem'))).toEqual([
+      'BAD_REQUEST',
+      'INVALID_QUERY',
+      'UNAUTHORIZED',
+      'FORBIDDEN',
+      'NOT_FOUND',
+      'UPSTREAM_UNAVAILABLE',
+    ]);
     expect(errorCodes(spec('listCharacters'))).toEqual(['INVALID_QUERY', 'UNAUTHORIZED', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
     expect(errorCodes(spec('deleteObject'))).toEqual(['INVALID_QUERY', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
+    // a player or a game server: 403 for a field outside the caller's authority
     expect(errorCodes(spec('patchIslandState'))).toEqual([
       'INVALID_BODY',
+      'INVALID_QUERY',
       'UNAUTHORIZED',
+      'FORBIDDEN',
       'NOT_FOUND',
       'PRECONDITION_FAILED',
       'PAYLOAD_TOO_LARGE',
@@ -157,7 +167,7 @@ describe('answers and refusals', () => {
 
   it('groups refusals by status as problem+json, with WWW-Authenticate on 401', () => {
     const r = op('/api/island/state', 'patch').responses as Record<string, Json>;
-    expect(Object.keys(r)).toEqual(['200', '400', '401', '404', '412', '413', '415', '428', '503']);
+    expect(Object.keys(r)).toEqual(['200', '400', '401', '403', '404', '412', '413', '415', '428', '503']);
     expect(r['404']).not.toHaveProperty('headers');
     expect(r['401']).toMatchObject({
       description: 'Missing or invalid credentials: `UNAUTHORIZED`.',
@@ -171,10 +181,10 @@ describe('answers and refusals', () => {
     });
     expect(r['404']).not.toHaveProperty('headers');
     const items = op('/api/ledger/{key}').responses as Record<string, Json>;
-    expect(items['400']!.description).toBe('Bad request: `BAD_REQUEST`.');
+    expect(items['400']!.description).toBe('Bad request: `BAD_REQUEST`, `INVALID_QUERY`.');
     expect((op('/api/characters').responses as Record<string, Json>)['400']!.description).toBe('Bad request: `INVALID_QUERY`.');
-    // a loose parameter is compared as sent; a strict enum without case
-    expect((op('/api/characters').parameters as Json[])[0]).not.toHaveProperty('description');
+    // every query parameter is parsed strictly: an enum compares without case
+    expect((op('/api/characters').parameters as Json[])[0]).toMatchObject({ name: 'era', description: 'Compared without case.' });
     expect((op('/api/storage/{key}', 'delete').responses as Record<string, Json>)['400']!.description).toBe(
       'Bad request: `INVALID_QUERY`.',
     );

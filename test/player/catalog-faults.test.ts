@@ -46,8 +46,8 @@ describe('a definitions file without its list', () => {
         ? await call(player, 'POST', '/api/characters', { body: hero, headers: p.auth })
         : route === 'recipes'
           ? await call(player, 'POST', '/api/account/recipes', {
-              body: { recipeId: 'RECP-20260601100000-000123-64A3D698' },
-              headers: p.auth,
+              body: { studioId: p.studioId, recipeId: 'RECP-20260601100000-000123-64A3D698' },
+              headers: server,
             })
           : route === 'mint'
             ? await call(player, 'POST', '/api/uuid', {
@@ -102,7 +102,8 @@ describe('definitions the routes accept', () => {
     const refused = await grant(unique, 'accept-grant-3');
     expect(refused.status).toBe(400);
     expect(refused.body.errors!.map((e) => e.name)).toContain('/definitionId');
-    const learn = (recipeId: string) => call(player, 'POST', '/api/account/recipes', { body: { recipeId }, headers: p.auth });
+    const learn = (recipeId: string) =>
+      call(player, 'POST', '/api/account/recipes', { body: { studioId: p.studioId, recipeId }, headers: server });
     expect((await learn(recipe)).status).toBe(201);
     const unknown = await learn('RECP-20990101000000-000000-00000000');
     expect(unknown.status).toBe(400);

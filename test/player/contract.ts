@@ -20,6 +20,18 @@ import type { PlayerHarness } from '../helpers/player.js';
 
 const doc = (seed: number, revision = 1): IslandDoc => ({ state: initialIsland(seed), revision, updatedAt: '2026-11-23T10:00:00.000Z' });
 
+/** A unique item of `accountId` as minted now. */
+const instance = (accountId: string, definitionId = 'ITEM-1'): ItemInstance => ({
+  studioUuid: mintUuid(),
+  definitionId,
+  accountId,
+  state: 'owned',
+  characterId: null,
+  seq: 1,
+  mintedAt: '2026-11-23T10:00:00.000Z',
+  updatedAt: '2026-11-23T10:00:00.000Z',
+});
+
 function character(accountId: string, over: Partial<Character> = {}): Character {
   const id = mintUuid();
   return {
@@ -167,7 +179,14 @@ export function playerContract(harness: () => PlayerHarness): void {
         const c = character(a);
         await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' });
         const progress = { ...EMPTY_PROGRESS, attributes: { STR: 5 }, skill_loadouts: [] };
-        const save = { expectedRevision: 1, progress, idempotencyKey: 'progress-key-1', fingerprint: 'p1', at: '2026-11-23T12:00:00.000Z' };
+        const save = {
+          expectedRevision: 1,
+          progress,
+          idempotencyKey: 'progress-key-1',
+          fingerprint: 'p1',
+          at: '2026-11-23T12:00:00.000Z',
+          equipment: [],
+        };
         const saved = await s.saveProgress(a, c.id, save);
         const after = { ...c, progress, progressRevision: 2, updatedAt: '2026-11-23T12:00:00.000Z' };
         expect(saved).toEqual({ status: 'created', character: after });
@@ -187,6 +206,16 @@ export function playerContract(harness: () => PlayerHarness): void {
         expect(now!.progress.attributes).toEqual({ STR: 6 });
         expect(await s.saveProgress(a, c.id, save)).toEqual({ status: 'replayed', character: now, revision: 2 });
         expect(await s.saveProgress(a, c.id, { ...save, fingerprint: 'other' })).toEqual({ status: 'key-reused' });
+        expect(await s.progressRecord(a, c.id, save.idempotencyKey, save.fingerprint)).toEqual({
+          status: 'replayed',
+          character: now,
+          revision: 2,
+        });
+        expect(await s.progressRecord(a, c.id, save.idempotencyKey, 'other')).toEqual({ status: 'key-reused' });
+        expect(await s.progressRecord(a, c.id, 'progress-key-never', 'p')).toBeUndefined();
+        expect(await s.progressRecord(mintUuid(), c.id, save.idempotencyKey, save.fingerprint)).toBeUndefined();
+        expect(await s.characterOwner(c.id)).toBe(a);
+        expect(await s.characterOwner(mintUuid())).toBeUndefined();
         expect(await s.saveProgress(a, c.id, { ...save, idempotencyKey: 'progress-key-3', fingerprint: 'p3' })).toEqual({
           status: 'stale',
           revision: 3,
@@ -194,6 +223,65 @@ export function playerContract(harness: () => PlayerHarness): void {
         expect(await s.saveProgress(mintUuid(), c.id, save)).toEqual({ status: 'missing' });
         expect(await s.saveProgress(a, mintUuid(), save)).toEqual({ status: 'missing' });
         expect((await s.character(a, c.id))!.progressRevision).toBe(3);
+        await s.close();
+      });
+
+      it("checks the items a progress wears in the save itself: minted, the account's, and free or worn by this character", async () => {
+        await fresh();
+        const a = mintUuid();
+        const b = mintUuid();
+        const c = character(a);
+        const d = character(a);
+        await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' });
+        await s.createCharacter({ character: d, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' });
+        const mint = async (owner: string, key: string) => {
+          const out = await s.mintItem({ item: instance(owner), idempotencyKey: key, fingerprint: 'f' });
+          return out.status === 'created' ? out.item.studioUuid : '';
+        };
+        const [mine, worn, others, gone, onD] = [
+          await mint(a, 'eq-1'),
+          await mint(a, 'eq-2'),
+          await mint(b, 'eq-3'),
+          await mint(a, 'eq-4'),
+          await mint(a, 'eq-5'),
+        ];
+        const event = (id: string, kind: 'equipped' | 'consumed', characterId: string | null): ItemEventRequest => ({
+          studioUuid: id,
+          kind,
+          from: ITEM_TRANSITIONS[kind].from,
+          to: ITEM_TRANSITIONS[kind].to,
+          accountId: undefined,
+          characterId,
+          expectedOwner: a,
+          idempotencyKey: `${kind}-${id}`,
+          fingerprint: 'e',
+          at: '2026-11-23T11:00:00.000Z',
+        });
+        await s.recordItemEvent(event(worn, 'equipped', c.id));
+        await s.recordItemEvent(event(gone, 'consumed', null));
+        await s.recordItemEvent(event(onD, 'equipped', d.id));
+        const save = (equipment: string[], key: string) => ({
+          expectedRevision: 1,
+          progress: { ...EMPTY_PROGRESS, equipment_on_body: Object.fromEntries(equipment.map((id, i) => [`slot_${i}`, id])) },
+          idempotencyKey: key,
+          fingerprint: key,
+          at: '2026-11-23T12:00:00.000Z',
+          equipment,
+        });
+        const missing = mintUuid();
+        const refused = await s.saveProgress(a, c.id, save([mine, worn, others, gone, onD, missing], 'eq-save-1'));
+        expect(refused).toEqual({
+          status: 'equipment-refused',
+          refused: [
+            { studioUuid: others, reason: 'not-owned' },
+            { studioUuid: gone, reason: 'state' },
+            { studioUuid: onD, reason: 'state' },
+            { studioUuid: missing, reason: 'missing' },
+          ],
+        });
+        expect((await s.character(a, c.id))!.progressRevision).toBe(1);
+        expect(await s.progressRecord(a, c.id, 'eq-save-1', 'eq-save-1')).toBeUndefined();
+        expect((await s.saveProgress(a, c.id, save([mine, worn], 'eq-save-2'))).status).toBe('created');
         await s.close();
       });
 
@@ -210,6 +298,7 @@ export function playerContract(harness: () => PlayerHarness): void {
               idempotencyKey: `race-key-${n}`,
               fingerprint: `p${n}`,
               at: '2026-11-23T12:00:00.000Z',
+              equipment: [],
             }),
           ),
         );
@@ -271,21 +360,11 @@ export function playerContract(harness: () => PlayerHarness): void {
     });
 
     describe('unique items', () => {
-      const at = '2026-11-23T10:00:00.000Z';
-      const instance = (accountId: string, definitionId = 'ITEM-1'): ItemInstance => ({
-        studioUuid: mintUuid(),
-        definitionId,
-        accountId,
-        state: 'owned',
-        characterId: null,
-        seq: 1,
-        mintedAt: at,
-        updatedAt: at,
-      });
       const ev = (
         studioUuid: string,
         kind: keyof typeof ITEM_TRANSITIONS,
         key: string,
+        expectedOwner: string,
         over: Partial<ItemEventRequest> = {},
       ): ItemEventRequest => ({
         studioUuid,
@@ -294,6 +373,7 @@ export function playerContract(harness: () => PlayerHarness): void {
         to: ITEM_TRANSITIONS[kind].to,
         accountId: undefined,
         characterId: null,
+        expectedOwner,
         idempotencyKey: key,
         fingerprint: `${kind}-${key}`,
         at: '2026-11-23T11:00:00.000Z',
@@ -322,36 +402,50 @@ export function playerContract(harness: () => PlayerHarness): void {
         await fresh();
         const a = mintUuid();
         const b = mintUuid();
-        const c = mintUuid();
+        const hero = character(a);
+        const other = character(b);
+        await s.createCharacter({ character: hero, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' });
+        await s.createCharacter({ character: other, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' });
+        const c = hero.id;
         const minted = await s.mintItem({ item: instance(a), idempotencyKey: 'mint-key-2', fingerprint: 'f' });
         const id = minted.status === 'created' ? minted.item.studioUuid : '';
-        const equip = await s.recordItemEvent(ev(id, 'equipped', 'ev-equip', { characterId: c }));
+        const equip = await s.recordItemEvent(ev(id, 'equipped', 'ev-equip', a, { characterId: c }));
         expect(equip).toMatchObject({
           status: 'created',
           item: { state: 'equipped', characterId: c, seq: 2, accountId: a },
           event: { seq: 2, kind: 'equipped', characterId: c },
         });
-        expect(await s.recordItemEvent(ev(id, 'equipped', 'ev-equip', { characterId: c }))).toEqual({ ...equip, status: 'replayed' });
-        expect(await s.recordItemEvent(ev(id, 'unequipped', 'ev-equip'))).toEqual({ status: 'key-reused' });
-        expect(await s.recordItemEvent(ev(id, 'transferred', 'ev-move-1', { accountId: b }))).toMatchObject({
+        expect(await s.recordItemEvent(ev(id, 'equipped', 'ev-equip', a, { characterId: c }))).toEqual({ ...equip, status: 'replayed' });
+        expect(await s.itemEventRecord(id, 'ev-equip', 'equipped-ev-equip')).toEqual({ ...equip, status: 'replayed' });
+        expect(await s.itemEventRecord(id, 'ev-equip', 'another')).toEqual({ status: 'key-reused' });
+        expect(await s.itemEventRecord(id, 'ev-never', 'x')).toBeUndefined();
+        expect(await s.itemEventRecord(mintUuid(), 'ev-equip', 'x')).toBeUndefined();
+        expect(await s.recordItemEvent(ev(id, 'unequipped', 'ev-equip', a))).toEqual({ status: 'key-reused' });
+        expect(await s.recordItemEvent(ev(id, 'transferred', 'ev-move-1', a, { accountId: b }))).toMatchObject({
           status: 'forbidden',
           item: { state: 'equipped', seq: 2 },
         });
         expect((await s.itemHistory(id))!.item).toMatchObject({ state: 'equipped', characterId: c });
-        await s.recordItemEvent(ev(id, 'unequipped', 'ev-unequip'));
-        const moved = await s.recordItemEvent(ev(id, 'transferred', 'ev-move-2', { accountId: b }));
+        await s.recordItemEvent(ev(id, 'unequipped', 'ev-unequip', a));
+        const moved = await s.recordItemEvent(ev(id, 'transferred', 'ev-move-2', a, { accountId: b }));
         expect(moved).toMatchObject({ status: 'created', item: { accountId: b, state: 'owned', characterId: null, seq: 4 } });
         expect(await s.accountItems(a)).toEqual([]);
         expect((await s.accountItems(b)).map((i) => i.studioUuid)).toEqual([id]);
         const outs = await Promise.all([
-          s.recordItemEvent(ev(id, 'consumed', 'ev-end-1')),
-          s.recordItemEvent(ev(id, 'destroyed', 'ev-end-2')),
+          s.recordItemEvent(ev(id, 'consumed', 'ev-end-1', b)),
+          s.recordItemEvent(ev(id, 'destroyed', 'ev-end-2', b)),
         ]);
         expect(outs.map((o) => o.status).sort()).toEqual(['created', 'forbidden']);
         for (const kind of ['assigned', 'equipped', 'unequipped', 'transferred', 'consumed', 'destroyed'] as const) {
-          expect((await s.recordItemEvent(ev(id, kind, `ev-after-${kind}`, { accountId: a, characterId: c }))).status, kind).toBe(
-            'forbidden',
-          );
+          const characterId = kind === 'assigned' || kind === 'equipped' ? other.id : null;
+          expect(
+            (
+              await s.recordItemEvent(
+                ev(id, kind, `ev-after-${kind}`, b, { accountId: kind === 'transferred' ? a : undefined, characterId }),
+              )
+            ).status,
+            kind,
+          ).toBe('forbidden');
         }
         expect(await s.accountItems(b)).toEqual([]);
         const history = await s.itemHistory(id);
@@ -365,7 +459,15 @@ export function playerContract(harness: () => PlayerHarness): void {
         expect(history!.events[3]).toMatchObject({ accountId: b, characterId: null });
         expect(history!.events.map((e) => e.characterId)).toEqual([null, c, null, null, null]);
         expect(history!.item.seq).toBe(5);
-        expect(await s.recordItemEvent(ev(mintUuid(), 'consumed', 'ev-none'))).toEqual({ status: 'missing' });
+        expect(await s.recordItemEvent(ev(mintUuid(), 'consumed', 'ev-none', a))).toEqual({ status: 'missing' });
+        // checked in the write: another owner than the one validated, or a character not that owner's, changes nothing
+        const second = await s.mintItem({ item: instance(a), idempotencyKey: 'mint-key-moved', fingerprint: 'f' });
+        const sid = second.status === 'created' ? second.item.studioUuid : '';
+        expect(await s.recordItemEvent(ev(sid, 'transferred', 'ev-moved-1', b, { accountId: mintUuid() }))).toEqual({ status: 'moved' });
+        expect(await s.recordItemEvent(ev(sid, 'equipped', 'ev-moved-2', a, { characterId: other.id }))).toEqual({ status: 'moved' });
+        expect(await s.recordItemEvent(ev(sid, 'equipped', 'ev-moved-3', a, { characterId: mintUuid() }))).toEqual({ status: 'moved' });
+        expect((await s.itemHistory(sid))!.events).toHaveLength(1);
+        expect(await s.itemEventRecord(sid, 'ev-moved-1', 'transferred-ev-moved-1')).toBeUndefined();
         // an account's items: oldest mint first, then by id
         const owner = mintUuid();
         const made = [];
@@ -567,6 +669,7 @@ export function playerContract(harness: () => PlayerHarness): void {
         idempotencyKey: 'restart-progress',
         fingerprint: 'p',
         at: '2026-11-23T12:00:00.000Z',
+        equipment: [],
       };
       await s.saveProgress(a, c.id, save);
       await s.learnRecipe(a, 'RECP-X', '2026-11-23T10:00:00.000Z');

@@ -12,7 +12,7 @@ import type { EntryExports } from '../../api/_lib/http/entry.js';
 import { initialIsland, islandSeedOf } from '../../api/_lib/island/generate.js';
 import * as playerEntry from '../../api/player.js';
 import { SAMPLE_SRC } from '../helpers/catalog.js';
-import { call, gameApiSuite, newPlayer, responseErrors, tokenFor } from '../helpers/game-api.js';
+import { call, gameApiSuite, newPlayer, responseErrors, serverAuth, tokenFor } from '../helpers/game-api.js';
 
 const island = playerEntry as unknown as EntryExports;
 const suite = gameApiSuite();
@@ -98,27 +98,29 @@ describe('GET and PATCH /api/island/state', () => {
 
   it('needs If-Match (428 without it or with *), refuses a stale one with the current ETag (412), and merges a patch', async () => {
     const p = await newPlayer(suite.config);
+    const server = await serverAuth(suite.config);
+    const path = `/api/island/state?studioId=${p.studioId}`;
     const before = await readState(p.auth);
     for (const ifMatch of [undefined, '*', '']) {
-      const r = await call(island, 'PATCH', '/api/island/state', {
+      const r = await call(island, 'PATCH', path, {
         body: { stats: { visits: 1 } },
-        headers: { ...p.auth, ...(ifMatch === undefined ? {} : { 'If-Match': ifMatch }) },
+        headers: { ...server, ...(ifMatch === undefined ? {} : { 'If-Match': ifMatch }) },
       });
       expect(r.status, `If-Match ${String(ifMatch)}`).toBe(428);
       expect(r.body.code).toBe('PRECONDITION_REQUIRED');
     }
     for (const ifMatch of ['"2"', 'W/"1"', '1']) {
-      const r = await call(island, 'PATCH', '/api/island/state', {
+      const r = await call(island, 'PATCH', path, {
         body: { stats: { visits: 1 } },
-        headers: { ...p.auth, 'If-Match': ifMatch },
+        headers: { ...server, 'If-Match': ifMatch },
       });
       expect(r.status, `If-Match ${ifMatch}`).toBe(412);
       expect(r.headers.get('etag')).toBe('"1"');
     }
     expect((await readState(p.auth)).body).toEqual(before.body);
-    const r = await call(island, 'PATCH', '/api/island/state', {
+    const r = await call(island, 'PATCH', path, {
       body: { stats: { visits: 3 }, campPosition: null, clearings: [{ id: 'c1', center: { x: 10, z: -20 }, radiusM: 15 }] },
-      headers: { ...p.auth, 'If-Match': '"7", "1"', 'Content-Type': 'application/merge-patch+json' },
+      headers: { ...server, 'If-Match': '"7", "1"', 'Content-Type': 'application/merge-patch+json' },
     });
     expect(r.status).toBe(200);
     expect(responseErrors('island-state', r.body)).toEqual([]);
@@ -132,39 +134,75 @@ describe('GET and PATCH /api/island/state', () => {
     expect((await readState(p.auth)).body).toEqual(r.body);
   });
 
+  it("lets a player write its camp and clearings only; world state is a game server's; derived terrain is nobody's (403 naming each field)", async () => {
+    const p = await newPlayer(suite.config);
+    const server = await serverAuth(suite.config);
+    const before = await readState(p.auth);
+    const player = await call(island, 'PATCH', '/api/island/state', {
+      body: { stats: { visits: 1 }, nodes: [], campPosition: { x: 1, z: 2 } },
+      headers: { ...p.auth, 'If-Match': '"1"' },
+    });
+    expect([player.status, player.body.errors!.map((e) => e.name).sort()]).toEqual([403, ['/nodes', '/stats']]);
+    expect(player.body.errors!.find((e) => e.name === '/stats')!.message).toBe(
+      '"stats" is counters a game server keeps: only a game server writes it.',
+    );
+    // the terrain export with a forged hash, written directly: nobody may (POST /api/island/export-from-rts derives it)
+    const rts = (before.body.state as { rtsExport?: unknown }).rtsExport;
+    for (const headers of [p.auth, server]) {
+      const forged = await call(island, 'PATCH', `/api/island/state${headers === server ? `?studioId=${p.studioId}` : ''}`, {
+        body: { rtsExport: { ...(rts as object), heightmapSha256: '0'.repeat(64) }, seed: 1, terrainZones: [] },
+        headers: { ...headers, 'If-Match': '"1"' },
+      });
+      expect([forged.status, forged.body.errors!.map((e) => e.name).sort()]).toEqual([403, ['/rtsExport', '/seed', '/terrainZones']]);
+      expect(forged.body.errors!.find((e) => e.name === '/rtsExport')!.message).toBe(
+        '"rtsExport" is derived by POST /api/island/export-from-rts, with its hash: no request writes it.',
+      );
+    }
+    expect((await readState(p.auth)).body).toEqual(before.body);
+    const camp = await call(island, 'PATCH', '/api/island/state', {
+      body: { campPosition: { x: 1, z: 2 } },
+      headers: { ...p.auth, 'If-Match': '"1"' },
+    });
+    expect([camp.status, (camp.body.state as { campPosition: unknown }).campPosition]).toEqual([200, { x: 1, z: 2 }]);
+    // a player's token acts for its own island; a game server names the account
+    expect((await call(island, 'GET', `/api/island/state?studioId=STUDIO_SOMEONE00000000`, { headers: p.auth })).status).toBe(403);
+    expect((await call(island, 'GET', `/api/island/state?studioId=${p.studioId}`, { headers: p.auth })).status).toBe(200);
+    expect((await call(island, 'GET', '/api/island/state', { headers: server })).status).toBe(400);
+    expect((await call(island, 'GET', '/api/island/state?studioId=STUDIO_NOBODY0000000000', { headers: server })).status).toBe(404);
+    expect((await call(island, 'GET', '/api/island/state?studioid=x', { headers: p.auth })).status).toBe(400);
+  });
+
   it('names every bad field of the merged state at once and writes nothing', async () => {
     const p = await newPlayer(suite.config);
+    const server = await serverAuth(suite.config);
+    const path = `/api/island/state?studioId=${p.studioId}`;
     const before = await readState(p.auth);
     const patch = JSON.stringify({
       nodes: [{ id: 'n1', kind: 'ore', position: { x: 9999, z: 0 } }],
-      terrainZones: [{ id: 'z1', type: 'lava', center: { x: 0, z: 0 }, radiusM: 10 }],
+      clearings: [{ id: 'c1', center: { x: 0, z: 0 }, radiusM: -10 }],
       regrowRegions: [{ id: 'r1', anchor: 'volcano', center: { x: 0, z: 0 }, radiusM: 10, regrowSeconds: 60 }],
-      rtsHeightmap: { resolution: 128, sizeM: 200, heightsM: [1, 2, 3] },
       stats: { ok: 2 },
     });
     // a member named __proto__ stays a member of the merged state, where the schema refuses it
-    const r = await call(island, 'PATCH', '/api/island/state', {
+    const r = await call(island, 'PATCH', path, {
       body: patch.replace('{"ok":2}', '{"__proto__":{"x":1},"ok":2}'),
-      headers: { ...p.auth, 'If-Match': '"1"' },
+      headers: { ...server, 'If-Match': '"1"' },
     });
     expect(r.status).toBe(400);
     const names = r.body.errors!.map((e) => e.name);
-    for (const n of ['/nodes/0/position/x', '/terrainZones/0/type', '/regrowRegions/0/anchor', '/rtsHeightmap/heightsM'])
-      expect(names).toContain(n);
+    for (const n of ['/nodes/0/position/x', '/clearings/0/radiusM', '/regrowRegions/0/anchor']) expect(names).toContain(n);
     expect(names).toContain('/stats/__proto__');
     for (const body of [{ mountains: [] }, {}, [], 'null', '{"stats": ']) {
-      const bad = await call(island, 'PATCH', '/api/island/state', { body, headers: { ...p.auth, 'If-Match': '"1"' } });
+      const bad = await call(island, 'PATCH', path, { body, headers: { ...server, 'If-Match': '"1"' } });
       expect(bad.status, JSON.stringify(body)).toBe(400);
     }
-    // a heightmap of the right size but a non-finite or out-of-range height
-    const heights = Array(16384).fill(1);
-    heights[5] = 81;
-    const far = await call(island, 'PATCH', '/api/island/state', {
-      body: { rtsHeightmap: { resolution: 128, sizeM: 200, heightsM: heights } },
-      headers: { ...p.auth, 'If-Match': '"1"' },
-    });
-    expect(far.status).toBe(400);
-    expect(far.body.errors!.map((e) => e.name)).toEqual(['/rtsHeightmap/heightsM/5']);
+    // a patch nested deeper than any request takes is a 400, never a 5xx
+    const deep = '{"stats":' + '{"a":'.repeat(5000) + '1' + '}'.repeat(5000) + '}';
+    const nested = await call(island, 'PATCH', path, { body: deep, headers: { ...server, 'If-Match': '"1"' } });
+    expect([nested.status, nested.body.detail]).toEqual([
+      400,
+      'The body nests arrays and objects more than 32 levels deep; no request takes that.',
+    ]);
     expect((await readState(p.auth)).body).toEqual(before.body);
   });
 
@@ -172,7 +210,9 @@ describe('GET and PATCH /api/island/state', () => {
     const p = await newPlayer(suite.config);
     await readState(p.auth);
     const outs = await Promise.all(
-      [1, 2].map((n) => call(island, 'PATCH', '/api/island/state', { body: { stats: { n } }, headers: { ...p.auth, 'If-Match': '"1"' } })),
+      [1, 2].map((n) =>
+        call(island, 'PATCH', '/api/island/state', { body: { campPosition: { x: n, z: 0 } }, headers: { ...p.auth, 'If-Match': '"1"' } }),
+      ),
     );
     expect(outs.map((o) => o.status).sort()).toEqual([200, 412]);
     const winner = outs.find((o) => o.status === 200)!;

@@ -55,6 +55,7 @@ describe('the Redis player store', () => {
       idempotencyKey: 'layout-progress',
       fingerprint: 'p',
       at,
+      equipment: [],
     });
     await s.learnRecipe(a, 'RECP-1', at);
     await s.linkExternal({ provider: 'platform', externalUserId: 'ext-1', username: 'Ada', accountId: a, linkedAt: at });
@@ -80,6 +81,7 @@ describe('the Redis player store', () => {
       to: 'equipped',
       accountId: undefined,
       characterId: cid,
+      expectedOwner: a,
       idempotencyKey: 'layout-equip',
       fingerprint: 'e',
       at,
@@ -100,6 +102,7 @@ describe('the Redis player store', () => {
         acct('bag'),
         acct('bag-entries'),
         'player:external-links',
+        'player:character-owners',
         'item:keys:mint',
         'bag:keys',
         'bag:accounts',
@@ -129,6 +132,7 @@ describe('the Redis player store', () => {
       to: 'owned',
       accountId: undefined,
       characterId: null,
+      expectedOwner: a,
       idempotencyKey: 'layout-unequip',
       fingerprint: 'u',
       at,
@@ -160,7 +164,7 @@ describe("the Redis player store's commands", () => {
     };
   };
 
-  it('reads an existing island with one HMGET; a save for a character it cannot find is one script, an event for a missing item one read', async () => {
+  it('reads an existing island with one HMGET; a save for a character it cannot find and an event for a missing item are one script each', async () => {
     const rec = new RecordingRequester(raw);
     const s = openRedisPlayerStore({ requester: rec });
     const a = mintUuid();
@@ -170,7 +174,14 @@ describe("the Redis player store's commands", () => {
     expect(rec.commands).toEqual(['hmget']);
     rec.commands = [];
     expect(
-      await s.saveProgress(a, mintUuid(), { expectedRevision: 1, progress: EMPTY_PROGRESS, idempotencyKey: 'k', fingerprint: 'p', at }),
+      await s.saveProgress(a, mintUuid(), {
+        expectedRevision: 1,
+        progress: EMPTY_PROGRESS,
+        idempotencyKey: 'k',
+        fingerprint: 'p',
+        at,
+        equipment: [],
+      }),
     ).toEqual({ status: 'missing' });
     expect(rec.commands).toEqual(['evalsha']);
     rec.commands = [];
@@ -182,12 +193,13 @@ describe("the Redis player store's commands", () => {
         to: 'consumed',
         accountId: undefined,
         characterId: null,
+        expectedOwner: a,
         idempotencyKey: 'k',
         fingerprint: 'c',
         at,
       }),
     ).toEqual({ status: 'missing' });
-    expect(rec.commands).toEqual(['hmget']);
+    expect(rec.commands).toEqual(['evalsha']);
   });
 
   it('answers 503 naming the operation after its retries, for every method', async () => {
@@ -203,7 +215,14 @@ describe("the Redis player store's commands", () => {
       [
         'script',
         (st) =>
-          st.saveProgress(a, mintUuid(), { expectedRevision: 1, progress: EMPTY_PROGRESS, idempotencyKey: 'k', fingerprint: 'p', at }),
+          st.saveProgress(a, mintUuid(), {
+            expectedRevision: 1,
+            progress: EMPTY_PROGRESS,
+            idempotencyKey: 'k',
+            fingerprint: 'p',
+            at,
+            equipment: [],
+          }),
       ],
       ['script', (st) => st.learnRecipe(a, 'RECP-1', at)],
       ['read', (st) => st.recipes(a)],
@@ -228,7 +247,7 @@ describe("the Redis player store's commands", () => {
           }),
       ],
       [
-        'read',
+        'script',
         (st) =>
           st.recordItemEvent({
             studioUuid: mintUuid(),
@@ -237,6 +256,7 @@ describe("the Redis player store's commands", () => {
             to: 'consumed',
             accountId: undefined,
             characterId: null,
+            expectedOwner: a,
             idempotencyKey: 'k',
             fingerprint: 'c',
             at,

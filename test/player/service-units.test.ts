@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../api/_lib/errors.js';
-import { accountScopedProblems, characterIdOf, eraOf, ifMatchRevisions, revisionTag, studioCodeOf } from '../../api/_lib/player/service.js';
+import { accountScopedProblems, characterIdOf, ifMatchRevisions, revisionTag, studioCodeOf } from '../../api/_lib/player/service.js';
 
 function refusal(run: () => unknown): ServiceError {
   try {
@@ -34,21 +34,6 @@ describe('If-Match', () => {
       expect(e.code).toBe('PRECONDITION_REQUIRED');
       expect(e.message).toMatch(/^Send If-Match with the ETag/);
     }
-  });
-});
-
-describe('?era=', () => {
-  it('takes the four eras and nothing else, naming the parameter', () => {
-    for (const era of ['warlords', 'voxel', 'nexus', 'armada']) expect(eraOf(era)).toBe(era);
-    for (const bad of [null, '']) {
-      const e = refusal(() => eraOf(bad));
-      expect([e.code, e.errors]).toEqual(['INVALID_QUERY', [{ name: 'era', message: 'Required: one of warlords, voxel, nexus, armada.' }]]);
-      expect(e.message).toBe('Name the era: ?era=warlords, voxel, nexus or armada.');
-    }
-    const e = refusal(() => eraOf('Warlords'));
-    expect([e.code, e.errors]).toEqual(['INVALID_QUERY', [{ name: 'era', message: 'Must be one of: warlords, voxel, nexus, armada.' }]]);
-    expect(e.message).toBe('Unknown era "Warlords"; use warlords, voxel, nexus or armada.');
-    expect(refusal(() => eraOf('e'.repeat(100))).message).toBe(`Unknown era "${'e'.repeat(40)}"; use warlords, voxel, nexus or armada.`);
   });
 });
 

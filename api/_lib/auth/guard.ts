@@ -4,8 +4,8 @@
  *
  * {@link requireAdmin} (verify-send, grant-coin, account creation, storage writes):
  * - a request with an `Authorization` header is judged by its token alone: a valid token whose role is
- *   `admin` or `master` passes; a valid token of another role, or a guest token, is 403; an invalid
- *   token is 401; a password sent beside it is ignored;
+ *   `admin` or `master` passes; a valid token of another role is 403; a guest token (spec 5.4: a guest
+ *   is not logged in) and an invalid token are 401; a password sent beside it is ignored;
  * - otherwise `X-Admin-Password` passes when it equals `ADMIN_PASSWORD` (constant-time comparison);
  *   that path is off when the variable is unset (the configuration refuses values shorter than 16);
  * - otherwise 401 with `WWW-Authenticate: Bearer realm="game-api"`.
@@ -46,19 +46,42 @@ export function requireAdmin(request: Request, config: ServiceConfig): Promise<A
  * @throws ServiceError UNAUTHORIZED (401) or FORBIDDEN (403).
  */
 export function requireGameServer(request: Request, config: ServiceConfig): Promise<AdminGrant> {
-  return admit(request, config, ['admin', 'master', 'server'], 'This operation needs a game server, admin or master token.');
+  return admit(request, config, GAME_SERVER_ROLES, 'This operation needs a game server, admin or master token.');
 }
 
 async function admit(request: Request, config: ServiceConfig, roles: readonly Role[], forbidden: string): Promise<AdminGrant> {
   const token = bearerToken(request);
   if (token !== undefined) {
     const principal = await verifyToken(token, config.jwt);
-    if (principal.guest || !roles.includes(principal.role)) throw new ServiceError('FORBIDDEN', forbidden);
+    // a guest is not a product login (spec 5.4): not logged in, whatever its role says
+    if (principal.guest) throw unauthorized('A guest is not logged in.', 'invalid_token');
+    if (!roles.includes(principal.role)) throw new ServiceError('FORBIDDEN', forbidden);
     return { via: 'token', principal };
   }
   const password = request.headers.get('x-admin-password');
   if (password !== null && config.adminPassword !== undefined && config.adminPassword.equals(password)) return { via: 'password' };
   throw unauthorized(password === null ? 'This operation needs an admin token or X-Admin-Password.' : 'The credentials are not valid.');
+}
+
+/**
+ * Admit a caller acting for a player account: the player's own non-guest token (any role), or a game
+ * server's credentials (a token whose role is `server`, `admin` or `master`, or `X-Admin-Password`).
+ * @returns how the caller was let in; {@link actsAsGameServer} tells the two apart.
+ * @throws ServiceError UNAUTHORIZED (401) with `WWW-Authenticate`.
+ */
+export async function requirePlayerOrGameServer(request: Request, config: ServiceConfig): Promise<AdminGrant> {
+  if (request.headers.get('authorization') !== null) return { via: 'token', principal: await requireLogin(request, config) };
+  const password = request.headers.get('x-admin-password');
+  if (password !== null && config.adminPassword !== undefined && config.adminPassword.equals(password)) return { via: 'password' };
+  throw unauthorized(password === null ? 'Log in and send the token as Authorization: Bearer <token>.' : 'The credentials are not valid.');
+}
+
+/** Roles that act as a game server: they write what only game servers write (spec 2.6). */
+export const GAME_SERVER_ROLES: readonly Role[] = Object.freeze(['server', 'admin', 'master']);
+
+/** True when a grant acts as a game server: the admin password, or a token of a {@link GAME_SERVER_ROLES} role. */
+export function actsAsGameServer(grant: AdminGrant): boolean {
+  return grant.via === 'password' || GAME_SERVER_ROLES.includes(grant.principal.role);
 }
 
 /**

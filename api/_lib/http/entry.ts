@@ -18,7 +18,7 @@
  * Routes marked `gone` in the table (retired file, catch-alls) answer every method, OPTIONS included,
  * with their handler (which throws `NOT_FOUND`).
  */
-import { requireAdmin, requireGameServer, requireLogin } from '../auth/guard.js';
+import { requireAdmin, requireGameServer, requireLogin, requirePlayerOrGameServer } from '../auth/guard.js';
 import type { Principal } from '../auth/tokens.js';
 import { getServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
@@ -45,6 +45,8 @@ export async function admit(access: Access, request: Request): Promise<Caller> {
       return { via: 'token', principal: await requireLogin(request, getServiceConfig()) };
     case 'game-server':
       return requireGameServer(request, getServiceConfig());
+    case 'player-or-game-server':
+      return requirePlayerOrGameServer(request, getServiceConfig());
     default:
       return requireAdmin(request, getServiceConfig());
   }

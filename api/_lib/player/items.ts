@@ -26,7 +26,7 @@ import { mintUuid, STUDIO_ID, UUID } from '../ledger/ids.js';
 import type { Account, AccountSelector, LedgerStore } from '../ledger/types.js';
 import { systemClock, type Clock } from '../stores/clock.js';
 import { requestFingerprint } from '../stores/idempotency.js';
-import type { ItemEvent, ItemEventKind, ItemInstance, ItemState, PlayerStore } from './types.js';
+import type { ItemEvent, ItemEventKind, ItemEventOutcome, ItemEventRequest, ItemInstance, ItemState, PlayerStore } from './types.js';
 
 /** The transition table (see the module header). */
 export const ITEM_TRANSITIONS: Readonly<
@@ -156,11 +156,17 @@ export interface ItemEventBody {
   readonly toAccountId?: string;
 }
 
+/** Attempts of an item event whose item changed hands between its checks and its write. */
+const EVENT_ATTEMPTS = 3;
+
 /**
- * Record an event of a unique item, once per (item, idempotency key).
+ * Record an event of a unique item, once per (item, idempotency key). The owner and the character it is
+ * checked against are checked again in the store's write itself: an item that changed hands meanwhile is
+ * checked anew, up to {@link EVENT_ATTEMPTS} times. A key used before answers its first result whatever
+ * the item's state now (a retried transfer is a replay, not "already belongs to this account").
  * @throws ServiceError 400 (a missing or foreign character, a transfer without or to the same owner),
- *   404 (no such item or target account), 409 CONFLICT (the item's state forbids the event),
- *   422 IDEMPOTENCY_KEY_REUSED, 503
+ *   404 (no such item or target account), 409 CONFLICT (the item's state forbids the event, or it kept
+ *   changing hands), 422 IDEMPOTENCY_KEY_REUSED, 503
  */
 export async function recordItemEvent(
   store: PlayerStore,
@@ -169,9 +175,58 @@ export async function recordItemEvent(
   body: ItemEventBody,
   clock: Clock = systemClock,
 ) {
+  const t = ITEM_TRANSITIONS[body.event];
+  const fingerprint = requestFingerprint([body.event, body.characterId ?? null, body.toStudioId ?? null, body.toAccountId ?? null]);
+  const answer = async (out: ItemEventOutcome) => {
+    switch (out.status) {
+      case 'created':
+      case 'replayed': {
+        const owner = await accountOf(ledger, { accountId: out.item.accountId }, 'accountId');
+        return { item: itemView(out.item, owner), event: out.event, idempotent: out.status === 'replayed' };
+      }
+      case 'forbidden':
+        throw new ServiceError(
+          'CONFLICT',
+          `The item is ${out.item.state}: it cannot be ${body.event} (allowed from ${t.from.join(', ')}).`,
+        );
+      case 'key-reused':
+        throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key recorded another event of this item; use a new key.');
+      case 'moved':
+        throw new ServiceError('CONFLICT', 'The item kept changing hands while this event was checked; read it again and resend.');
+      default:
+        throw new ServiceError('NOT_FOUND', 'No item has this studio_uuid.');
+    }
+  };
+  for (let attempt = 1; ; attempt++) {
+    let request: Omit<ItemEventRequest, 'idempotencyKey' | 'fingerprint' | 'at'>;
+    try {
+      request = await checkedEvent(store, ledger, studioUuid, body, t);
+    } catch (e) {
+      // a refusal that depends on the item's state now: a key used before still answers its first result
+      const known = e instanceof ServiceError ? await store.itemEventRecord(studioUuid, body.idempotencyKey, fingerprint) : undefined;
+      if (known) return answer(known);
+      throw e;
+    }
+    const out = await store.recordItemEvent({ ...request, idempotencyKey: body.idempotencyKey, fingerprint, at: clock().toISOString() });
+    if (out.status !== 'moved' || attempt >= EVENT_ATTEMPTS) return answer(out);
+  }
+}
+
+/**
+ * An event's request as the item stands: its owner, the new owner of a transfer, the character of an
+ * assignment or equipping (a character of the owner).
+ * @throws ServiceError 400, 404 as {@link recordItemEvent}
+ */
+async function checkedEvent(
+  store: PlayerStore,
+  ledger: LedgerStore,
+  studioUuid: string,
+  body: ItemEventBody,
+  t: (typeof ITEM_TRANSITIONS)[keyof typeof ITEM_TRANSITIONS],
+): Promise<Omit<ItemEventRequest, 'idempotencyKey' | 'fingerprint' | 'at'>> {
   const history = await store.itemHistory(studioUuid);
   if (!history) throw new ServiceError('NOT_FOUND', 'No item has this studio_uuid.');
-  const t = ITEM_TRANSITIONS[body.event];
+  const owner = history.item.accountId;
   let accountId: string | undefined;
   let characterId: string | null = null;
   const wrong = (name: string, message: string) => new ServiceError('INVALID_BODY', message, { errors: [{ name, message }] });
@@ -183,39 +238,16 @@ export async function recordItemEvent(
       STUDIO_ID.test(to) ? { studioId: to } : { accountId: to },
       body.toStudioId !== undefined ? 'toStudioId' : 'toAccountId',
     );
-    if (target.accountId === history.item.accountId)
+    if (target.accountId === owner)
       throw wrong(body.toStudioId !== undefined ? '/toStudioId' : '/toAccountId', 'The item already belongs to this account.');
     accountId = target.accountId;
   } else if (body.event === 'assigned' || body.event === 'equipped') {
     if (body.characterId === undefined) throw wrong('/characterId', `An item is ${body.event} to a character: send characterId.`);
-    const character = await store.character(history.item.accountId, body.characterId.toLowerCase());
+    const character = await store.character(owner, body.characterId.toLowerCase());
     if (!character) throw wrong('/characterId', "Not a character of the item's owner.");
     characterId = character.id;
   }
-  const out = await store.recordItemEvent({
-    studioUuid,
-    kind: body.event,
-    from: t.from,
-    to: t.to,
-    accountId,
-    characterId,
-    idempotencyKey: body.idempotencyKey,
-    fingerprint: requestFingerprint([body.event, body.characterId ?? null, body.toStudioId ?? null, body.toAccountId ?? null]),
-    at: clock().toISOString(),
-  });
-  switch (out.status) {
-    case 'created':
-    case 'replayed': {
-      const owner = await accountOf(ledger, { accountId: out.item.accountId }, 'accountId');
-      return { item: itemView(out.item, owner), event: out.event, idempotent: out.status === 'replayed' };
-    }
-    case 'forbidden':
-      throw new ServiceError('CONFLICT', `The item is ${out.item.state}: it cannot be ${body.event} (allowed from ${t.from.join(', ')}).`);
-    case 'key-reused':
-      throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key recorded another event of this item; use a new key.');
-    default:
-      throw new ServiceError('NOT_FOUND', 'No item has this studio_uuid.');
-  }
+  return { studioUuid, kind: body.event, from: t.from, to: t.to, accountId, characterId, expectedOwner: owner };
 }
 
 /** An item's history and current owner. @throws ServiceError NOT_FOUND, 503 */

@@ -20,7 +20,7 @@
  * - `player:{a:<id>}:bag` hash: definition → quantity, `<definition>:seq` → entries so far;
  * - `player:{a:<id>}:bag-entries` list: the account's bag entries (append-only, JSON).
  *
- * Global: `player:external-links` hash: `<provider> <external user id>` → the link as JSON;
+ * Global: `player:character-owners` hash: character id → its account id; `player:external-links` hash: `<provider> <external user id>` → the link as JSON;
  * `item:keys:mint` hash: mint key → record (ref: the item id); `bag:keys` hash: bag source ref → record
  * (ref: the entry's index in its account's `bag-entries`); `bag:accounts` set: accounts with bag entries.
  * Per unique item (hash tag `{i:<studio_uuid>}`): `item:{i:<id>}` hash (the instance's fields,
@@ -41,6 +41,8 @@ import {
   type ExternalLink,
   type ItemEvent,
   type ItemInstance,
+  type EquipmentRefusal,
+  type ItemEventOutcome,
   type ItemState,
   type PlayerStore,
   type Progress,
@@ -56,6 +58,7 @@ export const PLAYER_KEYS = Object.freeze({
   progressKeys: (a: string) => `player:{a:${a}}:keys:progress`,
   recipes: (a: string) => `player:{a:${a}}:recipes`,
   externalLinks: 'player:external-links',
+  characterOwners: 'player:character-owners',
   items: (a: string) => `player:{a:${a}}:items`,
   mintKeys: 'item:keys:mint',
   bag: (a: string) => `player:{a:${a}}:bag`,
@@ -86,8 +89,8 @@ return {'saved'}
 `);
 
 /**
- * KEYS: chars, order, character keys, era-count. ARGV: client key ('' for none), fingerprint, id, era,
- * body, progress, revision, updated, slots. Returns `{'stored', characterId}` for a known key with this
+ * KEYS: chars, order, character keys, era-count, character owners. ARGV: client key ('' for none),
+ * fingerprint, id, era, body, progress, revision, updated, slots, account id. Returns `{'stored', characterId}` for a known key with this
  * fingerprint or for this very id (a retry), `{'key-reused'}`, `{'full'}` or `{'created'}`.
  */
 const CHARACTER_CREATE = redisScript(`${IDEMPOTENCY_LUA}
@@ -104,14 +107,16 @@ if used >= tonumber(ARGV[9]) then return {'full'} end
 redis.call('HSET', KEYS[1], ARGV[3] .. ':body', ARGV[5], ARGV[3] .. ':progress', ARGV[6], ARGV[3] .. ':rev', ARGV[7], ARGV[3] .. ':updated', ARGV[8], ARGV[3] .. ':era', ARGV[4])
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('HINCRBY', KEYS[4], ARGV[4], 1)
+redis.call('HSET', KEYS[5], ARGV[3], ARGV[10])
 if ARGV[1] ~= '' then idem_record(KEYS[3], ARGV[1], ARGV[2], ARGV[3]) end
 return {'created'}
 `);
 
 /**
- * KEYS: chars, progress keys. ARGV: character id, key, fingerprint, expected revision, progress, at,
- * digest of the progress. Returns `{'saved', body}`, `{'replayed', ref, body, progress, revision,
- * updated}`, `{'stale', revision}`, `{'key-reused'}` or `{'missing'}`.
+ * KEYS: chars, progress keys, then the hash of each item the progress wears. ARGV: character id, key,
+ * fingerprint, expected revision, progress, at, digest of the progress, account id. Returns `{'saved',
+ * body}`, `{'replayed', ref, body, progress, revision, updated}`, `{'stale', revision}`,
+ * `{'equipment-refused', id, reason, …}`, `{'key-reused'}` or `{'missing'}`.
  */
 const PROGRESS_SAVE = redisScript(`${IDEMPOTENCY_LUA}
 local id = ARGV[1]
@@ -123,6 +128,22 @@ if ref then
   return {'replayed', ref, cur[1], cur[2], cur[3], cur[4]}
 end
 if tonumber(cur[3]) ~= tonumber(ARGV[4]) then return {'stale', cur[3]} end
+local refused = {}
+for i = 3, #KEYS do
+  local item = redis.call('HMGET', KEYS[i], 'accountId', 'state', 'characterId')
+  local reason = nil
+  if not item[1] then reason = 'missing'
+  elseif item[1] ~= ARGV[8] then reason = 'not-owned'
+  elseif (item[2] ~= 'owned' and item[2] ~= 'assigned' and item[2] ~= 'equipped') or (item[3] ~= '' and item[3] ~= id) then reason = 'state' end
+  if reason then
+    refused[#refused + 1] = string.match(KEYS[i], '{i:(.*)}')
+    refused[#refused + 1] = reason
+  end
+end
+if #refused > 0 then
+  table.insert(refused, 1, 'equipment-refused')
+  return refused
+end
 local rev = tostring(tonumber(cur[3]) + 1)
 redis.call('HSET', KEYS[1], id .. ':progress', ARGV[5], id .. ':rev', rev, id .. ':updated', ARGV[6])
 idem_record(KEYS[2], id .. ' ' .. ARGV[2], ARGV[3], rev .. ' ' .. ARGV[7])
@@ -162,11 +183,12 @@ return {'minted'}
 `);
 
 /**
- * KEYS: item, events, item keys, the current owner's items, the owner-after's items.
- * ARGV: key, fingerprint, kind, allowed states (comma-separated), state after, owner after ('' keeps),
- * character ('' for none), time, item id, the owner the caller read. Only flat tables go through cjson.
- * Returns `{'applied', item, event}`, `{'replayed', ref, event, <item fields>}`, `{'forbidden', <item
- * fields>}`, `{'moved'}` (the owner changed since the caller read it), `{'key-reused'}` or `{'missing'}`.
+ * KEYS: item, events, item keys, the validated owner's items, the owner-after's items, the validated
+ * owner's characters. ARGV: key, fingerprint, kind, allowed states (comma-separated), state after, owner
+ * after ('' keeps), character ('' for none), time, item id, the owner the caller validated against. Only
+ * flat tables go through cjson. Returns `{'applied', item, event}`, `{'replayed', ref, event, <item
+ * fields>}`, `{'forbidden', <item fields>}`, `{'moved'}` (the owner is not the validated one, or the
+ * character not that owner's), `{'key-reused'}` or `{'missing'}`.
  */
 const ITEM_EVENT = redisScript(`${IDEMPOTENCY_LUA}
 local cur = redis.call('HMGET', KEYS[1], 'definitionId', 'accountId', 'state', 'characterId', 'seq', 'mintedAt', 'updatedAt')
@@ -178,6 +200,7 @@ if ref then
   return {'replayed', ref, redis.call('LINDEX', KEYS[2], seq - 1), cur[1], cur[2], cur[3], cur[4], cur[5], cur[6], cur[7]}
 end
 if cur[2] ~= ARGV[10] then return {'moved'} end
+if ARGV[7] ~= '' and redis.call('HEXISTS', KEYS[6], ARGV[7] .. ':body') == 0 then return {'moved'} end
 local allowed = false
 for st in string.gmatch(ARGV[4], '[^,]+') do
   if st == cur[3] then allowed = true end
@@ -198,6 +221,17 @@ idem_record(KEYS[3], ARGV[1], ARGV[2], tostring(seq) .. ' ' .. ARGV[5])
 redis.call('HDEL', KEYS[4], ARGV[9])
 if ARGV[5] ~= 'consumed' and ARGV[5] ~= 'destroyed' then redis.call('HSET', KEYS[5], ARGV[9], ij) end
 return {'applied', ij, ej}
+`);
+
+/** KEYS: item, events, item keys. ARGV: key, fingerprint. `{'replayed', ref, event, <item fields>}`, `{'key-reused'}` or `{'new'}`. */
+const ITEM_EVENT_RECORD = redisScript(`${IDEMPOTENCY_LUA}
+local cur = redis.call('HMGET', KEYS[1], 'definitionId', 'accountId', 'state', 'characterId', 'seq', 'mintedAt', 'updatedAt')
+if not cur[1] then return {'new'} end
+local ref, same = idem_lookup(KEYS[3], ARGV[1], ARGV[2])
+if not ref then return {'new'} end
+if not same then return {'key-reused'} end
+local seq = tonumber(string.match(ref, '^(%d+)'))
+return {'replayed', ref, redis.call('LINDEX', KEYS[2], seq - 1), cur[1], cur[2], cur[3], cur[4], cur[5], cur[6], cur[7]}
 `);
 
 /**
@@ -227,6 +261,13 @@ return {'applied', entry}
 `);
 
 const str = (v: unknown): string => String(v);
+
+/** The replay a script answered: `['replayed', ref, event JSON, <item fields>]`. */
+function replayedEvent(studioUuid: string, out: readonly unknown[]): ItemEventOutcome {
+  const event = JSON.parse(str(out[2])) as ItemEvent;
+  const state = str(out[1]).split(' ')[1] as ItemState;
+  return { status: 'replayed', item: itemAfter(itemFromFields(studioUuid, out.slice(3)), event, state), event };
+}
 
 /** An item from the fields definitionId, accountId, state, characterId, seq, mintedAt, updatedAt. */
 function itemFromFields(studioUuid: string, f: readonly unknown[]): ItemInstance {
@@ -315,7 +356,7 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
       const a = c.accountId;
       const out = await commands.script({
         script: CHARACTER_CREATE,
-        keys: [K.chars(a), K.order(a), K.characterKeys(a), K.eraCount(a)],
+        keys: [K.chars(a), K.order(a), K.characterKeys(a), K.eraCount(a), K.characterOwners],
         args: [
           input.clientKey ?? '',
           input.fingerprint,
@@ -326,6 +367,7 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
           String(c.progressRevision),
           c.updatedAt,
           String(input.slotsPerEra),
+          a,
         ],
       });
       switch (out[0]) {
@@ -362,7 +404,7 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
       const progress = JSON.stringify(save.progress);
       const out = await commands.script({
         script: PROGRESS_SAVE,
-        keys: [K.chars(accountId), K.progressKeys(accountId)],
+        keys: [K.chars(accountId), K.progressKeys(accountId), ...save.equipment.map((id) => K.item(id))],
         args: [
           characterId,
           save.idempotencyKey,
@@ -371,9 +413,16 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
           progress,
           save.at,
           requestFingerprint(save.progress),
+          accountId,
         ],
       });
       switch (out[0]) {
+        case 'equipment-refused': {
+          const refused: EquipmentRefusal[] = [];
+          for (let i = 1; i < out.length; i += 2)
+            refused.push({ studioUuid: str(out[i]), reason: str(out[i + 1]) as EquipmentRefusal['reason'] });
+          return { status: 'equipment-refused', refused };
+        }
         case 'saved':
           return { status: 'created', character: characterFrom(out[1], progress, save.expectedRevision + 1, save.at) };
         case 'replayed':
@@ -389,6 +438,25 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
         default:
           return { status: 'missing' };
       }
+    },
+    async progressRecord(accountId, characterId, idempotencyKey, fingerprint) {
+      const [record, [body, progress, rev, updated]] = [
+        await commands.field(K.progressKeys(accountId), `${characterId} ${idempotencyKey}`),
+        await commands.fields(K.chars(accountId), [
+          `${characterId}:body`,
+          `${characterId}:progress`,
+          `${characterId}:rev`,
+          `${characterId}:updated`,
+        ]),
+      ];
+      if (record === null || body === null || body === undefined) return undefined;
+      const sep = record.indexOf('\n');
+      if (record.slice(0, sep) !== fingerprint) return { status: 'key-reused' };
+      return {
+        status: 'replayed',
+        character: characterFrom(body, progress, rev, updated),
+        revision: Number(record.slice(sep + 1).split(' ')[0]),
+      };
     },
     async learnRecipe(accountId, recipeId, at) {
       const out = await commands.script({ script: RECIPE_LEARN, keys: [K.recipes(accountId)], args: [recipeId, at] });
@@ -453,45 +521,50 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
     },
     async recordItemEvent(request) {
       const id = request.studioUuid;
-      // the owner's index moves with a transfer: read the owner, and run again if it moved meanwhile
-      for (;;) {
-        const [owner] = await commands.fields(K.item(id), ['accountId']);
-        if (owner === null || owner === undefined) return { status: 'missing' };
-        const after = request.accountId ?? owner;
-        const out = await commands.script({
-          script: ITEM_EVENT,
-          keys: [K.item(id), K.itemEvents(id), K.itemKeys(id), K.items(owner), K.items(after)],
-          args: [
-            request.idempotencyKey,
-            request.fingerprint,
-            request.kind,
-            request.from.join(','),
-            request.to,
-            request.accountId ?? '',
-            request.characterId ?? '',
-            request.at,
-            id,
-            owner,
-          ],
-        });
-        switch (out[0]) {
-          case 'applied':
-            return { status: 'created', item: JSON.parse(str(out[1])) as ItemInstance, event: JSON.parse(str(out[2])) as ItemEvent };
-          case 'replayed': {
-            const event = JSON.parse(str(out[2])) as ItemEvent;
-            const state = str(out[1]).split(' ')[1] as ItemState;
-            return { status: 'replayed', item: itemAfter(itemFromFields(id, out.slice(3)), event, state), event };
-          }
-          case 'forbidden':
-            return { status: 'forbidden', item: itemFromFields(id, out.slice(1)) };
-          case 'key-reused':
-            return { status: 'key-reused' };
-          case 'missing':
-            return { status: 'missing' };
-          default:
-            continue; // 'moved'
-        }
+      const owner = request.expectedOwner;
+      const after = request.accountId ?? owner;
+      const out = await commands.script({
+        script: ITEM_EVENT,
+        keys: [K.item(id), K.itemEvents(id), K.itemKeys(id), K.items(owner), K.items(after), K.chars(owner)],
+        args: [
+          request.idempotencyKey,
+          request.fingerprint,
+          request.kind,
+          request.from.join(','),
+          request.to,
+          request.accountId ?? '',
+          request.characterId ?? '',
+          request.at,
+          id,
+          owner,
+        ],
+      });
+      switch (out[0]) {
+        case 'applied':
+          return { status: 'created', item: JSON.parse(str(out[1])) as ItemInstance, event: JSON.parse(str(out[2])) as ItemEvent };
+        case 'replayed':
+          return replayedEvent(id, out);
+        case 'forbidden':
+          return { status: 'forbidden', item: itemFromFields(id, out.slice(1)) };
+        case 'key-reused':
+          return { status: 'key-reused' };
+        case 'missing':
+          return { status: 'missing' };
+        default:
+          return { status: 'moved' };
       }
+    },
+    async itemEventRecord(studioUuid, idempotencyKey, fingerprint) {
+      const out = await commands.script({
+        script: ITEM_EVENT_RECORD,
+        keys: [K.item(studioUuid), K.itemEvents(studioUuid), K.itemKeys(studioUuid)],
+        args: [idempotencyKey, fingerprint],
+      });
+      if (out[0] === 'replayed') return replayedEvent(studioUuid, out);
+      return out[0] === 'key-reused' ? { status: 'key-reused' } : undefined;
+    },
+    async characterOwner(characterId) {
+      return (await commands.field(K.characterOwners, characterId)) ?? undefined;
     },
     async itemHistory(studioUuid) {
       const fields = await commands.fields(K.item(studioUuid), ITEM_FIELDS);

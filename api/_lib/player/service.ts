@@ -20,7 +20,17 @@ import { checkBody } from '../validation/check.js';
 import { exportFromRts, initialIsland, islandSeedOf, type IslandState, type RtsExportInput } from '../island/generate.js';
 import { SIZE_FOUNDATIONS, foundationOfBiome } from '../island/spec.js';
 import { mergePatch, type Json } from '../util/merge-patch.js';
-import { ERAS, type Character, type Era, type IslandDoc, type LearnedRecipe, type PlayerStore, type Progress } from './types.js';
+import {
+  type Character,
+  type Era,
+  type IslandDoc,
+  type LearnedRecipe,
+  type PlayerStore,
+  type Progress,
+  type ProgressSaveOutcome,
+} from './types.js';
+import { checkAuthority, ISLAND_AUTHORITY, PROGRESS_AUTHORITY, type Actor } from './authority.js';
+import { checkProgress } from './progress.js';
 
 /** Most characters of one era per account (POST /api/characters answers 409 beyond it). */
 export const CHARACTER_SLOTS_PER_ERA = 4;
@@ -88,6 +98,46 @@ export async function callerAccount(ledger: LedgerStore, studioId: string): Prom
   return account;
 }
 
+/** Who acts in a player-state request: a player (with its token's subject, a studio id) or a game server. */
+export type ActingCaller = { readonly actor: 'player'; readonly subject: string } | { readonly actor: 'game-server' };
+
+/**
+ * The account a player-state request acts for: a player's own (its token's subject; a `studioId` it
+ * sends must be that account's), or the account a game server names with `studioId`.
+ * @throws ServiceError 400 INVALID_QUERY (a game server without `studioId`), 403 (a player naming another
+ *   account), 404 (no such account), 503
+ */
+export async function actingAccount(ledger: LedgerStore, who: ActingCaller, studioId: string | undefined): Promise<Account> {
+  if (who.actor === 'player') {
+    if (studioId !== undefined && studioId !== who.subject)
+      throw new ServiceError(
+        'FORBIDDEN',
+        "A player's token acts for its own account only; studioId names the account a game server acts for.",
+      );
+    return callerAccount(ledger, who.subject);
+  }
+  if (studioId === undefined)
+    throw new ServiceError('INVALID_QUERY', 'A game server names the account it acts for: ?studioId=STUDIO_….', {
+      errors: [{ name: 'studioId', message: 'Required for a game server.' }],
+    });
+  const account = await ledger.findAccount({ studioId });
+  if (!account) throw new ServiceError('NOT_FOUND', 'No account has this studioId.');
+  return account;
+}
+
+/**
+ * The account of the character a request acts on: for a player, its own account (another account's
+ * character is then not found); for a game server, the character's owner.
+ * @throws ServiceError 404 (no such character, or not the player's), 503
+ */
+export async function characterAccount(ledger: LedgerStore, store: PlayerStore, who: ActingCaller, characterId: string): Promise<Account> {
+  if (who.actor === 'player') return callerAccount(ledger, who.subject);
+  const owner = await store.characterOwner(characterId);
+  const account = owner === undefined ? undefined : await ledger.findAccount({ accountId: owner });
+  if (!account) throw new ServiceError('NOT_FOUND', 'No character has this id.');
+  return account;
+}
+
 // ---------------------------------------------------------------- island (2.9)
 
 /** The account's island, created on first read from its deterministic seed (revision 1). */
@@ -122,22 +172,39 @@ async function saveIsland(
   throw new ServiceError('NOT_FOUND', 'This account has no island.');
 }
 
+/** Most bytes of an island's state as JSON (UTF-8): a full heightmap and nature scatter fit with room to spare. */
+export const ISLAND_MAX_BYTES = 1024 * 1024;
+
 /**
- * Apply a JSON merge patch (RFC 7396) to the island state; the result must match the state schema.
- * @throws ServiceError 400 INVALID_BODY naming every bad field of the merged state, 412, 428, 503
+ * Apply a JSON merge patch (RFC 7396) to the island state. Who may write which field is
+ * `ISLAND_AUTHORITY` (`authority.ts`); the merged state must match the state schema whole and stay within
+ * {@link ISLAND_MAX_BYTES}.
+ * @throws ServiceError 403 (a field the actor may not write), 400 INVALID_BODY naming every bad field of
+ *   the merged state, 413, 412, 428, 503
  */
 export function patchIsland(
   store: PlayerStore,
   account: Account,
   ifMatch: string | null,
   patch: Record<string, Json>,
+  actor: Actor,
   clock: Clock = systemClock,
 ): Promise<IslandDoc> {
+  checkAuthority(ISLAND_AUTHORITY, Object.keys(patch), actor);
   return saveIsland(
     store,
     account,
     ifMatch,
-    (current) => checkBody<IslandState>('island-state', mergePatch(current as unknown as Json, patch)),
+    (current) => {
+      const state = checkBody<IslandState>('island-state', mergePatch(current as unknown as Json, patch));
+      const bytes = Buffer.byteLength(JSON.stringify(state));
+      if (bytes > ISLAND_MAX_BYTES)
+        throw new ServiceError(
+          'PAYLOAD_TOO_LARGE',
+          `The island after this change would be ${bytes} bytes; an island holds at most ${ISLAND_MAX_BYTES}.`,
+        );
+      return state;
+    },
     clock,
   );
 }
@@ -191,20 +258,6 @@ export function studioCodeOf(characterId: string): string {
     bits >>= 5n;
   }
   return `STDG-${code.slice(0, 4)}-${code.slice(4)}`;
-}
-
-/** The era of `?era=`. @throws ServiceError INVALID_QUERY for a missing or unknown era (never a default) */
-export function eraOf(value: string | null): Era {
-  if (value === null || value === '')
-    throw new ServiceError('INVALID_QUERY', 'Name the era: ?era=warlords, voxel, nexus or armada.', {
-      errors: [{ name: 'era', message: 'Required: one of warlords, voxel, nexus, armada.' }],
-    });
-  if (!(ERAS as readonly string[]).includes(value)) {
-    throw new ServiceError('INVALID_QUERY', `Unknown era "${value.slice(0, 40)}"; use warlords, voxel, nexus or armada.`, {
-      errors: [{ name: 'era', message: 'Must be one of: warlords, voxel, nexus, armada.' }],
-    });
-  }
-  return value as Era;
 }
 
 const UUID_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -367,10 +420,15 @@ export interface ProgressPatchBody {
 }
 
 /**
- * Apply a merge patch to a character's progress over the revision `If-Match` names, once per key.
- * A member set to null empties the field.
- * @returns the character after the save and whether this request replayed an earlier one.
- * @throws ServiceError 404, 412 (with the current ETag), 428, 422 IDEMPOTENCY_KEY_REUSED, 503
+ * Apply a merge patch to a character's progress over the revision `If-Match` names, once per key
+ * (spec 2.8). A member set to null empties the field. Who may write which field is `PROGRESS_AUTHORITY`
+ * (`authority.ts`): a player's token its skill loadouts, a game server every field. The merged progress is
+ * checked whole (`progress.ts`: caps, size, catalog ids of the changed fields), and the items it wears
+ * against the item ledger in the write itself. A key used before answers its replay whatever the
+ * character's progress is now.
+ * @returns the character after the save (as it stands, for a replay) and whether this request replayed an earlier one.
+ * @throws ServiceError 403 (a field the actor may not write), 400 (bounds, catalog ids, equipment), 404,
+ *   412 (with the current ETag), 413, 428, 422 IDEMPOTENCY_KEY_REUSED, 503
  */
 export async function patchProgress(
   store: PlayerStore,
@@ -378,21 +436,39 @@ export async function patchProgress(
   characterId: string,
   ifMatch: string | null,
   body: ProgressPatchBody,
+  actor: Actor,
   clock: Clock = systemClock,
 ): Promise<{ character: Character; replayed: boolean }> {
   const revisions = ifMatchRevisions(ifMatch);
-  const current = await ownCharacter(store, account, characterId);
-  const merged = mergePatch(current.progress as unknown as Json, body.progress) as unknown as Partial<Progress>;
-  const progress: Progress = { ...EMPTY_PROGRESS, ...merged };
+  checkAuthority(PROGRESS_AUTHORITY, Object.keys(body.progress), actor, '/progress');
   // the key is bound to the request as sent: the patch and the revision it names
+  const fingerprint = requestFingerprint([body.progress, revisions]);
+  const current = await ownCharacter(store, account, characterId);
   const expected = revisions.includes(current.progressRevision) ? current.progressRevision : (revisions[0] ?? -1);
+  let progress: Progress;
+  try {
+    const merged = mergePatch(current.progress as unknown as Json, body.progress) as unknown as Partial<Progress>;
+    progress = await checkProgress({ ...EMPTY_PROGRESS, ...merged }, new Set(Object.keys(body.progress)));
+  } catch (e) {
+    // a refusal that depends on the progress now: a key used before still answers its replay
+    const known =
+      e instanceof ServiceError ? await store.progressRecord(account.accountId, characterId, body.idempotencyKey, fingerprint) : undefined;
+    if (!known) throw e;
+    return progressAnswer(known);
+  }
   const out = await store.saveProgress(account.accountId, characterId, {
     expectedRevision: expected,
     progress,
     idempotencyKey: body.idempotencyKey,
-    fingerprint: requestFingerprint([body.progress, revisions]),
+    fingerprint,
     at: clock().toISOString(),
+    equipment: [...new Set(Object.values(progress.equipment_on_body).filter((v): v is string => typeof v === 'string'))],
   });
+  return progressAnswer(out);
+}
+
+/** The answer of a progress save's outcome. @throws ServiceError as {@link patchProgress} */
+function progressAnswer(out: ProgressSaveOutcome): { character: Character; replayed: boolean } {
   switch (out.status) {
     case 'created':
       return { character: out.character, replayed: false };
@@ -401,6 +477,24 @@ export async function patchProgress(
       return { character: out.character, replayed: true };
     case 'stale':
       throw stale(out.revision);
+    case 'equipment-refused': {
+      const why = {
+        missing: 'is not a minted item',
+        'not-owned': 'belongs to another account',
+        state: 'is consumed, destroyed, or worn by another character',
+      };
+      throw new ServiceError(
+        'INVALID_BODY',
+        `${out.refused.length} item(s) this character would wear cannot be worn: ${out.refused.map((r) => r.studioUuid).join(', ')}.`,
+        {
+          errors: out.refused.map((r) => ({
+            name: '/progress/equipment_on_body',
+            message: `${r.studioUuid} ${why[r.reason]}.`,
+            value: r.studioUuid,
+          })),
+        },
+      );
+    }
     case 'key-reused':
       throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for another change; use a new key.');
     default:
@@ -419,20 +513,30 @@ function catalogRecipeIds(): Promise<ReadonlySet<string>> {
   });
 }
 
+/** Body of POST /api/account/recipes (schema `recipe-learn`): the account by exactly one selector, and the recipe. */
+export interface RecipeLearnBody {
+  readonly studioId?: string;
+  readonly accountId?: string;
+  readonly recipeId: string;
+}
+
 /**
- * Learn a recipe of the catalog; learning it again changes nothing.
- * @throws ServiceError 400 INVALID_BODY when the catalog has no such recipe, 503
+ * Teach an account a recipe of the catalog (a game server's write: recipes confer power); learning it
+ * again changes nothing and answers the first time.
+ * @throws ServiceError 400 INVALID_BODY when the catalog has no such recipe, 404 (no such account), 503
  */
 export async function learnRecipe(
   store: PlayerStore,
-  account: Account,
-  recipeId: string,
+  ledger: LedgerStore,
+  body: RecipeLearnBody,
   clock: Clock = systemClock,
 ): Promise<{ learned: boolean; recipe: LearnedRecipe }> {
-  if (!(await catalogRecipeIds()).has(recipeId)) {
-    throw new ServiceError('INVALID_BODY', `No recipe ${recipeId.slice(0, 80)} in the catalog.`, {
+  if (!(await catalogRecipeIds()).has(body.recipeId)) {
+    throw new ServiceError('INVALID_BODY', `No recipe ${body.recipeId.slice(0, 80)} in the catalog.`, {
       errors: [{ name: '/recipeId', message: 'Not a recipe of the published catalog (master-recipes.json).' }],
     });
   }
-  return store.learnRecipe(account.accountId, recipeId, clock().toISOString());
+  const account = await ledger.findAccount(body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! });
+  if (!account) throw new ServiceError('NOT_FOUND', `No account has this ${body.studioId !== undefined ? 'studioId' : 'accountId'}.`);
+  return store.learnRecipe(account.accountId, body.recipeId, clock().toISOString());
 }

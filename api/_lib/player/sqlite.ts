@@ -21,6 +21,7 @@ import {
   PLAYER_STORE,
   characterBody,
   itemAfter,
+  WEARABLE,
   type BagEntry,
   type Character,
   type Era,
@@ -28,8 +29,11 @@ import {
   type IslandDoc,
   type ItemEvent,
   type ItemInstance,
+  type EquipmentRefusal,
+  type ItemEventOutcome,
   type ItemState,
   type MintOutcome,
+  type ProgressSaveOutcome,
   type PlayerStore,
   type Progress,
 } from './types.js';
@@ -194,6 +198,20 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
   const itemRow = (tx: Transaction, studioUuid: string) => one(tx, 'SELECT * FROM items WHERE studio_uuid = ?', [studioUuid]);
   const eventRow = (tx: Transaction, studioUuid: string, seq: number) =>
     one(tx, 'SELECT * FROM item_events WHERE studio_uuid = ? AND seq = ?', [studioUuid, seq]);
+  /** The outcome an item event's key already decided: its replay, a reuse, or undefined for a new key. */
+  const storedItemEvent = async (
+    tx: Transaction,
+    current: ItemInstance,
+    key: string,
+    fingerprint: string,
+  ): Promise<ItemEventOutcome | undefined> => {
+    const k = await lookupKey(tx, SCOPES.item(current.studioUuid), key, fingerprint);
+    if (k.status === 'new') return undefined;
+    if (k.status === 'key-reused') return { status: 'key-reused' };
+    const [seq, state] = k.ref.split(' ') as [string, ItemState];
+    const event = itemEventOf((await eventRow(tx, current.studioUuid, Number(seq)))!);
+    return { status: 'replayed', item: itemAfter(current, event, state), event };
+  };
 
   return {
     driver: 'sqlite',
@@ -279,6 +297,19 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         if (k.status === 'key-reused') return { status: 'key-reused' } as const;
         if (k.status === 'same') return { status: 'replayed', character: characterOf(row), revision: Number(k.ref.split(' ')[0]) } as const;
         if (Number(row.revision) !== save.expectedRevision) return { status: 'stale', revision: Number(row.revision) } as const;
+        const refused: EquipmentRefusal[] = [];
+        for (const id of save.equipment) {
+          const item = await itemRow(tx, id);
+          const reason = !item
+            ? 'missing'
+            : item.account_id !== accountId
+              ? 'not-owned'
+              : !WEARABLE.includes(item.state as ItemState) || (item.character_id !== null && item.character_id !== characterId)
+                ? 'state'
+                : undefined;
+          if (reason) refused.push({ studioUuid: id, reason });
+        }
+        if (refused.length > 0) return { status: 'equipment-refused', refused } as const;
         const character: Character = {
           ...characterOf(row),
           progress: save.progress,
@@ -298,6 +329,16 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
           ),
         ]);
         return { status: 'created', character } as const;
+      });
+    },
+    progressRecord(accountId, characterId, idempotencyKey, fingerprint) {
+      return db.write(async (tx): Promise<ProgressSaveOutcome | undefined> => {
+        const row = await one(tx, 'SELECT * FROM characters WHERE id = ? AND account_id = ?', [characterId, accountId]);
+        if (!row) return undefined;
+        const k = await lookupKey(tx, SCOPES.progress(characterId), idempotencyKey, fingerprint);
+        if (k.status === 'new') return undefined;
+        if (k.status === 'key-reused') return { status: 'key-reused' };
+        return { status: 'replayed', character: characterOf(row), revision: Number(k.ref.split(' ')[0]) };
       });
     },
     learnRecipe(accountId, recipeId, at) {
@@ -377,22 +418,20 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
       });
     },
     recordItemEvent(request) {
-      return db.write(async (tx) => {
+      return db.write(async (tx): Promise<ItemEventOutcome> => {
         const row = await itemRow(tx, request.studioUuid);
-        if (!row) return { status: 'missing' } as const;
+        if (!row) return { status: 'missing' };
         const current = itemOf(row);
-        const k = await lookupKey(tx, SCOPES.item(request.studioUuid), request.idempotencyKey, request.fingerprint);
-        if (k.status === 'key-reused') return { status: 'key-reused' } as const;
-        if (k.status === 'same') {
-          const [seq, state] = k.ref.split(' ') as [string, ItemState];
-          const event = itemEventOf((await eventRow(tx, request.studioUuid, Number(seq)))!);
-          return {
-            status: 'replayed',
-            item: itemAfter(current, event, state),
-            event,
-          } as const;
-        }
-        if (!request.from.includes(current.state)) return { status: 'forbidden', item: current } as const;
+        const known = await storedItemEvent(tx, current, request.idempotencyKey, request.fingerprint);
+        if (known) return known;
+        // the owner and the character the caller validated against, checked in the write itself
+        if (current.accountId !== request.expectedOwner) return { status: 'moved' };
+        if (
+          request.characterId !== null &&
+          !(await one(tx, 'SELECT 1 FROM characters WHERE id = ? AND account_id = ?', [request.characterId, request.expectedOwner]))
+        )
+          return { status: 'moved' };
+        if (!request.from.includes(current.state)) return { status: 'forbidden', item: current };
         const item: ItemInstance = {
           ...current,
           accountId: request.accountId ?? current.accountId,
@@ -420,8 +459,18 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
           },
           recordKey(SCOPES.item(request.studioUuid), request.idempotencyKey, request.fingerprint, `${event.seq} ${item.state}`),
         ]);
-        return { status: 'created', item, event } as const;
+        return { status: 'created', item, event };
       });
+    },
+    itemEventRecord(studioUuid, idempotencyKey, fingerprint) {
+      return db.write(async (tx) => {
+        const row = await itemRow(tx, studioUuid);
+        return row ? storedItemEvent(tx, itemOf(row), idempotencyKey, fingerprint) : undefined;
+      });
+    },
+    async characterOwner(characterId) {
+      const row = (await db.read('SELECT account_id FROM characters WHERE id = ?', [characterId]))[0];
+      return row ? text(row.account_id) : undefined;
     },
     async itemHistory(studioUuid) {
       const row = (await db.read('SELECT * FROM items WHERE studio_uuid = ?', [studioUuid]))[0];

@@ -106,6 +106,17 @@ export interface ProgressSave {
   /** Fingerprint of the request (the patch and the expected revision) bound to the key. */
   readonly fingerprint: string;
   readonly at: string;
+  /**
+   * The unique items the saved progress wears (`equipment_on_body`'s values), checked in the write itself:
+   * each must be minted, owned by the account, and owned, assigned or equipped with no character or this one.
+   */
+  readonly equipment: readonly string[];
+}
+
+/** Why an item the progress would wear is refused: not minted, another account's, or in a state or on a character that forbids it. */
+export interface EquipmentRefusal {
+  readonly studioUuid: string;
+  readonly reason: 'missing' | 'not-owned' | 'state';
 }
 
 /**
@@ -116,6 +127,7 @@ export interface ProgressSave {
  */
 export type ProgressSaveOutcome =
   | { readonly status: 'created'; readonly character: Character }
+  | { readonly status: 'equipment-refused'; readonly refused: readonly EquipmentRefusal[] }
   | { readonly status: 'replayed'; readonly character: Character; readonly revision: number }
   | { readonly status: 'stale'; readonly revision: number }
   | { readonly status: 'missing' }
@@ -198,7 +210,10 @@ export interface ItemEventRequest {
   readonly to: ItemState;
   /** The owner after the event (the new one for a transfer; else the current one is kept when undefined). */
   readonly accountId: string | undefined;
+  /** For an assignment or equipping: a character of {@link expectedOwner}, checked in the write itself. */
   readonly characterId: string | null;
+  /** The owner the caller validated the event against: a write finding another owner changes nothing (`moved`). */
+  readonly expectedOwner: string;
   /** Kept forever per instance: the same key again answers the first result. */
   readonly idempotencyKey: string;
   readonly fingerprint: string;
@@ -212,6 +227,8 @@ export interface ItemEventRequest {
  */
 export type ItemEventOutcome =
   | { readonly status: 'created' | 'replayed'; readonly item: ItemInstance; readonly event: ItemEvent }
+  /** The owner is not the one the caller validated against, or the character is not the owner's (any more); nothing changed. */
+  | { readonly status: 'moved' }
   | { readonly status: 'forbidden'; readonly item: ItemInstance }
   | { readonly status: 'missing' }
   | KeyReused;
@@ -271,8 +288,17 @@ export interface PlayerStore {
   characters(accountId: string, era: Era): Promise<Character[]>;
   /** One character of the account; undefined when it has no such character (another account's included). */
   character(accountId: string, characterId: string): Promise<Character | undefined>;
+  /** The account a character belongs to, or undefined when no character has this id. */
+  characterOwner(characterId: string): Promise<string | undefined>;
   /** Save a character's progress when its revision is `expectedRevision` (+1); atomic, once per key. */
   saveProgress(accountId: string, characterId: string, save: ProgressSave): Promise<ProgressSaveOutcome>;
+  /** What a progress key already decided for the character (its replay, or `key-reused`), or undefined for a key not used on it. */
+  progressRecord(
+    accountId: string,
+    characterId: string,
+    idempotencyKey: string,
+    fingerprint: string,
+  ): Promise<ProgressSaveOutcome | undefined>;
   /** Learn a recipe; the first time wins (`learned` false and the first time when known). */
   learnRecipe(accountId: string, recipeId: string, at: string): Promise<{ readonly learned: boolean; readonly recipe: LearnedRecipe }>;
   /** The account's learned recipes, by time learned then id. */
@@ -285,6 +311,8 @@ export interface PlayerStore {
   mintItem(request: MintRequest): Promise<MintOutcome>;
   /** Record an event the item's state allows, once per (item, key); atomic. */
   recordItemEvent(request: ItemEventRequest): Promise<ItemEventOutcome>;
+  /** The outcome an item event's key already decided (its replay, or `key-reused`), or undefined for a key not used on this item. */
+  itemEventRecord(studioUuid: string, idempotencyKey: string, fingerprint: string): Promise<ItemEventOutcome | undefined>;
   /** An item and its events, oldest first; undefined when no such item was minted. */
   itemHistory(studioUuid: string): Promise<{ item: ItemInstance; events: ItemEvent[] } | undefined>;
   /** The items an account owns now (consumed and destroyed ones excluded), by mint time. */
@@ -315,6 +343,9 @@ export function characterBody(c: Character): string {
     createdAt: c.createdAt,
   });
 }
+
+/** States in which an item may be worn (with no character, or on the character that wears it). */
+export const WEARABLE: readonly ItemState[] = Object.freeze(['owned', 'assigned', 'equipped']);
 
 /**
  * The item right after `event` (whose state after is `state`): what that event's request answered, read

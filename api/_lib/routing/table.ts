@@ -31,9 +31,11 @@ export type Method = (typeof METHODS)[number];
  * - `player`: a valid, non-guest bearer token of any role (spec 5.4);
  * - `game-server`: a token whose role is `server`, `admin` or `master`, or `X-Admin-Password` (spec 2.6:
  *   unique items and bag quantities change server-side only);
+ * - `player-or-game-server`: a player's own token, or a game server's credentials acting for a player's
+ *   account (what each may write of player state is the player service's field table);
  * - `admin`: a token whose role is `admin` or `master`, or `X-Admin-Password` (spec 5.3).
  */
-export const ACCESS = ['public', 'player', 'game-server', 'admin'] as const;
+export const ACCESS = ['public', 'player', 'game-server', 'player-or-game-server', 'admin'] as const;
 /** One access level. */
 export type Access = (typeof ACCESS)[number];
 
@@ -124,11 +126,11 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/storage/{key+}', entry: 'storage', name: 'object', methods: ['DELETE'], access: 'admin' },
   // §2.9, §4.8 home island: the spec is public; the state acts for the caller's account only
   { path: '/api/island/spec', entry: 'player', name: 'spec', methods: GET, access: 'public' },
-  { path: '/api/island/state', entry: 'player', name: 'state', methods: ['GET', 'PATCH'], access: 'player' },
+  { path: '/api/island/state', entry: 'player', name: 'state', methods: ['GET', 'PATCH'], access: 'player-or-game-server' },
   { path: '/api/island/export-from-rts', entry: 'player', name: 'export-from-rts', methods: ['POST'], access: 'player' },
   // §2.6, §2.8, §4.8 characters of the caller's account (characters.id is the only key)
   { path: '/api/characters', entry: 'player', name: 'characters', methods: ['GET', 'POST'], access: 'player' },
-  { path: '/api/characters/{key}/progress', entry: 'player', name: 'progress', methods: ['GET', 'PATCH'], access: 'player' },
+  { path: '/api/characters/{key}/progress', entry: 'player', name: 'progress', methods: ['GET', 'PATCH'], access: 'player-or-game-server' },
   // §4.8, §5.5 external login (no caller token) and link (the caller's token)
   { path: '/api/auth/external', entry: 'player', name: 'external', methods: ['POST'], access: 'public' },
   { path: '/api/auth/external-link', entry: 'player', name: 'external-link', methods: ['POST'], access: 'player' },
@@ -140,8 +142,14 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/inventory', entry: 'player', name: 'inventory', methods: GET, access: 'player' },
   { path: '/api/inventory/grant', entry: 'player', name: 'inventory-grant', methods: ['POST'], access: 'game-server' },
   { path: '/api/inventory/consume', entry: 'player', name: 'inventory-consume', methods: ['POST'], access: 'game-server' },
-  // §4.8 account-scoped state
-  { path: '/api/account/recipes', entry: 'player', name: 'recipes', methods: ['GET', 'POST'], access: 'player' },
+  // §4.8 account-scoped state: learned recipes are read by the player, taught by game servers
+  {
+    path: '/api/account/recipes',
+    entry: 'player',
+    name: 'recipes',
+    methods: ['GET', 'POST'],
+    access: { GET: 'player-or-game-server', POST: 'game-server' },
+  },
   // Anything else under the API answers a problem+json 404 (after static files and entry files).
   { path: '/api/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true, access: 'public' },
   { path: '/v1/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true, access: 'public' },

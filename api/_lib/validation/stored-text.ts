@@ -24,6 +24,7 @@ export const STORED_TEXT_FIELDS: Readonly<Record<string, Readonly<Record<string,
   'create-account': { '/displayName': { kind: 'line', maxLength: 64 }, '/username': { kind: 'line', maxLength: 64 } },
   'character-create': { '/name': { kind: 'line', maxLength: 24 } },
   'character-progress-patch': { '/progress/skill_loadouts/*/name': { kind: 'line', maxLength: 40 } },
+  'character-progress': { '/skill_loadouts/*/name': { kind: 'line', maxLength: 40 } },
 });
 
 const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
