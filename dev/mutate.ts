@@ -4,9 +4,10 @@
  * - Without a module: the whole mutated set of `stryker.config.json` against every suite of
  *   `vitest.stryker.config.ts` (the whole suite but the few that cannot run in Stryker's sandbox).
  * - With a module (`api/_lib/ledger/chain.ts`, or `file.ts:40-60` for a line range): only that module
- *   is mutated, against only the test files that import it directly or through other modules. Those
- *   are listed in a vitest config written for the run (`vitest.mutate-<pid>.config.ts`, git-ignored,
- *   removed when the run ends), so the initial test run and every mutant run use just them.
+ *   is mutated, against only the test files that import it directly or through other modules (with
+ *   `--direct`, only through test helpers). Those are listed in a vitest config written for the run
+ *   (`vitest.mutate-<pid>.config.ts`, git-ignored, removed when the run ends), so the initial test run
+ *   and every mutant run use just them.
  *
  * Exit codes: 0 done (whatever the score: `stryker.config.json` sets no break threshold), 1 Stryker
  * failed or no test reaches the module, 2 bad arguments.
@@ -41,6 +42,9 @@ Options:
   --coverage <mode>    perTest (default: each mutant runs only the tests that reach it) or
                        all (each mutant runs every selected test; it also kills mutants of code
                        that runs when a module is imported)
+  --direct             only the test files that import <module> themselves or through test
+                       helpers (test/**), not through other source modules: faster, and a
+                       lower bound of the score
   --concurrency <n>    test runner processes (default: stryker.config.json's, 2)
   --dry-run            only the initial test run, no mutant
   --list               print the test files a run of <module> would use, and run nothing
@@ -48,7 +52,8 @@ Options:
 
 Examples:
   npm run mutate -- api/_lib/ledger/chain.ts
-  npm run mutate -- api/_lib/ledger/invariants.ts --coverage all
+  npm run mutate -- api/_lib/ledger/invariants.ts --direct
+  npm run mutate -- api/player.ts --coverage all
   npm run mutate -- api/_lib/search/engine.ts:180-240 --concurrency 1
   npm run mutate -- --dry-run
 `;
@@ -138,6 +143,15 @@ export function testsReaching(
 }
 
 /**
+ * {@link sourceGraph}'s imports cut down to those of test files and test helpers (`test/**`): with it,
+ * {@link testsReaching} chooses the tests that import a module themselves or through a helper.
+ * @param importsOf the full import graph.
+ */
+export function testImportsOnly(importsOf: (file: string) => readonly string[]): (file: string) => readonly string[] {
+  return (file) => (file.startsWith('test/') ? importsOf(file) : []);
+}
+
+/**
  * The run-time imports of the repository's files, read from disk and parsed on first use.
  * @param root the repository root; default this repository's.
  * @returns `importsOf(file)`: the repository-relative files `file` imports ({@link runtimeImports},
@@ -211,6 +225,7 @@ export function scopedVitestConfig(tests: readonly string[], globalSetup: boolea
 interface Args {
   readonly modules: readonly string[];
   readonly coverage: Coverage | undefined;
+  readonly direct: boolean;
   readonly concurrency: number | undefined;
   readonly dryRun: boolean;
   readonly list: boolean;
@@ -231,6 +246,7 @@ function parse(argv: readonly string[]): Args {
       concurrency: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
+      direct: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -240,10 +256,12 @@ function parse(argv: readonly string[]): Args {
   const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1))
     throw new Error(`--concurrency must be a whole number of at least 1, not "${values.concurrency}".`);
-  if (values.list && positionals.length === 0) throw new Error('--list needs a module.');
+  for (const flag of ['list', 'direct'] as const)
+    if (values[flag] && positionals.length === 0) throw new Error(`--${flag} needs a module.`);
   return {
     modules: positionals,
     coverage: coverage as Coverage | undefined,
+    direct: values.direct,
     concurrency,
     dryRun: values['dry-run'],
     list: values.list,
@@ -316,17 +334,18 @@ export async function main(argv: readonly string[], io: MutateIo = {}): Promise<
   let scopedConfig: string | undefined;
   if (targets.length > 0) {
     const importsOf = sourceGraph(ROOT);
+    const reaching = args.direct ? testImportsOnly(importsOf) : importsOf;
     const test = strykerVitest.test ?? {};
     const candidates = testFiles(test.include ?? [], test.exclude ?? [], ROOT);
     const tests = testsReaching(
       targets.map((t) => t.file),
       candidates,
-      importsOf,
+      reaching,
     );
     const left = testsReaching(
       targets.map((t) => t.file),
       Object.keys(SANDBOX_EXCLUDED),
-      importsOf,
+      reaching,
     );
     if (args.list) {
       out(tests.map((t) => `${t}\n`).join(''));

@@ -14,6 +14,7 @@ import {
   scopedVitestConfig,
   sourceGraph,
   testFiles,
+  testImportsOnly,
   testsReaching,
   USAGE,
 } from '../../dev/mutate.js';
@@ -114,6 +115,13 @@ describe('testsReaching', () => {
   it('counts a module reached through a cycle, and a test file itself when it is the module', () => {
     expect(testsReaching(['src/y.ts'], tests, importsOf)).toEqual(['test/b.test.ts']);
     expect(testsReaching(['test/d.test.ts'], tests, importsOf)).toEqual(['test/d.test.ts']);
+  });
+
+  it('with testImportsOnly, chooses the tests that import the module themselves or through a test helper', () => {
+    const viaTests = testImportsOnly(importsOf);
+    expect(testsReaching(['src/target.ts'], tests, viaTests)).toEqual(['test/a.test.ts']);
+    expect(testsReaching(['src/x.ts'], tests, viaTests)).toEqual(['test/b.test.ts']);
+    expect(viaTests('src/y.ts')).toEqual([]);
   });
 
   it('importClosure holds the starts and everything they reach, once each', () => {
@@ -250,6 +258,17 @@ describe('npm run mutate', () => {
     expect(r.out.join('')).toMatch(/^Mutating api\/_lib\/ledger\/chain\.ts:10-20 against \d+ test file\(s\)/);
   });
 
+  it('--direct chooses fewer test files: not those that reach the module through other source modules', async () => {
+    const all = run(['--list', 'api/_lib/ledger/chain.ts']);
+    const direct = run(['--list', '--direct', 'api/_lib/ledger/chain.ts']);
+    expect(await all.done).toBe(0);
+    expect(await direct.done).toBe(0);
+    const chosen = direct.out.join('').trim().split('\n');
+    expect(chosen).toContain('test/ledger/invariants.test.ts');
+    expect(chosen).not.toContain('test/ledger/wallet-api.test.ts');
+    expect(all.out.join('')).toContain('test/ledger/wallet-api.test.ts');
+  });
+
   it('--list prints the chosen test files, and says which sandbox-excluded suites would have reached the module', async () => {
     const r = run(['--list', 'api/_lib/routing/bundles.ts']);
     expect(await r.done).toBe(0);
@@ -266,6 +285,7 @@ describe('npm run mutate', () => {
       ['--coverage', 'off'],
       ['--concurrency', '0'],
       ['--list'],
+      ['--direct'],
       ['--frobnicate'],
     ]) {
       const r = run(argv);
