@@ -20,7 +20,8 @@
  * | `JWT_AUDIENCE` | `game-api` | `aud` of the tokens we issue and accept |
  * | `JWT_SECRET` | - | HS256 shared secret, at least 32 bytes; exclusive with `JWT_JWKS_URL` |
  * | `JWT_JWKS_URL` | - | https URL of a remote JWKS (asymmetric keys; http only on 127.0.0.1/localhost); exclusive with `JWT_SECRET` |
- * | `JWT_CLOCK_TOLERANCE_S` | `5` | seconds of clock skew accepted on `exp`/`nbf`, 0-300 |
+ * | `JWT_CLOCK_TOLERANCE_S` | `5` | seconds of clock skew accepted on `exp`/`nbf`/`iat`, 0-300 |
+ * | `JWT_MAX_AGE_S` | `86400` (24 h) | oldest token accepted, in seconds since its `iat`, whatever its `exp` says; 60 to 2,592,000 (30 days) |
  * | `EXTERNAL_AUTH_JWKS_URL` | - (the local stand-in off Vercel, see `dev/local-env.ts`) | JWKS of the external platform whose tokens `POST /api/auth/external` accepts (spec 5.5; https, http only on 127.0.0.1/localhost); unset disables external login (503) |
  * | `EXTERNAL_AUTH_ISSUER`, `EXTERNAL_AUTH_AUDIENCE` | - | required with `EXTERNAL_AUTH_JWKS_URL`: the `iss` and `aud` the platform's tokens carry |
  * | `EXTERNAL_AUTH_PROVIDER` | `platform` | name of the platform: the prefix of the usernames of accounts it creates (`<provider>:<external user id>`), 1-32 of a-z, 0-9, `_`, `-` |
@@ -108,8 +109,10 @@ export interface JwtConfig {
   /** Where verification keys come from: an HS256 shared secret, a remote JWKS, or none configured. */
   readonly keys:
     { readonly kind: 'secret'; readonly secret: Secret } | { readonly kind: 'jwks'; readonly url: string } | { readonly kind: 'none' };
-  /** Accepted clock skew on `exp`/`nbf`, seconds. */
+  /** Accepted clock skew on `exp`/`nbf`/`iat`, seconds. */
   readonly clockToleranceS: number;
+  /** Oldest token accepted, seconds since its `iat` (spec 5.2; `api/_lib/auth/tokens.ts`). */
+  readonly maxAgeS: number;
 }
 
 /** Validated, frozen service configuration. */
@@ -317,6 +320,7 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     audience: r.get('JWT_AUDIENCE') ?? 'game-api',
     keys,
     clockToleranceS: r.int('JWT_CLOCK_TOLERANCE_S', 5, 0, 300, 'seconds of clock skew'),
+    maxAgeS: r.int('JWT_MAX_AGE_S', 86_400, 60, 2_592_000, 'seconds a token is accepted after its iat'),
   };
 
   // External login.

@@ -39,7 +39,13 @@ describe('defaults', () => {
       dir: resolve(PROJECT_ROOT, '.data', 'storage'),
       publicUrl: 'http://localhost:3000/storage',
     });
-    expect(c.jwt).toEqual({ issuer: 'game-data-service', audience: 'game-api', keys: { kind: 'none' }, clockToleranceS: 5 });
+    expect(c.jwt).toEqual({
+      issuer: 'game-data-service',
+      audience: 'game-api',
+      keys: { kind: 'none' },
+      clockToleranceS: 5,
+      maxAgeS: 86_400,
+    });
     expect(c.adminPassword).toBeUndefined();
     expect(c.walletVerifySendMax).toBe(1000);
     expect(c.port).toBe(3000);
@@ -176,6 +182,10 @@ describe('tokens, admin password and limits', () => {
     expect(loadServiceConfig({ JWT_CLOCK_TOLERANCE_S: '300' }).jwt.clockToleranceS).toBe(300);
     expect(variables({ JWT_CLOCK_TOLERANCE_S: '301' })).toEqual(['JWT_CLOCK_TOLERANCE_S']);
     expect(variables({ JWT_CLOCK_TOLERANCE_S: '-1' })).toEqual(['JWT_CLOCK_TOLERANCE_S']);
+    expect(loadServiceConfig({ JWT_MAX_AGE_S: '60' }).jwt.maxAgeS).toBe(60);
+    expect(loadServiceConfig({ JWT_MAX_AGE_S: '2592000' }).jwt.maxAgeS).toBe(2_592_000);
+    expect(variables({ JWT_MAX_AGE_S: '59' })).toEqual(['JWT_MAX_AGE_S']);
+    expect(variables({ JWT_MAX_AGE_S: '2592001' })).toEqual(['JWT_MAX_AGE_S']);
   });
 
   it('requires an admin password of at least 16 characters when set', () => {

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
-import { mintToken, VERIFIED_CACHE_SIZE, verifiedTokenCache, verifyToken } from '../../api/_lib/auth/tokens.js';
+import { issuedBefore, mintToken, VERIFIED_CACHE_SIZE, verifiedTokenCache, verifyToken } from '../../api/_lib/auth/tokens.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 import * as wallet from '../../api/wallet.js';
 import * as admin from '../../api/admin.js';
@@ -21,6 +21,8 @@ const h = sqliteHarness();
 const now = () => Math.floor(Date.now() / 1000);
 const key = new TextEncoder().encode(SECRET);
 let studioId = '';
+/** The configuration of the suite's one store (each `h.env()` is a fresh store). */
+let env: Record<string, string> = {};
 
 async function overviewStatus(token: string): Promise<{ status: number; auth: string | null }> {
   const res = await wallet.GET(new Request('http://t/api/wallet/overview', { headers: { Authorization: `Bearer ${token}` } }));
@@ -34,7 +36,8 @@ const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
 describe('with an HS256 secret', () => {
   beforeAll(async () => {
     await h.setup();
-    useServiceConfig(loadServiceConfig({ ...h.env(), JWT_SECRET: SECRET }));
+    env = { ...h.env(), JWT_SECRET: SECRET };
+    useServiceConfig(loadServiceConfig(env));
     const res = await admin.POST(
       new Request('http://t/api/admin/accounts', {
         method: 'POST',
@@ -63,6 +66,8 @@ describe('with an HS256 secret', () => {
     delete noExp.exp;
     const noSub: Record<string, unknown> = good();
     delete noSub.sub;
+    const noIat: Record<string, unknown> = good();
+    delete noIat.iat;
     const valid = await hs(good());
     const [hd, pl, sig] = valid.split('.') as [string, string, string];
     const { privateKey: rsa } = await generateKeyPair('RS256');
@@ -85,6 +90,16 @@ describe('with an HS256 secret', () => {
       'role not a string': await hs({ ...good(), role: ['admin'] }),
       'no role': await new SignJWT({ ...good() }).setProtectedHeader({ alg: 'HS256' }).sign(key),
       guest: await hs({ ...good(), guest: true }),
+      // any guest claim but the literal false is a guest (fail closed)
+      'guest "false"': await hs({ ...good(), guest: 'false' }),
+      'guest 0': await hs({ ...good(), guest: 0 }),
+      'guest null': await hs({ ...good(), guest: null }),
+      'guest {}': await hs({ ...good(), guest: {} }),
+      'guest []': await hs({ ...good(), guest: [] }),
+      'no iat': await hs(noIat),
+      'iat in the future': await hs({ ...good(), iat: now() + 120 }),
+      'iat older than the maximum age, exp far ahead': await hs({ ...good(), iat: now() - 86_400 - 60, exp: now() + 86_400 * 365 }),
+      'iat not a number': await hs({ ...good(), iat: String(now()) }),
       'not a JWT': 'abc',
       'two parts': `${hd}.${pl}`,
     };
@@ -96,13 +111,28 @@ describe('with an HS256 secret', () => {
     }
   });
 
+  it('takes a guest claim of literal false as a login, as if it were absent', async () => {
+    expect((await overviewStatus(await hs({ ...good(), guest: false }))).status).toBe(200);
+  });
+
+  it('accepts a token up to JWT_MAX_AGE_S (24 h by default) after its iat, within the tolerance, and not beyond', async () => {
+    const aged = (age: number) => hs({ ...good(), iat: now() - age, exp: now() + 600 });
+    expect((await overviewStatus(await aged(86_400 - 10))).status).toBe(200);
+    expect((await overviewStatus(await aged(86_400 + 2))).status).toBe(200);
+    expect((await overviewStatus(await aged(86_400 + 30))).status).toBe(401);
+    useServiceConfig(loadServiceConfig({ ...env, JWT_MAX_AGE_S: '600' }));
+    expect((await overviewStatus(await aged(590))).status).toBe(200);
+    expect((await overviewStatus(await aged(700))).status).toBe(401);
+    useServiceConfig(loadServiceConfig(env));
+  });
+
   it('accepts exp and nbf within the clock tolerance (5 s by default) and not beyond', async () => {
     expect((await overviewStatus(await hs({ ...good(), exp: now() - 2 }))).status).toBe(200);
     expect((await overviewStatus(await hs({ ...good(), nbf: now() + 2 }))).status).toBe(200);
     expect((await overviewStatus(await hs({ ...good(), exp: now() - 30 }))).status).toBe(401);
-    useServiceConfig(loadServiceConfig({ ...h.env(), JWT_SECRET: SECRET, JWT_CLOCK_TOLERANCE_S: '0' }));
+    useServiceConfig(loadServiceConfig({ ...env, JWT_CLOCK_TOLERANCE_S: '0' }));
     expect((await overviewStatus(await hs({ ...good(), exp: now() - 2 }))).status).toBe(401);
-    useServiceConfig(loadServiceConfig({ ...h.env(), JWT_SECRET: SECRET }));
+    useServiceConfig(loadServiceConfig(env));
   });
 
   it('mints tokens with the configured issuer and audience, exp, sub, role and the guest mark', async () => {
@@ -110,6 +140,7 @@ describe('with an HS256 secret', () => {
     const t = await mintToken(cfg, { subject: 'STUDIO_A', role: 'member', ttlSeconds: 60, now: now() });
     const p = await verifyToken(t, cfg);
     expect([p.subject, p.role, p.guest]).toEqual(['STUDIO_A', 'member', false]);
+    expect(p.issuedAt).toBe(p.expiresAt - 60);
     expect(p.expiresAt - now()).toBeLessThanOrEqual(60);
     expect(p.expiresAt - now()).toBeGreaterThan(55);
     expect((await verifyToken(await mintToken(cfg, { subject: 'S', role: 'player', guest: true }), cfg)).guest).toBe(true);
@@ -141,6 +172,30 @@ describe('with an HS256 secret', () => {
     const bad = await mintToken(other, { subject: 'STUDIO_D', role: 'player' });
     await expect(verifyToken(bad, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(verifyToken(bad, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('stops answering a remembered token from the cache once it is older than the maximum age, even before its exp', async () => {
+    const cfg = loadServiceConfig({ JWT_SECRET: SECRET, JWT_MAX_AGE_S: '60' }).jwt;
+    const t = await mintToken(cfg, { subject: 'STUDIO_E', role: 'player', ttlSeconds: 3600 });
+    const p = await verifyToken(t, cfg);
+    // jose takes an age of exactly max + tolerance and refuses one second more
+    const edge = (p.issuedAt + 60 + 5 + 1) * 1000;
+    try {
+      vi.useFakeTimers({ now: edge - 1 });
+      expect((await verifyToken(t, cfg)).subject).toBe('STUDIO_E');
+      vi.setSystemTime(edge);
+      await expect(verifyToken(t, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says a token was issued before a revocation time only when its iat is strictly earlier', () => {
+    const p = { subject: 'S', role: 'player', guest: false, expiresAt: 2_000, issuedAt: 1_000 } as const;
+    expect(issuedBefore(p, undefined)).toBe(false);
+    expect(issuedBefore(p, 1_001)).toBe(true);
+    expect(issuedBefore(p, 1_000)).toBe(false);
+    expect(issuedBefore(p, 999)).toBe(false);
   });
 
   it('answers a token verified before from the cache, counts hits and misses, stays bounded, and empties on a new configuration', async () => {
@@ -225,7 +280,7 @@ describe('with a remote JWKS on 127.0.0.1', () => {
     await new Promise((r) => server.close(r));
   });
 
-  const claims = () => ({ role: 'admin', sub: 'STUDIO_JWKS', iss: ISS, aud: AUD, exp: now() + 600 });
+  const claims = () => ({ role: 'admin', sub: 'STUDIO_JWKS', iss: ISS, aud: AUD, exp: now() + 600, iat: now() });
 
   it('verifies RS256 tokens by kid, fetching the key set once; refuses an unknown kid and an HS256 token made from the public key', async () => {
     const cfg = loadServiceConfig({ JWT_JWKS_URL: url }).jwt;
@@ -253,6 +308,10 @@ describe('with a remote JWKS on 127.0.0.1', () => {
     void _omit;
     const noExp = await new SignJWT(rest).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).sign(rsaPrivate);
     await expect(verifyToken(noExp, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    const { iat: _noIat, ...withoutIat } = claims();
+    void _noIat;
+    const noIat = await new SignJWT(withoutIat).setProtectedHeader({ alg: 'RS256', kid: 'key-1' }).sign(rsaPrivate);
+    await expect(verifyToken(noIat, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
   it('answers 503 when the key set is not a key set, or does not come in time', async () => {

@@ -5,14 +5,19 @@
  * - algorithms: `HS256` with a shared secret (`JWT_SECRET`); `RS256`, `PS256`, `ES256` or `EdDSA` with a
  *   remote JWKS (`JWT_JWKS_URL`). Never `none`, and never the other key family (an HS256 token signed
  *   with a public key is refused under JWKS; an RS256 token is refused under a secret);
- * - `iss` and `aud` from the configuration; `exp` and `sub` required; `nbf` honoured; clock tolerance
+ * - `iss` and `aud` from the configuration; `exp`, `iat` and `sub` required; `nbf` honoured; `iat` in
+ *   the past and at most `JWT_MAX_AGE_S` old (default 24 h), whatever `exp` says; clock tolerance
  *   `JWT_CLOCK_TOLERANCE_S` (default 5 s);
  * - the remote key set is created once per process (`createRemoteJWKSet` caches and rate-limits fetches)
  *   and dropped when the configuration changes.
  *
  * Claims we issue (only our issuer signs them): `sub` the caller's `studioId` (`STUDIO_*`), `role` one
  * of {@link ROLES}, and `guest: true` on a guest token (a guest is not a product login, spec 5.4: it is
- * refused wherever a login is needed, whatever its role says).
+ * refused wherever a login is needed, whatever its role says). Reading fails closed: a `guest` claim of
+ * any value but the literal `false` (`"false"`, `0`, `null`, an object) makes a guest.
+ *
+ * Revocation: the principal carries `iat` ({@link Principal.issuedAt}); a token issued before its
+ * account's revocation time is refused where the account is resolved ({@link issuedBefore}).
  */
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { createSecretKey, hash, type KeyObject } from 'node:crypto';
@@ -38,6 +43,16 @@ export interface Principal {
   readonly guest: boolean;
   /** `exp`, seconds since the epoch. */
   readonly expiresAt: number;
+  /** `iat`, seconds since the epoch. */
+  readonly issuedAt: number;
+}
+
+/**
+ * True when a token was issued before `revokedAt` (seconds since the epoch): every token of an account
+ * issued before its revocation time is refused, one issued in the same second or later is not.
+ */
+export function issuedBefore(principal: Principal, revokedAt: number | undefined): boolean {
+  return revokedAt !== undefined && principal.issuedAt < revokedAt;
 }
 
 /** `WWW-Authenticate` value of a 401 (RFC 6750); `error` names why a presented token failed. */
@@ -66,7 +81,7 @@ export const VERIFIED_CACHE_SIZE = 10_000;
  * Tokens verified before, by SHA-256 of the token (the token itself is not kept): a client sends the
  * same token with every request, and checking its signature again (WebCrypto, on the thread pool) costs
  * more than the rest of a credit. A hit is only taken for the same key configuration and while the
- * token has not expired (`exp` plus the clock tolerance, checked on every use); a token that failed is
+ * token has not expired (`exp`, or `iat` plus the maximum age, plus the clock tolerance, checked on every use); a token that failed is
  * never remembered. Cleared when the configuration changes.
  */
 const verified = new Map<string, { readonly config: JwtConfig; readonly principal: Principal; readonly validUntilMs: number }>();
@@ -108,7 +123,8 @@ function remember<K extends object | string, V>(cache: { set(key: K, value: V): 
  * Verify a compact JWS and read its principal.
  * @throws ServiceError UNAUTHORIZED (with `WWW-Authenticate: Bearer … error="invalid_token"`) for every
  *   invalid token: bad signature, wrong algorithm, expired, not yet valid, wrong issuer or audience,
- *   missing `exp` or `sub`, unknown `kid`, unknown role; UPSTREAM_UNAVAILABLE when the remote key set
+ *   missing `exp`, `iat` or `sub`, `iat` in the future or older than the maximum age, unknown `kid`,
+ *   unknown role; UPSTREAM_UNAVAILABLE when the remote key set
  *   cannot be fetched; UNAUTHORIZED when no key source is configured.
  */
 export async function verifyToken(token: string, config: JwtConfig): Promise<Principal> {
@@ -121,8 +137,9 @@ export async function verifyToken(token: string, config: JwtConfig): Promise<Pri
   cacheCounts.misses++;
   const principal = await verifyUncached(token, config);
   if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-  // jose refuses from the second `exp + tolerance` on; so does the cache
-  verified.set(digest, { config, principal, validUntilMs: (principal.expiresAt + config.clockToleranceS) * 1000 });
+  // jose refuses from the second `exp + tolerance` on, and from the second after `iat + max age + tolerance`; so does the cache
+  const until = Math.min(principal.expiresAt, principal.issuedAt + config.maxAgeS + 1) + config.clockToleranceS;
+  verified.set(digest, { config, principal, validUntilMs: until * 1000 });
   return principal;
 }
 
@@ -131,8 +148,9 @@ async function verifyUncached(token: string, config: JwtConfig): Promise<Princip
   const options = {
     issuer: config.issuer,
     audience: config.audience,
-    requiredClaims: ['exp', 'sub'],
+    requiredClaims: ['exp', 'iat', 'sub'],
     clockTolerance: config.clockToleranceS,
+    maxTokenAge: config.maxAgeS,
   };
   let payload: JWTPayload;
   try {
@@ -156,7 +174,14 @@ async function verifyUncached(token: string, config: JwtConfig): Promise<Princip
   if (!(ROLES as readonly unknown[]).includes(role)) {
     throw unauthorized(`The token's role is not one of ${ROLES.join(', ')}.`, 'invalid_token');
   }
-  return { subject: String(payload.sub), role: role as Role, guest: payload.guest === true, expiresAt: Number(payload.exp) };
+  return {
+    subject: String(payload.sub),
+    role: role as Role,
+    // fail closed: only an absent claim or the literal false is not a guest
+    guest: payload.guest !== undefined && payload.guest !== false,
+    expiresAt: Number(payload.exp),
+    issuedAt: Number(payload.iat),
+  };
 }
 
 /** Options of {@link mintToken}. */
