@@ -3,7 +3,16 @@
  * accept or refuse alike, with the reason each refusal gives; folder joining; URL paths of keys.
  */
 import { describe, expect, it } from 'vitest';
-import { encodeKeyPath, joinKey, keyProblem, MAX_KEY_BYTES, MAX_SEGMENT_BYTES, RESERVED_KEYS } from '../../api/_lib/storage/keys.js';
+import {
+  encodeKeyPath,
+  joinKey,
+  keyProblem,
+  lookAlikePunctuation,
+  normalizeKey,
+  MAX_KEY_BYTES,
+  MAX_SEGMENT_BYTES,
+  RESERVED_KEYS,
+} from '../../api/_lib/storage/keys.js';
 import { ACCEPTED, contentTypeOfKey, extensionOf, judgeContent, KINDS } from '../../api/_lib/storage/content-types.js';
 
 describe('keyProblem', () => {
@@ -20,7 +29,8 @@ describe('keyProblem', () => {
       'list.png',
       'UPLOAD',
       '😀/🎮.png',
-      'a/…/b',
+      'a/—/b',
+      'ｅｒａ/ｆｕｌｌｗｉｄｔｈ.png',
     ]) {
       expect(keyProblem(key), key).toBeUndefined();
     }
@@ -48,6 +58,23 @@ describe('keyProblem', () => {
       ['a\udc00', /lone UTF-16 surrogate/],
       ['list', /names a storage route/],
       ['presign', /names a storage route/],
+      // not NFC: e + U+0301 (the routes normalise before they check)
+      ['cafe\u0301.png', /not in Unicode NFC/],
+      // look-alike path punctuation: with a compatibility form, and without one
+      ['era1\uff0f..\uff0fsecret.png', /U\+FF0F \(／\)/],
+      ['\uff0e\uff0e/a.png', /U\+FF0E \(．\)/],
+      ['a\uff3cb.png', /U\+FF3C/],
+      ['a\u2215b.png', /U\+2215/],
+      ['a\u2044b.png', /U\+2044/],
+      ['a\u2216b.png', /U\+2216/],
+      ['a\u29f5b.png', /U\+29F5/],
+      ['a\u29f8b.png', /U\+29F8/],
+      ['a\u29f9b.png', /U\+29F9/],
+      ['\u2025/a.png', /U\+2025/],
+      ['a/\u2026/b', /U\+2026/],
+      ['a\u2024png', /U\+2024/],
+      ['a\ufe52png', /U\+FE52/],
+      ['a\ufe68b', /U\+FE68/],
     ];
     for (const [key, reason] of cases) expect(keyProblem(key), JSON.stringify(key)).toMatch(reason);
     // the reasons as a client reads them
@@ -61,10 +88,30 @@ describe('keyProblem', () => {
     expect(keyProblem('a/../b')).toBe('The key has a ".." segment.');
     expect(keyProblem('x'.repeat(256))).toBe('A folder or file name in the key is longer than 255 bytes of UTF-8.');
     expect(keyProblem('index')).toBe('"index" names a storage route; put the object in a folder.');
+    expect(keyProblem('a\uff0fb.png')).toBe(
+      'The key holds U+FF0F (／), which passes for path punctuation; use "/" between folders and "." only in names.',
+    );
     for (const name of RESERVED_KEYS) expect(keyProblem(name), name).toMatch(/storage route/);
     // control characters just outside the refused ranges are fine
     expect(keyProblem('a\u0020b')).toBeUndefined();
     expect(keyProblem('a\u00a0b')).toBeUndefined();
+  });
+
+  it('finds look-alike punctuation anywhere in the key, and takes the real punctuation itself', () => {
+    expect(lookAlikePunctuation('a.b/c\\d')).toBeUndefined();
+    expect(lookAlikePunctuation('era/☃/é.png')).toBeUndefined();
+    expect(lookAlikePunctuation('ok/ok/x\u2215')).toBe('\u2215');
+    expect(lookAlikePunctuation('\uff0e\u2215')).toBe('\uff0e');
+  });
+
+  it('normalises keys to NFC, so both spellings of one name are one key', () => {
+    expect(normalizeKey('cafe\u0301.png')).toBe('caf\u00e9.png');
+    expect(normalizeKey('caf\u00e9.png')).toBe('caf\u00e9.png');
+    expect(keyProblem(normalizeKey('cafe\u0301.png'))).toBeUndefined();
+    // compatibility forms are not folded: fullwidth letters stay what they are
+    expect(normalizeKey('ｅｒａ')).toBe('ｅｒａ');
+    // a lone surrogate passes through, for keyProblem to refuse
+    expect(keyProblem(normalizeKey('a\ud800'))).toMatch(/lone UTF-16 surrogate/);
   });
 
   it('counts bytes of UTF-8, not characters: 1,024 for the key and 255 for a segment', () => {

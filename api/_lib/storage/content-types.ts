@@ -14,7 +14,8 @@
  * Text formats (SVG, glTF JSON, OBJ) have no magic number and are refused: a sniffed type cannot tell them
  * from an HTML page, and SVG can carry scripts.
  */
-import { fileTypeFromFile } from 'file-type';
+import type { Readable } from 'node:stream';
+import { fileTypeFromFile, fileTypeFromStream } from 'file-type';
 
 /** Kinds of binaries. */
 export const KINDS = ['image', 'model', 'audio', 'video'] as const;
@@ -93,6 +94,19 @@ export function judgeContent(detected: { readonly ext: string } | undefined, nam
 /** Sniff the staged file at `path` and {@link judgeContent} it under `name`. */
 export async function checkContent(path: string, name: string): Promise<ContentCheck> {
   return judgeContent(await fileTypeFromFile(path), name);
+}
+
+/**
+ * Sniff a stored object's bytes from `body` and {@link judgeContent} them under `name`. Reads only the
+ * bytes the detection needs, then destroys the stream (the rest is never downloaded).
+ * @throws whatever reading the stream throws
+ */
+export async function checkStoredContent(body: NodeJS.ReadableStream, name: string): Promise<ContentCheck> {
+  try {
+    return judgeContent(await fileTypeFromStream(body as Readable), name);
+  } finally {
+    (body as Readable).destroy();
+  }
 }
 
 /**

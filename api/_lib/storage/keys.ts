@@ -11,6 +11,12 @@
  * - has a segment longer than {@link MAX_SEGMENT_BYTES} bytes (a file name limit of common file systems,
  *   applied to both adapters so that they accept the same keys);
  * - contains a control character (U+0000-U+001F, U+007F-U+009F);
+ * - is not in Unicode NFC: every route hands keys through {@link normalizeKey} first, so `é` typed as one
+ *   code point or as `e` + U+0301 names the same object; an adapter called with another form refuses it;
+ * - contains look-alike path punctuation ({@link lookAlikePunctuation}): a character that is not `.`, `/`
+ *   or `\` but whose compatibility form (NFKC) holds one (fullwidth `．` `／` `＼`, `․`, `﹒`, `﹨`, `…`), or a
+ *   slash look-alike without such a form (`∕` division slash, `⁄` fraction slash, `∖` set minus, `⧵` `⧸` `⧹`).
+ *   A reader would take `era1／..／secret` for a path that leaves its folder;
  * - is, as a whole, one of the storage route names ({@link RESERVED_KEYS}): `DELETE /api/storage/list`
  *   names the listing route, so such an object could never be deleted through the API.
  *
@@ -34,6 +40,27 @@ export const RESERVED_KEYS: readonly string[] = Object.freeze([
 
 // C0 controls, DEL and C1 controls
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+// slash and backslash look-alikes that have no compatibility decomposition
+const SLASH_LOOK_ALIKES = /[\u2044\u2215\u2216\u29f5\u29f8\u29f9]/u;
+// what the compatibility form of a look-alike holds
+const PATH_PUNCTUATION = /[./\\]/;
+
+/**
+ * The first character of `key` that passes for path punctuation without being it (see the module
+ * header), or `undefined`. Pure.
+ */
+export function lookAlikePunctuation(key: string): string | undefined {
+  for (const ch of key) {
+    if (ch === '.' || ch === '/' || ch === '\\') continue;
+    if (SLASH_LOOK_ALIKES.test(ch) || PATH_PUNCTUATION.test(ch.normalize('NFKC'))) return ch;
+  }
+  return undefined;
+}
+
+/** `key` in Unicode NFC, the form every key is stored and compared in. Pure; a lone surrogate passes through (then refused by {@link keyProblem}). */
+export function normalizeKey(key: string): string {
+  return key.normalize('NFC');
+}
 // in a `u` regex a surrogate pair is one code point, so only a lone surrogate is in category Cs
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -46,6 +73,10 @@ export function keyProblem(key: string): string | undefined {
   if (LONE_SURROGATE.test(key)) return 'The key holds a lone UTF-16 surrogate, which has no UTF-8 form.';
   if (Buffer.byteLength(key) > MAX_KEY_BYTES) return `The key is longer than ${MAX_KEY_BYTES} bytes of UTF-8.`;
   if (CONTROL.test(key)) return 'The key holds a control character.';
+  if (key !== key.normalize('NFC')) return 'The key is not in Unicode NFC.';
+  const lookAlike = lookAlikePunctuation(key);
+  if (lookAlike !== undefined)
+    return `The key holds ${codePoint(lookAlike)}, which passes for path punctuation; use "/" between folders and "." only in names.`;
   if (key.includes('\\')) return 'The key holds a backslash; separate folders with "/".';
   if (key.startsWith('/')) return 'The key starts with "/"; keys are relative.';
   for (const segment of key.split('/')) {
@@ -56,6 +87,11 @@ export function keyProblem(key: string): string | undefined {
   }
   if (RESERVED_KEYS.includes(key)) return `"${key}" names a storage route; put the object in a folder.`;
   return undefined;
+}
+
+/** `U+XXXX` and the character itself, e.g. `U+FF0F (／)`. */
+function codePoint(ch: string): string {
+  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} (${ch})`;
 }
 
 /**

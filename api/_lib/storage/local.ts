@@ -17,7 +17,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceError } from '../errors.js';
 import { encodeKeyPath } from './keys.js';
@@ -45,7 +45,8 @@ function unavailable(e: unknown): ServiceError {
 export function localStorageAdapter(dir: string, publicUrl: string): StorageAdapter {
   const objects = join(dir, 'objects');
   let ready: Promise<unknown> | undefined;
-  const ensure = () => (ready ??= mkdir(objects, { recursive: true }));
+  // the data folder and what it holds are the service's alone: folders 0700, files 0600
+  const ensure = () => (ready ??= mkdir(objects, { recursive: true, mode: 0o700 }));
   const hashOf = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
 
   const readRecord = async (path: string): Promise<LocalRecord | undefined> => {
@@ -83,9 +84,10 @@ export function localStorageAdapter(dir: string, publicUrl: string): StorageAdap
       try {
         const tmpBytes = join(objects, `.tmp-${randomUUID()}`);
         await copyFile(file.path, tmpBytes);
+        await chmod(tmpBytes, 0o600);
         await rename(tmpBytes, join(objects, record.file));
         const tmpRecord = join(objects, `.tmp-${randomUUID()}`);
-        await writeFile(tmpRecord, JSON.stringify(record));
+        await writeFile(tmpRecord, JSON.stringify(record), { mode: 0o600 });
         await rename(tmpRecord, recordPath);
         if (previous && previous.file !== record.file) await rm(join(objects, previous.file), { force: true });
       } catch (e) {

@@ -7,7 +7,7 @@
 import { ServiceError } from '../errors.js';
 import { systemClock, type Clock } from '../stores/clock.js';
 import { ACCEPTED, contentTypeOfKey } from './content-types.js';
-import { keyProblem } from './keys.js';
+import { keyProblem, normalizeKey } from './keys.js';
 import type { S3StorageAdapter } from './s3.js';
 import type { StorageAdapter } from './types.js';
 
@@ -45,9 +45,10 @@ export async function presignUpload(
   body: PresignBody,
   clock: Clock = systemClock,
 ): Promise<PresignedUpload> {
-  const problem = keyProblem(body.key);
+  const key = normalizeKey(body.key);
+  const problem = keyProblem(key);
   if (problem) throw new ServiceError('INVALID_BODY', problem, { errors: [{ name: '/key', message: problem }] });
-  const expected = contentTypeOfKey(body.key);
+  const expected = contentTypeOfKey(key);
   const taken = Object.values(ACCEPTED).some((t) => t.contentType === expected);
   if (!taken || body.contentType.toLowerCase() !== expected) {
     const message = taken
@@ -62,13 +63,13 @@ export async function presignUpload(
       'Presigned uploads need the s3 storage (STORAGE_DRIVER=s3); upload through POST /api/storage/upload instead.',
     );
   }
-  const url = await (adapter as S3StorageAdapter).presignPut(body.key, expected, body.size, PRESIGN_EXPIRES_S);
+  const url = await (adapter as S3StorageAdapter).presignPut(key, expected, body.size, PRESIGN_EXPIRES_S);
   return {
-    key: body.key,
+    key,
     method: 'PUT',
     url,
     headers: { 'Content-Type': expected, 'Content-Length': String(body.size) },
     expiresAt: new Date(clock().getTime() + PRESIGN_EXPIRES_S * 1000).toISOString(),
-    publicUrl: adapter.publicUrl(body.key),
+    publicUrl: adapter.publicUrl(key),
   };
 }

@@ -12,7 +12,7 @@
  */
 import { ServiceError } from '../errors.js';
 import { checkContent } from './content-types.js';
-import { joinKey, keyProblem } from './keys.js';
+import { joinKey, keyProblem, normalizeKey } from './keys.js';
 import type { StagedFile, StorageAdapter } from './types.js';
 
 /** A file ready to be stored: its name (an archive entry's path) and staged bytes. */
@@ -50,7 +50,7 @@ export type FileResult = StoredResult | RefusedResult;
  * @throws ServiceError INVALID_BODY when the folder is not a valid key prefix.
  */
 export function checkFolder(folder: string | undefined): string {
-  const f = (folder ?? '').trim().replace(/^\/+|\/+$/g, '');
+  const f = normalizeKey((folder ?? '').trim().replace(/^\/+|\/+$/g, ''));
   if (f === '') return '';
   const problem = keyProblem(`${f}/x`);
   if (problem)
@@ -71,7 +71,7 @@ export async function storeFiles(adapter: StorageAdapter, files: readonly Incomi
   const accepted: { index: number; key: string; file: IncomingFile; contentType: string }[] = [];
   const keys = new Set<string>();
   for (const file of files) {
-    const key = joinKey(folder, file.name);
+    const key = normalizeKey(joinKey(folder, file.name));
     const problem = keyProblem(key);
     if (problem) {
       results.push({ name: file.name, status: 'refused', code: 'INVALID_KEY', reason: problem });
@@ -156,8 +156,9 @@ export async function storeOne(
 export async function deleteObject(
   adapter: StorageAdapter,
   unregister: ((key: string) => Promise<void>) | undefined,
-  key: string,
+  path: string,
 ): Promise<void> {
+  const key = normalizeKey(path);
   const problem = keyProblem(key);
   if (problem)
     throw new ServiceError('INVALID_QUERY', `The path names no storage key: ${problem}`, { errors: [{ name: 'key', message: problem }] });
