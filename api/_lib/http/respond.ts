@@ -185,8 +185,10 @@ function boundedProblems(errors: readonly FieldProblem[]): FieldProblem[] {
  */
 export function toProblemResponse(error: unknown, request?: Request): Response {
   let se: ServiceError;
-  if (isServiceError(error)) se = error;
-  else if (error instanceof ConfigError) {
+  if (isServiceError(error)) {
+    se = error;
+    if (se.cause instanceof ConfigError) console.error('[config]', se.cause.message);
+  } else if (error instanceof ConfigError) {
     console.error('[config]', error.message);
     se = new ServiceError('UPSTREAM_UNAVAILABLE', 'The service is not configured correctly; the operator has been told what to set.');
   } else {
