@@ -25,6 +25,11 @@
  *    value, and refused when weak: shorter than their minimum (`JWT_SECRET` 32 bytes, `ADMIN_PASSWORD` 16
  *    characters), or weak by {@link secretWeakness} (few different characters, a short unit repeated, a
  *    well-known placeholder).
+ * 5. **Two halves.** The catalog half is `CATALOG_DIR` alone ({@link getCatalogDir}: search, stats,
+ *    export, collections, registries); the stateful half is every other variable
+ *    ({@link getServiceConfig}: tokens, the admin password, the stores, storage, external login). A bad
+ *    variable of the stateful half makes every stateful route answer 503 naming nothing internal (the
+ *    operator's log lists every problem, once) and leaves the catalog routes answering.
  *
  * Configuration errors name variables and what to set, never values.
  */
@@ -361,8 +366,27 @@ function unsetDriverWhy(env: Environment, embedded: string): string {
     : `this looks like ${hosted}, where an embedded ${embedded} would be one per instance`;
 }
 
+/** The catalog half (rule 5 of the module header): `CATALOG_DIR`, resolved against the project root. */
+function catalogFolder(r: Reader): string {
+  return r.folder('CATALOG_DIR', 'dist');
+}
+
 /**
- * Read and validate the configuration from `env` (the module header states the rules).
+ * Read the catalog half of the configuration from `env`: `CATALOG_DIR` alone, the folder the catalog
+ * routes read (rule 5 of the module header).
+ * @param env variables; default `process.env`.
+ * @returns the absolute catalog folder (default `<project root>/dist`).
+ * @throws ConfigError naming `CATALOG_DIR` when it is not a folder path.
+ */
+export function loadCatalogDir(env: Environment = process.env): string {
+  const r = new Reader(env);
+  const dir = catalogFolder(r);
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return dir;
+}
+
+/**
+ * Read and validate the whole configuration from `env` (both halves; the module header states the rules).
  * @param env variables; default `process.env`.
  * @returns the frozen {@link ServiceConfig}.
  * @throws ConfigError listing every invalid or missing variable, each with what to set, never a value.
@@ -373,7 +397,7 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   const localRuntime = truthy(env.LOCAL_RUNTIME);
   // rule 1: embedded drivers by default only under the local tools, never on Vercel
   const embeddedByDefault = localRuntime && !onVercel;
-  const catalogDir = r.folder('CATALOG_DIR', 'dist');
+  const catalogDir = catalogFolder(r);
   const dataDir = r.folder('DATA_DIR', '.data');
 
   // Ledger and accounts store.
@@ -535,27 +559,86 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-let current: ServiceConfig | undefined;
+/** What is in force: a configuration put there by {@link useServiceConfig}, or an environment to read (default `process.env`). */
+let inForce: { readonly config: ServiceConfig } | { readonly env: Environment } | undefined;
+/** The stateful half read from the environment in force: the configuration, or why there is none. */
+let stateful: { readonly config: ServiceConfig } | { readonly error: ConfigError } | undefined;
+/** The catalog half read from the environment in force. */
+let catalog: { readonly dir: string } | { readonly error: ConfigError } | undefined;
 const listeners = new Set<() => void>();
 
+const environmentInForce = (): Environment => (inForce !== undefined && 'env' in inForce ? inForce.env : process.env);
+
+/** The outcome of `read`: its value, or the ConfigError it threw (anything else is thrown on). */
+function outcome<T>(read: () => T): { readonly value: T } | { readonly error: ConfigError } {
+  try {
+    return { value: read() };
+  } catch (e) {
+    if (e instanceof ConfigError) return { error: e };
+    throw e;
+  }
+}
+
 /**
- * The process-wide configuration: `loadServiceConfig(process.env)` on first use, unless
- * {@link useServiceConfig} set one.
- * @throws ConfigError when the environment is invalid (answered as a 503 that names nothing internal).
+ * The process-wide configuration, the stateful half's source (rule 5 of the module header): the one
+ * {@link useServiceConfig} put in force, else the environment in force (default `process.env`) read on
+ * first use. A bad environment is read once: every call throws the same ConfigError.
+ * @throws ConfigError when the environment is invalid (answered as a 503 that names nothing internal; its
+ *   problems go to the operator's log once).
  */
 export function getServiceConfig(): ServiceConfig {
-  current ??= loadServiceConfig(process.env);
-  return current;
+  if (stateful === undefined) {
+    if (inForce !== undefined && 'config' in inForce) stateful = { config: inForce.config };
+    else {
+      const read = outcome(() => loadServiceConfig(environmentInForce()));
+      stateful = 'value' in read ? { config: read.value } : read;
+    }
+  }
+  if ('error' in stateful) throw stateful.error;
+  return stateful.config;
+}
+
+/**
+ * The folder the catalog routes read (rule 5 of the module header): the `catalogDir` of the configuration
+ * in force, else `CATALOG_DIR` alone read from the environment in force, so no other variable can take
+ * the catalog down.
+ * @returns an absolute path.
+ * @throws ConfigError naming `CATALOG_DIR` when it is not a folder path.
+ */
+export function getCatalogDir(): string {
+  if (inForce !== undefined && 'config' in inForce) return inForce.config.catalogDir;
+  if (catalog === undefined) {
+    const read = outcome(() => loadCatalogDir(environmentInForce()));
+    catalog = 'value' in read ? { dir: read.value } : read;
+  }
+  if ('error' in catalog) throw catalog.error;
+  return catalog.dir;
+}
+
+function putInForce(next: typeof inForce): void {
+  inForce = next;
+  stateful = undefined;
+  catalog = undefined;
+  for (const l of listeners) l();
 }
 
 /**
  * Put `config` in force for this process (the local server passes its own, tests pass theirs);
- * `undefined` returns to the environment. Every service built from the previous configuration (catalog
- * cache, stores) is dropped through the listeners of {@link onConfigChange}.
+ * `undefined` returns to the process environment. Every service built from the previous configuration
+ * (catalog cache, stores) is dropped through the listeners of {@link onConfigChange}.
  */
 export function useServiceConfig(config: ServiceConfig | undefined): void {
-  current = config;
-  for (const l of listeners) l();
+  putInForce(config === undefined ? undefined : { config });
+}
+
+/**
+ * Put an environment in force, read as a function reads `process.env`: each half on first use, a bad
+ * stateful variable failing only the stateful half (rule 5 of the module header). Tests use it to run the
+ * functions under an environment that {@link loadServiceConfig} would refuse. Listeners are told as by
+ * {@link useServiceConfig}.
+ */
+export function useEnvironment(env: Environment): void {
+  putInForce({ env });
 }
 
 /**

@@ -578,3 +578,29 @@ describe('weak secrets, refused by name', () => {
     expect(problems({ ADMIN_PASSWORD: ADMIN_16.slice(0, 15) })[0]!.message).toMatch(/^must be at least 16 characters/);
   });
 });
+
+describe('the two halves in force', () => {
+  it('reads CATALOG_DIR alone for the catalog, and the same ConfigError on every call for a bad stateful half', async () => {
+    const { getCatalogDir, getServiceConfig, useEnvironment, useServiceConfig } = await import('../../api/_lib/config.js');
+    try {
+      useEnvironment({ CATALOG_DIR: '/srv/catalog', STORAGE_MAX_FILE_BYTES: 'abc', JWT_SECRET: 'short' });
+      expect(getCatalogDir()).toBe('/srv/catalog');
+      let first: unknown;
+      try {
+        getServiceConfig();
+      } catch (e) {
+        first = e;
+      }
+      expect(first).toBeInstanceOf(ConfigError);
+      expect((first as ConfigError).problems.map((p) => p.variable)).toEqual(['JWT_SECRET', 'STORAGE_MAX_FILE_BYTES']);
+      expect(() => getServiceConfig()).toThrow(first);
+      useEnvironment({ CATALOG_DIR: 'di\0st', STORE_DRIVER: 'sqlite' });
+      expect(() => getCatalogDir()).toThrow(ConfigError);
+      expect(getServiceConfig.bind(null)).toThrow(/CATALOG_DIR/);
+      useServiceConfig(loadServiceConfig({ CATALOG_DIR: '/srv/other' }));
+      expect(getCatalogDir()).toBe('/srv/other');
+    } finally {
+      useServiceConfig(undefined);
+    }
+  });
+});
