@@ -27,12 +27,7 @@ import { cachedResponse, clampHeaders, defineEntry, parseQuery, ServiceError, tr
 import { catalogBuildId } from './_lib/catalog/store.js';
 import type { CollectionName } from './_lib/formats/index.js';
 import { LOOKUP_PARAM_SPEC, listParamSpec } from './_lib/http/collection-params.js';
-import {
-  loadCollection,
-  lookupItem,
-  queryCollection,
-  type CollectionQuery,
-} from './_lib/collections/index.js';
+import { loadCollection, lookupItem, queryCollection, type CollectionQuery } from './_lib/collections/index.js';
 
 /** `GET /v1/{name}`: the filtered, paged list (spec 2.2, 4.2). */
 function list(name: CollectionName): RouteHandler {

@@ -6,12 +6,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { indexCollection } from '../../build/derive/collections.js';
-import {
-  loadIndex,
-  lookupItem,
-  queryCollection,
-  type CollectionQuery,
-} from '../../api/_lib/collections/index.js';
+import { loadIndex, lookupItem, queryCollection, type CollectionQuery } from '../../api/_lib/collections/index.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LOOKUP_PARAM_SPEC } from '../../api/_lib/http/collection-params.js';
 import { parseQuery, type ParamSpec } from '../../api/_lib/http/params.js';
 import { COLLECTION_NAMES, type CollectionName } from '../../api/_lib/formats/collection-index.js';
