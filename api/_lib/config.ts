@@ -641,6 +641,54 @@ export function useEnvironment(env: Environment): void {
   putInForce({ env });
 }
 
+/** Variables whose values are secrets (rule 4 of the module header), `REDIS_URL` for its password. */
+export const SECRET_VARIABLES: readonly string[] = Object.freeze([
+  'JWT_SECRET',
+  'ADMIN_PASSWORD',
+  'UPSTASH_REDIS_REST_TOKEN',
+  'S3_SECRET_ACCESS_KEY',
+  'REDIS_URL',
+]);
+
+/**
+ * The secret values of what is in force (the configuration's secrets, or the raw values of
+ * {@link SECRET_VARIABLES} in the environment in force, valid or not, with `REDIS_URL`'s password), for the
+ * operator log to blank out (`api/_lib/log.ts`) and nothing else. Never throws.
+ * @returns values of at least 6 characters (shorter ones would blank out ordinary words).
+ */
+export function secretValuesInForce(): string[] {
+  const out: string[] = [];
+  if (inForce !== undefined && 'config' in inForce) {
+    const c = inForce.config;
+    const secrets = [
+      c.adminPassword,
+      c.jwt.keys.kind === 'secret' ? c.jwt.keys.secret : undefined,
+      c.store.driver === 'redis' ? (c.store.protocol === 'rest' ? c.store.token : c.store.url) : undefined,
+      c.storage.driver === 's3' ? c.storage.secretAccessKey : undefined,
+    ];
+    for (const s of secrets) if (s !== undefined) out.push(s.reveal());
+  } else {
+    const env = environmentInForce();
+    for (const name of SECRET_VARIABLES) {
+      const v = env[name]?.trim();
+      if (v) out.push(v);
+    }
+  }
+  for (const v of [...out]) {
+    const password = /^rediss?:\/\/[^:@/]*:([^@/]+)@/.exec(v)?.[1];
+    if (password !== undefined) out.push(password, safeDecode(password));
+  }
+  return [...new Set(out)].filter((v) => v.length >= 6);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
  * Register a function that drops state built from the configuration (caches, store clients); called by
  * {@link useServiceConfig}. Services are otherwise built once per process.

@@ -1262,6 +1262,10 @@ value?: {
  * Problems beyond the 20 listed.
  */
 errorsOmitted?: number
+/**
+ * Id of the request, also sent as the X-Request-Id header and written on every log line about it: quote it when reporting a failure.
+ */
+requestId?: string
 }
 /**
  * Body of POST /api/account/recipes (spec 4.8): a RECP-* recipe id of the published catalog's master-recipes.json.

@@ -14,8 +14,10 @@ import * as storage from '../../api/storage.js';
 import * as wallet from '../../api/wallet.js';
 import { SAMPLE_OUT } from '../helpers/catalog.js';
 import { expectProblem } from '../helpers/game-api.js';
+import { captureLog } from '../helpers/log.js';
 
 afterAll(() => useServiceConfig(undefined));
+const log = captureLog();
 
 const JWT_SECRET = 'stateful-config-Kx9mQ2vL-7TzWd4Rn8cHy';
 /** Variables every stateful part would be happy with, but for the one each case breaks. */
@@ -27,13 +29,15 @@ const GOOD: Environment = {
   DATA_DIR: '/tmp/never-written',
 };
 
-const BAD: [string, Environment][] = [
+/** Each case: what is wrong, the environment, and the variables the operator's log must name. */
+const BAD: [string, Environment, string[]][] = [
   [
     'a malformed UPSTASH_REDIS_REST_URL',
     { ...GOOD, STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_URL: 'not a url', UPSTASH_REDIS_REST_TOKEN: 'AX4sAAIjcDE2Yjk3NGQ5MGRhMmI' },
+    ['UPSTASH_REDIS_REST_URL'],
   ],
-  ['STORAGE_MAX_FILE_BYTES=abc', { ...GOOD, STORAGE_MAX_FILE_BYTES: 'abc' }],
-  ['a weak JWT_SECRET', { ...GOOD, JWT_SECRET: 'changeme'.repeat(4) }],
+  ['STORAGE_MAX_FILE_BYTES=abc', { ...GOOD, STORAGE_MAX_FILE_BYTES: 'abc' }, ['STORAGE_MAX_FILE_BYTES']],
+  ['a weak JWT_SECRET and a wrong port besides', { ...GOOD, JWT_SECRET: 'changeme'.repeat(4), PORT: 'eighty' }, ['PORT', 'JWT_SECRET']],
   [
     'an http:// S3 endpoint off the loopback interface',
     {
@@ -45,6 +49,7 @@ const BAD: [string, Environment][] = [
       S3_SECRET_ACCESS_KEY: 'r8Kp2VxQ7mLc4TzN9wHd3BfY6sJg1aUe5oRi0CtE',
       S3_PUBLIC_URL: 'https://cdn.example.com',
     },
+    ['S3_ENDPOINT'],
   ],
 ];
 
@@ -64,7 +69,7 @@ async function get(
 }
 
 describe('a bad stateful variable', () => {
-  for (const [what, env] of BAD) {
+  for (const [what, env, variables] of BAD) {
     it(`(${what}) leaves search, a collection and a registry answering 200, and every stateful entry 503`, async () => {
       useEnvironment(env);
       expect((await get(catalog, 'GET', '/api/search?q=blade')).status).toBe(200);
@@ -83,6 +88,13 @@ describe('a bad stateful variable', () => {
         expect(r.body.code).toBe('UPSTREAM_UNAVAILABLE');
         expect(String(r.body.detail)).not.toMatch(/[A-Z]{2,}_[A-Z_]+|corrupt|try again/);
       }
+      // the operator's log: every problem once, and each 503 on a line of its own with its request id
+      const [configuration, ...again] = log.events('configuration');
+      expect(again).toEqual([]);
+      expect((configuration!.problems as string[]).map((p) => p.split(' ')[0])).toEqual(variables);
+      const errors = log.events('server-error');
+      expect(errors.map((l) => l.requestId)).toEqual(refused.map((r) => r.body.requestId));
+      expect(errors.every((l) => l.status === 503)).toBe(true);
     });
   }
 });

@@ -14,6 +14,9 @@
  *    runs, so no body is read and no store touched for a caller it refuses (401/403); the handler gets
  *    the admitted {@link Caller}. No handler calls a guard itself.
  * 5. Every error thrown on the way becomes a response in one place, `toProblemResponse`.
+ * 6. Every answer carries the request's id as `X-Request-Id` (`request-id.ts`); a problem body carries it
+ *    as `requestId`, and so does a 5xx's `server-error` log line (`toProblemResponse`; docs/architecture.md,
+ *    "Logs").
  *
  * Routes marked `gone` in the table (retired file, catch-alls) answer every method, OPTIONS included,
  * with their handler (which throws `NOT_FOUND`).
@@ -23,6 +26,7 @@ import type { Principal } from '../auth/tokens.js';
 import { getServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { accessOf, hasKey, matchPath, routesOf, type Access, type EntryName, type Method, type RouteDef } from '../routing/table.js';
+import { requestIdOf, withRequestId } from './request-id.js';
 import { preflight, toProblemResponse } from './respond.js';
 
 /**
@@ -96,6 +100,11 @@ function notFound(url: URL): ServiceError {
   return new ServiceError('NOT_FOUND', `Nothing is served at ${url.pathname}.`);
 }
 
+/** What {@link defineEntry}'s dispatcher learned of a request on its way, for the log. */
+interface Seen {
+  route?: RouteDef;
+}
+
 /** The route and key a request addresses within `entry`. @throws ServiceError NOT_FOUND */
 function locate(entry: EntryName, url: URL): { route: RouteDef; key: string | undefined } {
   const own = `/api/${entry}`;
@@ -138,30 +147,39 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
     if (!routes.some((r) => r.name === name)) throw new Error(`Entry ${entry}: handler for unknown route ${name}.`);
   }
 
-  async function dispatch(request: Request): Promise<Response> {
-    try {
-      const url = new URL(request.url);
-      const { route, key } = locate(entry, url);
-      const methods = handlers[route.name] ?? {};
-      if (route.gone) return await methods.GET!({ request, url, route, key, caller: ANONYMOUS });
-      if (request.method === 'OPTIONS') return preflight(allowOf(route));
-      const method = (request.method === 'HEAD' ? 'GET' : request.method) as Method;
-      const handler = route.methods.includes(method) ? methods[method] : undefined;
-      if (!handler) {
-        throw new ServiceError('METHOD_NOT_ALLOWED', `${request.method.slice(0, 16)} is not supported here; use ${allowOf(route)}.`, {
-          headers: { Allow: allowOf(route) },
-        });
-      }
-      const caller = await admit(accessOf(route, method), request);
-      const res = await handler({ request, url, route, key, caller });
-      if (request.method === 'HEAD' && res.body !== null) {
-        await res.body.cancel();
-        return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
-      }
-      return res;
-    } catch (error) {
-      return toProblemResponse(error, request);
+  async function answer(request: Request, seen: Seen): Promise<Response> {
+    const url = new URL(request.url);
+    const { route, key } = locate(entry, url);
+    seen.route = route;
+    const methods = handlers[route.name] ?? {};
+    if (route.gone) return await methods.GET!({ request, url, route, key, caller: ANONYMOUS });
+    if (request.method === 'OPTIONS') return preflight(allowOf(route));
+    const method = (request.method === 'HEAD' ? 'GET' : request.method) as Method;
+    const handler = route.methods.includes(method) ? methods[method] : undefined;
+    if (!handler) {
+      throw new ServiceError('METHOD_NOT_ALLOWED', `${request.method.slice(0, 16)} is not supported here; use ${allowOf(route)}.`, {
+        headers: { Allow: allowOf(route) },
+      });
     }
+    const caller = await admit(accessOf(route, method), request);
+    const res = await handler({ request, url, route, key, caller });
+    if (request.method === 'HEAD' && res.body !== null) {
+      await res.body.cancel();
+      return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
+    }
+    return res;
+  }
+
+  async function dispatch(request: Request): Promise<Response> {
+    const requestId = requestIdOf(request);
+    const seen: Seen = {};
+    let res: Response;
+    try {
+      res = await answer(request, seen);
+    } catch (error) {
+      res = toProblemResponse(error, request, { requestId, route: seen.route && `${entry}/${seen.route.name}` });
+    }
+    return withRequestId(res, requestId);
   }
 
   return Object.freeze({
