@@ -15,8 +15,11 @@
  *    the admitted {@link Caller}. No handler calls a guard itself.
  * 5. Every error thrown on the way becomes a response in one place, `toProblemResponse`.
  * 6. Every answer carries the request's id as `X-Request-Id` (`request-id.ts`); a problem body carries it
- *    as `requestId`, and so does a 5xx's `server-error` log line (`toProblemResponse`; docs/architecture.md,
- *    "Logs").
+ *    as `requestId`, and so does every log line about the request (docs/architecture.md, "Logs"): a 5xx's
+ *    `server-error` line (`toProblemResponse`), an `operator-write` line for every write (a method other
+ *    than GET and HEAD) the access `admin` or `game-server` let in, with its final status and who was let
+ *    in, and an `operator-auth-failed` line for every request those accesses refused with 401 or 403,
+ *    with why (never the token or password sent).
  *
  * Routes marked `gone` in the table (retired file, catch-alls) answer every method, OPTIONS included,
  * with their handler (which throws `NOT_FOUND`).
@@ -25,6 +28,7 @@ import { requireAdmin, requireGameServer, requireLogin } from '../auth/guard.js'
 import type { Principal } from '../auth/tokens.js';
 import { getServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
+import { logEvent } from '../log.js';
 import { accessOf, hasKey, matchPath, routesOf, type Access, type EntryName, type Method, type RouteDef } from '../routing/table.js';
 import { requestIdOf, withRequestId } from './request-id.js';
 import { preflight, toProblemResponse } from './respond.js';
@@ -100,9 +104,31 @@ function notFound(url: URL): ServiceError {
   return new ServiceError('NOT_FOUND', `Nothing is served at ${url.pathname}.`);
 }
 
+/** Accesses whose writes and refusals are logged for the operator. */
+const OPERATOR_ACCESS: ReadonlySet<Access> = new Set(['admin', 'game-server']);
+
+/** Who an operator line names: the token's subject and role, or the password (never the credential itself). */
+function actorOf(caller: Caller): Record<string, string> {
+  return caller.via === 'token' ? { via: 'token', subject: caller.principal.subject, role: caller.principal.role } : { via: caller.via };
+}
+
+/**
+ * Why an operator access refused `request` (the credential itself is never read here): a token that did
+ * not verify, a valid token without the role, a wrong `X-Admin-Password` (or one sent while the
+ * password is off), or no credentials at all.
+ */
+function refusalReason(request: Request, status: number): string {
+  if (request.headers.has('authorization')) return status === 403 ? 'role-not-allowed' : 'invalid-token';
+  if (request.headers.has('x-admin-password')) return 'wrong-password';
+  return 'no-credentials';
+}
+
 /** What {@link defineEntry}'s dispatcher learned of a request on its way, for the log. */
 interface Seen {
   route?: RouteDef;
+  method?: Method;
+  access?: Access;
+  caller?: Caller;
 }
 
 /** The route and key a request addresses within `entry`. @throws ServiceError NOT_FOUND */
@@ -161,7 +187,10 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
         headers: { Allow: allowOf(route) },
       });
     }
-    const caller = await admit(accessOf(route, method), request);
+    seen.method = method;
+    seen.access = accessOf(route, method);
+    const caller = await admit(seen.access, request);
+    seen.caller = caller;
     const res = await handler({ request, url, route, key, caller });
     if (request.method === 'HEAD' && res.body !== null) {
       await res.body.cancel();
@@ -178,6 +207,25 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
       res = await answer(request, seen);
     } catch (error) {
       res = toProblemResponse(error, request, { requestId, route: seen.route && `${entry}/${seen.route.name}` });
+    }
+    const operator = seen.access !== undefined && OPERATOR_ACCESS.has(seen.access);
+    if (operator && seen.caller === undefined && (res.status === 401 || res.status === 403)) {
+      logEvent('warn', 'operator-auth-failed', {
+        route: `${entry}/${seen.route!.name}`,
+        method: request.method,
+        access: seen.access,
+        status: res.status,
+        reason: refusalReason(request, res.status),
+        requestId,
+      });
+    } else if (operator && seen.caller !== undefined && seen.method !== 'GET') {
+      logEvent('info', 'operator-write', {
+        route: `${entry}/${seen.route!.name}`,
+        method: request.method,
+        status: res.status,
+        actor: actorOf(seen.caller),
+        requestId,
+      });
     }
     return withRequestId(res, requestId);
   }
