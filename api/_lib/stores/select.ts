@@ -20,7 +20,9 @@ export async function redisTargetOf(config: Extract<StoreConfig, { driver: 'redi
   const { connectRespRequester } = await import('./resp-requester.js');
   try {
     const requester = await connectRespRequester(config.url.reveal());
-    return { requester, close: () => requester.close() };
+    // the host and port name the server when it refuses the password, which never leaves the Secret
+    const endpoint = /^rediss?:\/\/(?:[^@/]*@)?([^/]+)/.exec(config.url.reveal())?.[1] ?? 'the redis-server';
+    return { requester, close: () => requester.close(), credential: { variable: 'REDIS_URL', endpoint } };
   } catch (e) {
     throw new ServiceError('UPSTREAM_UNAVAILABLE', `The ${what} cannot be reached; try again.`, { cause: e });
   }
