@@ -9,7 +9,8 @@
  *    which `dev/local-env.ts` does for `npm start` and the CLIs of `dev/` (never set it on a host).
  *    Anywhere else an unset driver leaves its part unconfigured (its routes answer 503 and the log says
  *    what to set): a host that runs several instances would keep one SQLite file per instance (two
- *    functions, two ledgers; a recycled instance loses its accounts). Hosted runtimes are recognised by
+ *    functions, two ledgers; a recycled instance loses its accounts), where the ledger and player state
+ *    must have one owner (spec 1.7, 1.8). Hosted runtimes are recognised by
  *    their variables (`VERCEL`, `VERCEL_ENV`, `AWS_LAMBDA_FUNCTION_NAME`, `AWS_EXECUTION_ENV`, `NETLIFY`,
  *    `K_SERVICE`, `NODE_ENV=production`; {@link hostedRuntime}) only to word that message, since a host
  *    may hide them. On Vercel (`VERCEL` set, but not to `0` or `false`) functions can write only to `/tmp`,
@@ -24,12 +25,13 @@
  *    `S3_SECRET_ACCESS_KEY`, the password in `REDIS_URL`) are held in {@link Secret}, which never prints its
  *    value, and refused when weak: shorter than their minimum (`JWT_SECRET` 32 bytes, `ADMIN_PASSWORD` 16
  *    characters), or weak by {@link secretWeakness} (few different characters, a short unit repeated, a
- *    well-known placeholder).
+ *    well-known placeholder): they guard tokens and the admin header (spec 5.2, 5.3).
  * 5. **Two halves.** The catalog half is `CATALOG_DIR` alone ({@link getCatalogDir}: search, stats,
  *    export, collections, registries); the stateful half is every other variable
  *    ({@link getServiceConfig}: tokens, the admin password, the stores, storage, external login). A bad
  *    variable of the stateful half makes every stateful route answer 503 naming nothing internal (the
- *    operator's log lists every problem, once) and leaves the catalog routes answering.
+ *    operator's log lists every problem, once) and leaves the catalog routes, public and credential-free
+ *    (spec 5.1), answering.
  *
  * Configuration errors name variables and what to set, never values.
  */

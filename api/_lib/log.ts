@@ -4,7 +4,8 @@
  * `console.warn` for `warn`, `console.info` for `info`), where the host collects them. Tests capture the
  * lines with {@link useLogSink}; nothing here replaces a console method.
  *
- * Nothing secret reaches a line: every string is passed through {@link redact}, which blanks the secret
+ * Nothing secret reaches a line (spec 5.2: tokens are never stored; 5.5: nor an external key): every
+ * string is passed through {@link redact}, which blanks the secret
  * values of the configuration in force (`secretValuesInForce`), bearer and basic credentials, JSON Web
  * Tokens, the user information of URLs, and the value after a credential's name (`Authorization`,
  * `X-Admin-Password`, `password`, `token`, `secret`, an S3 signature, …). Callers log request paths,

@@ -18,8 +18,8 @@
  *    as `requestId`, and so does every log line about the request (docs/architecture.md, "Logs"): a 5xx's
  *    `server-error` line (`toProblemResponse`), an `operator-write` line for every write (a method other
  *    than GET and HEAD) the access `admin` or `game-server` let in, with its final status and who was let
- *    in, and an `operator-auth-failed` line for every request those accesses refused with 401 or 403,
- *    with why (never the token or password sent).
+ *    in (admin rights, spec 5.3), and an `operator-auth-failed` line for every request those accesses
+ *    refused with 401 or 403, with why (never the token or password sent).
  *
  * Routes marked `gone` in the table (retired file, catch-alls) answer every method, OPTIONS included,
  * with their handler (which throws `NOT_FOUND`).
