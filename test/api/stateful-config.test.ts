@@ -1,7 +1,11 @@
 // A configuration problem of the stateful half never takes down the catalog routes
-// (api/_lib/config.ts, rule 1): under an environment with a bad stateful variable, search, a collection and
-// a registry answer 200 while every stateful entry answers 503 naming nothing internal; a bad CATALOG_DIR is
-// a configuration problem, never reported as a corrupt catalog.
+// (api/_lib/config.ts, rule 5): under an environment with a bad stateful variable, search, a collection and
+// a registry answer 200 while every stateful entry answers 503 naming nothing internal, the operator's log
+// listing every problem once; a bad CATALOG_DIR is a configuration problem, never reported as a corrupt
+// catalog; and with no driver set outside the local tools (rule 1) the stores stay unconfigured.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEnvironment, useServiceConfig, type Environment } from '../../api/_lib/config.js';
 import type { EntryExports } from '../../api/_lib/http/entry.js';
@@ -110,6 +114,33 @@ describe('a bad CATALOG_DIR', () => {
       const r = await get(entry, 'GET', path);
       expect(r.status, path).toBe(503);
       expect(String(r.body.detail), path).not.toMatch(/CATALOG_DIR|corrupt|rebuild|run the catalog build/);
+    }
+  });
+});
+
+describe('no driver set, outside the local tools', () => {
+  it('leaves the stores unconfigured on any runtime (503, the log saying what to set) and writes no embedded file', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'no-driver-'));
+    try {
+      for (const hosted of [{ AWS_LAMBDA_FUNCTION_NAME: 'game-api' }, {}]) {
+        log.lines.length = 0;
+        useEnvironment({ ...hosted, CATALOG_DIR: SAMPLE_OUT, JWT_SECRET, ADMIN_PASSWORD: 'Hn4rX8cQ2vLm7TzW', DATA_DIR: dataDir });
+        expect((await get(collections, 'GET', '/v1/relics')).status).toBe(200);
+        const ledger = await get(admin, 'GET', '/api/admin/accounts/STUDIO_NOBODY', { 'X-Admin-Password': 'Hn4rX8cQ2vLm7TzW' });
+        expect([ledger.status, ledger.body.detail]).toEqual([503, 'The ledger is not available on this deployment.']);
+        const files = await get(storage, 'GET', '/api/storage/list', { 'X-Admin-Password': 'Hn4rX8cQ2vLm7TzW' });
+        expect([files.status, files.body.detail]).toEqual([503, 'Binary storage is not available on this deployment.']);
+        const problems = log.events('configuration').flatMap((l) => l.problems as string[]);
+        expect(problems.map((p) => p.split(' ')[0])).toEqual(['STORE_DRIVER', 'STORAGE_DRIVER']);
+        expect(problems[0]).toContain('set STORE_DRIVER=redis with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
+        expect(problems[1]).toContain('set STORAGE_DRIVER=s3');
+        if ('AWS_LAMBDA_FUNCTION_NAME' in hosted)
+          expect(problems[0]).toContain('this looks like AWS Lambda (AWS_LAMBDA_FUNCTION_NAME is set)');
+        else expect(problems[0]).toContain('LOCAL_RUNTIME');
+      }
+      expect(readdirSync(dataDir)).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
