@@ -3,10 +3,10 @@
 // enforced with `no-restricted-imports`: a module that imports across the layers fails the lint.
 import tseslint from 'typescript-eslint';
 
-/** Folders of `api/_lib/`, and its two top-level modules. */
+/** Folders of `api/_lib/`, and its three top-level modules. */
 const DOMAIN = ['catalog', 'collections', 'search', 'registries', 'export', 'ledger', 'player', 'island', 'storage', 'asset-index'];
 const FOLDERS = ['formats', 'util', 'text', 'validation', 'stores', 'auth', 'routing', 'http', ...DOMAIN];
-const TOP = ['errors', 'config'];
+const TOP = ['errors', 'config', 'log'];
 
 /**
  * The layer table: what each folder of `api/_lib/` may import of the others (its own folder always).
@@ -19,7 +19,7 @@ const LAYERS = [
   { folders: ['stores'], may: ['errors', 'config', 'util'] },
   { folders: ['auth'], may: ['errors', 'config', 'text'] },
   { folders: ['routing'], may: ['formats'] },
-  { folders: ['http'], may: ['errors', 'config', 'util', 'text', 'formats', 'validation', 'routing', 'auth'] },
+  { folders: ['http'], may: ['errors', 'config', 'log', 'util', 'text', 'formats', 'validation', 'routing', 'auth'] },
   { folders: DOMAIN, may: ['errors', 'config', 'util', 'text', 'formats', 'validation', 'stores', 'auth', ...DOMAIN] },
 ];
 
@@ -53,12 +53,19 @@ function layerConfigs() {
       }
     }
   }
-  for (const top of TOP) {
+  for (const top of ['errors', 'config']) {
     out.push({
       files: [`api/_lib/${top}.ts`],
       rules: restrict(['./*', '../*.js', ...OUTSIDE_API], `api/_lib/${top}.ts sits below every layer: it imports nothing of the service.`),
     });
   }
+  out.push({
+    files: ['api/_lib/log.ts'],
+    rules: restrict(
+      ['./*', '!./errors.js', '!./config.js', '../*.js', ...OUTSIDE_API],
+      'api/_lib/log.ts sits beside errors and configuration: it imports only errors and config of the service.',
+    ),
+  });
   return out;
 }
 

@@ -1,6 +1,8 @@
 /**
  * The environment of the local tools (`npm start`, `npm run token`, `npm run accounts`,
- * `npm run ledger:verify`): the process environment plus, when neither `JWT_SECRET` nor `JWT_JWKS_URL`
+ * `npm run ledger:verify`, `npm run assets`): the process environment marked as the local runtime
+ * (`LOCAL_RUNTIME=1`, so unset drivers default to the embedded SQLite store and local storage; rule 1 of
+ * `api/_lib/config.ts`) plus, when neither `JWT_SECRET` nor `JWT_JWKS_URL`
  * is set and we are not on Vercel, a development `JWT_SECRET` kept in `DATA_DIR/dev-jwt-secret`
  * (48 random bytes, base64url, file mode 0600, created on first use). The local server and the token
  * CLI read the same file, so a token minted with `npm run token` is accepted by `npm start` on a fresh
@@ -24,13 +26,24 @@ import { PLATFORM_AUDIENCE, PLATFORM_ISSUER, PLATFORM_JWKS_PATH } from './extern
 export const DEV_SECRET_FILE = 'dev-jwt-secret';
 
 /**
- * The process environment with the development secret added where none is configured.
- * @param env base environment; default the process environment.
+ * `env` marked as the local runtime: `LOCAL_RUNTIME=1` unless `env` sets it (rule 1 of
+ * `api/_lib/config.ts`: unset drivers then default to the embedded ones). The local server applies it to
+ * whatever environment it is given.
+ */
+export function asLocalRuntime(env: Environment): Environment {
+  return { LOCAL_RUNTIME: '1', ...env };
+}
+
+/**
+ * The process environment marked as the local runtime ({@link asLocalRuntime}), with the development
+ * secret and the stand-in platform added where none is configured; on Vercel, `base` as it is.
+ * @param base base environment; default the process environment.
  * @throws ConfigError when the base environment is invalid (the caller reports it).
  */
-export function localEnvironment(env: Environment = processEnvironment()): Environment {
-  const config = loadServiceConfig(env);
-  if (config.onVercel) return env;
+export function localEnvironment(base: Environment = processEnvironment()): Environment {
+  const config = loadServiceConfig(base);
+  if (config.onVercel) return base;
+  const env = asLocalRuntime(base);
   const platform: Environment =
     config.externalAuth.kind === 'none'
       ? {

@@ -65,7 +65,7 @@ import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { getTransformedRoutes, type Route } from '@vercel/routing-utils';
 import { createResolver, type Resolution } from './resolve.js';
-import { localEnvironment } from './local-env.js';
+import { asLocalRuntime, localEnvironment } from './local-env.js';
 import { ServiceError, corsHeaders, toProblemResponse } from '../api/_lib/http/index.js';
 import {
   ConfigError,
@@ -187,7 +187,7 @@ export interface LocalServerOptions {
   readonly out: string;
   /** Repository root holding `vercel.json` and `api/`; default this repository. */
   readonly root?: string;
-  /** Environment the functions' configuration is read from (`CATALOG_DIR` is set to `out`); default the process environment with the development JWT secret (`dev/local-env.ts`). */
+  /** Environment the functions' configuration is read from, marked as the local runtime (`CATALOG_DIR` is set to `out`; `LOCAL_RUNTIME=1` unless it sets it); default the process environment with the development JWT secret (`dev/local-env.ts`). */
   readonly env?: Environment;
   /**
    * A build report to answer at `/api/v1/build-report.json` instead of the output's file: `npm start`
@@ -205,7 +205,7 @@ export interface LocalServerOptions {
 export async function createLocalHandler(options: LocalServerOptions): Promise<(request: Request) => Promise<Response>> {
   const root = resolve(options.root ?? REPO_ROOT);
   const out = resolve(options.out);
-  useServiceConfig(loadServiceConfig({ ...(options.env ?? localEnvironment()), CATALOG_DIR: out }));
+  useServiceConfig(loadServiceConfig({ ...asLocalRuntime(options.env ?? localEnvironment()), CATALOG_DIR: out }));
   const routes = await loadVercelRoutes(root);
   const modules = new Map<string, Promise<FunctionModule>>();
   const functionFile = (name: string): string => join(root, 'api', `${name}.ts`);

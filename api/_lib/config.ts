@@ -1,43 +1,39 @@
 /**
  * Service configuration: the only module that reads `process.env` (docs/architecture.md,
  * "Configuration"). Every variable the service uses is read here once, validated as a whole (every bad
- * variable reported together, each with what to set), frozen and passed down typed.
+ * variable reported together, each with what to set), frozen and passed down typed. README
+ * "Configuration" lists the variables; the rules they follow are these:
  *
- * Variables (README "Configuration" lists the same table):
+ * 1. **Embedded drivers only when chosen, or under the local tools.** `STORE_DRIVER=sqlite` and
+ *    `STORAGE_DRIVER=local` are used when set, or, with the driver unset, when `LOCAL_RUNTIME` is set,
+ *    which `dev/local-env.ts` does for `npm start` and the CLIs of `dev/` (never set it on a host).
+ *    Anywhere else an unset driver leaves its part unconfigured (its routes answer 503 and the log says
+ *    what to set): a host that runs several instances would keep one SQLite file per instance (two
+ *    functions, two ledgers; a recycled instance loses its accounts), where the ledger and player state
+ *    must have one owner (spec 1.7, 1.8). Hosted runtimes are recognised by
+ *    their variables (`VERCEL`, `VERCEL_ENV`, `AWS_LAMBDA_FUNCTION_NAME`, `AWS_EXECUTION_ENV`, `NETLIFY`,
+ *    `K_SERVICE`, `NODE_ENV=production`; {@link hostedRuntime}) only to word that message, since a host
+ *    may hide them. On Vercel (`VERCEL` set, but not to `0` or `false`) functions can write only to `/tmp`,
+ *    so the embedded drivers are refused even when set.
+ * 2. **Choosing a driver makes that driver's variables required.**
+ * 3. **Remote endpoints over TLS.** Every URL the service sends a credential to or hands to clients
+ *    (`UPSTASH_REDIS_REST_URL`, `REDIS_URL`, `S3_ENDPOINT`, `S3_PUBLIC_URL`, `JWT_JWKS_URL`,
+ *    `EXTERNAL_AUTH_JWKS_URL`) is `https://` (`rediss://` for `REDIS_URL`) except on the loopback interface
+ *    (`127.0.0.1`, `[::1]`, `localhost`), and carries no credentials but `REDIS_URL`'s password.
+ *    `STORAGE_PUBLIC_URL`, the local server's address for the `local` driver, may be `http://`.
+ * 4. **Strong secrets.** Secrets (`JWT_SECRET`, `ADMIN_PASSWORD`, `UPSTASH_REDIS_REST_TOKEN`,
+ *    `S3_SECRET_ACCESS_KEY`, the password in `REDIS_URL`) are held in {@link Secret}, which never prints its
+ *    value, and refused when weak: shorter than their minimum (`JWT_SECRET` 32 bytes, `ADMIN_PASSWORD` 16
+ *    characters), or weak by {@link secretWeakness} (few different characters, a short unit repeated, a
+ *    well-known placeholder): they guard tokens and the admin header (spec 5.2, 5.3).
+ * 5. **Two halves.** The catalog half is `CATALOG_DIR` alone ({@link getCatalogDir}: search, stats,
+ *    export, collections, registries); the stateful half is every other variable
+ *    ({@link getServiceConfig}: tokens, the admin password, the stores, storage, external login). A bad
+ *    variable of the stateful half makes every stateful route answer 503 naming nothing internal (the
+ *    operator's log lists every problem, once) and leaves the catalog routes, public and credential-free
+ *    (spec 5.1), answering.
  *
- * | variable | default | used by |
- * |---|---|---|
- * | `CATALOG_DIR` | `dist` | the catalog reader; relative paths resolve against the project root (the folder holding `api/`), never the working directory |
- * | `STORE_DRIVER` | `sqlite` off Vercel, unset on Vercel | ledger and accounts store: `sqlite` (embedded, file under `DATA_DIR`) or `redis` (Upstash) |
- * | `UPSTASH_REDIS_REST_URL`, `UPSTASH_REDIS_REST_TOKEN` | - | with `STORE_DRIVER=redis`: the REST URL and token of an Upstash database (production) |
- * | `REDIS_URL` | - | with `STORE_DRIVER=redis`, instead of the two above: `redis://host:port[/db]` of a `redis-server` reached over RESP (local runs and tests; may carry a password, held as a secret) |
- * | `DATA_DIR` | `.data` | folder of the embedded stores (SQLite file, local storage); relative to the project root |
- * | `STORAGE_DRIVER` | `local` off Vercel, unset on Vercel | binary storage (spec 4.7): `local` (files under `DATA_DIR/storage`) or `s3` |
- * | `STORAGE_PUBLIC_URL` | `http://localhost:${PORT}/storage` | public URL prefix of objects stored by the `local` driver (the local server serves them there) |
- * | `S3_ENDPOINT`, `S3_BUCKET`, `S3_ACCESS_KEY_ID`, `S3_SECRET_ACCESS_KEY`, `S3_PUBLIC_URL` | - | required with `STORAGE_DRIVER=s3` (spec 4.7) |
- * | `S3_REGION` | `us-east-1` | with `STORAGE_DRIVER=s3` |
- * | `JWT_ISSUER` | `game-data-service` | `iss` of the tokens we issue and accept (spec 5.2) |
- * | `JWT_AUDIENCE` | `game-api` | `aud` of the tokens we issue and accept |
- * | `JWT_SECRET` | - | HS256 shared secret, at least 32 bytes; exclusive with `JWT_JWKS_URL` |
- * | `JWT_JWKS_URL` | - | https URL of a remote JWKS (asymmetric keys; http only on 127.0.0.1/localhost); exclusive with `JWT_SECRET` |
- * | `JWT_CLOCK_TOLERANCE_S` | `5` | seconds of clock skew accepted on `exp`/`nbf`/`iat`, 0-300 |
- * | `JWT_MAX_AGE_S` | `86400` (24 h) | oldest token accepted, in seconds since its `iat`, whatever its `exp` says; 60 to 2,592,000 (30 days) |
- * | `EXTERNAL_AUTH_JWKS_URL` | - (the local stand-in off Vercel, see `dev/local-env.ts`) | JWKS of the external platform whose tokens `POST /api/auth/external` accepts (spec 5.5; https, http only on 127.0.0.1/localhost); unset disables external login (503) |
- * | `EXTERNAL_AUTH_ISSUER`, `EXTERNAL_AUTH_AUDIENCE` | - | required with `EXTERNAL_AUTH_JWKS_URL`: the `iss` and `aud` the platform's tokens carry |
- * | `EXTERNAL_AUTH_PROVIDER` | `platform` | name of the platform: the prefix of the usernames of accounts it creates (`<provider>:<external user id>`), 1-32 of a-z, 0-9, `_`, `-` |
- * | `ADMIN_PASSWORD` | - | value of the `X-Admin-Password` header for admin routes (spec 5.3); at least 16 characters; unset disables the header |
- * | `WALLET_VERIFY_SEND_MAX` | `1000` | largest verify-send amount in integer coin units (spec 4.8, 8), 1 to 1,000,000,000 |
- * | `STORAGE_MAX_FILE_BYTES` | `104857600` (100 MiB) | largest file one upload (or one archive, or one archive entry) may hold, 1 byte to 5 GiB; larger is 413 |
- * | `PORT` | `3000` | port of the local server (`npm start`) |
- * | `VERCEL` | - | set to `1` by Vercel: embedded drivers are refused, drivers have no default |
- *
- * Drivers: choosing a driver makes that driver's variables required. On Vercel (`VERCEL=1`) functions
- * can write only to `/tmp`, so the embedded drivers (`sqlite`, `local`) are refused with a message naming
- * the variables to set; an unset driver on Vercel leaves that part unconfigured (its routes answer 503
- * and the catalog keeps working), so a catalog-only deployment needs no store.
- *
- * Secrets (`UPSTASH_REDIS_REST_TOKEN`, `S3_SECRET_ACCESS_KEY`, `JWT_SECRET`, `ADMIN_PASSWORD`) are held
- * in {@link Secret}, which never prints its value; configuration errors name variables, never values.
+ * Configuration errors name variables and what to set, never values.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
@@ -86,7 +82,11 @@ export type StoreConfig =
   | { readonly driver: 'sqlite'; readonly file: string }
   | { readonly driver: 'redis'; readonly protocol: 'rest'; readonly url: string; readonly token: Secret }
   | { readonly driver: 'redis'; readonly protocol: 'resp'; readonly url: Secret }
-  | { readonly driver: 'none'; readonly reason: string };
+  | {
+      readonly driver: 'none';
+      /** What the log says after `STORE_DRIVER`: why the store is off and what to set (names variables, never values). */
+      readonly reason: string;
+    };
 
 /** Binary storage (spec 4.7): local folder or any S3-compatible endpoint. */
 export type StorageConfig =
@@ -100,7 +100,11 @@ export type StorageConfig =
       readonly region: string;
       readonly publicUrl: string;
     }
-  | { readonly driver: 'none'; readonly reason: string };
+  | {
+      readonly driver: 'none';
+      /** What the log says after `STORAGE_DRIVER`: why storage is off and what to set. */
+      readonly reason: string;
+    };
 
 /** Token settings (spec 5.2, 5.3): issuer, audience, one key source, clock tolerance in seconds. */
 export interface JwtConfig {
@@ -117,8 +121,10 @@ export interface JwtConfig {
 
 /** Validated, frozen service configuration. */
 export interface ServiceConfig {
-  /** True when running on Vercel (`VERCEL=1`). */
+  /** True when running on Vercel (`VERCEL` set, but not to `0` or `false`): the embedded drivers are refused. */
   readonly onVercel: boolean;
+  /** True under the local tools (`LOCAL_RUNTIME` set, see `dev/local-env.ts`): unset drivers default to the embedded ones. */
+  readonly localRuntime: boolean;
   /** Absolute path of the catalog output folder the functions read. */
   readonly catalogDir: string;
   /** Absolute path of the data folder of the embedded stores. */
@@ -160,6 +166,113 @@ export class ConfigError extends Error {
 /** The environment as a plain map of strings (e.g. `process.env`). */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
+/** Host names of the loopback interface, as `URL.hostname` gives them: the only hosts plain `http://` may reach. */
+export const LOOPBACK_HOSTS: readonly string[] = Object.freeze(['127.0.0.1', '[::1]', 'localhost']);
+
+/** Fewest different characters a secret must hold (rule 4 of the module header). */
+export const SECRET_MIN_DISTINCT = 10;
+
+/**
+ * Well-known placeholder secrets, folded (lower case, letters and digits only): a secret that is one of
+ * them, or one of them repeated, with any digits before or after, is refused.
+ */
+export const SECRET_PLACEHOLDERS: readonly string[] = Object.freeze([
+  'changeme',
+  'changeit',
+  'password',
+  'passw0rd',
+  'secret',
+  'mysecret',
+  'yoursecret',
+  'supersecret',
+  'topsecret',
+  'secretkey',
+  'token',
+  'mytoken',
+  'yourtoken',
+  'apikey',
+  'privatekey',
+  'admin',
+  'letmein',
+  'default',
+  'example',
+  'sample',
+  'test',
+  'testing',
+  'dummy',
+  'placeholder',
+  'replaceme',
+  'todo',
+  'fixme',
+  'foobar',
+  'qwerty',
+  'abc123',
+  'xxx',
+  'none',
+  'null',
+  'undefined',
+  '123456',
+]);
+
+/** Length of the shortest unit `chars` repeats (the whole length when it repeats none); Knuth-Morris-Pratt's failure function. */
+function smallestPeriod(chars: readonly string[]): number {
+  const border = new Array<number>(chars.length).fill(0);
+  for (let i = 1, k = 0; i < chars.length; i++) {
+    while (k > 0 && chars[i] !== chars[k]) k = border[k - 1]!;
+    if (chars[i] === chars[k]) k++;
+    border[i] = k;
+  }
+  return chars.length - (border[chars.length - 1] ?? 0);
+}
+
+/** True when `folded` is `unit` repeated a whole number of times. */
+const repeats = (folded: string, unit: string): boolean =>
+  folded.length % unit.length === 0 && unit.repeat(folded.length / unit.length) === folded;
+
+/**
+ * Why a secret is weak, as a phrase that follows its variable's name, or undefined when it is not (rule 4
+ * of the module header; the minimum lengths are checked by the caller). A secret is weak when it is a
+ * well-known placeholder ({@link SECRET_PLACEHOLDERS}) or one repeated, compared without case,
+ * punctuation and surrounding digits; when it is a short unit repeated (`abcabcab`, `aaaa`: a unit at
+ * most half its length, the last repetition possibly cut); or when it holds fewer than
+ * {@link SECRET_MIN_DISTINCT} different characters. The phrase never contains the value.
+ */
+export function secretWeakness(value: string): string | undefined {
+  const folded = value.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const core = folded.replace(/^\d+|\d+$/g, '');
+  if (SECRET_PLACEHOLDERS.some((p) => (folded !== '' && repeats(folded, p)) || (core !== '' && repeats(core, p))))
+    return 'is a well-known placeholder';
+  const chars = Array.from(value);
+  if (chars.length > 1 && smallestPeriod(chars) * 2 <= chars.length) return 'repeats a short pattern';
+  if (new Set(chars).size < SECRET_MIN_DISTINCT) return `has fewer than ${SECRET_MIN_DISTINCT} different characters`;
+  return undefined;
+}
+
+/**
+ * Variables by which hosted runtimes are recognised, and the runtime each names. Used only to word the
+ * message of an unconfigured store (rule 1 of the module header): hosts may hide their variables.
+ */
+const HOSTED_MARKERS: readonly (readonly [variable: string, runtime: string])[] = [
+  ['VERCEL', 'Vercel'],
+  ['VERCEL_ENV', 'Vercel'],
+  ['AWS_LAMBDA_FUNCTION_NAME', 'AWS Lambda'],
+  ['AWS_EXECUTION_ENV', 'AWS'],
+  ['NETLIFY', 'Netlify'],
+  ['K_SERVICE', 'Google Cloud Run'],
+];
+
+/**
+ * The hosted runtime `env` shows, for messages: `VERCEL`, `VERCEL_ENV`, `AWS_LAMBDA_FUNCTION_NAME`,
+ * `AWS_EXECUTION_ENV`, `NETLIFY` or `K_SERVICE` set to any value, or `NODE_ENV=production`.
+ * @returns e.g. `AWS Lambda (AWS_LAMBDA_FUNCTION_NAME is set)`, or undefined when none shows. Never decides
+ *   a driver (rule 1 of the module header).
+ */
+export function hostedRuntime(env: Environment): string | undefined {
+  for (const [variable, runtime] of HOSTED_MARKERS) if ((env[variable] ?? '').trim() !== '') return `${runtime} (${variable} is set)`;
+  if ((env.NODE_ENV ?? '').trim().toLowerCase() === 'production') return 'a production runtime (NODE_ENV=production)';
+  return undefined;
+}
+
 /** Read variables in one pass and collect problems (helpers of {@link loadServiceConfig}). */
 class Reader {
   readonly problems: ConfigProblem[] = [];
@@ -194,7 +307,11 @@ class Reader {
     }
     return Number(v);
   }
-  url(name: string, value: string | undefined, httpsOnly = false): string | undefined {
+  /**
+   * An absolute URL without credentials, trailing slashes dropped. `remote` (rule 3 of the module header):
+   * `https://`, or `http://` on the loopback interface only; `local`: `http://` or `https://`.
+   */
+  url(name: string, value: string | undefined, kind: 'remote' | 'local'): string | undefined {
     if (value === undefined || value === '') return value;
     let u: URL;
     try {
@@ -203,16 +320,35 @@ class Reader {
       this.problem(name, 'must be an absolute URL such as https://example.com.');
       return undefined;
     }
-    // https only for remote keys, except on the loopback interface (a local identity server, tests)
-    const loopback = u.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(u.hostname);
-    const ok = httpsOnly ? u.protocol === 'https:' || loopback : u.protocol === 'https:' || u.protocol === 'http:';
+    const loopback = LOOPBACK_HOSTS.includes(u.hostname);
+    const ok = u.protocol === 'https:' || (u.protocol === 'http:' && (kind === 'local' || loopback));
     if (!ok)
       this.problem(
         name,
-        httpsOnly ? 'must be an https:// URL (http:// only on 127.0.0.1 or localhost).' : 'must be an http:// or https:// URL.',
+        kind === 'remote'
+          ? 'must be an https:// URL (http:// only on 127.0.0.1, [::1] or localhost).'
+          : 'must be an http:// or https:// URL.',
       );
     if (u.username || u.password) this.problem(name, 'must not carry credentials; use the dedicated variables.');
     return value.replace(/\/+$/, '');
+  }
+  /**
+   * A secret, checked by rule 4 of the module header: at least `min` (`unit` bytes of UTF-8 or
+   * characters), then {@link secretWeakness}; `set` says what to set instead. One problem at most.
+   */
+  secret(
+    name: string,
+    value: string,
+    set: string,
+    min?: { readonly length: number; readonly unit: 'bytes' | 'characters'; readonly why: string },
+  ): Secret {
+    const length = min?.unit === 'bytes' ? Buffer.byteLength(value, 'utf8') : value.length;
+    if (min !== undefined && length < min.length) this.problem(name, `must be at least ${min.length} ${min.unit}${min.why}; ${set}.`);
+    else {
+      const weak = secretWeakness(value);
+      if (weak !== undefined) this.problem(name, `is weak: it ${weak}; ${set}.`);
+    }
+    return new Secret(value);
   }
   folder(name: string, fallback: string): string {
     const v = this.get(name) ?? fallback;
@@ -223,20 +359,53 @@ class Reader {
 
 const truthy = (v: string | undefined): boolean => v !== undefined && !['', '0', 'false'].includes(v.trim().toLowerCase());
 
+/** What to set for a random secret of our own. */
+const RANDOM_SECRET = 'set a random value, e.g. the output of `openssl rand -base64 48`';
+
+/** Where the stores run when no driver is set, for the operator (rule 1 of the module header). */
+function unsetDriverWhy(env: Environment, embedded: string): string {
+  const hosted = hostedRuntime(env);
+  return hosted === undefined
+    ? `the embedded ${embedded} is the default only under npm start and the CLIs of dev/, which set LOCAL_RUNTIME`
+    : `this looks like ${hosted}, where an embedded ${embedded} would be one per instance`;
+}
+
+/** The catalog half (rule 5 of the module header): `CATALOG_DIR`, resolved against the project root. */
+function catalogFolder(r: Reader): string {
+  return r.folder('CATALOG_DIR', 'dist');
+}
+
 /**
- * Read and validate the configuration from `env`.
+ * Read the catalog half of the configuration from `env`: `CATALOG_DIR` alone, the folder the catalog
+ * routes read (rule 5 of the module header).
+ * @param env variables; default `process.env`.
+ * @returns the absolute catalog folder (default `<project root>/dist`).
+ * @throws ConfigError naming `CATALOG_DIR` when it is not a folder path.
+ */
+export function loadCatalogDir(env: Environment = process.env): string {
+  const r = new Reader(env);
+  const dir = catalogFolder(r);
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return dir;
+}
+
+/**
+ * Read and validate the whole configuration from `env` (both halves; the module header states the rules).
  * @param env variables; default `process.env`.
  * @returns the frozen {@link ServiceConfig}.
- * @throws ConfigError listing every invalid or missing variable, each with what to set.
+ * @throws ConfigError listing every invalid or missing variable, each with what to set, never a value.
  */
 export function loadServiceConfig(env: Environment = process.env): ServiceConfig {
   const r = new Reader(env);
   const onVercel = truthy(env.VERCEL);
-  const catalogDir = r.folder('CATALOG_DIR', 'dist');
+  const localRuntime = truthy(env.LOCAL_RUNTIME);
+  // rule 1: embedded drivers by default only under the local tools, never on Vercel
+  const embeddedByDefault = localRuntime && !onVercel;
+  const catalogDir = catalogFolder(r);
   const dataDir = r.folder('DATA_DIR', '.data');
 
   // Ledger and accounts store.
-  const storeDriver = r.oneOf('STORE_DRIVER', ['sqlite', 'redis'] as const) ?? (onVercel ? undefined : 'sqlite');
+  const storeDriver = r.oneOf('STORE_DRIVER', ['sqlite', 'redis'] as const) ?? (embeddedByDefault ? 'sqlite' : undefined);
   let store: StoreConfig;
   const respUrl = r.get('REDIS_URL');
   if (storeDriver === 'redis' && respUrl !== undefined) {
@@ -247,11 +416,30 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
       );
     if (!/^rediss?:\/\/[^/?#\s]+(\/\d{1,2})?$/.test(respUrl))
       r.problem('REDIS_URL', 'must look like redis://host:port or redis://host:port/db.');
+    else {
+      const u = new URL(respUrl);
+      if (u.protocol === 'redis:' && !LOOPBACK_HOSTS.includes(u.hostname))
+        r.problem('REDIS_URL', 'must be a rediss:// URL (TLS; redis:// only on 127.0.0.1, [::1] or localhost).');
+      else if (u.password !== '') {
+        const weak = secretWeakness(decodeURIComponent(u.password));
+        if (weak !== undefined)
+          r.problem('REDIS_URL', `carries a weak password: it ${weak}; set the redis-server's password to a random value.`);
+      }
+    }
     store = { driver: 'redis', protocol: 'resp', url: new Secret(respUrl) };
   } else if (storeDriver === 'redis') {
     const why = 'with STORE_DRIVER=redis (the REST URL and token of an Upstash Redis database; or set REDIS_URL for a redis-server)';
-    const url = r.url('UPSTASH_REDIS_REST_URL', r.required('UPSTASH_REDIS_REST_URL', why)) ?? '';
-    store = { driver: 'redis', protocol: 'rest', url, token: new Secret(r.required('UPSTASH_REDIS_REST_TOKEN', why)) };
+    const url = r.url('UPSTASH_REDIS_REST_URL', r.required('UPSTASH_REDIS_REST_URL', why), 'remote') ?? '';
+    const token = r.get('UPSTASH_REDIS_REST_TOKEN');
+    store = {
+      driver: 'redis',
+      protocol: 'rest',
+      url,
+      token:
+        token === undefined
+          ? new Secret(r.required('UPSTASH_REDIS_REST_TOKEN', why))
+          : r.secret('UPSTASH_REDIS_REST_TOKEN', token, "set the database's REST token from the Upstash console"),
+    };
   } else if (storeDriver === 'sqlite') {
     if (onVercel) {
       r.problem(
@@ -263,24 +451,28 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   } else {
     store = {
       driver: 'none',
-      reason: 'No ledger store is configured: set STORE_DRIVER=redis with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN.',
+      reason: `is not set, so the ledger, accounts, player state and the asset index are off (${unsetDriverWhy(env, 'SQLite file')}); set STORE_DRIVER=redis with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (STORE_DRIVER=sqlite keeps one file under DATA_DIR, for one long-lived host).`,
     };
   }
 
   const port = r.int('PORT', 3000, 0, 65535, 'TCP port');
 
   // Binary storage.
-  const storageDriver = r.oneOf('STORAGE_DRIVER', ['local', 's3'] as const) ?? (onVercel ? undefined : 'local');
+  const storageDriver = r.oneOf('STORAGE_DRIVER', ['local', 's3'] as const) ?? (embeddedByDefault ? 'local' : undefined);
   let storage: StorageConfig;
   if (storageDriver === 's3') {
     const why = 'with STORAGE_DRIVER=s3 (spec 4.7)';
-    const endpoint = r.url('S3_ENDPOINT', r.required('S3_ENDPOINT', why)) ?? '';
+    const endpoint = r.url('S3_ENDPOINT', r.required('S3_ENDPOINT', why), 'remote') ?? '';
     const bucket = r.required('S3_BUCKET', why);
     if (bucket && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
       r.problem('S3_BUCKET', 'must be a bucket name: 3-63 lower-case letters, digits, dots and hyphens.');
     const accessKeyId = r.required('S3_ACCESS_KEY_ID', why);
-    const secretAccessKey = new Secret(r.required('S3_SECRET_ACCESS_KEY', why));
-    const publicUrl = r.url('S3_PUBLIC_URL', r.required('S3_PUBLIC_URL', why)) ?? '';
+    const secretKey = r.get('S3_SECRET_ACCESS_KEY');
+    const secretAccessKey =
+      secretKey === undefined
+        ? new Secret(r.required('S3_SECRET_ACCESS_KEY', why))
+        : r.secret('S3_SECRET_ACCESS_KEY', secretKey, 'set the secret of an access key the storage provider issued');
+    const publicUrl = r.url('S3_PUBLIC_URL', r.required('S3_PUBLIC_URL', why), 'remote') ?? '';
     storage = { driver: 's3', endpoint, bucket, accessKeyId, secretAccessKey, region: r.get('S3_REGION') ?? 'us-east-1', publicUrl };
   } else if (storageDriver === 'local') {
     if (onVercel) {
@@ -289,29 +481,26 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
         'local writes files and Vercel functions can write only to /tmp; set STORAGE_DRIVER=s3 with S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION and S3_PUBLIC_URL.',
       );
     }
-    const publicUrl = r.url('STORAGE_PUBLIC_URL', r.get('STORAGE_PUBLIC_URL') ?? `http://localhost:${port}/storage`) ?? '';
+    const publicUrl = r.url('STORAGE_PUBLIC_URL', r.get('STORAGE_PUBLIC_URL') ?? `http://localhost:${port}/storage`, 'local') ?? '';
     storage = { driver: 'local', dir: resolve(dataDir, 'storage'), publicUrl };
   } else {
     storage = {
       driver: 'none',
-      reason:
-        'No binary storage is configured: set STORAGE_DRIVER=s3 with S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION and S3_PUBLIC_URL.',
+      reason: `is not set, so binary storage is off (${unsetDriverWhy(env, 'storage folder')}); set STORAGE_DRIVER=s3 with S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION and S3_PUBLIC_URL (STORAGE_DRIVER=local keeps files under DATA_DIR, for one long-lived host).`,
     };
   }
 
   // Tokens.
   const secret = r.get('JWT_SECRET');
-  const jwksUrl = r.url('JWT_JWKS_URL', r.get('JWT_JWKS_URL'), true);
+  const jwksUrl = r.url('JWT_JWKS_URL', r.get('JWT_JWKS_URL'), 'remote');
   let keys: JwtConfig['keys'] = { kind: 'none' };
   if (secret !== undefined && r.get('JWT_JWKS_URL') !== undefined) {
     r.problem('JWT_SECRET', 'set either JWT_SECRET (HS256) or JWT_JWKS_URL (remote keys), not both.');
   } else if (secret !== undefined) {
-    if (Buffer.byteLength(secret, 'utf8') < 32)
-      r.problem(
-        'JWT_SECRET',
-        'must be at least 32 bytes (HS256 needs a key as long as its hash); generate one with `openssl rand -base64 48`.',
-      );
-    keys = { kind: 'secret', secret: new Secret(secret) };
+    keys = {
+      kind: 'secret',
+      secret: r.secret('JWT_SECRET', secret, RANDOM_SECRET, { length: 32, unit: 'bytes', why: ' (HS256 needs a key as long as its hash)' }),
+    };
   } else if (jwksUrl !== undefined) {
     keys = { kind: 'jwks', url: jwksUrl };
   }
@@ -326,7 +515,7 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   // External login.
   const provider = r.get('EXTERNAL_AUTH_PROVIDER') ?? 'platform';
   if (!/^[a-z0-9_-]{1,32}$/.test(provider)) r.problem('EXTERNAL_AUTH_PROVIDER', 'must be 1-32 of a-z, 0-9, _ and -.');
-  const externalUrl = r.url('EXTERNAL_AUTH_JWKS_URL', r.get('EXTERNAL_AUTH_JWKS_URL'), true);
+  const externalUrl = r.url('EXTERNAL_AUTH_JWKS_URL', r.get('EXTERNAL_AUTH_JWKS_URL'), 'remote');
   let externalAuth: ExternalAuthConfig = { kind: 'none' };
   if (r.get('EXTERNAL_AUTH_JWKS_URL') !== undefined) {
     const why = 'with EXTERNAL_AUTH_JWKS_URL (the claim the external platform puts in its tokens)';
@@ -340,18 +529,25 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   }
 
   const admin = r.get('ADMIN_PASSWORD');
-  if (admin !== undefined && admin.length < 16)
-    r.problem('ADMIN_PASSWORD', 'must be at least 16 characters (or unset, which disables the X-Admin-Password header).');
+  const adminPassword =
+    admin === undefined
+      ? undefined
+      : r.secret('ADMIN_PASSWORD', admin, `${RANDOM_SECRET} (or unset it, which disables the X-Admin-Password header)`, {
+          length: 16,
+          unit: 'characters',
+          why: '',
+        });
 
   const config: ServiceConfig = {
     onVercel,
+    localRuntime,
     catalogDir,
     dataDir,
     store,
     storage,
     jwt,
     externalAuth,
-    adminPassword: admin === undefined ? undefined : new Secret(admin),
+    adminPassword,
     walletVerifySendMax: r.int('WALLET_VERIFY_SEND_MAX', 1000, 1, 1_000_000_000, 'integer coin units'),
     storageMaxFileBytes: r.int('STORAGE_MAX_FILE_BYTES', 100 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024, 'bytes'),
     port,
@@ -368,27 +564,134 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-let current: ServiceConfig | undefined;
+/** What is in force: a configuration put there by {@link useServiceConfig}, or an environment to read (default `process.env`). */
+let inForce: { readonly config: ServiceConfig } | { readonly env: Environment } | undefined;
+/** The stateful half read from the environment in force: the configuration, or why there is none. */
+let stateful: { readonly config: ServiceConfig } | { readonly error: ConfigError } | undefined;
+/** The catalog half read from the environment in force. */
+let catalog: { readonly dir: string } | { readonly error: ConfigError } | undefined;
 const listeners = new Set<() => void>();
 
+const environmentInForce = (): Environment => (inForce !== undefined && 'env' in inForce ? inForce.env : process.env);
+
+/** The outcome of `read`: its value, or the ConfigError it threw (anything else is thrown on). */
+function outcome<T>(read: () => T): { readonly value: T } | { readonly error: ConfigError } {
+  try {
+    return { value: read() };
+  } catch (e) {
+    if (e instanceof ConfigError) return { error: e };
+    throw e;
+  }
+}
+
 /**
- * The process-wide configuration: `loadServiceConfig(process.env)` on first use, unless
- * {@link useServiceConfig} set one.
- * @throws ConfigError when the environment is invalid (answered as a 503 that names nothing internal).
+ * The process-wide configuration, the stateful half's source (rule 5 of the module header): the one
+ * {@link useServiceConfig} put in force, else the environment in force (default `process.env`) read on
+ * first use. A bad environment is read once: every call throws the same ConfigError.
+ * @throws ConfigError when the environment is invalid (answered as a 503 that names nothing internal; its
+ *   problems go to the operator's log once).
  */
 export function getServiceConfig(): ServiceConfig {
-  current ??= loadServiceConfig(process.env);
-  return current;
+  if (stateful === undefined) {
+    if (inForce !== undefined && 'config' in inForce) stateful = { config: inForce.config };
+    else {
+      const read = outcome(() => loadServiceConfig(environmentInForce()));
+      stateful = 'value' in read ? { config: read.value } : read;
+    }
+  }
+  if ('error' in stateful) throw stateful.error;
+  return stateful.config;
+}
+
+/**
+ * The folder the catalog routes read (rule 5 of the module header): the `catalogDir` of the configuration
+ * in force, else `CATALOG_DIR` alone read from the environment in force, so no other variable can take
+ * the catalog down.
+ * @returns an absolute path.
+ * @throws ConfigError naming `CATALOG_DIR` when it is not a folder path.
+ */
+export function getCatalogDir(): string {
+  if (inForce !== undefined && 'config' in inForce) return inForce.config.catalogDir;
+  if (catalog === undefined) {
+    const read = outcome(() => loadCatalogDir(environmentInForce()));
+    catalog = 'value' in read ? { dir: read.value } : read;
+  }
+  if ('error' in catalog) throw catalog.error;
+  return catalog.dir;
+}
+
+function putInForce(next: typeof inForce): void {
+  inForce = next;
+  stateful = undefined;
+  catalog = undefined;
+  for (const l of listeners) l();
 }
 
 /**
  * Put `config` in force for this process (the local server passes its own, tests pass theirs);
- * `undefined` returns to the environment. Every service built from the previous configuration (catalog
- * cache, stores) is dropped through the listeners of {@link onConfigChange}.
+ * `undefined` returns to the process environment. Every service built from the previous configuration
+ * (catalog cache, stores) is dropped through the listeners of {@link onConfigChange}.
  */
 export function useServiceConfig(config: ServiceConfig | undefined): void {
-  current = config;
-  for (const l of listeners) l();
+  putInForce(config === undefined ? undefined : { config });
+}
+
+/**
+ * Put an environment in force, read as a function reads `process.env`: each half on first use, a bad
+ * stateful variable failing only the stateful half (rule 5 of the module header). Tests use it to run the
+ * functions under an environment that {@link loadServiceConfig} would refuse. Listeners are told as by
+ * {@link useServiceConfig}.
+ */
+export function useEnvironment(env: Environment): void {
+  putInForce({ env });
+}
+
+/** Variables whose values are secrets (rule 4 of the module header), `REDIS_URL` for its password. */
+export const SECRET_VARIABLES: readonly string[] = Object.freeze([
+  'JWT_SECRET',
+  'ADMIN_PASSWORD',
+  'UPSTASH_REDIS_REST_TOKEN',
+  'S3_SECRET_ACCESS_KEY',
+  'REDIS_URL',
+]);
+
+/**
+ * The secret values of what is in force (the configuration's secrets, or the raw values of
+ * {@link SECRET_VARIABLES} in the environment in force, valid or not, with `REDIS_URL`'s password), for the
+ * operator log to blank out (`api/_lib/log.ts`) and nothing else. Never throws.
+ * @returns values of at least 6 characters (shorter ones would blank out ordinary words).
+ */
+export function secretValuesInForce(): string[] {
+  const out: string[] = [];
+  if (inForce !== undefined && 'config' in inForce) {
+    const c = inForce.config;
+    const secrets = [
+      c.adminPassword,
+      c.jwt.keys.kind === 'secret' ? c.jwt.keys.secret : undefined,
+      c.store.driver === 'redis' ? (c.store.protocol === 'rest' ? c.store.token : c.store.url) : undefined,
+      c.storage.driver === 's3' ? c.storage.secretAccessKey : undefined,
+    ];
+    for (const s of secrets) if (s !== undefined) out.push(s.reveal());
+  } else {
+    const env = environmentInForce();
+    for (const name of SECRET_VARIABLES) {
+      const v = env[name]?.trim();
+      if (v) out.push(v);
+    }
+  }
+  for (const v of [...out]) {
+    const password = /^rediss?:\/\/[^:@/]*:([^@/]+)@/.exec(v)?.[1];
+    if (password !== undefined) out.push(password, safeDecode(password));
+  }
+  return [...new Set(out)].filter((v) => v.length >= 6);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /**

@@ -1334,6 +1334,10 @@ value?: {
  * Problems beyond the 20 listed.
  */
 errorsOmitted?: number
+/**
+ * Id of the request, also sent as the X-Request-Id header and written on every log line about it: quote it when reporting a failure.
+ */
+requestId?: string
 }
 export interface RecipeLearnRequest2 {
 studioId?: string

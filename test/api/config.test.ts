@@ -1,10 +1,20 @@
 // The one environment config (api/_lib/config.ts): defaults, drivers making their variables required,
-// embedded drivers refused on Vercel, every problem at once, secrets that never print, and the catalog
+// embedded drivers only when chosen or under the local tools (and never on Vercel), remote endpoints over
+// TLS, weak secrets refused by name, every problem at once, secrets that never print, and the catalog
 // folder resolved against the project root whatever the working directory.
 import { inspect } from 'node:util';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, PROJECT_ROOT, Secret, loadServiceConfig, type ConfigProblem } from '../../api/_lib/config.js';
+import {
+  ConfigError,
+  PROJECT_ROOT,
+  SECRET_MIN_DISTINCT,
+  Secret,
+  hostedRuntime,
+  loadServiceConfig,
+  secretWeakness,
+  type ConfigProblem,
+} from '../../api/_lib/config.js';
 
 function problems(env: Record<string, string>): ConfigProblem[] {
   try {
@@ -22,15 +32,22 @@ const S3 = {
   S3_ENDPOINT: 'http://127.0.0.1:9000',
   S3_BUCKET: 'assets',
   S3_ACCESS_KEY_ID: 'AKIA',
-  S3_SECRET_ACCESS_KEY: 'shh-very-secret',
+  S3_SECRET_ACCESS_KEY: 'shh-very-secret-wJalrXUtnFEMI',
   S3_PUBLIC_URL: 'https://cdn.example.com/assets/',
 };
 const REDIS = { STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_URL: 'https://eu1.upstash.io', UPSTASH_REDIS_REST_TOKEN: 'tok-secret-value' };
+/** Strong secrets: random letters and digits, no unit repeated. */
+const JWT_32 = 'Vq8mT2xLr5NcW9pKd3ZgY7hB4sFj6aUe';
+const JWT_40 = 'Vq8mT2xLr5NcW9pKd3ZgY7hB4sFj6aUe1Ro0Ci_G';
+const ADMIN_16 = 'Hn4rX8cQ2vLm7TzW';
+/** The local tools' marker (dev/local-env.ts): unset drivers default to the embedded ones. */
+const LOCAL = { LOCAL_RUNTIME: '1' };
 
 describe('defaults', () => {
-  it('runs on embedded drivers with nothing set, every path under the project root', () => {
-    const c = loadServiceConfig({});
+  it('runs on embedded drivers under the local tools with nothing else set, every path under the project root', () => {
+    const c = loadServiceConfig(LOCAL);
     expect(c.onVercel).toBe(false);
+    expect(c.localRuntime).toBe(true);
     expect(c.catalogDir).toBe(resolve(PROJECT_ROOT, 'dist'));
     expect(c.dataDir).toBe(resolve(PROJECT_ROOT, '.data'));
     expect(c.store).toEqual({ driver: 'sqlite', file: resolve(PROJECT_ROOT, '.data', 'ledger.sqlite') });
@@ -59,7 +76,7 @@ describe('defaults', () => {
   });
 
   it('is frozen all the way down', () => {
-    const c = loadServiceConfig({});
+    const c = loadServiceConfig(LOCAL);
     expect(Object.isFrozen(c)).toBe(true);
     expect(Object.isFrozen(c.store)).toBe(true);
     expect(Object.isFrozen(c.jwt.keys)).toBe(true);
@@ -82,9 +99,10 @@ describe('drivers', () => {
   });
 
   it('redis can instead reach a redis-server over RESP with REDIS_URL, held as a secret; not both, and only redis:// URLs', () => {
-    const c = loadServiceConfig({ STORE_DRIVER: 'redis', REDIS_URL: 'redis://:pw-secret@127.0.0.1:6379/2' });
+    const c = loadServiceConfig({ STORE_DRIVER: 'redis', REDIS_URL: 'redis://:pw-secret-K7q2@127.0.0.1:6379/2' });
     expect(c.store.driver === 'redis' && c.store.protocol).toBe('resp');
-    if (c.store.driver === 'redis' && c.store.protocol === 'resp') expect(c.store.url.reveal()).toBe('redis://:pw-secret@127.0.0.1:6379/2');
+    if (c.store.driver === 'redis' && c.store.protocol === 'resp')
+      expect(c.store.url.reveal()).toBe('redis://:pw-secret-K7q2@127.0.0.1:6379/2');
     expect(JSON.stringify(c)).not.toContain('pw-secret');
     expect(
       variables({
@@ -98,8 +116,9 @@ describe('drivers', () => {
       expect(variables({ STORE_DRIVER: 'redis', REDIS_URL: bad }), bad).toEqual(['REDIS_URL']);
     }
     expect(loadServiceConfig({ STORE_DRIVER: 'redis', REDIS_URL: 'rediss://cache.example.com:6380' }).store.driver).toBe('redis');
-    // REDIS_URL alone selects nothing: the driver is still sqlite by default
-    expect(loadServiceConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).store.driver).toBe('sqlite');
+    // REDIS_URL alone selects nothing: the driver is still the local tools' default, or none
+    expect(loadServiceConfig({ ...LOCAL, REDIS_URL: 'redis://127.0.0.1:6379' }).store.driver).toBe('sqlite');
+    expect(loadServiceConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).store.driver).toBe('none');
   });
 
   it('s3 needs every S3 variable of spec 4.7 but the region, which defaults to us-east-1', () => {
@@ -151,18 +170,23 @@ describe('on Vercel', () => {
 
   it('reads VERCEL=0 or false as not on Vercel', () => {
     expect(loadServiceConfig({ VERCEL: '0' }).onVercel).toBe(false);
-    expect(loadServiceConfig({ VERCEL: 'false' }).store.driver).toBe('sqlite');
+    expect(loadServiceConfig({ ...LOCAL, VERCEL: 'false' }).store.driver).toBe('sqlite');
+  });
+
+  it('gives no embedded default on Vercel, even under the local marker', () => {
+    const c = loadServiceConfig({ ...LOCAL, VERCEL: '1' });
+    expect([c.store.driver, c.storage.driver]).toEqual(['none', 'none']);
   });
 });
 
 describe('tokens, admin password and limits', () => {
   it('takes an HS256 secret of at least 32 bytes or an https JWKS URL, never both', () => {
-    expect(loadServiceConfig({ JWT_SECRET: 'x'.repeat(32) }).jwt.keys.kind).toBe('secret');
+    expect(loadServiceConfig({ JWT_SECRET: JWT_32 }).jwt.keys.kind).toBe('secret');
     expect(loadServiceConfig({ JWT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json' }).jwt.keys).toEqual({
       kind: 'jwks',
       url: 'https://id.example.com/.well-known/jwks.json',
     });
-    expect(variables({ JWT_SECRET: 'x'.repeat(31) })).toEqual(['JWT_SECRET']);
+    expect(variables({ JWT_SECRET: JWT_32.slice(1) })).toEqual(['JWT_SECRET']);
     expect(variables({ JWT_JWKS_URL: 'http://id.example.com/jwks' })).toEqual(['JWT_JWKS_URL']);
     expect(loadServiceConfig({ JWT_JWKS_URL: 'http://127.0.0.1:8080/jwks' }).jwt.keys).toEqual({
       kind: 'jwks',
@@ -173,7 +197,7 @@ describe('tokens, admin password and limits', () => {
       url: 'http://localhost:8080/jwks',
     });
     expect(variables({ JWT_JWKS_URL: 'http://127.0.0.2/jwks' })).toEqual(['JWT_JWKS_URL']);
-    expect(variables({ JWT_SECRET: 'x'.repeat(40), JWT_JWKS_URL: 'https://id.example.com/jwks' })).toEqual(['JWT_SECRET']);
+    expect(variables({ JWT_SECRET: JWT_40, JWT_JWKS_URL: 'https://id.example.com/jwks' })).toEqual(['JWT_SECRET']);
   });
 
   it('reads issuer, audience and clock tolerance (0-300 s)', () => {
@@ -190,7 +214,7 @@ describe('tokens, admin password and limits', () => {
 
   it('requires an admin password of at least 16 characters when set', () => {
     expect(variables({ ADMIN_PASSWORD: 'short' })).toEqual(['ADMIN_PASSWORD']);
-    expect(loadServiceConfig({ ADMIN_PASSWORD: 'p'.repeat(16) }).adminPassword?.equals('p'.repeat(16))).toBe(true);
+    expect(loadServiceConfig({ ADMIN_PASSWORD: ADMIN_16 }).adminPassword?.equals(ADMIN_16)).toBe(true);
   });
 
   it('bounds WALLET_VERIFY_SEND_MAX to 1..1,000,000,000 whole coin units and PORT to 0..65535', () => {
@@ -229,10 +253,9 @@ describe('tokens, admin password and limits', () => {
 
 describe('Secret', () => {
   it('never shows its value when printed, serialised or inspected', () => {
-    const c = loadServiceConfig({ ...REDIS, ...S3, ADMIN_PASSWORD: 'admin-password-value', JWT_SECRET: 'j'.repeat(40) });
+    const c = loadServiceConfig({ ...REDIS, ...S3, ADMIN_PASSWORD: 'admin-password-value', JWT_SECRET: JWT_40 });
     const printed = [JSON.stringify(c), inspect(c, { depth: 10 }), String(c.adminPassword), `${c.adminPassword?.toString()}`].join('\n');
-    for (const value of ['tok-secret-value', 'shh-very-secret', 'admin-password-value', 'j'.repeat(40)])
-      expect(printed).not.toContain(value);
+    for (const value of ['tok-secret-value', 'shh-very-secret', 'admin-password-value', JWT_40]) expect(printed).not.toContain(value);
     expect(printed).toContain('[redacted]');
   });
 
@@ -255,9 +278,11 @@ describe('values read exactly', () => {
   });
 
   it('drops trailing slashes of URLs and keeps an unset optional URL unset', () => {
-    const c = loadServiceConfig({ STORAGE_PUBLIC_URL: 'https://files.example.com/storage///' });
+    const c = loadServiceConfig({ ...LOCAL, STORAGE_PUBLIC_URL: 'https://files.example.com/storage///' });
     expect(c.storage).toMatchObject({ driver: 'local', publicUrl: 'https://files.example.com/storage' });
-    expect(loadServiceConfig({ STORAGE_PUBLIC_URL: '   ' }).storage).toMatchObject({ publicUrl: 'http://localhost:3000/storage' });
+    expect(loadServiceConfig({ ...LOCAL, STORAGE_PUBLIC_URL: '   ' }).storage).toMatchObject({
+      publicUrl: 'http://localhost:3000/storage',
+    });
   });
 
   it('refuses a URL carrying only a user name or only a password', () => {
@@ -266,9 +291,9 @@ describe('values read exactly', () => {
   });
 
   it('refuses a non-http local storage URL and accepts http or https', () => {
-    expect(variables({ STORAGE_PUBLIC_URL: 'ftp://files.example.com' })).toEqual(['STORAGE_PUBLIC_URL']);
-    expect(variables({ STORAGE_PUBLIC_URL: 'files.example.com' })).toEqual(['STORAGE_PUBLIC_URL']);
-    expect(loadServiceConfig({ STORAGE_PUBLIC_URL: 'http://x' }).storage).toMatchObject({ publicUrl: 'http://x' });
+    expect(variables({ ...LOCAL, STORAGE_PUBLIC_URL: 'ftp://files.example.com' })).toEqual(['STORAGE_PUBLIC_URL']);
+    expect(variables({ ...LOCAL, STORAGE_PUBLIC_URL: 'files.example.com' })).toEqual(['STORAGE_PUBLIC_URL']);
+    expect(loadServiceConfig({ ...LOCAL, STORAGE_PUBLIC_URL: 'http://x' }).storage).toMatchObject({ publicUrl: 'http://x' });
     expect(loadServiceConfig({ ...S3, S3_ENDPOINT: 'https://s3.example.com' }).storage).toMatchObject({
       endpoint: 'https://s3.example.com',
     });
@@ -297,21 +322,23 @@ describe('values read exactly', () => {
     expect(c.storage.driver).toBe('s3');
     if (c.storage.driver === 's3') {
       expect(c.storage.accessKeyId).toBe('AKIA');
-      expect(c.storage.secretAccessKey.reveal()).toBe('shh-very-secret');
+      expect(c.storage.secretAccessKey.reveal()).toBe('shh-very-secret-wJalrXUtnFEMI');
       expect(c.storage.region).toBe('auto');
     }
   });
 
   it('counts the JWT secret in bytes and takes exactly 16 characters of admin password', () => {
-    expect(loadServiceConfig({ JWT_SECRET: 'é'.repeat(16) }).jwt.keys.kind).toBe('secret');
-    expect(variables({ JWT_SECRET: 'é'.repeat(15) + 'x' })).toEqual(['JWT_SECRET']);
-    const keys = loadServiceConfig({ JWT_SECRET: 's'.repeat(32) }).jwt.keys;
-    expect(keys.kind === 'secret' && keys.secret.reveal()).toBe('s'.repeat(32));
-    expect(variables({ ADMIN_PASSWORD: 'p'.repeat(15) })).toEqual(['ADMIN_PASSWORD']);
+    // 16 two-byte characters are 32 bytes; 15 of them and one ASCII letter are 31
+    const accented = 'éàèùâêîôûëïüçœæñ';
+    expect(loadServiceConfig({ JWT_SECRET: accented }).jwt.keys.kind).toBe('secret');
+    expect(variables({ JWT_SECRET: accented.slice(1) + 'x' })).toEqual(['JWT_SECRET']);
+    const keys = loadServiceConfig({ JWT_SECRET: JWT_32 }).jwt.keys;
+    expect(keys.kind === 'secret' && keys.secret.reveal()).toBe(JWT_32);
+    expect(variables({ ADMIN_PASSWORD: ADMIN_16.slice(1) })).toEqual(['ADMIN_PASSWORD']);
   });
 
   it('refuses a JWT secret next to an invalid JWKS URL, naming both', () => {
-    expect(variables({ JWT_SECRET: 'x'.repeat(40), JWT_JWKS_URL: 'not a url' })).toEqual(['JWT_JWKS_URL', 'JWT_SECRET']);
+    expect(variables({ JWT_SECRET: JWT_40, JWT_JWKS_URL: 'not a url' })).toEqual(['JWT_JWKS_URL', 'JWT_SECRET']);
   });
 
   it('bounds the clock tolerance and keeps its default on a bad value', () => {
@@ -322,7 +349,7 @@ describe('values read exactly', () => {
   });
 
   it('freezes the storage and token parts too', () => {
-    const c = loadServiceConfig({ ...S3, JWT_SECRET: 'x'.repeat(32) });
+    const c = loadServiceConfig({ ...S3, JWT_SECRET: JWT_32 });
     expect(Object.isFrozen(c.storage)).toBe(true);
     expect(Object.isFrozen(c.jwt)).toBe(true);
     expect(() => {
@@ -404,6 +431,184 @@ describe('services built once per configuration', () => {
       expect(closed).toEqual(['/tmp/a']);
       expect(await service()).toEqual({ dir: '/tmp/b' });
       expect(opened).toEqual(['/tmp/a', '/tmp/a', '/tmp/b']);
+    } finally {
+      useServiceConfig(undefined);
+    }
+  });
+});
+
+describe('embedded drivers only when chosen or under the local tools', () => {
+  it('leaves both stateful parts unconfigured when no driver is set outside the local tools, saying what to set', () => {
+    const c = loadServiceConfig({});
+    expect(c.localRuntime).toBe(false);
+    expect(c.store.driver).toBe('none');
+    expect(c.storage.driver).toBe('none');
+    const store = c.store.driver === 'none' ? c.store.reason : '';
+    const storage = c.storage.driver === 'none' ? c.storage.reason : '';
+    expect(store).toContain('STORE_DRIVER=redis with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
+    expect(store).toContain('LOCAL_RUNTIME');
+    expect(storage).toContain('STORAGE_DRIVER=s3 with S3_ENDPOINT');
+    // a catalog-only deployment is valid: nothing is a problem
+    expect(() => loadServiceConfig({ CATALOG_DIR: '/srv/dist' })).not.toThrow();
+  });
+
+  it('uses the embedded drivers when chosen explicitly, on any runtime but Vercel', () => {
+    for (const hosted of [{}, { AWS_LAMBDA_FUNCTION_NAME: 'fn' }, { K_SERVICE: 'svc' }, { NODE_ENV: 'production' }]) {
+      const c = loadServiceConfig({ ...hosted, STORE_DRIVER: 'sqlite', STORAGE_DRIVER: 'local' });
+      expect([c.store.driver, c.storage.driver], JSON.stringify(hosted)).toEqual(['sqlite', 'local']);
+    }
+  });
+
+  it('defaults to the embedded drivers under the local marker only when it is on', () => {
+    expect(loadServiceConfig({ LOCAL_RUNTIME: '1' }).store.driver).toBe('sqlite');
+    expect(loadServiceConfig({ LOCAL_RUNTIME: 'true' }).storage.driver).toBe('local');
+    for (const off of ['0', 'false', ' ']) expect(loadServiceConfig({ LOCAL_RUNTIME: off }).store.driver, off).toBe('none');
+  });
+
+  it('names the hosted runtime it recognises in the message, and decides nothing by it', () => {
+    const markers: [Record<string, string>, string][] = [
+      [{ VERCEL: '0' }, 'Vercel (VERCEL is set)'],
+      [{ VERCEL_ENV: 'production' }, 'Vercel (VERCEL_ENV is set)'],
+      [{ AWS_LAMBDA_FUNCTION_NAME: 'game-api' }, 'AWS Lambda (AWS_LAMBDA_FUNCTION_NAME is set)'],
+      [{ AWS_EXECUTION_ENV: 'AWS_ECS_FARGATE' }, 'AWS (AWS_EXECUTION_ENV is set)'],
+      [{ NETLIFY: 'true' }, 'Netlify (NETLIFY is set)'],
+      [{ K_SERVICE: 'game-api' }, 'Google Cloud Run (K_SERVICE is set)'],
+      [{ NODE_ENV: 'Production' }, 'a production runtime (NODE_ENV=production)'],
+    ];
+    for (const [env, runtime] of markers) {
+      expect(hostedRuntime(env), JSON.stringify(env)).toBe(runtime);
+      const c = loadServiceConfig(env);
+      expect(c.store.driver === 'none' && c.store.reason, JSON.stringify(env)).toContain(`this looks like ${runtime}`);
+      expect(c.storage.driver === 'none' && c.storage.reason, JSON.stringify(env)).toContain(runtime);
+    }
+    expect(hostedRuntime({ NODE_ENV: 'development', VERCEL: ' ' })).toBeUndefined();
+    // the same unset drivers without any marker: the same outcome, another message
+    const bare = loadServiceConfig({});
+    expect(bare.store.driver === 'none' && bare.store.reason).not.toContain('this looks like');
+  });
+});
+
+describe('remote endpoints over TLS, http only on the loopback interface', () => {
+  const cases: [string, (url: string) => Record<string, string>][] = [
+    ['UPSTASH_REDIS_REST_URL', (url) => ({ ...REDIS, UPSTASH_REDIS_REST_URL: url })],
+    ['S3_ENDPOINT', (url) => ({ ...S3, S3_ENDPOINT: url })],
+    ['S3_PUBLIC_URL', (url) => ({ ...S3, S3_PUBLIC_URL: url })],
+    ['JWT_JWKS_URL', (url) => ({ JWT_JWKS_URL: url })],
+    [
+      'EXTERNAL_AUTH_JWKS_URL',
+      (url) => ({ EXTERNAL_AUTH_JWKS_URL: url, EXTERNAL_AUTH_ISSUER: 'https://id.example.com', EXTERNAL_AUTH_AUDIENCE: 'game' }),
+    ],
+  ];
+
+  it('refuses http:// to any other host, and accepts https:// anywhere and http:// on 127.0.0.1, [::1] and localhost', () => {
+    for (const [variable, env] of cases) {
+      for (const bad of ['http://db.example.com', 'http://10.0.0.5:8080', 'http://127.0.0.2', 'http://localhost.example.com', 'ftp://x'])
+        expect(variables(env(bad)), `${variable} ${bad}`).toEqual([variable]);
+      for (const ok of ['https://db.example.com', 'http://127.0.0.1:8079', 'http://[::1]:8079', 'http://localhost:8079'])
+        expect(() => loadServiceConfig(env(ok)), `${variable} ${ok}`).not.toThrow();
+    }
+    const p = problems(cases[0]![1]('http://db.example.com'));
+    expect(p[0]!.message).toBe('must be an https:// URL (http:// only on 127.0.0.1, [::1] or localhost).');
+  });
+
+  it('takes rediss:// anywhere and redis:// only on the loopback interface', () => {
+    expect(variables({ STORE_DRIVER: 'redis', REDIS_URL: 'redis://cache.example.com:6379' })).toEqual(['REDIS_URL']);
+    for (const ok of ['rediss://cache.example.com:6380', 'redis://127.0.0.1:6379', 'redis://[::1]:6379', 'redis://localhost:6379/1'])
+      expect(loadServiceConfig({ STORE_DRIVER: 'redis', REDIS_URL: ok }).store.driver, ok).toBe('redis');
+  });
+});
+
+describe('weak secrets, refused by name', () => {
+  const SECRETS: [string, (value: string) => Record<string, string>][] = [
+    ['JWT_SECRET', (v) => ({ JWT_SECRET: v })],
+    ['ADMIN_PASSWORD', (v) => ({ ADMIN_PASSWORD: v })],
+    ['UPSTASH_REDIS_REST_TOKEN', (v) => ({ ...REDIS, UPSTASH_REDIS_REST_TOKEN: v })],
+    ['S3_SECRET_ACCESS_KEY', (v) => ({ ...S3, S3_SECRET_ACCESS_KEY: v })],
+    ['REDIS_URL', (v) => ({ STORE_DRIVER: 'redis', REDIS_URL: `redis://:${encodeURIComponent(v)}@127.0.0.1:6379` })],
+  ];
+  // each is long enough for every minimum (32 bytes), so only its weakness is refused
+  const WEAK: [string, string][] = [
+    ['few different characters', 'ab01ba10ab01ba10ba01ab10aab01ba1b0'],
+    ['a short unit repeated', 'q7Vd-2LmXp'.repeat(4)],
+    ['a short unit repeated, the last cut', 'Kx9#mQ2'.repeat(5) + 'Kx9'],
+    ['one character', 'a'.repeat(40)],
+    ['a placeholder', 'changeme'],
+    ['a placeholder repeated', 'changeme-changeme-changeme-changeme'],
+    ['a placeholder with digits', 'Password1234567890'],
+    ['a placeholder in capitals', 'CHANGEME'],
+  ];
+
+  it('refuses each weak kind for every secret, naming the variable and what to set, never the value', () => {
+    for (const [variable, env] of SECRETS) {
+      for (const [kind, value] of WEAK) {
+        let error: ConfigError | undefined;
+        try {
+          loadServiceConfig(env(value));
+        } catch (e) {
+          error = e as ConfigError;
+        }
+        expect(
+          error?.problems.map((p) => p.variable),
+          `${variable}: ${kind}`,
+        ).toEqual([variable]);
+        const message = error!.problems[0]!.message;
+        expect(message, `${variable}: ${kind}`).toMatch(/weak|at least/);
+        expect(message).toMatch(/set /);
+        expect(error!.message).not.toContain(value);
+      }
+    }
+  });
+
+  it('says which weakness it found', () => {
+    expect(secretWeakness('changeme')).toBe('is a well-known placeholder');
+    expect(secretWeakness('Secret-Secret-Secret')).toBe('is a well-known placeholder');
+    expect(secretWeakness('2024password')).toBe('is a well-known placeholder');
+    expect(secretWeakness('abcabcabcabcabcabcabcabcabcabcabc')).toBe('repeats a short pattern');
+    expect(secretWeakness('zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz')).toBe('repeats a short pattern');
+    expect(secretWeakness('0123456789012345678901234567890123')).toBe('repeats a short pattern');
+    expect(secretWeakness('ab01ba10ab01ba10ba01ab10aab01ba1b0')).toBe(`has fewer than ${SECRET_MIN_DISTINCT} different characters`);
+  });
+
+  it('accepts random secrets, and secrets that only contain a placeholder or a repetition', () => {
+    for (const ok of [
+      JWT_32,
+      JWT_40,
+      ADMIN_16,
+      'tok-secret-value',
+      'correct horse battery staple',
+      'my-password-is-Kx9mQ2vL',
+      'abcabcXYZ-0123456789',
+    ])
+      expect(secretWeakness(ok), ok).toBeUndefined();
+    expect(loadServiceConfig({ ...REDIS, ...S3, JWT_SECRET: JWT_40, ADMIN_PASSWORD: ADMIN_16 }).adminPassword).toBeDefined();
+  });
+
+  it('keeps the minimum lengths: 32 bytes of JWT_SECRET, 16 characters of ADMIN_PASSWORD', () => {
+    expect(problems({ JWT_SECRET: JWT_32.slice(0, 31) })[0]!.message).toMatch(/^must be at least 32 bytes/);
+    expect(problems({ ADMIN_PASSWORD: ADMIN_16.slice(0, 15) })[0]!.message).toMatch(/^must be at least 16 characters/);
+  });
+});
+
+describe('the two halves in force', () => {
+  it('reads CATALOG_DIR alone for the catalog, and the same ConfigError on every call for a bad stateful half', async () => {
+    const { getCatalogDir, getServiceConfig, useEnvironment, useServiceConfig } = await import('../../api/_lib/config.js');
+    try {
+      useEnvironment({ CATALOG_DIR: '/srv/catalog', STORAGE_MAX_FILE_BYTES: 'abc', JWT_SECRET: 'short' });
+      expect(getCatalogDir()).toBe('/srv/catalog');
+      let first: unknown;
+      try {
+        getServiceConfig();
+      } catch (e) {
+        first = e;
+      }
+      expect(first).toBeInstanceOf(ConfigError);
+      expect((first as ConfigError).problems.map((p) => p.variable)).toEqual(['JWT_SECRET', 'STORAGE_MAX_FILE_BYTES']);
+      expect(() => getServiceConfig()).toThrow(first);
+      useEnvironment({ CATALOG_DIR: 'di\0st', STORE_DRIVER: 'sqlite' });
+      expect(() => getCatalogDir()).toThrow(ConfigError);
+      expect(getServiceConfig.bind(null)).toThrow(/CATALOG_DIR/);
+      useServiceConfig(loadServiceConfig({ CATALOG_DIR: '/srv/other' }));
+      expect(getCatalogDir()).toBe('/srv/other');
     } finally {
       useServiceConfig(undefined);
     }

@@ -16,6 +16,7 @@ import {
 } from '../../api/_lib/http/respond.js';
 import { ServiceError, type ErrorCode, type FieldProblem } from '../../api/_lib/errors.js';
 import { ConfigError } from '../../api/_lib/config.js';
+import { useLogSink } from '../../api/_lib/log.js';
 
 interface Problem {
   type: string;
@@ -217,32 +218,43 @@ describe('problem responses', () => {
   });
 
   it('turns an unknown failure into a 500 that leaks nothing, logged once', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const res = toProblemResponse(new TypeError('secret at /srv/app/api/_lib/x.ts:12'), new Request('http://t/api/search'));
-    expect(res.status).toBe(500);
-    expect(res.headers.get('content-type')).toBe('application/problem+json');
-    const text = await res.text();
-    expect(text).not.toMatch(/secret|\.ts|srv/);
-    const body = JSON.parse(text) as Problem;
-    expect(body).toMatchObject({ code: 'INTERNAL', status: 500, instance: '/api/search' });
-    expect(body.detail.length).toBeGreaterThan(0);
-    expect(body.errors).toBeUndefined();
-    expect(log).toHaveBeenCalledTimes(1);
-    expect(String(log.mock.calls[0]?.[0])).toMatch(/internal/);
+    const lines: string[] = [];
+    useLogSink((line) => void lines.push(line));
+    try {
+      const res = toProblemResponse(new TypeError('secret at /srv/app/api/_lib/x.ts:12'), new Request('http://t/api/search'));
+      expect(res.status).toBe(500);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      const text = await res.text();
+      expect(text).not.toMatch(/secret|\.ts|srv/);
+      const body = JSON.parse(text) as Problem;
+      expect(body).toMatchObject({ code: 'INTERNAL', status: 500, instance: '/api/search' });
+      expect(body.detail.length).toBeGreaterThan(0);
+      expect(body.errors).toBeUndefined();
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ event: 'server-error', status: 500, code: 'INTERNAL' });
+      expect(lines[0]).toContain('secret at /srv/app/api/_lib/x.ts:12');
+    } finally {
+      useLogSink(undefined);
+    }
   });
 
   it('turns a configuration error into a 503 that names no variable, logging what to set', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const res = toProblemResponse(new ConfigError([{ variable: 'UPSTASH_REDIS_REST_TOKEN', message: 'is required.' }]));
-    expect(res.status).toBe(503);
-    const text = await res.text();
-    expect(text).not.toContain('UPSTASH');
-    const body = JSON.parse(text) as Problem;
-    expect(body.code).toBe('UPSTREAM_UNAVAILABLE');
-    expect(body.detail.length).toBeGreaterThan(0);
-    expect(log).toHaveBeenCalledTimes(1);
-    expect(log.mock.calls[0]?.join(' ')).toContain('UPSTASH_REDIS_REST_TOKEN');
-    expect(String(log.mock.calls[0]?.[0])).toMatch(/config/);
+    const lines: string[] = [];
+    useLogSink((line) => void lines.push(line));
+    try {
+      const res = toProblemResponse(new ConfigError([{ variable: 'UPSTASH_REDIS_REST_TOKEN', message: 'is required.' }]));
+      expect(res.status).toBe(503);
+      const text = await res.text();
+      expect(text).not.toContain('UPSTASH');
+      const body = JSON.parse(text) as Problem;
+      expect(body.code).toBe('UPSTREAM_UNAVAILABLE');
+      expect(body.detail.length).toBeGreaterThan(0);
+      const events = lines.map((l) => JSON.parse(l) as { event: string; problems?: string[] });
+      expect(events.map((e) => e.event)).toEqual(['configuration', 'server-error']);
+      expect(events[0]!.problems).toEqual(['UPSTASH_REDIS_REST_TOKEN is required.']);
+    } finally {
+      useLogSink(undefined);
+    }
   });
 });
 

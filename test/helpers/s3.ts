@@ -24,17 +24,35 @@ export interface TestS3 {
 
 const require = createRequire(import.meta.url);
 
-/** Start s3rver with bucket `bucket` (default `assets`). */
+/** The access key id the test server knows (not a secret). */
+export const TEST_ACCESS_KEY_ID = 'AKIATESTSTORAGE7Q2M';
+/** Its secret key: random-looking, as the configuration requires of `S3_SECRET_ACCESS_KEY`. */
+export const TEST_SECRET_ACCESS_KEY = 'r8Kp2VxQ7mLc4TzN9wHd3BfY6sJg1aUe5oRi0CtE';
+
+/** Start s3rver with bucket `bucket` (default `assets`), knowing only the test key pair. */
 export async function startS3(bucket = 'assets'): Promise<TestS3> {
   const dir = mkdtempSync(join(tmpdir(), 'storage-s3-'));
   const port = await freePort();
   const bin = join(require.resolve('s3rver/package.json'), '..', 'bin', 's3rver.js');
   const legacy = Number(process.versions.node.split('.')[0]) < 21 ? ['--openssl-legacy-provider'] : [];
+  const accessKeyId = TEST_ACCESS_KEY_ID;
+  const secretAccessKey = TEST_SECRET_ACCESS_KEY;
+  // s3rver's only account has the key pair S3RVER/S3RVER, which the configuration refuses as a weak secret:
+  // the child swaps in the test pair (handed over in its environment, never on its command line), then runs the CLI
+  const account = join(require.resolve('s3rver/package.json'), '..', 'lib', 'models', 'account.js');
+  const boot = [
+    `const { DUMMY_ACCOUNT } = require(${JSON.stringify(account)});`,
+    `DUMMY_ACCOUNT.revokeAccessKey('S3RVER');`,
+    'DUMMY_ACCOUNT.createKeyPair(process.env.S3RVER_KEY_ID, process.env.S3RVER_SECRET);',
+    `process.argv = [process.argv[0], ${JSON.stringify(bin)}, ...process.argv.slice(1)];`,
+    `require(${JSON.stringify(bin)});`,
+  ].join(' ');
   const child: ChildProcess = spawn(
     process.execPath,
-    [...legacy, bin, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '--configure-bucket', bucket, '--no-vhost-buckets'],
+    [...legacy, '-e', boot, '--', '-d', dir, '-a', '127.0.0.1', '-p', String(port), '--configure-bucket', bucket, '--no-vhost-buckets'],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, S3RVER_KEY_ID: accessKeyId, S3RVER_SECRET: secretAccessKey },
     },
   );
   await new Promise<void>((resolve, reject) => {
@@ -55,8 +73,6 @@ export async function startS3(bucket = 'assets'): Promise<TestS3> {
     });
   });
   const endpoint = `http://127.0.0.1:${port}`;
-  const accessKeyId = 'S3RVER';
-  const secretAccessKey = 'S3RVER';
   return {
     endpoint,
     bucket,

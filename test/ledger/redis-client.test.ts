@@ -10,6 +10,7 @@
  * creation outcomes, the snapshot's order, and the cost of a posting page in commands. The requester's own
  * connection (server down, restart, close) is in `resp-requester.test.ts`.
  */
+import type { ConfigError } from '../../api/_lib/config.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRespRequester, type RespRequester } from '../../api/_lib/stores/resp-requester.js';
 import { KEYS, openRedisLedger } from '../../api/_lib/ledger/redis.js';
@@ -86,12 +87,13 @@ describe('the production transport: @upstash/redis over REST', () => {
     expect(await open().findAccount({ studioId: a.studioId })).toEqual(a);
   });
 
-  it('refuses a reply error at once, with no second attempt (here: a wrong token)', async () => {
+  it('refuses a reply error at once, with no second attempt (here: a wrong token, a configuration error)', async () => {
     const store = openRedisLedger({ url: rest.url, token: 'not-the-token-0000' }, { retryDelaysMs: [5, 20] });
     const from = rest.requests.length;
     const e = await refusal(store.balance(ISSUER_ACCOUNT_ID));
     expect(e.code).toBe('UPSTREAM_UNAVAILABLE');
-    expect(e.message).toBe('The ledger store cannot be reached (read); try again with the same idempotency key.');
+    expect(e.message).toBe('The ledger store is not configured correctly on this deployment; the operator has been told what to set.');
+    expect((e.cause as ConfigError).problems.map((p) => p.variable)).toEqual(['UPSTASH_REDIS_REST_TOKEN']);
     expect(rest.requests.length - from).toBe(1);
   });
 });

@@ -440,7 +440,7 @@ describe('GET /api/wallet/overview (spec 4.8, 5.3, 5.4)', () => {
       const res = await get(wallet, '/api/wallet/overview', headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="game-api"/);
-      expect(Object.keys(res.body).sort()).toEqual(['code', 'detail', 'instance', 'status', 'title', 'type']);
+      expect(Object.keys(res.body).sort()).toEqual(['code', 'detail', 'instance', 'requestId', 'status', 'title', 'type']);
     }
     expect((await get(wallet, '/api/wallet/overview', { Authorization: `Bearer ${await token('STUDIO_NOBODY', 'player')}` })).status).toBe(
       404,

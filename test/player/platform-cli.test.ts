@@ -39,7 +39,7 @@ describe('the local stand-in platform', () => {
       EXTERNAL_AUTH_AUDIENCE: 'a',
     };
     expect(localEnvironment(configured)).toMatchObject(configured);
-    const withSecret = localEnvironment({ DATA_DIR: dir, JWT_SECRET: 'x'.repeat(40) });
+    const withSecret = localEnvironment({ DATA_DIR: dir, JWT_SECRET: 'platform-cli-Kx9mQ2vL-7TzWd4Rn8cHy' });
     expect(withSecret.EXTERNAL_AUTH_ISSUER).toBe(PLATFORM_ISSUER);
     expect(localEnvironment({ VERCEL: '1' })).toEqual({ VERCEL: '1' });
   });

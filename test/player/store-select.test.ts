@@ -1,14 +1,14 @@
 /**
  * Which player store a configuration opens (`api/_lib/player/store.ts`; spec 1.8): the SQLite file or the
  * Redis database of the ledger's configuration, none where no store is configured (503 naming the
- * feature, the reason for the operator's log only), and one store per configuration in force, closed
+ * feature, the reason its cause for the operator's log only), and one store per configuration in force, closed
  * when the next configuration takes over.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
+import { ConfigError, loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
 import { openPlayerStore, playerStore } from '../../api/_lib/player/store.js';
 import { refusal } from '../helpers/ledger-ops.js';
 
@@ -27,22 +27,18 @@ describe('openPlayerStore', () => {
     const config = loadServiceConfig({
       STORE_DRIVER: 'redis',
       UPSTASH_REDIS_REST_URL: 'https://redis.invalid',
-      UPSTASH_REDIS_REST_TOKEN: 'token-0123456789',
+      UPSTASH_REDIS_REST_TOKEN: 'AX4sAAIjcDE2Yjk3NGQ5MGRhMmI',
       JWT_SECRET: 'player-store-secret-0123456789-abcdef',
     });
     const redis = await openPlayerStore(config.store);
     expect(redis.driver).toBe('redis');
   });
 
-  it('answers 503 naming player state where no store is configured, and logs the reason only', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    try {
-      const e = await refusal(openPlayerStore({ driver: 'none', reason: 'set STORE_DRIVER' }));
-      expect([e.code, e.message]).toEqual(['UPSTREAM_UNAVAILABLE', 'Player state is not available on this deployment.']);
-      expect(log).toHaveBeenCalledWith('[config]', 'set STORE_DRIVER');
-    } finally {
-      log.mockRestore();
-    }
+  it('answers 503 naming player state where no store is configured, the reason kept as its cause for the log', async () => {
+    const e = await refusal(openPlayerStore({ driver: 'none', reason: 'is not set; set STORE_DRIVER=redis.' }));
+    expect([e.code, e.message]).toEqual(['UPSTREAM_UNAVAILABLE', 'Player state is not available on this deployment.']);
+    expect(e.cause).toBeInstanceOf(ConfigError);
+    expect((e.cause as ConfigError).problems).toEqual([{ variable: 'STORE_DRIVER', message: 'is not set; set STORE_DRIVER=redis.' }]);
   });
 });
 

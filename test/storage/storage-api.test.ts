@@ -38,6 +38,7 @@ const configEnv = () => ({
   JWT_SECRET: SECRET,
   ADMIN_PASSWORD: PASSWORD,
   STORAGE_DRIVER: 'local',
+  STORE_DRIVER: 'sqlite',
   STORAGE_PUBLIC_URL: 'http://cdn.test/storage',
   STORAGE_MAX_FILE_BYTES: String(LIMIT),
 });

@@ -3,17 +3,19 @@
  * catalog output folder once per process and hands out the parsed value, and hands out prebuilt bodies
  * (full exports) as bytes to send unchanged.
  *
- * The folder is the configuration's `catalogDir` (`CATALOG_DIR`, default `dist` resolved against the
- * project root, so a function started from any working directory finds its files). The cache is dropped
+ * The folder is `getCatalogDir()` (`CATALOG_DIR` alone, default `dist` resolved against the project root,
+ * so a function started from any working directory finds its files, and no other variable can make the
+ * catalog unavailable; `api/_lib/config.ts`, rule 5). The cache is dropped
  * when another configuration is put in force (`useServiceConfig`).
- * Missing or corrupt files become `UPSTREAM_UNAVAILABLE` (503, spec 7), never a 500.
+ * Missing or corrupt files become `UPSTREAM_UNAVAILABLE` (503, spec 7), never a 500; an invalid
+ * `CATALOG_DIR` is a `ConfigError` (a 503 naming nothing internal), never reported as a corrupt catalog.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { ServiceError } from '../errors.js';
-import { getServiceConfig, onConfigChange } from '../config.js';
+import { getCatalogDir, onConfigChange } from '../config.js';
 import { MANIFEST_FILE } from '../formats/layout.js';
 
 const cache = new Map<string, Promise<unknown>>();
@@ -47,7 +49,7 @@ export function readCatalogJson<T>(relPath: string, parse?: (raw: unknown) => T)
 }
 
 async function load<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T> {
-  const file = join(getServiceConfig().catalogDir, relPath);
+  const file = join(getCatalogDir(), relPath);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -71,8 +73,10 @@ async function load<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T>
 export function openCatalogFile<T>(relPath: string, open: (file: string) => T): Promise<T> {
   // a second NUL keeps opened files apart from parsed JSON of the same path
   return once(`\0\0${relPath}`, () => {
+    // outside the try: a configuration error is not a corrupt catalog
+    const file = join(getCatalogDir(), relPath);
     try {
-      return open(join(getServiceConfig().catalogDir, relPath));
+      return open(file);
     } catch (cause) {
       const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
       throw new ServiceError(
@@ -97,7 +101,7 @@ onConfigChange(() => bodies.clear());
  * @throws ServiceError `UPSTREAM_UNAVAILABLE` when the file is missing or unreadable.
  */
 export async function readCatalogBody(relPath: string): Promise<Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>> {
-  const file = join(getServiceConfig().catalogDir, relPath);
+  const file = join(getCatalogDir(), relPath);
   let hit = bodies.get(relPath);
   if (!hit) {
     hit = stat(file).then(async (st): Promise<Uint8Array<ArrayBuffer> | number> =>

@@ -14,6 +14,12 @@
  *    runs, so no body is read and no store touched for a caller it refuses (401/403); the handler gets
  *    the admitted {@link Caller}. No handler calls a guard itself.
  * 5. Every error thrown on the way becomes a response in one place, `toProblemResponse`.
+ * 6. Every answer carries the request's id as `X-Request-Id` (`request-id.ts`); a problem body carries it
+ *    as `requestId`, and so does every log line about the request (docs/architecture.md, "Logs"): a 5xx's
+ *    `server-error` line (`toProblemResponse`), an `operator-write` line for every write (a method other
+ *    than GET and HEAD) the access `admin` or `game-server` let in, with its final status and who was let
+ *    in (admin rights, spec 5.3), and an `operator-auth-failed` line for every request those accesses
+ *    refused with 401 or 403, with why (never the token or password sent).
  *
  * Routes marked `gone` in the table (retired file, catch-alls) answer every method, OPTIONS included,
  * with their handler (which throws `NOT_FOUND`).
@@ -22,7 +28,9 @@ import { requireAdmin, requireGameServer, requireLogin, requirePlayerOrGameServe
 import type { Principal } from '../auth/tokens.js';
 import { getServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
+import { logEvent } from '../log.js';
 import { accessOf, hasKey, matchPath, routesOf, type Access, type EntryName, type Method, type RouteDef } from '../routing/table.js';
+import { requestIdOf, withRequestId } from './request-id.js';
 import { preflight, toProblemResponse } from './respond.js';
 
 /**
@@ -98,6 +106,33 @@ function notFound(url: URL): ServiceError {
   return new ServiceError('NOT_FOUND', `Nothing is served at ${url.pathname}.`);
 }
 
+/** Accesses whose writes and refusals are logged for the operator. */
+const OPERATOR_ACCESS: ReadonlySet<Access> = new Set(['admin', 'game-server']);
+
+/** Who an operator line names: the token's subject and role, or the password (never the credential itself). */
+function actorOf(caller: Caller): Record<string, string> {
+  return caller.via === 'token' ? { via: 'token', subject: caller.principal.subject, role: caller.principal.role } : { via: caller.via };
+}
+
+/**
+ * Why an operator access refused `request` (the credential itself is never read here): a token that did
+ * not verify, a valid token without the role, a wrong `X-Admin-Password` (or one sent while the
+ * password is off), or no credentials at all.
+ */
+function refusalReason(request: Request, status: number): string {
+  if (request.headers.has('authorization')) return status === 403 ? 'role-not-allowed' : 'invalid-token';
+  if (request.headers.has('x-admin-password')) return 'wrong-password';
+  return 'no-credentials';
+}
+
+/** What {@link defineEntry}'s dispatcher learned of a request on its way, for the log. */
+interface Seen {
+  route?: RouteDef;
+  method?: Method;
+  access?: Access;
+  caller?: Caller;
+}
+
 /** The route and key a request addresses within `entry`. @throws ServiceError NOT_FOUND */
 function locate(entry: EntryName, url: URL): { route: RouteDef; key: string | undefined } {
   const own = `/api/${entry}`;
@@ -140,30 +175,61 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
     if (!routes.some((r) => r.name === name)) throw new Error(`Entry ${entry}: handler for unknown route ${name}.`);
   }
 
-  async function dispatch(request: Request): Promise<Response> {
-    try {
-      const url = new URL(request.url);
-      const { route, key } = locate(entry, url);
-      const methods = handlers[route.name] ?? {};
-      if (route.gone) return await methods.GET!({ request, url, route, key, caller: ANONYMOUS });
-      if (request.method === 'OPTIONS') return preflight(allowOf(route));
-      const method = (request.method === 'HEAD' ? 'GET' : request.method) as Method;
-      const handler = route.methods.includes(method) ? methods[method] : undefined;
-      if (!handler) {
-        throw new ServiceError('METHOD_NOT_ALLOWED', `${request.method.slice(0, 16)} is not supported here; use ${allowOf(route)}.`, {
-          headers: { Allow: allowOf(route) },
-        });
-      }
-      const caller = await admit(accessOf(route, method), request);
-      const res = await handler({ request, url, route, key, caller });
-      if (request.method === 'HEAD' && res.body !== null) {
-        await res.body.cancel();
-        return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
-      }
-      return res;
-    } catch (error) {
-      return toProblemResponse(error, request);
+  async function answer(request: Request, seen: Seen): Promise<Response> {
+    const url = new URL(request.url);
+    const { route, key } = locate(entry, url);
+    seen.route = route;
+    const methods = handlers[route.name] ?? {};
+    if (route.gone) return await methods.GET!({ request, url, route, key, caller: ANONYMOUS });
+    if (request.method === 'OPTIONS') return preflight(allowOf(route));
+    const method = (request.method === 'HEAD' ? 'GET' : request.method) as Method;
+    const handler = route.methods.includes(method) ? methods[method] : undefined;
+    if (!handler) {
+      throw new ServiceError('METHOD_NOT_ALLOWED', `${request.method.slice(0, 16)} is not supported here; use ${allowOf(route)}.`, {
+        headers: { Allow: allowOf(route) },
+      });
     }
+    seen.method = method;
+    seen.access = accessOf(route, method);
+    const caller = await admit(seen.access, request);
+    seen.caller = caller;
+    const res = await handler({ request, url, route, key, caller });
+    if (request.method === 'HEAD' && res.body !== null) {
+      await res.body.cancel();
+      return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
+    }
+    return res;
+  }
+
+  async function dispatch(request: Request): Promise<Response> {
+    const requestId = requestIdOf(request);
+    const seen: Seen = {};
+    let res: Response;
+    try {
+      res = await answer(request, seen);
+    } catch (error) {
+      res = toProblemResponse(error, request, { requestId, route: seen.route && `${entry}/${seen.route.name}` });
+    }
+    const operator = seen.access !== undefined && OPERATOR_ACCESS.has(seen.access);
+    if (operator && seen.caller === undefined && (res.status === 401 || res.status === 403)) {
+      logEvent('warn', 'operator-auth-failed', {
+        route: `${entry}/${seen.route!.name}`,
+        method: request.method,
+        access: seen.access,
+        status: res.status,
+        reason: refusalReason(request, res.status),
+        requestId,
+      });
+    } else if (operator && seen.caller !== undefined && seen.method !== 'GET') {
+      logEvent('info', 'operator-write', {
+        route: `${entry}/${seen.route!.name}`,
+        method: request.method,
+        status: res.status,
+        actor: actorOf(seen.caller),
+        requestId,
+      });
+    }
+    return withRequestId(res, requestId);
   }
 
   return Object.freeze({

@@ -14,13 +14,15 @@
 import { createHash } from 'node:crypto';
 import { ServiceError, STATUS_OF, TITLE_OF, isServiceError, type FieldProblem } from '../errors.js';
 import { ConfigError } from '../config.js';
+import { causeChain, configErrorIn, logConfigurationOnce, logEvent } from '../log.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 
 /** Cache lifetime of public responses, in seconds (spec 8: 300 s, public). */
 export const CACHE_MAX_AGE_S = 300;
 
 /** Headers clients may read cross-origin. */
 export const EXPOSED_HEADERS =
-  'ETag, Content-Disposition, X-Limit-Requested, X-Limit-Applied, X-Build-Id, Allow, Location, Retry-After, WWW-Authenticate, Idempotent-Replayed';
+  'ETag, Content-Disposition, X-Limit-Requested, X-Limit-Applied, X-Build-Id, Allow, Location, Retry-After, WWW-Authenticate, Idempotent-Replayed, X-Request-Id';
 
 /** Request headers a cross-origin client may send (preflight `Access-Control-Allow-Headers`). */
 export const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, If-None-Match, If-Match, X-Admin-Password, Idempotency-Key';
@@ -174,26 +176,37 @@ function boundedProblems(errors: readonly FieldProblem[]): FieldProblem[] {
   });
 }
 
+/** What {@link toProblemResponse} knows of the request beyond the `Request` itself. */
+export interface ProblemContext {
+  /** The request's id (`api/_lib/http/request-id.ts`): sent as `X-Request-Id` and `requestId`, and logged. */
+  readonly requestId?: string;
+  /** The route that answered, `<entry>/<route name>`, for the log. */
+  readonly route?: string;
+}
+
 /**
  * The only place an error becomes a response: RFC 9457 problem+json with `type`, `title`, `status`,
- * `detail`, `code`, `instance` and, for invalid input, `errors[]` listing every problem at once.
- * What the body echoes of the request is bounded ({@link PROBLEM_BOUNDS}): at most 20 `errors[]` items
- * (`errorsOmitted` counts the rest), 100 characters per echoed name or value, 5 values per repeated
- * parameter, 600 characters of `detail`. Unknown errors are logged once and become a 500 whose body
- * leaks nothing; a configuration error becomes a 503 that names nothing internal (logged with the
- * variables to set).
+ * `detail`, `code`, `instance`, `requestId` (with a context's id; also the `X-Request-Id` header) and,
+ * for invalid input, `errors[]` listing every problem at once. What the body echoes of the request is
+ * bounded ({@link PROBLEM_BOUNDS}): at most 20 `errors[]` items (`errorsOmitted` counts the rest), 100
+ * characters per echoed name or value, 5 values per repeated parameter, 600 characters of `detail`.
+ * Unknown errors become a 500 whose body leaks nothing; a configuration error (or a 503 caused by one)
+ * becomes a 503 that names nothing internal and never says to retry.
+ *
+ * Every 5xx is logged once, here (docs/architecture.md, "Logs"): a `server-error` line with the status,
+ * code, method, path (no query), route, request id and the redacted cause chain; a configuration
+ * problem's variables and what to set go to a `configuration` line once per configuration in force.
  */
-export function toProblemResponse(error: unknown, request?: Request): Response {
+export function toProblemResponse(error: unknown, request?: Request, context: ProblemContext = {}): Response {
   let se: ServiceError;
   if (isServiceError(error)) se = error;
   else if (error instanceof ConfigError) {
-    console.error('[config]', error.message);
-    se = new ServiceError('UPSTREAM_UNAVAILABLE', 'The service is not configured correctly; the operator has been told what to set.');
-  } else {
-    console.error('[internal]', error);
-    se = new ServiceError('INTERNAL', 'The service failed unexpectedly; the failure has been logged.');
-  }
+    se = new ServiceError('UPSTREAM_UNAVAILABLE', 'The service is not configured correctly; the operator has been told what to set.', {
+      cause: error,
+    });
+  } else se = new ServiceError('INTERNAL', 'The service failed unexpectedly; the failure has been logged.', { cause: error });
   const status = STATUS_OF[se.code];
+  if (status >= 500) logServerError(se, status, request, context);
   const body: Record<string, unknown> = {
     type: PROBLEM_BASE + se.code.toLowerCase().replace(/_/g, '-'),
     title: TITLE_OF[se.code],
@@ -212,6 +225,7 @@ export function toProblemResponse(error: unknown, request?: Request): Response {
     body.errors = boundedProblems(se.errors);
     if (se.errors.length > PROBLEM_BOUNDS.errors) body.errorsOmitted = se.errors.length - PROBLEM_BOUNDS.errors;
   }
+  if (context.requestId !== undefined) body.requestId = context.requestId;
   return new Response(JSON.stringify(body), {
     status,
     headers: {
@@ -219,6 +233,28 @@ export function toProblemResponse(error: unknown, request?: Request): Response {
       'Content-Type': 'application/problem+json',
       'Cache-Control': 'no-store',
       ...se.headers,
+      ...(context.requestId !== undefined ? { [REQUEST_ID_HEADER]: context.requestId } : {}),
     },
+  });
+}
+
+/** The `server-error` line of a 5xx (and the `configuration` line of its configuration problem, once). */
+function logServerError(se: ServiceError, status: number, request: Request | undefined, context: ProblemContext): void {
+  const config = configErrorIn(se);
+  if (config) logConfigurationOnce(config);
+  let path: string | undefined;
+  try {
+    path = request ? new URL(request.url).pathname : undefined;
+  } catch {
+    path = undefined;
+  }
+  logEvent('error', 'server-error', {
+    status,
+    code: se.code,
+    method: request?.method,
+    path,
+    route: context.route,
+    requestId: context.requestId,
+    cause: causeChain(se),
   });
 }

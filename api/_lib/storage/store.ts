@@ -3,7 +3,7 @@
  * "Configuration"): `STORAGE_DRIVER=local` (files under `DATA_DIR/storage`) or `s3` (`S3_*`). The S3 client
  * is loaded only when chosen. A new configuration (`useServiceConfig`) builds the next adapter on first use.
  */
-import { oncePerConfiguration, type StorageConfig } from '../config.js';
+import { ConfigError, oncePerConfiguration, type StorageConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { localStorageAdapter } from './local.js';
 import type { S3StorageAdapter } from './s3.js';
@@ -11,7 +11,8 @@ import type { StorageAdapter } from './types.js';
 
 /**
  * Open the adapter a storage configuration names.
- * @throws ServiceError UPSTREAM_UNAVAILABLE when no storage is configured (the reason goes to the server log).
+ * @throws ServiceError UPSTREAM_UNAVAILABLE when no storage is configured (its cause, a ConfigError naming
+ *   `STORAGE_DRIVER` and what to set, goes to the operator's log with the 503).
  */
 export async function openStorage(config: StorageConfig): Promise<StorageAdapter> {
   switch (config.driver) {
@@ -22,8 +23,9 @@ export async function openStorage(config: StorageConfig): Promise<StorageAdapter
       return s3StorageAdapter(config);
     }
     default:
-      console.error('[config]', config.reason);
-      throw new ServiceError('UPSTREAM_UNAVAILABLE', 'Binary storage is not available on this deployment.');
+      throw new ServiceError('UPSTREAM_UNAVAILABLE', 'Binary storage is not available on this deployment.', {
+        cause: new ConfigError([{ variable: 'STORAGE_DRIVER', message: config.reason }]),
+      });
   }
 }
 

@@ -15,17 +15,49 @@
  * run with EVALSHA and fall back to EVAL on `NOSCRIPT` (the script cache does not survive a restart or a
  * failover). A transport failure after the last attempt, or an error reply, is the store's 503
  * (`unavailable.ts`).
+ *
+ * A refused credential is a configuration error, not an outage: `@upstash/redis` turns any answer of the
+ * REST endpoint that is not 2xx into an `UpstashError` whose message is the body's `error` followed by
+ * `, command was: …`, without the HTTP status, so a 401 or 403 is told by that text (`Unauthorized`, or
+ * Redis's `WRONGPASS`, `NOAUTH`, `NOPERM` for a token without the right, e.g. a read-only one). It is
+ * final at once (never retried) and answered with `storeMisconfigured`, whose cause names the variable
+ * (`UPSTASH_REDIS_REST_TOKEN`, or `REDIS_URL` over RESP) and the endpoint that refused it.
  */
 import { createHash } from 'node:crypto';
 import { Redis, type Requester } from '@upstash/redis';
-import { storeUnavailable, type StoreIdentity } from './unavailable.js';
+import { ConfigError } from '../config.js';
+import { storeMisconfigured, storeUnavailable, type StoreIdentity } from './unavailable.js';
 
 /** Waits between attempts of one command, milliseconds (3 attempts in all). */
 export const RETRY_DELAYS_MS: readonly number[] = [25, 100];
 
-/** Where a Redis store connects: Upstash REST, or any {@link Requester} (tests, a local `redis-server`). */
+/** The variable holding a connection's credential and the endpoint it is sent to, for the operator when it is refused. */
+export interface RedisCredential {
+  /** e.g. `UPSTASH_REDIS_REST_TOKEN`, `REDIS_URL`. */
+  readonly variable: string;
+  /** `host[:port]` of the endpoint (never a credential). */
+  readonly endpoint: string;
+}
+
+/**
+ * Where a Redis store connects: Upstash REST, or any {@link Requester} (tests, a local `redis-server`),
+ * with the credential it sends (default `REDIS_URL` of the redis-server).
+ */
 export type RedisTarget =
-  { readonly url: string; readonly token: string } | { readonly requester: Requester; readonly close?: () => Promise<void> };
+  | { readonly url: string; readonly token: string }
+  | { readonly requester: Requester; readonly close?: () => Promise<void>; readonly credential?: RedisCredential };
+
+/** The credential `target` sends: the REST token to the REST URL's host, else the requester's (default `REDIS_URL`). */
+export function credentialOf(target: RedisTarget): RedisCredential {
+  if ('requester' in target) return target.credential ?? { variable: 'REDIS_URL', endpoint: 'the redis-server' };
+  let endpoint: string;
+  try {
+    endpoint = new URL(target.url).host;
+  } catch {
+    endpoint = 'the REST endpoint';
+  }
+  return { variable: 'UPSTASH_REDIS_REST_TOKEN', endpoint };
+}
 
 /** A Lua script with its sha1 (the EVALSHA name). */
 export interface RedisScript {
@@ -90,6 +122,29 @@ function isReplyError(e: unknown): boolean {
   return e instanceof Error && e.name === 'UpstashError';
 }
 
+/** The first word of an error reply that refuses the credential (see the module header). */
+const REFUSED_CREDENTIAL = /^(Unauthorized|Forbidden|WRONGPASS|NOAUTH|NOPERM)\b/;
+
+/**
+ * The word by which the endpoint refused the credential (`Unauthorized`, `WRONGPASS`, …), or undefined
+ * when `e` is anything else (see the module header: an HTTP 401 or 403 of the REST endpoint arrives as an
+ * `UpstashError` whose message starts with the body's `error`).
+ */
+export function credentialRefusal(e: unknown): string | undefined {
+  return isReplyError(e) ? REFUSED_CREDENTIAL.exec((e as Error).message)?.[1] : undefined;
+}
+
+/** What to set when `credential` is refused. */
+function refusedProblem(credential: RedisCredential, word: string): ConfigError {
+  const what =
+    credential.variable === 'UPSTASH_REDIS_REST_TOKEN'
+      ? "set the database's REST token from the Upstash console (not its read-only token), matching UPSTASH_REDIS_REST_URL"
+      : "set the redis-server's password in REDIS_URL";
+  return new ConfigError([
+    { variable: credential.variable, message: `is not accepted by ${credential.endpoint} (it answered ${word}); ${what}.` },
+  ]);
+}
+
 /**
  * The commands a store sends, each retried on transport failures (an error reply from Redis is final at
  * once, `NOSCRIPT` excepted) and turned into the store's 503 after the last attempt.
@@ -99,17 +154,20 @@ export class RedisCommands {
    * @param redis a client from {@link redisClientOf}.
    * @param store the store's name and retry advice in its 503s.
    * @param delays waits between attempts, ms (attempts = delays + 1); default {@link RETRY_DELAYS_MS}.
+   * @param credential the variable and endpoint a refused credential names (default `REDIS_URL`, see {@link credentialOf}).
    */
   constructor(
     readonly redis: Redis,
     private readonly store: StoreIdentity,
     private readonly delays: readonly number[] = RETRY_DELAYS_MS,
+    private readonly credential: RedisCredential = { variable: 'REDIS_URL', endpoint: 'the redis-server' },
   ) {}
 
   /**
    * Run `run`, retrying transport failures.
    * @param what the kind of call in the 503's message (`read`, `script`).
-   * @throws ServiceError UPSTREAM_UNAVAILABLE after the last attempt, or at once for an error reply
+   * @throws ServiceError UPSTREAM_UNAVAILABLE: `storeMisconfigured` at once when the endpoint refuses the
+   *   credential; `storeUnavailable` after the last attempt, or at once for another error reply
    */
   async call<T>(what: string, run: () => Promise<T>): Promise<T> {
     let last: unknown;
@@ -118,6 +176,8 @@ export class RedisCommands {
       try {
         return await run();
       } catch (e) {
+        const refused = credentialRefusal(e);
+        if (refused !== undefined) throw storeMisconfigured(this.store, refusedProblem(this.credential, refused));
         last = e;
         if (isReplyError(e) && !/NOSCRIPT/.test(String((e as Error).message))) break;
       }
@@ -191,7 +251,7 @@ export function connectRedis(
   store: StoreIdentity,
   options: { retryDelaysMs?: readonly number[] } = {},
 ): RedisConnection {
-  const commands = new RedisCommands(redisClientOf(target), store, options.retryDelaysMs ?? RETRY_DELAYS_MS);
+  const commands = new RedisCommands(redisClientOf(target), store, options.retryDelaysMs ?? RETRY_DELAYS_MS, credentialOf(target));
   return {
     commands,
     close: () => ('requester' in target && target.close ? target.close() : Promise.resolve()),

@@ -1,11 +1,11 @@
 /**
  * Driver selection of every store port (docs/architecture.md, "Configuration"): the store configuration
- * (`STORE_DRIVER`) names SQLite (the embedded default, `DATA_DIR/ledger.sqlite`) or Redis (Upstash over
- * REST, or a `redis-server` over RESP); each port's factory hands its two adapter constructors to
+ * (`STORE_DRIVER`) names SQLite (`DATA_DIR/ledger.sqlite`; the default only under the local tools) or
+ * Redis (Upstash over REST, or a `redis-server` over RESP), or no store; each port's factory hands its two adapter constructors to
  * {@link openByDriver}, which loads only the chosen one (its native binary or RESP client is then not
  * part of a Vercel bundle that does not use it).
  */
-import type { StoreConfig } from '../config.js';
+import { ConfigError, type StoreConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { RedisTarget } from './redis.js';
 
@@ -20,7 +20,9 @@ export async function redisTargetOf(config: Extract<StoreConfig, { driver: 'redi
   const { connectRespRequester } = await import('./resp-requester.js');
   try {
     const requester = await connectRespRequester(config.url.reveal());
-    return { requester, close: () => requester.close() };
+    // the host and port name the server when it refuses the password, which never leaves the Secret
+    const endpoint = /^rediss?:\/\/(?:[^@/]*@)?([^/]+)/.exec(config.url.reveal())?.[1] ?? 'the redis-server';
+    return { requester, close: () => requester.close(), credential: { variable: 'REDIS_URL', endpoint } };
   } catch (e) {
     throw new ServiceError('UPSTREAM_UNAVAILABLE', `The ${what} cannot be reached; try again.`, { cause: e });
   }
@@ -30,8 +32,8 @@ export async function redisTargetOf(config: Extract<StoreConfig, { driver: 'redi
  * Open the adapter a store configuration names: `sqlite` with the configured file, `redis` with the
  * configured target.
  * @param what the store in a 503's sentence (e.g. `The ledger`, `Player state`).
- * @throws ServiceError UPSTREAM_UNAVAILABLE when no store is configured (the reason, naming the variables
- *   to set, goes to the operator's log) or it cannot be reached
+ * @throws ServiceError UPSTREAM_UNAVAILABLE when no store is configured (its cause, a ConfigError naming
+ *   `STORE_DRIVER` and what to set, goes to the operator's log with the 503) or it cannot be reached
  */
 export async function openByDriver<T>(
   config: StoreConfig,
@@ -44,7 +46,8 @@ export async function openByDriver<T>(
     case 'redis':
       return open.redis(await redisTargetOf(config, `${what.toLowerCase().replace(/^the /, '')} store`));
     default:
-      console.error('[config]', config.reason);
-      throw new ServiceError('UPSTREAM_UNAVAILABLE', `${what} is not available on this deployment.`);
+      throw new ServiceError('UPSTREAM_UNAVAILABLE', `${what} is not available on this deployment.`, {
+        cause: new ConfigError([{ variable: 'STORE_DRIVER', message: config.reason }]),
+      });
   }
 }
