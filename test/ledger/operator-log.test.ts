@@ -71,7 +71,7 @@ describe('operator writes', () => {
     const { studioId, auth } = await newPlayer(suite.config);
     log.lines.length = 0;
     expect((await call(admin, 'GET', `/api/admin/accounts/${studioId}`, { headers: { 'X-Admin-Password': PASSWORD } })).status).toBe(200);
-    expect((await call(player, 'POST', '/api/account/recipes', { body: {}, headers: auth })).status).toBe(400);
+    expect((await call(player, 'POST', '/api/characters', { body: {}, headers: auth })).status).toBe(400);
     expect(log.lines).toEqual([]);
   });
 });
