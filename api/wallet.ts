@@ -12,7 +12,7 @@
  *   a replay answers the original with `idempotent: true` and `Idempotent-Replayed: true`.
  * - `GET /api/wallet/overview` (the caller's token, not a guest): `limit` (1-200, default 50),
  *   (above 200 clamped, with `X-Limit-Requested`/`X-Limit-Applied`), `cursor` (opaque, from the previous page, bound to the account and filters), `kind`
- *   (verify_send | admin_grant), `purpose` (verify | test | platform_verify | ledger_verify | grant).
+ *   (verify_send_to_account_wallet | admin_grant_coin, the names the credits answer with), `purpose` (verify | test | platform_verify | ledger_verify | grant).
  *   200 `{ account, balance, transactions: [{ entryId, seq, kind, purpose, amount, balanceAfter,
  *   sourceRef, note, at }], cursor, hasMore }`, newest first, `Cache-Control: no-store`.
  *
@@ -26,13 +26,13 @@ import { readJsonBody } from './_lib/http/body.js';
 import { clampHeaders, defineEntry, idempotentAnswer, parseQuery, plainJson, principalOf } from './_lib/http/index.js';
 import { ledgerStore } from './_lib/ledger/store.js';
 import { overview, verifySend, VERIFY_SEND_PURPOSES, GRANT_PURPOSE, type VerifySendBody } from './_lib/ledger/service.js';
-import type { TransferKind } from './_lib/ledger/types.js';
+import { TRANSFER_KIND_NAMES, type TransferKindName } from './_lib/ledger/types.js';
 
 /** Query parameters of the overview (also read by the OpenAPI document, `build/openapi/`). */
 export const OVERVIEW_PARAMS = Object.freeze({
   limit: { kind: 'int', min: 1, max: 200, default: 50, clamp: true },
   cursor: { kind: 'string', maxLength: 200 },
-  kind: { kind: 'enum', values: ['verify_send', 'admin_grant'] },
+  kind: { kind: 'enum', values: Object.values(TRANSFER_KIND_NAMES) },
   purpose: { kind: 'enum', values: [...VERIFY_SEND_PURPOSES, GRANT_PURPOSE] },
 } as const);
 
@@ -53,7 +53,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('wal
       const result = await overview(await ledgerStore(), principal.subject, {
         limit: q.limit,
         cursor: q.cursor,
-        kind: q.kind as TransferKind | undefined,
+        kind: q.kind as TransferKindName | undefined,
         purpose: q.purpose,
       });
       return plainJson(result, 200, clampHeaders(parsed.clamped));

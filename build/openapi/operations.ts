@@ -373,7 +373,7 @@ const operations: OperationSpec[] = [
     description: 'Paged with the opaque `cursor` of the previous page, which is bound to the account and the filters.',
     tag: 'wallet',
     query: OVERVIEW_PARAMS,
-    queryExample: { limit: '20', kind: 'verify_send' },
+    queryExample: { limit: '20', kind: 'verify_send_to_account_wallet' },
     success: [
       {
         status: 200,

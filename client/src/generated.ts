@@ -1918,7 +1918,10 @@ entryId: string
  * Position in the account's chain.
  */
 seq: number
-kind: ("verify_send" | "admin_grant")
+/**
+ * The kind of credit, named as its answer names it (and as the kind filter takes it).
+ */
+kind: ("verify_send_to_account_wallet" | "admin_grant_coin")
 purpose: ("verify" | "test" | "platform_verify" | "ledger_verify" | "grant")
 amount: number
 balanceAfter: number
@@ -2450,7 +2453,7 @@ export interface GetWalletOverviewArgs {
     /**
      * Compared without case.
      */
-    readonly "kind"?: "verify_send" | "admin_grant";
+    readonly "kind"?: "verify_send_to_account_wallet" | "admin_grant_coin";
     /**
      * Compared without case.
      */

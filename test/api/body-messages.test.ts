@@ -42,8 +42,47 @@ describe('refusal details', () => {
   it('words the message of a wrong type as one sentence starting "Must"', async () => {
     const e = await refusal(post(JSON.stringify({ ...GOOD, amount: 'ten', note: 5 })));
     const byName = Object.fromEntries(e.errors.map((x) => [x.name, x.message]));
-    expect(byName['/amount']).toBe('Must be integer.');
-    expect(byName['/note']).toBe('Must be string.');
+    expect(byName['/amount']).toBe('Must be an integer.');
+    expect(byName['/note']).toBe('Must be a string.');
+  });
+
+  it("words every rule a request schema uses as a sentence of its own, never Ajv's fragments", async () => {
+    const messages = async (body: unknown, schema: string) => {
+      try {
+        await readJsonBody(post(JSON.stringify(body)), { schema });
+      } catch (e) {
+        return Object.fromEntries((e as ServiceError).errors.map((x) => [x.name, x.message]));
+      }
+      throw new Error('expected a refusal');
+    };
+    expect(await messages({ ...GOOD, amount: 0, idempotencyKey: 'k', studioId: 'x', accountId: 'no' }, SCHEMA)).toEqual({
+      '/amount': 'Must be at least 1.',
+      '/idempotencyKey': 'Must match the pattern ^[A-Za-z0-9._:~+/=-]{8,255}$.',
+      '/studioId': 'Must match the pattern ^STUDIO_[A-Za-z0-9_-]{1,64}$.',
+      '/accountId': 'Must be a valid uuid.',
+    });
+    expect(await messages({ ...GOOD, amount: 2 ** 60 }, SCHEMA)).toEqual({ '/amount': 'Must be at most 9007199254740991.' });
+    expect(await messages({ ...GOOD, note: 'n'.repeat(501) }, SCHEMA)).toEqual({ '/note': 'Must be at most 500 characters long.' });
+    // a field's name that breaks propertyNames is named by the field, and the sentence is about the name
+    expect(
+      await messages({ idempotencyKey: 'progress-0001', progress: { attributes: { strength: 3 } } }, 'character-progress-patch'),
+    ).toEqual({
+      '/progress/attributes/strength': 'The field name "strength" must match the pattern ^[A-Z]{3}$.',
+    });
+    // two fields that exclude each other
+    const both = {
+      event: 'transferred',
+      idempotencyKey: 'move-0001',
+      toStudioId: 'STUDIO_AB',
+      toAccountId: '3f2b8c1e-7a4d-4e6b-9c0f-1d2e3f4a5b6c',
+    };
+    expect(await messages(both, 'item-event')).toEqual({ '': 'Must not hold "toStudioId" and "toAccountId" together; send one of them.' });
+    // every message is a sentence: a capital first, a full stop last, no Ajv fragment
+    const all = Object.values(await messages({ ...GOOD, amount: 'x', purpose: 1, note: [], extra: true }, SCHEMA));
+    for (const m of all) {
+      expect(m).toMatch(/^[A-Z"].*\.$/);
+      expect(m).not.toMatch(/must must|Must must|must NOT|must be valid/i);
+    }
   });
 
   it('tells an empty body from malformed JSON', async () => {

@@ -274,3 +274,57 @@ describe('entry definition', () => {
     expect(new Set(Object.values(exports)).size).toBe(1);
   });
 });
+
+describe('headers of every answer', () => {
+  const cacheable = defineEntry('catalog', {
+    search: {
+      GET: () => new Response('{}', { headers: { 'Cache-Control': 'public, max-age=300', 'CDN-Cache-Control': 'public, max-age=300' } }),
+    },
+    stats: { GET: ok('stats') },
+    export: { GET: ok('export') },
+    retired: { GET: ok('retired') },
+    'not-found': {
+      GET: () => {
+        throw new ServiceError('NOT_FOUND', 'none');
+      },
+    },
+  });
+
+  it('carries nosniff on answers, refusals, preflights and HEADs alike', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/search'],
+      ['GET', '/api/stats'],
+      ['GET', '/api/v1/missing.json'],
+      ['OPTIONS', '/api/search'],
+      ['HEAD', '/api/stats'],
+      ['POST', '/api/search'],
+    ] as const) {
+      const res = await cacheable[method](new Request(`http://t${path}`, { method }));
+      expect(res.headers.get('x-content-type-options'), `${method} ${path}`).toBe('nosniff');
+    }
+  });
+
+  it('keeps the edge from storing an error or an answer that set no edge cache time of its own', async () => {
+    const missing = await cacheable.GET(new Request('http://t/api/v1/missing.json'));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('cdn-cache-control')).toBe('no-store');
+    expect((await cacheable.GET(new Request('http://t/api/stats'))).headers.get('cdn-cache-control')).toBe('no-store');
+    // an answer that set its own edge cache time keeps it
+    expect((await cacheable.GET(new Request('http://t/api/search'))).headers.get('cdn-cache-control')).toBe('public, max-age=300');
+  });
+
+  it('sets them on a copy when the handler answered with immutable headers', async () => {
+    const frozen = defineEntry('catalog', {
+      search: { GET: () => Response.redirect('http://t/elsewhere', 302) },
+      stats: { GET: ok('stats') },
+      export: { GET: ok('export') },
+      retired: { GET: ok('retired') },
+      'not-found': { GET: ok('none') },
+    });
+    const res = await frozen.GET(new Request('http://t/api/search'));
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('http://t/elsewhere');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -309,13 +309,17 @@ describe('overview cursor', () => {
       cursor = page.cursor ?? undefined;
     } while (cursor !== undefined);
     expect(seen).toEqual([50, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
-    const vs = await overview(store, account.studioId, { limit: 100, kind: 'verify_send' });
+    // the filter takes the kinds by the names the credits answer with, and the entries carry them too
+    const vs = await overview(store, account.studioId, { limit: 100, kind: 'verify_send_to_account_wallet' });
     expect(vs.transactions).toHaveLength(12);
-    const vsPage = await overview(store, account.studioId, { limit: 2, kind: 'verify_send' });
-    expect((await refusal(overview(store, account.studioId, { limit: 2, kind: 'admin_grant', cursor: vsPage.cursor! }))).code).toBe(
+    expect(new Set(vs.transactions.map((t) => t.kind))).toEqual(new Set(['verify_send_to_account_wallet']));
+    const grants = await overview(store, account.studioId, { limit: 100, kind: 'admin_grant_coin' });
+    expect(grants.transactions.map((t) => [t.kind, t.amount])).toEqual([['admin_grant_coin', 50]]);
+    const vsPage = await overview(store, account.studioId, { limit: 2, kind: 'verify_send_to_account_wallet' });
+    expect((await refusal(overview(store, account.studioId, { limit: 2, kind: 'admin_grant_coin', cursor: vsPage.cursor! }))).code).toBe(
       'INVALID_QUERY',
     );
-    const none = await overview(store, account.studioId, { limit: 5, kind: 'verify_send', purpose: 'grant' });
+    const none = await overview(store, account.studioId, { limit: 5, kind: 'verify_send_to_account_wallet', purpose: 'grant' });
     expect(none).toMatchObject({ transactions: [], cursor: null, hasMore: false, balance: 128 });
     expect((await refusal(overview(store, 'STUDIO_NOBODY', { limit: 5 }))).message).toBe('No account belongs to this token.');
   });

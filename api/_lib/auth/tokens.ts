@@ -65,6 +65,9 @@ export function unauthorized(message: string, error?: 'invalid_token' | 'invalid
   return new ServiceError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': wwwAuthenticate(error) } });
 }
 
+/** What every refusal of a token says but an expired one's. */
+const INVALID_TOKEN = 'The token is not valid.';
+
 /** The process's remote key sets by URL (one while the configuration stands). */
 const remoteKeySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 /** HS256 keys by the configuration's secret. */
@@ -121,7 +124,9 @@ function remember<K extends object | string, V>(cache: { set(key: K, value: V): 
 
 /**
  * Verify a compact JWS and read its principal.
- * @throws ServiceError UNAUTHORIZED (with `WWW-Authenticate: Bearer … error="invalid_token"`) for every
+ * @throws ServiceError UNAUTHORIZED (with `WWW-Authenticate: Bearer … error="invalid_token"`; "The token has
+ *   expired; log in again." past `exp` or the maximum age, else "The token is not valid.", which names no
+ *   check, key or algorithm, so a refusal tells nothing of the configuration) for every
  *   invalid token: bad signature, wrong algorithm, expired, not yet valid, wrong issuer or audience,
  *   missing `exp`, `iat` or `sub`, `iat` in the future or older than the maximum age, unknown `kid`,
  *   unknown role; UPSTREAM_UNAVAILABLE when the remote key set
@@ -159,20 +164,23 @@ async function verifyUncached(token: string, config: JwtConfig): Promise<Princip
     } else if (config.keys.kind === 'jwks') {
       payload = (await jwtVerify(token, remoteKeys(config.keys.url), { ...options, algorithms: [...JWKS_ALGORITHMS] })).payload;
     } else {
-      throw unauthorized('Tokens are not accepted: the service has no JWT_SECRET or JWT_JWKS_URL.', 'invalid_token');
+      // the same words as any other invalid token: a refusal never tells how the service is configured
+      throw unauthorized(INVALID_TOKEN, 'invalid_token');
     }
   } catch (e) {
     if (e instanceof ServiceError) throw e;
     if (e instanceof joseErrors.JWKSTimeout || (e instanceof joseErrors.JOSEError && e.code === 'ERR_JWKS_INVALID')) {
       throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The token keys cannot be fetched; try again.', { cause: e });
     }
-    if (e instanceof joseErrors.JOSEError) throw unauthorized(`The token is not valid (${e.code}).`, 'invalid_token');
+    if (e instanceof joseErrors.JWTExpired) throw unauthorized('The token has expired; log in again.', 'invalid_token');
+    // which check failed (algorithm, key, signature, claim) would tell how the service is configured
+    if (e instanceof joseErrors.JOSEError) throw unauthorized(INVALID_TOKEN, 'invalid_token');
     // anything else comes from fetching the remote key set (connection refused, DNS, TLS)
     throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The token keys cannot be fetched; try again.', { cause: e });
   }
   const role = payload.role;
   if (!(ROLES as readonly unknown[]).includes(role)) {
-    throw unauthorized(`The token's role is not one of ${ROLES.join(', ')}.`, 'invalid_token');
+    throw unauthorized(INVALID_TOKEN, 'invalid_token');
   }
   return {
     subject: String(payload.sub),

@@ -30,7 +30,7 @@ import { getServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { logEvent } from '../log.js';
 import { accessOf, hasKey, matchPath, routesOf, type Access, type EntryName, type Method, type RouteDef } from '../routing/table.js';
-import { requestIdOf, withRequestId } from './request-id.js';
+import { requestIdOf, withAnswerHeaders } from './request-id.js';
 import { preflight, toProblemResponse } from './respond.js';
 
 /**
@@ -229,7 +229,7 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
         requestId,
       });
     }
-    return withRequestId(res, requestId);
+    return withAnswerHeaders(res, requestId);
   }
 
   return Object.freeze({

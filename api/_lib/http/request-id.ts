@@ -20,16 +20,26 @@ export function requestIdOf(request: Request): string {
 }
 
 /**
- * `response` with `X-Request-Id: id` (the same response when its headers can be set, a copy when they are
- * immutable).
+ * `response` with the headers every function answer carries (docs/architecture.md, "Errors"):
+ * - `X-Request-Id: id`;
+ * - `X-Content-Type-Options: nosniff`: a browser never reads a JSON, CSV or problem answer as something
+ *   else;
+ * - `CDN-Cache-Control: no-store` unless the answer set its own: the route headers of `vercel.json` give
+ *   every `/api/v1/*` path an edge cache time, and an answer's own header is the only thing that overrides
+ *   them, so an error or a private answer is never kept at the edge.
+ * The same response when its headers can be set, a copy when they are immutable.
  */
-export function withRequestId(response: Response, id: string): Response {
+export function withAnswerHeaders(response: Response, id: string): Response {
+  let headers = response.headers;
+  let copy = false;
   try {
-    response.headers.set(REQUEST_ID_HEADER, id);
-    return response;
-  } catch {
-    const headers = new Headers(response.headers);
     headers.set(REQUEST_ID_HEADER, id);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  } catch {
+    headers = new Headers(response.headers);
+    headers.set(REQUEST_ID_HEADER, id);
+    copy = true;
   }
+  headers.set('X-Content-Type-Options', 'nosniff');
+  if (!headers.has('CDN-Cache-Control')) headers.set('CDN-Cache-Control', 'no-store');
+  return copy ? new Response(response.body, { status: response.status, statusText: response.statusText, headers }) : response;
 }

@@ -18,6 +18,9 @@ import { requestFingerprint } from '../stores/idempotency.js';
 import { mintStudioId, mintUuid } from './ids.js';
 import {
   SOURCE_REF_PREFIX,
+  TRANSFER_KIND_NAMES,
+  transferKindOf,
+  type TransferKindName,
   type Account,
   type AccountSelector,
   type LedgerStore,
@@ -68,7 +71,7 @@ export interface AccountRef {
 
 /** Answer of a credit (verify-send or grant). */
 export interface CreditAnswer {
-  readonly kind: 'verify_send_to_account_wallet' | 'admin_grant_coin';
+  readonly kind: TransferKindName;
   readonly onChain: false;
   readonly burn: false;
   readonly idempotent: boolean;
@@ -189,7 +192,7 @@ export async function verifySend(store: LedgerStore, body: VerifySendBody, max: 
     requestFingerprint({ accountId: account.accountId, amount: body.amount, purpose: body.purpose }),
     clock,
   );
-  return answer('verify_send_to_account_wallet', account, transfer, idempotent);
+  return answer(TRANSFER_KIND_NAMES.verify_send, account, transfer, idempotent);
 }
 
 /**
@@ -210,7 +213,7 @@ export async function grantCoin(store: LedgerStore, body: GrantCoinBody, clock: 
     requestFingerprint({ accountId: account.accountId, amount: body.amount, reason: body.reason }),
     clock,
   );
-  return answer('admin_grant_coin', account, transfer, idempotent);
+  return answer(TRANSFER_KIND_NAMES.admin_grant, account, transfer, idempotent);
 }
 
 /**
@@ -262,7 +265,8 @@ export async function createAccount(
 export interface OverviewQuery {
   readonly limit: number;
   readonly cursor?: string | undefined;
-  readonly kind?: TransferKind | undefined;
+  /** A kind as the API names it (`verify_send_to_account_wallet`, `admin_grant_coin`). */
+  readonly kind?: TransferKindName | undefined;
   readonly purpose?: string | undefined;
 }
 
@@ -270,7 +274,7 @@ export interface OverviewQuery {
 export interface OverviewTransaction {
   readonly entryId: string;
   readonly seq: number;
-  readonly kind: TransferKind;
+  readonly kind: TransferKindName;
   readonly purpose: string;
   readonly amount: number;
   readonly balanceAfter: number;
@@ -324,7 +328,7 @@ export function decodeCursor(cursor: string, accountId: string, filter: PostingF
 export async function overview(store: LedgerStore, studioId: string, query: OverviewQuery): Promise<Overview> {
   const account = await store.findAccount({ studioId });
   if (!account) throw new ServiceError('NOT_FOUND', 'No account belongs to this token.');
-  const filter: PostingFilter = { kind: query.kind, purpose: query.purpose };
+  const filter: PostingFilter = { kind: transferKindOf(query.kind), purpose: query.purpose };
   const beforeSeq = query.cursor === undefined ? undefined : decodeCursor(query.cursor, account.accountId, filter);
   const [balance, page] = await Promise.all([
     store.balance(account.accountId),
@@ -336,7 +340,7 @@ export async function overview(store: LedgerStore, studioId: string, query: Over
     transactions: page.postings.map((p) => ({
       entryId: p.entryId,
       seq: p.seq,
-      kind: p.kind,
+      kind: TRANSFER_KIND_NAMES[p.kind],
       purpose: p.purpose,
       amount: p.amount,
       balanceAfter: p.balanceAfter,

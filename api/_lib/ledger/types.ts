@@ -34,6 +34,23 @@ export const ISSUER_ACCOUNT_ID = '00000000-0000-4000-8000-000000000000';
 /** Kinds of transfer: the only two ways coin enters (spec 4.8: no send, purchase or transfer route). */
 export type TransferKind = 'verify_send' | 'admin_grant';
 
+/**
+ * The name of each kind in every answer and filter of the API (spec 4.8: a verify-send answers
+ * `kind: "verify_send_to_account_wallet"`; a grant `admin_grant_coin`): the credit's answer, the overview's
+ * entries and its `kind` filter all use these, and only the store keeps the short form.
+ */
+export const TRANSFER_KIND_NAMES = Object.freeze({
+  verify_send: 'verify_send_to_account_wallet',
+  admin_grant: 'admin_grant_coin',
+} as const satisfies Record<TransferKind, string>);
+/** A kind as the API names it. */
+export type TransferKindName = (typeof TRANSFER_KIND_NAMES)[TransferKind];
+
+/** The kind of an API name, or undefined. */
+export function transferKindOf(name: string | undefined): TransferKind | undefined {
+  return (Object.keys(TRANSFER_KIND_NAMES) as TransferKind[]).find((k) => TRANSFER_KIND_NAMES[k] === name);
+}
+
 /** Source-ref family of each kind: `verify-send:{key}` and `admin-grant:{key}`. */
 export const SOURCE_REF_PREFIX: Readonly<Record<TransferKind, string>> = Object.freeze({
   verify_send: 'verify-send:',

@@ -38,6 +38,74 @@ const orList = (names: readonly string[]): string =>
     .join(', ')
     .replace(/, ([^,]*)$/, ' or $1');
 
+/** `a string`, `an integer`, … of a JSON Schema type name. */
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+/**
+ * One sentence for a broken keyword, from its parameters (never Ajv's own message text, which is not a
+ * sentence: "must match pattern", "property name must be valid"). Starts with "Must" where it can.
+ */
+function sentence(keyword: string, params: Record<string, unknown>, schema: unknown): string {
+  const limit = params.limit as number;
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  switch (keyword) {
+    case 'type': {
+      const types = String(params.type).split(',');
+      return `Must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}.`;
+    }
+    case 'enum':
+      return `Must be one of: ${((params.allowedValues as unknown[]) ?? []).map((v) => JSON.stringify(v)).join(', ')}.`;
+    case 'const':
+      return `Must be ${JSON.stringify(params.allowedValue)}.`;
+    case 'minimum':
+      return `Must be at least ${limit}.`;
+    case 'maximum':
+      return `Must be at most ${limit}.`;
+    case 'exclusiveMinimum':
+      return `Must be greater than ${limit}.`;
+    case 'exclusiveMaximum':
+      return `Must be less than ${limit}.`;
+    case 'multipleOf':
+      return `Must be a multiple of ${String(params.multipleOf)}.`;
+    case 'minLength':
+      return `Must be at least ${plural(limit, 'character', 'characters')} long.`;
+    case 'maxLength':
+      return `Must be at most ${plural(limit, 'character', 'characters')} long.`;
+    case 'pattern':
+      return `Must match the pattern ${String(params.pattern)}.`;
+    case 'format':
+      return `Must be a valid ${String(params.format)}.`;
+    case 'minItems':
+      return `Must hold at least ${plural(limit, 'item', 'items')}.`;
+    case 'maxItems':
+      return `Must hold at most ${plural(limit, 'item', 'items')}.`;
+    case 'uniqueItems':
+      return `Must not repeat an item: items ${String(params.j)} and ${String(params.i)} are the same.`;
+    case 'minProperties':
+      return `Must hold at least ${plural(limit, 'field', 'fields')}.`;
+    case 'maxProperties':
+      return `Must hold at most ${plural(limit, 'field', 'fields')}.`;
+    case 'not': {
+      const together = (schema as { required?: unknown } | undefined)?.required;
+      return Array.isArray(together) && together.length > 1
+        ? `Must not hold ${together.map((n) => `"${String(n)}"`).join(' and ')} together; send one of them.`
+        : 'Must not take this shape.';
+    }
+    case 'false schema':
+      return 'Must not be here.';
+    default:
+      return `Must satisfy the rule "${keyword}".`;
+  }
+}
+
 /**
  * One field problem per Ajv error, named by JSON pointer (`''` for the whole body); `anyOf` and `oneOf`
  * alternatives collapse into one problem each. A `oneOf` whose alternatives each require one member
@@ -82,11 +150,17 @@ function fieldProblems(errors: readonly ErrorObject[]): FieldProblem[] {
         }
         break;
       }
-      case 'enum':
-        message = `Must be one of: ${((params.allowedValues as unknown[]) ?? []).map((v) => JSON.stringify(v)).join(', ')}.`;
-        break;
+      case 'propertyNames':
+        // the broken rule of the name itself is its own error (below), named by the field
+        continue;
       default:
-        message = `Must ${e.message ?? 'be valid'}.`.replace(/^Must must/, 'Must');
+        message = sentence(e.keyword, params, e.schema);
+    }
+    // an error about a field's name (under `propertyNames`) names the field, and says it of the name
+    const propertyName = (e as ErrorObject & { propertyName?: unknown }).propertyName;
+    if (typeof propertyName === 'string') {
+      name += '/' + escapePointer(propertyName);
+      message = `The field name "${propertyName}" ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
     }
     out.push({ name, message });
   }
