@@ -101,4 +101,24 @@ describe('the SQLite database of the store kit', () => {
     await players.close();
     await expect(players.recipes(a.accountId)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
   });
+
+  it('opens a store on a file while another store of it is writing: its layout waits for the writer, nothing fails', async () => {
+    const file = join(dir, 'opening', 'ledger.sqlite');
+    const ledger = await openSqliteLedger({ file });
+    const a = newAccount();
+    await ledger.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+    const writes = Array.from({ length: 40 }, (_, i) => ledger.credit(creditOf(a, { amount: 1 + (i % 3) })).then((o) => o.status));
+    // layouts applied in the middle of the writes' groups
+    const [probe, other] = await Promise.all([
+      openSqliteDatabase({ file, layout: layout(1, 'late-one'), store }),
+      openSqliteDatabase({ file, layout: layout(1, 'late-two'), store }),
+    ]);
+    expect(await Promise.all(writes)).toEqual(Array<string>(40).fill('created'));
+    expect((await probe.read('SELECT component FROM store_layout ORDER BY component')).map((r) => r.component)).toEqual([
+      'late-one',
+      'late-two',
+      'ledger',
+    ]);
+    await Promise.all([probe.close(), other.close(), ledger.close()]);
+  });
 });

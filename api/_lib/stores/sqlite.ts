@@ -203,24 +203,31 @@ async function openEngine(file: string, busyTimeoutMs: number): Promise<Engine> 
  * the component differs or whose tables predate layout records.
  * @throws Error naming what to do
  */
-async function applyLayout(engine: Engine, layout: SqliteLayout): Promise<void> {
-  const names = (await engine.writer.execute("SELECT name FROM sqlite_master WHERE type = 'table'")).rows.map((r) => r.name as string);
-  if (!names.includes('store_layout') && names.length > 0) {
-    throw new Error(`${engine.file} holds tables of a layout this service does not read (no store_layout table); move the file away.`);
-  }
-  await engine.writer.executeMultiple(`BEGIN IMMEDIATE;\n${KIT_DDL}\nCOMMIT;`);
-  const row = (await engine.writer.execute({ sql: 'SELECT version FROM store_layout WHERE component = ?', args: [layout.component] }))
-    .rows[0];
-  if (row && Number(row.version) !== layout.version) {
-    throw new Error(
-      `${engine.file} holds the ${layout.component} tables of layout ${Number(row.version)}; this service reads layout ${layout.version}. Move the file away.`,
-    );
-  }
-  if (!row) {
-    await engine.writer.executeMultiple(
-      `BEGIN IMMEDIATE;\n${layout.ddl}\nINSERT OR IGNORE INTO store_layout (component, version) VALUES ('${layout.component}', ${layout.version});\nCOMMIT;`,
-    );
-  }
+async function applyLayout(engine: Engine, layout: SqliteLayout, store: StoreIdentity): Promise<void> {
+  // through the write queue, as one write: a store opening while another writes never reaches the writer
+  // connection in the middle of the other's transaction; every check comes before the first write
+  await engine.enqueue(async (tx) => {
+    const refuse = (message: string) => storeUnavailable(store, new Error(message));
+    const names = (await tx.execute("SELECT name FROM sqlite_master WHERE type = 'table'")).rows.map((r) => r.name as string);
+    if (!names.includes('store_layout') && names.length > 0) {
+      throw refuse(`${engine.file} holds tables of a layout this service does not read (no store_layout table); move the file away.`);
+    }
+    const row = names.includes('store_layout')
+      ? (await tx.execute({ sql: 'SELECT version FROM store_layout WHERE component = ?', args: [layout.component] })).rows[0]
+      : undefined;
+    if (row && Number(row.version) !== layout.version) {
+      throw refuse(
+        `${engine.file} holds the ${layout.component} tables of layout ${Number(row.version)}; this service reads layout ${layout.version}. Move the file away.`,
+      );
+    }
+    if (row) return;
+    await tx.executeMultiple(KIT_DDL);
+    await tx.executeMultiple(layout.ddl);
+    await tx.execute({
+      sql: 'INSERT OR IGNORE INTO store_layout (component, version) VALUES (?, ?)',
+      args: [layout.component, layout.version],
+    });
+  }, store);
 }
 
 /**
@@ -245,10 +252,10 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
   }
   engine.users++;
   try {
-    await applyLayout(engine, options.layout);
+    await applyLayout(engine, options.layout, store);
   } catch (e) {
     await release(engine);
-    throw storeUnavailable(store, e);
+    throw e instanceof ServiceError ? e : storeUnavailable(store, e);
   }
   let closed = false;
   const refuseClosed = () => storeUnavailable(store, new Error('The store is closed.'));
