@@ -5,7 +5,9 @@ import tseslint from 'typescript-eslint';
 
 /** Folders of `api/_lib/`, and its three top-level modules. */
 const DOMAIN = ['catalog', 'collections', 'search', 'registries', 'export', 'ledger', 'player', 'island', 'storage', 'asset-index'];
-const FOLDERS = ['formats', 'util', 'text', 'validation', 'stores', 'auth', 'routing', 'http', ...DOMAIN];
+const FOLDERS = ['formats', 'util', 'text', 'validation', 'stores', 'auth', 'throttle', 'routing', 'http', ...DOMAIN];
+/** Folders that are store ports: their adapter files follow the adapter rule. */
+const PORTS = [...DOMAIN, 'throttle'];
 const TOP = ['errors', 'config', 'log'];
 
 /**
@@ -18,13 +20,14 @@ const LAYERS = [
   { folders: ['validation'], may: ['errors', 'text'] },
   { folders: ['stores'], may: ['errors', 'config', 'util'] },
   { folders: ['auth'], may: ['errors', 'config', 'text'] },
+  { folders: ['throttle'], may: ['errors', 'config', 'log', 'util', 'stores'] },
   { folders: ['routing'], may: ['formats'] },
-  { folders: ['http'], may: ['errors', 'config', 'log', 'util', 'text', 'formats', 'validation', 'routing', 'auth'] },
+  { folders: ['http'], may: ['errors', 'config', 'log', 'util', 'text', 'formats', 'validation', 'routing', 'auth', 'throttle'] },
   { folders: DOMAIN, may: ['errors', 'config', 'util', 'text', 'formats', 'validation', 'stores', 'auth', ...DOMAIN] },
 ];
 
 /** Store adapters: one file per backend; none imports another adapter (docs/architecture.md, "How to add a store adapter"). */
-const ADAPTERS = ['sqlite', 'redis', 'redis-scripts', 'local', 's3'];
+const ADAPTERS = ['sqlite', 'redis', 'redis-scripts', 'local', 's3', 'memory'];
 
 const restrict = (patterns, message) => ({ 'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }] });
 const OUTSIDE_API = ['../**/build/**', '../**/dev/**', '../**/test/**', '../**/bench/**', '../**/site/**', '../**/client/**'];
@@ -38,9 +41,9 @@ function layerConfigs() {
       const patterns = [...banned.flatMap((x) => (TOP.includes(x) ? [`../${x}.js`] : [`../${x}/*`])), '../../*.js', ...OUTSIDE_API];
       const message = `api/_lib/${folder}/ may import only ${layer.may.join(', ') || 'nothing'} of api/_lib (docs/architecture.md, "Layers and data flow").`;
       out.push({ files: [`api/_lib/${folder}/**/*.ts`], rules: restrict(patterns, message) });
-      if (DOMAIN.includes(folder)) {
+      if (PORTS.includes(folder)) {
         const adapterPatterns = [...patterns, ...ADAPTERS.map((a) => `../*/${a}.js`), '!../stores/*'];
-        for (const a of ['sqlite', 'redis', 'local', 's3']) {
+        for (const a of ['sqlite', 'redis', 'local', 's3', 'memory']) {
           const siblings = ADAPTERS.filter((x) => x !== a && !(a === 'redis' && x === 'redis-scripts')).map((x) => `./${x}.js`);
           out.push({
             files: [`api/_lib/${folder}/${a}.ts`],

@@ -463,6 +463,31 @@ function endSocket(socket: Duplex, raw: string | undefined): void {
 }
 
 /**
+ * `request` with the client's address as Vercel's edge hands it to functions (`x-real-ip`, and
+ * `x-forwarded-for` alone), whatever the client sent in them: the throttle counts by it
+ * (`api/_lib/throttle/policy.ts`); the ones the client sent are dropped, and none is set when the socket has
+ * no address.
+ */
+export function withClientAddress(request: Request, address: string | undefined): Request {
+  const headers = new Headers(request.headers);
+  headers.delete('x-real-ip');
+  headers.delete('x-forwarded-for');
+  if (address) {
+    // an IPv4 client of a dual-stack socket shows as ::ffff:a.b.c.d
+    const plain = address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+    headers.set('x-real-ip', plain);
+    headers.set('x-forwarded-for', plain);
+  }
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null;
+  return new Request(request.url, {
+    method: request.method,
+    headers,
+    signal: request.signal,
+    ...(hasBody ? { body: request.body, duplex: 'half' } : {}),
+  });
+}
+
+/**
  * Serve `out` and the functions over HTTP (no build). Malformed requests get problem+json answers
  * as listed in the module header.
  * @param options.port TCP port; 0 picks a free one; default 3000.
@@ -470,7 +495,7 @@ function endSocket(socket: Duplex, raw: string | undefined): void {
  */
 export async function startServer(options: LocalServerOptions & { port?: number; host?: string }): Promise<RunningServer> {
   const handler = await createLocalHandler(options);
-  const listener = getRequestListener((request) => handler(request), {
+  const listener = getRequestListener((request, env) => handler(withClientAddress(request, env.incoming.socket.remoteAddress)), {
     overrideGlobalObjects: false,
     hostname: 'localhost',
     errorHandler: (error) =>

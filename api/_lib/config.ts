@@ -142,6 +142,24 @@ export interface ServiceConfig {
   readonly storageMaxFileBytes: number;
   /** Port of the local server. */
   readonly port: number;
+  readonly throttle: ThrottleConfig;
+}
+
+/**
+ * Budgets of the throttle (`api/_lib/throttle/`; README "Security"): each a count per sliding window per
+ * key, 0 turning that budget off.
+ */
+export interface ThrottleConfig {
+  /** Failed authentications a client may make per {@link authWindowS} before every credential it sends is refused (429). */
+  readonly authFailures: number;
+  readonly authWindowS: number;
+  /** Writes (POST, PUT, PATCH, DELETE) per client per {@link writeWindowS}, game servers' excepted. */
+  readonly clientWrites: number;
+  /** Writes per player account (the token's subject) per {@link writeWindowS}. */
+  readonly accountWrites: number;
+  /** Writes per game-server credential (a server, admin or master token's subject, or the admin password) per {@link writeWindowS}. */
+  readonly serverWrites: number;
+  readonly writeWindowS: number;
 }
 
 /** External login (spec 5.5): off, or an asymmetric-key JWT platform with its JWKS. */
@@ -550,6 +568,14 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     adminPassword,
     walletVerifySendMax: r.int('WALLET_VERIFY_SEND_MAX', 1000, 1, 1_000_000_000, 'integer coin units'),
     storageMaxFileBytes: r.int('STORAGE_MAX_FILE_BYTES', 100 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024, 'bytes'),
+    throttle: {
+      authFailures: r.int('RATE_LIMIT_AUTH_FAILURES', 10, 0, 100_000, 'failed authentications per client per window (0: off)'),
+      authWindowS: r.int('RATE_LIMIT_AUTH_WINDOW_S', 60, 1, 86_400, 'seconds'),
+      clientWrites: r.int('RATE_LIMIT_CLIENT_WRITES', 600, 0, 10_000_000, 'writes per client per window (0: off)'),
+      accountWrites: r.int('RATE_LIMIT_ACCOUNT_WRITES', 120, 0, 10_000_000, 'writes per player account per window (0: off)'),
+      serverWrites: r.int('RATE_LIMIT_SERVER_WRITES', 6000, 0, 10_000_000, 'writes per game-server credential per window (0: off)'),
+      writeWindowS: r.int('RATE_LIMIT_WRITE_WINDOW_S', 60, 1, 86_400, 'seconds'),
+    },
     port,
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);

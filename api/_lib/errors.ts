@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'BAD_REQUEST'
   | 'EXPECTATION_FAILED'
   | 'HEADERS_TOO_LARGE'
+  | 'TOO_MANY_REQUESTS'
   | 'UPSTREAM_UNAVAILABLE'
   | 'INTERNAL';
 
@@ -33,7 +34,8 @@ export type ErrorCode =
  * `IDEMPOTENCY_KEY_REUSED` is 422 as the IETF Idempotency-Key draft says (a key sent again with another
  * payload); `PRECONDITION_REQUIRED` (428) and `PRECONDITION_FAILED` (412) are RFC 6585 / RFC 9110's
  * answers to a missing or stale `If-Match`; `BAD_REQUEST`, `EXPECTATION_FAILED` and `HEADERS_TOO_LARGE`
- * are the local server's answers to requests Node's HTTP parser refuses.
+ * are the local server's answers to requests Node's HTTP parser refuses; `TOO_MANY_REQUESTS` (429, RFC 6585,
+ * with `Retry-After`) is the throttle's (`api/_lib/throttle/`).
  */
 export const STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
   INVALID_QUERY: 400,
@@ -51,6 +53,7 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
   BAD_REQUEST: 400,
   EXPECTATION_FAILED: 417,
   HEADERS_TOO_LARGE: 431,
+  TOO_MANY_REQUESTS: 429,
   UPSTREAM_UNAVAILABLE: 503,
   INTERNAL: 500,
 });
@@ -72,6 +75,7 @@ export const TITLE_OF: Readonly<Record<ErrorCode, string>> = Object.freeze({
   BAD_REQUEST: 'Malformed request',
   EXPECTATION_FAILED: 'Expectation failed',
   HEADERS_TOO_LARGE: 'Request header fields too large',
+  TOO_MANY_REQUESTS: 'Too many requests',
   UPSTREAM_UNAVAILABLE: 'Data unavailable',
   INTERNAL: 'Internal error',
 });

@@ -143,6 +143,8 @@ export function errorCodes(op: OperationSpec): ErrorCode[] {
     codes.add('PRECONDITION_FAILED');
     codes.add('PRECONDITION_REQUIRED');
   }
+  // the throttle (api/_lib/throttle/policy.ts): credentials after too many failures, and writes
+  if (access !== 'public' || op.method !== 'GET') codes.add('TOO_MANY_REQUESTS');
   codes.add('UPSTREAM_UNAVAILABLE');
   return [...codes].sort((a, b) => STATUS_OF[a] - STATUS_OF[b] || (a < b ? -1 : 1));
 }
@@ -161,6 +163,7 @@ const REASONS: Readonly<Record<number, string>> = {
   415: 'Media type not taken',
   422: 'Idempotency key reused with another request',
   428: '`If-Match` is required',
+  429: 'Too many failed sign-ins or changes; wait `Retry-After` seconds',
   503: 'Store or catalog data unavailable; nothing changed, retry',
 };
 
@@ -173,6 +176,13 @@ function problemResponses(op: OperationSpec): Record<string, Json> {
       description: `${REASONS[status] ?? 'Refused'}: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
       ...(status === 401
         ? { headers: { 'WWW-Authenticate': { description: 'The scheme and realm to authenticate with.', schema: { type: 'string' } } } }
+        : {}),
+      ...(status === 429
+        ? {
+            headers: {
+              'Retry-After': { description: 'Seconds to wait; waiting that long is always enough.', schema: { type: 'integer' } },
+            },
+          }
         : {}),
       ...(status === 412
         ? {

@@ -33,6 +33,12 @@ describe('the layer table, enforced by the lint', () => {
       ['api/_lib/stores/redis.ts', "import { logEvent } from '../log.js';", /api\/_lib\/stores\/ may import only errors, config, util/],
       ['api/_lib/player/redis.ts', "import { openRedisLedger } from '../ledger/redis.js';", /A store adapter imports no other adapter/],
       ['api/_lib/ledger/sqlite.ts', "import { x } from './redis.js';", /A store adapter imports no other adapter/],
+      [
+        'api/_lib/throttle/policy.ts',
+        "import { x } from '../http/respond.js';",
+        /api\/_lib\/throttle\/ may import only errors, config, log, util, stores/,
+      ],
+      ['api/_lib/throttle/sqlite.ts', "import { memoryThrottle } from './memory.js';", /A store adapter imports no other adapter/],
       ['api/_lib/ledger/types.ts', "import { x } from '../../admin.js';", /may import only/],
       ['site/api.ts', "import { ledgerStore } from '../api/_lib/ledger/store.js';", /through the typed client/],
       ['build/derive/core.ts', "import { ledgerStore } from '../../api/_lib/ledger/store.js';", /never a function or a store/],
@@ -61,6 +67,9 @@ describe('the layer table, enforced by the lint', () => {
       ['build/derive/core.ts', "import { exportJsonText } from '../../api/_lib/export/index.js';"],
       ['build/openapi/operations.ts', "import { OVERVIEW_PARAMS } from '../../api/wallet.js';"],
       ['api/_lib/stores/sqlite.ts', "import { createClient } from '@libsql/client/sqlite3';"],
+      ['api/_lib/http/entry.ts', "import { admitWrite } from '../throttle/policy.js';"],
+      ['api/_lib/throttle/redis.ts', "import { redisClientOf } from '../stores/redis.js';"],
+      ['api/_lib/throttle/policy.ts', "import { logEvent } from '../log.js';"],
     ];
     for (const [file, code] of cases) expect(await restricted(file, `${code}\nexport const y = 1;\n`), `${file}: ${code}`).toEqual([]);
   });

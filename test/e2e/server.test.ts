@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServeArgs, startServer, type RunningServer } from '../../dev/server.js';
+import { parseServeArgs, startServer, withClientAddress, type RunningServer } from '../../dev/server.js';
 import { useCatalog } from '../helpers/service.js';
 import { MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE } from '../../api/_lib/formats/index.js';
 import { buildSearchIndex } from '../../api/_lib/search/index.js';
@@ -153,6 +153,28 @@ describe('local server', () => {
   it('answers a method the function does not export with 405', async () => {
     const res = await get('/api/search?q=oak', { method: 'POST' });
     await expectProblem(res, 405, 'METHOD_NOT_ALLOWED');
+  });
+});
+
+describe('withClientAddress', () => {
+  it("hands a function the socket's address as Vercel's edge does, dropping what the client claimed", async () => {
+    const claimed = new Request('http://t/api/x', {
+      method: 'POST',
+      body: 'kept',
+      headers: { 'x-real-ip': '203.0.113.1', 'x-forwarded-for': '203.0.113.2, 10.0.0.1', 'x-other': 'kept' },
+    });
+    const seen = withClientAddress(claimed, '::ffff:127.0.0.1');
+    expect([seen.headers.get('x-real-ip'), seen.headers.get('x-forwarded-for'), seen.headers.get('x-other')]).toEqual([
+      '127.0.0.1',
+      '127.0.0.1',
+      'kept',
+    ]);
+    expect(await seen.text()).toBe('kept');
+    expect(withClientAddress(new Request('http://t/', { headers: { 'x-real-ip': '203.0.113.1' } }), '::1').headers.get('x-real-ip')).toBe(
+      '::1',
+    );
+    const none = withClientAddress(new Request('http://t/', { headers: { 'x-real-ip': '203.0.113.1' } }), undefined);
+    expect([none.headers.get('x-real-ip'), none.headers.get('x-forwarded-for')]).toEqual([null, null]);
   });
 });
 

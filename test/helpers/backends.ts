@@ -39,6 +39,17 @@ export type BackendTarget = { readonly file: string } | { readonly redis: RedisT
 /** A backend: a harness of targets. */
 export type Backend = Harness<BackendTarget>;
 
+/**
+ * Throttle budgets no test reaches but the throttle's own (`test/throttle/`): every request of a handler
+ * test still goes through the throttle's store, and none is refused by it.
+ */
+export const THROTTLE_UNLIMITED: Readonly<Record<string, string>> = Object.freeze({
+  RATE_LIMIT_AUTH_FAILURES: '100000',
+  RATE_LIMIT_CLIENT_WRITES: '10000000',
+  RATE_LIMIT_ACCOUNT_WRITES: '10000000',
+  RATE_LIMIT_SERVER_WRITES: '10000000',
+});
+
 /** Retry waits of adapters under test, ms: short, so a suite that injects faults stays quick. */
 export const TEST_RETRY_DELAYS_MS: readonly number[] = [5, 20];
 
@@ -62,7 +73,7 @@ export function sqliteBackend(): Backend {
     },
     env() {
       n++;
-      return { STORE_DRIVER: 'sqlite', DATA_DIR: join(dir, `data-${n}`) };
+      return { ...THROTTLE_UNLIMITED, STORE_DRIVER: 'sqlite', DATA_DIR: join(dir, `data-${n}`) };
     },
     teardown() {
       rmSync(dir, { recursive: true, force: true });
@@ -94,7 +105,7 @@ export function redisBackend(wrap: (r: RespRequester) => Requester = (r) => r): 
     },
     reopen: connect,
     env() {
-      return { STORE_DRIVER: 'redis', REDIS_URL: server!.url };
+      return { ...THROTTLE_UNLIMITED, STORE_DRIVER: 'redis', REDIS_URL: server!.url };
     },
     async teardown() {
       for (const r of open) await r.close();
@@ -122,7 +133,7 @@ export function upstashRestBackend(): Backend & { rest(): UpstashRestStandIn; se
     },
     reopen: target,
     env() {
-      return { STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_URL: rest!.url, UPSTASH_REDIS_REST_TOKEN: rest!.token };
+      return { ...THROTTLE_UNLIMITED, STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_URL: rest!.url, UPSTASH_REDIS_REST_TOKEN: rest!.token };
     },
     async teardown() {
       await rest?.close();

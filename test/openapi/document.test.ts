@@ -116,21 +116,50 @@ describe('answers and refusals', () => {
       'FORBIDDEN',
       'NOT_FOUND',
       'CONFLICT',
+      'TOO_MANY_REQUESTS',
       'UPSTREAM_UNAVAILABLE',
     ]);
     expect(errorCodes(spec('getStats'))).toEqual(['INVALID_QUERY', 'UPSTREAM_UNAVAILABLE']);
-    expect(errorCodes(spec('getInventory'))).toEqual(['INVALID_QUERY', 'UNAUTHORIZED', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
-    expect(errorCodes(spec('listObjects'))).toEqual(['INVALID_QUERY', 'UNAUTHORIZED', 'FORBIDDEN', 'UPSTREAM_UNAVAILABLE']);
+    // a public read is never throttled; anything that takes credentials, or writes, may be (429)
+    expect(errorCodes(spec('getInventory'))).toEqual([
+      'INVALID_QUERY',
+      'UNAUTHORIZED',
+      'NOT_FOUND',
+      'TOO_MANY_REQUESTS',
+      'UPSTREAM_UNAVAILABLE',
+    ]);
+    expect(errorCodes(spec('listObjects'))).toEqual([
+      'INVALID_QUERY',
+      'UNAUTHORIZED',
+      'FORBIDDEN',
+      'TOO_MANY_REQUESTS',
+      'UPSTREAM_UNAVAILABLE',
+    ]);
+    expect(errorCodes(spec('externalLogin'))).toContain('TOO_MANY_REQUESTS');
     expect(errorCodes(spec('getItem'))).toEqual([
       'BAD_REQUEST',
       'INVALID_QUERY',
       'UNAUTHORIZED',
       'FORBIDDEN',
       'NOT_FOUND',
+      'TOO_MANY_REQUESTS',
       'UPSTREAM_UNAVAILABLE',
     ]);
-    expect(errorCodes(spec('listCharacters'))).toEqual(['INVALID_QUERY', 'UNAUTHORIZED', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
-    expect(errorCodes(spec('deleteObject'))).toEqual(['INVALID_QUERY', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'UPSTREAM_UNAVAILABLE']);
+    expect(errorCodes(spec('listCharacters'))).toEqual([
+      'INVALID_QUERY',
+      'UNAUTHORIZED',
+      'NOT_FOUND',
+      'TOO_MANY_REQUESTS',
+      'UPSTREAM_UNAVAILABLE',
+    ]);
+    expect(errorCodes(spec('deleteObject'))).toEqual([
+      'INVALID_QUERY',
+      'UNAUTHORIZED',
+      'FORBIDDEN',
+      'NOT_FOUND',
+      'TOO_MANY_REQUESTS',
+      'UPSTREAM_UNAVAILABLE',
+    ]);
     // a player or a game server: 403 for a field outside the caller's authority
     expect(errorCodes(spec('patchIslandState'))).toEqual([
       'INVALID_BODY',
@@ -142,6 +171,7 @@ describe('answers and refusals', () => {
       'PAYLOAD_TOO_LARGE',
       'UNSUPPORTED_MEDIA_TYPE',
       'PRECONDITION_REQUIRED',
+      'TOO_MANY_REQUESTS',
       'UPSTREAM_UNAVAILABLE',
     ]);
   });
@@ -158,6 +188,7 @@ describe('answers and refusals', () => {
       '413': 'Body too large: `PAYLOAD_TOO_LARGE`.',
       '415': 'Media type not taken: `UNSUPPORTED_MEDIA_TYPE`.',
       '422': 'Idempotency key reused with another request: `IDEMPOTENCY_KEY_REUSED`.',
+      '429': 'Too many failed sign-ins or changes; wait `Retry-After` seconds: `TOO_MANY_REQUESTS`.',
       '503': 'Store or catalog data unavailable; nothing changed, retry: `UPSTREAM_UNAVAILABLE`.',
     });
     expect((grant['401'] as Json).headers).toEqual({
@@ -167,7 +198,8 @@ describe('answers and refusals', () => {
 
   it('groups refusals by status as problem+json, with WWW-Authenticate on 401', () => {
     const r = op('/api/island/state', 'patch').responses as Record<string, Json>;
-    expect(Object.keys(r)).toEqual(['200', '400', '401', '403', '404', '412', '413', '415', '428', '503']);
+    expect(Object.keys(r)).toEqual(['200', '400', '401', '403', '404', '412', '413', '415', '428', '429', '503']);
+    expect(r['429']).toMatchObject({ headers: { 'Retry-After': { schema: { type: 'integer' } } } });
     expect(r['404']).not.toHaveProperty('headers');
     expect(r['401']).toMatchObject({
       description: 'Missing or invalid credentials: `UNAUTHORIZED`.',

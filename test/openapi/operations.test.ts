@@ -16,6 +16,7 @@ import { OPERATIONS, STATIC_FILES, type OperationSpec } from '../../build/openap
 import { ROUTES } from '../../api/_lib/routing/table.js';
 import { STATUS_OF } from '../../api/_lib/errors.js';
 import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
+import { THROTTLE_UNLIMITED } from '../helpers/backends.js';
 import { mintToken } from '../../api/_lib/auth/tokens.js';
 import { createLocalHandler } from '../../dev/server.js';
 import { REPO_ROOT, SAMPLE_OUT } from '../helpers/catalog.js';
@@ -141,7 +142,7 @@ describe('document', () => {
       string,
       { description: string; content?: Json; headers?: Json }
     >;
-    expect(Object.keys(grant).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '422', '503']);
+    expect(Object.keys(grant).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']);
     expect(grant['422']!.description).toContain('IDEMPOTENCY_KEY_REUSED');
     expect(grant['400']!.description).toContain('INVALID_BODY');
     expect(grant['401']!.headers).toHaveProperty('WWW-Authenticate');
@@ -165,7 +166,7 @@ let studioId: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'openapi-'));
-  const env = { DATA_DIR: dataDir, JWT_SECRET: 'openapi-test-secret-openapi-test-secret-0001', ADMIN_PASSWORD };
+  const env = { ...THROTTLE_UNLIMITED, DATA_DIR: dataDir, JWT_SECRET: 'openapi-test-secret-openapi-test-secret-0001', ADMIN_PASSWORD };
   handle = await createLocalHandler({ out: SAMPLE_OUT, env });
   const config = loadServiceConfig({ ...env, CATALOG_DIR: SAMPLE_OUT });
   const created = await handle(

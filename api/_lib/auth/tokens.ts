@@ -148,6 +148,15 @@ export async function verifyToken(token: string, config: JwtConfig): Promise<Pri
   return principal;
 }
 
+/**
+ * True when `token` was verified before under `config` and is still within its time (the cache of
+ * {@link verifyToken}, without verifying anything): the throttle does not hold up a token that is no guess.
+ */
+export function isRememberedToken(token: string, config: JwtConfig): boolean {
+  const hit = verified.get(hash('sha256', token));
+  return hit !== undefined && hit.config === config && Date.now() < hit.validUntilMs;
+}
+
 /** {@link verifyToken} without the cache. */
 async function verifyUncached(token: string, config: JwtConfig): Promise<Principal> {
   const options = {

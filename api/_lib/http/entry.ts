@@ -19,16 +19,21 @@
  *    `server-error` line (`toProblemResponse`), an `operator-write` line for every write (a method other
  *    than GET and HEAD) the access `admin` or `game-server` let in, with its final status and who was let
  *    in (admin rights, spec 5.3), and an `operator-auth-failed` line for every request those accesses
- *    refused with 401 or 403, with why (never the token or password sent).
+ *    refused with 401, 403 or 429 (a client over its budget of failed sign-ins), with why (never the token
+ *    or password sent).
+ * 7. The throttle (`api/_lib/throttle/policy.ts`): a request that could be a guess at a credential is
+ *    refused (429) when its client is over its budget of failed sign-ins, and a 401 of such a request counts
+ *    one failure; an admitted write is counted against the budgets of its client, account or game server.
  *
  * Routes marked `gone` in the table (retired file, catch-alls) answer every method, OPTIONS included,
  * with their handler (which throws `NOT_FOUND`).
  */
-import { requireAdmin, requireGameServer, requireLogin, requirePlayerOrGameServer } from '../auth/guard.js';
-import type { Principal } from '../auth/tokens.js';
+import { actsAsGameServer, bearerToken, requireAdmin, requireGameServer, requireLogin, requirePlayerOrGameServer } from '../auth/guard.js';
+import { isRememberedToken, type Principal } from '../auth/tokens.js';
 import { getServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { logEvent } from '../log.js';
+import { admitWrite, checkAuthBudget, clientOf, countAuthFailure, type Writer } from '../throttle/policy.js';
 import { accessOf, hasKey, matchPath, routesOf, type Access, type EntryName, type Method, type RouteDef } from '../routing/table.js';
 import { requestIdOf, withAnswerHeaders } from './request-id.js';
 import { preflight, toProblemResponse } from './respond.js';
@@ -117,20 +122,59 @@ function actorOf(caller: Caller): Record<string, string> {
 /**
  * Why an operator access refused `request` (the credential itself is never read here): a token that did
  * not verify, a valid token without the role, a wrong `X-Admin-Password` (or one sent while the
- * password is off), or no credentials at all.
+ * password is off), no credentials at all, or a client over its budget of failed sign-ins (429, not checked).
  */
 function refusalReason(request: Request, status: number): string {
+  if (status === 429) return 'throttled';
   if (request.headers.has('authorization')) return status === 403 ? 'role-not-allowed' : 'invalid-token';
   if (request.headers.has('x-admin-password')) return 'wrong-password';
   return 'no-credentials';
 }
 
-/** What {@link defineEntry}'s dispatcher learned of a request on its way, for the log. */
+/** What {@link defineEntry}'s dispatcher learned of a request on its way, for the log and the throttle. */
 interface Seen {
+  requestId?: string;
   route?: RouteDef;
   method?: Method;
   access?: Access;
   caller?: Caller;
+  /** The client address (`api/_lib/throttle/policy.ts`). */
+  client?: string;
+  /** True for a write method. */
+  write?: boolean;
+  /** True when the request could be a guess at a credential (checked against the failed-authentication budget). */
+  guess?: boolean;
+}
+
+/** Methods that change state: counted by the throttle's write budgets. */
+const WRITES: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** True when `request` sends credentials of its own (a bearer token or the admin password). */
+function presentsCredentials(request: Request): boolean {
+  return request.headers.has('authorization') || request.headers.has('x-admin-password');
+}
+
+/**
+ * True when `request` sends credentials that could be a guess: the admin password, or a token this
+ * process has not verified before (a malformed `Authorization` header included).
+ */
+function presentsUnknownCredentials(request: Request): boolean {
+  if (request.headers.has('x-admin-password')) return true;
+  if (!request.headers.has('authorization')) return false;
+  try {
+    const token = bearerToken(request);
+    return token === undefined || !isRememberedToken(token, getServiceConfig().jwt);
+  } catch {
+    return true;
+  }
+}
+
+/** Who a write is counted against (`api/_lib/throttle/policy.ts`). */
+function writerOf(caller: Caller): Writer {
+  if (caller.via === 'none') return { kind: 'anonymous' };
+  if (caller.via === 'password') return { kind: 'game-server', subject: 'admin-password' };
+  const subject = caller.principal.subject;
+  return actsAsGameServer(caller) ? { kind: 'game-server', subject } : { kind: 'player', subject };
 }
 
 /** The route and key a request addresses within `entry`. @throws ServiceError NOT_FOUND */
@@ -191,8 +235,15 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
     }
     seen.method = method;
     seen.access = accessOf(route, method);
+    seen.client = clientOf(request);
+    seen.write = WRITES.has(method);
+    // what could be a guess: credentials not seen before, or a public write (a login, whose body carries
+    // an external platform's token); the catalog's public reads never reach the throttle
+    seen.guess = seen.access === 'public' ? seen.write : presentsUnknownCredentials(request);
+    if (seen.guess) await checkAuthBudget(seen.client, seen.requestId);
     const caller = await admit(seen.access, request);
     seen.caller = caller;
+    if (seen.write) await admitWrite(writerOf(caller), seen.client, seen.requestId);
     const res = await handler({ request, url, route, key, caller });
     if (request.method === 'HEAD' && res.body !== null) {
       await res.body.cancel();
@@ -203,15 +254,18 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
 
   async function dispatch(request: Request): Promise<Response> {
     const requestId = requestIdOf(request);
-    const seen: Seen = {};
+    const seen: Seen = { requestId };
     let res: Response;
     try {
       res = await answer(request, seen);
     } catch (error) {
       res = toProblemResponse(error, request, { requestId, route: seen.route && `${entry}/${seen.route.name}` });
     }
+    // a refused credential (the caller's own, or an external platform's token a login carried) is one failure
+    if (res.status === 401 && seen.client !== undefined && (seen.guess === true || presentsCredentials(request)))
+      await countAuthFailure(seen.client, requestId);
     const operator = seen.access !== undefined && OPERATOR_ACCESS.has(seen.access);
-    if (operator && seen.caller === undefined && (res.status === 401 || res.status === 403)) {
+    if (operator && seen.caller === undefined && (res.status === 401 || res.status === 403 || res.status === 429)) {
       logEvent('warn', 'operator-auth-failed', {
         route: `${entry}/${seen.route!.name}`,
         method: request.method,

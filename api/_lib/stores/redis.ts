@@ -26,6 +26,7 @@
 import { createHash } from 'node:crypto';
 import { Redis, type Requester } from '@upstash/redis';
 import { ConfigError } from '../config.js';
+import type { ServiceError } from '../errors.js';
 import { storeMisconfigured, storeUnavailable, type StoreIdentity } from './unavailable.js';
 
 /** Waits between attempts of one command, milliseconds (3 attempts in all). */
@@ -143,6 +144,16 @@ function refusedProblem(credential: RedisCredential, word: string): ConfigError 
   return new ConfigError([
     { variable: credential.variable, message: `is not accepted by ${credential.endpoint} (it answered ${word}); ${what}.` },
   ]);
+}
+
+/**
+ * The 503 of one failed call that is not retried (a caller of the client that does its own sending, such
+ * as `@upstash/ratelimit`): `storeMisconfigured` when the endpoint refused the credential, else
+ * `storeUnavailable`.
+ */
+export function redisFailure(store: StoreIdentity, credential: RedisCredential, e: unknown): ServiceError {
+  const refused = credentialRefusal(e);
+  return refused !== undefined ? storeMisconfigured(store, refusedProblem(credential, refused)) : storeUnavailable(store, e);
 }
 
 /**
