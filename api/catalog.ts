@@ -2,7 +2,7 @@
  * Catalog function: search, stats and export (spec §4.4), plus the 404 answers of the API.
  *
  * Paths (declared in `api/_lib/routing/table.ts`; `vercel.json` rewrites them onto `/api/catalog?_route=…`):
- * - `GET /api/search`  `q` string, required, 1-200 characters; `type` all|weapons|armor|materials|
+ * - `GET /api/search`  `q` string, required, 1-200 characters with one that is not white space; `type` all|weapons|armor|materials|
  *   consumables|enemies|bosses|skills|sprites (default all); `limit` integer 1-200 (default 50; larger
  *   values are lowered to 200 and reported in `X-Limit-Requested`/`X-Limit-Applied`).
  *   200 `{ query, type, totalResults, results: [{ type, id, name }] }` (§2.5; schema
@@ -58,7 +58,7 @@ const SEARCH_LIMIT_DEFAULT = 50;
 
 /** Query parameters of `GET /api/search` (also read by the OpenAPI document, `build/openapi/`). */
 export const SEARCH_PARAMS = {
-  q: { kind: 'string', required: true, maxLength: 200 },
+  q: { kind: 'string', required: true, maxLength: 200, pattern: /\S/, patternRule: 'contain a character other than white space' },
   type: { kind: 'enum', values: ['all', ...SEARCH_TYPES], default: 'all' },
   limit: { kind: 'int', min: 1, max: SEARCH_LIMIT_MAX, default: SEARCH_LIMIT_DEFAULT, clamp: true },
 } as const;

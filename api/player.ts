@@ -71,7 +71,7 @@
  * `ETag`), 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 428 PRECONDITION_REQUIRED (no `If-Match`, or `*`), 503.
  */
 import { createHash } from 'node:crypto';
-import { readJsonBody } from './_lib/http/body.js';
+import { MERGE_PATCH_TYPES, readJsonBody } from './_lib/http/body.js';
 import {
   corsHeaders,
   defineEntry,
@@ -188,7 +188,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
     },
     PATCH: async ({ request, url, caller }) => {
       const { account, store, acting } = await actingState(caller, url);
-      const patch = await readJsonBody<Record<string, Json>>(request, { schema: 'island-state-patch', maxBytes: ISLAND_BODY_LIMIT_BYTES });
+      const patch = await readJsonBody<Record<string, Json>>(request, {
+        schema: 'island-state-patch',
+        maxBytes: ISLAND_BODY_LIMIT_BYTES,
+        mediaTypes: MERGE_PATCH_TYPES,
+      });
       return stateResponse(await patchIsland(store, account, request.headers.get('if-match'), patch, acting.actor));
     },
   },

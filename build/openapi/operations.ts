@@ -19,6 +19,7 @@ import { SPECS as REGISTRY_PARAMS } from '../../api/registries.js';
 import { LIST_SPEC, MAX_MULTI_FILES } from '../../api/storage.js';
 import { OVERVIEW_PARAMS } from '../../api/wallet.js';
 import { PLAYER_PARAMS } from '../../api/player.js';
+import { MERGE_PATCH_TYPES } from '../../api/_lib/http/body.js';
 import { LOOKUP_PARAM_SPEC, listParamSpec } from '../../api/_lib/http/collection-params.js';
 import { COLLECTION_NAMES, type CollectionName } from '../../api/_lib/formats/collection-index.js';
 import type { ErrorCode } from '../../api/_lib/errors.js';
@@ -31,7 +32,7 @@ export type BodySpec =
       readonly kind: 'json';
       /** Schema name under `schemas/`, e.g. `requests/create-account`. */
       readonly schema: string;
-      /** Media types taken; default `application/json`. */
+      /** Media types taken, the handler's own constant (`api/_lib/http/body.ts`); default `application/json`. */
       readonly mediaTypes?: readonly string[];
       /** A body that passes the schema (checked by a test). */
       readonly example: unknown;
@@ -600,7 +601,7 @@ const operations: OperationSpec[] = [
     body: {
       kind: 'json',
       schema: 'requests/island-state-patch',
-      mediaTypes: ['application/merge-patch+json', 'application/json'],
+      mediaTypes: MERGE_PATCH_TYPES,
       example: { campPosition: { x: 12.5, y: 0, z: -4 } },
       merged: 'requests/island-state',
     },

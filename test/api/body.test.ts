@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonDepth, MAX_BODY_DEPTH, readJsonBody } from '../../api/_lib/http/body.js';
+import { jsonDepth, MAX_BODY_DEPTH, MERGE_PATCH_TYPES, readJsonBody } from '../../api/_lib/http/body.js';
 import { ServiceError, type ErrorCode } from '../../api/_lib/errors.js';
 import { toProblemResponse } from '../../api/_lib/http/respond.js';
 
@@ -14,6 +14,16 @@ const GOOD = { studioId: 'STUDIO_7QF3K2M9', amount: 25, purpose: 'verify', idemp
 
 function post(body: BodyInit | null, headers: Record<string, string> = { 'Content-Type': 'application/json' }): Request {
   return new Request('http://t/api/wallet/verify-send-to-account', { method: 'POST', body, headers });
+}
+
+/** The ServiceError `p` rejects with. */
+async function refusalOf(p: Promise<unknown>): Promise<ServiceError> {
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(ServiceError);
+  return e as ServiceError;
 }
 
 async function refusal(request: Request, maxBytes?: number): Promise<ServiceError> {
@@ -38,8 +48,8 @@ describe('accepted bodies', () => {
     expect(await readJsonBody(post(JSON.stringify(GOOD)), { schema: 'verify-send-to-account' })).toEqual(GOOD);
   });
 
-  it('accepts application/json with a UTF-8 charset and +json media types', async () => {
-    for (const type of ['application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"', 'application/merge-patch+json']) {
+  it('accepts application/json with a UTF-8 charset', async () => {
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"', 'application/json']) {
       expect(await readJsonBody(post(JSON.stringify(GOOD), { 'Content-Type': type }), { schema: 'verify-send-to-account' }), type).toEqual(
         GOOD,
       );
@@ -195,13 +205,19 @@ describe('400 INVALID_BODY from the schema: every bad field at once, by JSON poi
 });
 
 describe('media types, chunks and caps in detail', () => {
-  it('accepts any application/*+json type and a utf8 charset, refusing look-alikes', async () => {
-    for (const type of ['application/vnd.api+json', 'application/json;charset=utf8', 'application/json; foo=bar']) {
+  it("takes the route's media types only (default application/json) and a utf8 charset, refusing look-alikes", async () => {
+    for (const type of ['application/json;charset=utf8', 'application/json; foo=bar']) {
       expect(await readJsonBody(post(JSON.stringify(GOOD), { 'Content-Type': type }), { schema: 'verify-send-to-account' }), type).toEqual(
         GOOD,
       );
     }
+    // a merge patch is taken where the route declares it, and only there
+    const patch = { schema: 'verify-send-to-account', mediaTypes: MERGE_PATCH_TYPES };
+    expect(await readJsonBody(post(JSON.stringify(GOOD), { 'Content-Type': 'application/merge-patch+json' }), patch)).toEqual(GOOD);
+    expect(await readJsonBody(post(JSON.stringify(GOOD), { 'Content-Type': 'application/json' }), patch)).toEqual(GOOD);
     for (const type of [
+      'application/merge-patch+json',
+      'application/vnd.api+json',
       'text/json',
       'application/json-seq',
       'xapplication/vnd+json',
@@ -217,7 +233,11 @@ describe('media types, chunks and caps in detail', () => {
     const e = await expectRefusal(post(JSON.stringify(GOOD), { 'Content-Type': 'text/plain' }), 'UNSUPPORTED_MEDIA_TYPE', 415);
     const res = toProblemResponse(e);
     expect(res.headers.get('accept-post')).toBe('application/json');
-    expect(res.headers.get('accept-patch')).toBe('application/json');
+    expect(e.message).toBe('Send the body as JSON with Content-Type: application/json (UTF-8).');
+    const patch = new Request('http://t/api/island/state', { method: 'PATCH', body: '{}', headers: { 'Content-Type': 'text/plain' } });
+    const refused = await refusalOf(readJsonBody(patch, { schema: 'island-state-patch', mediaTypes: MERGE_PATCH_TYPES }));
+    expect(toProblemResponse(refused).headers.get('accept-patch')).toBe('application/merge-patch+json, application/json');
+    expect(refused.message).toBe('Send the body as JSON with Content-Type: application/merge-patch+json or application/json (UTF-8).');
   });
 
   it('joins a body sent in several chunks', async () => {

@@ -213,7 +213,7 @@ describe('icons', () => {
     const r = await call('/api/v1/icons/search?q=%20-%20');
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('INVALID_QUERY');
-    expect(r.body.errors).toEqual([{ name: 'q', message: '"q" must contain at least one letter or digit.', value: '-' }]);
+    expect(r.body.errors).toEqual([{ name: 'q', message: '"q" must contain at least one letter or digit.', value: ' - ' }]);
     expect(r.body.detail).toContain('q');
   });
 

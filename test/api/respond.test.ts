@@ -11,9 +11,13 @@ import {
   plainJson,
   preflight,
   publicCacheHeaders,
+  printable,
   toProblemResponse,
   truncate,
 } from '../../api/_lib/http/respond.js';
+import { parseQuery } from '../../api/_lib/http/params.js';
+import { readJsonBody } from '../../api/_lib/http/body.js';
+import { responseErrors } from '../helpers/game-api.js';
 import { ServiceError, type ErrorCode, type FieldProblem } from '../../api/_lib/errors.js';
 import { ConfigError } from '../../api/_lib/config.js';
 import { useLogSink } from '../../api/_lib/log.js';
@@ -307,5 +311,66 @@ describe('problem bounds', () => {
     expect(truncate('x'.repeat(101))).toBe('x'.repeat(99) + '…');
     expect(truncate('', 1)).toBe('');
     expect(truncate('ab', 1)).toBe('…');
+  });
+
+  it('never cuts between the two halves of a surrogate pair', () => {
+    expect(truncate('ab😀cd', 4)).toBe('ab…');
+    expect(truncate('abc😀d', 4)).toBe('abc…');
+  });
+});
+
+describe('hostile echoes', () => {
+  const HOSTILE = [
+    'a\nb',
+    'c\r\nd',
+    'tab\there',
+    'nul\u0000x',
+    'del\u007f',
+    'c1\u0085',
+    'ls\u2028ps\u2029',
+    'rlo\u202Eevil',
+    'iso\u2066x\u2069',
+    'lone\ud800',
+    'mark\u200f',
+  ];
+
+  it('writes controls, separators, bidi characters and lone surrogates as \\uXXXX, and leaves the rest', () => {
+    expect(printable('a\nb')).toBe('a\\u000Ab');
+    expect(printable('rlo\u202Eevil')).toBe('rlo\\u202Eevil');
+    expect(printable('lone\ud800')).toBe('lone\\uD800');
+    expect(printable('Épée 😀 北 "q" <b>')).toBe('Épée 😀 北 "q" <b>');
+  });
+
+  it('keeps every problem body valid against the problem schema, whatever the request echoed', async () => {
+    const bodies: unknown[] = [];
+    // unknown query parameters, and bad values, named and echoed
+    const query = new URLSearchParams();
+    for (const h of HOSTILE) query.append(h, h);
+    query.append('limit', 'x\ny');
+    try {
+      parseQuery(query, { limit: { kind: 'int', min: 1, max: 5 } });
+    } catch (e) {
+      bodies.push(await toProblemResponse(e, new Request('http://t/api/search%0Aevil')).json());
+    }
+    // unknown body fields, and a bad value of a known one
+    const fields = Object.fromEntries(HOSTILE.map((h) => [h, h]));
+    const request = new Request('http://t/api/wallet/verify-send-to-account', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...fields, purpose: 'x\u202E\n' }),
+    });
+    await readJsonBody(request, { schema: 'verify-send-to-account' }).catch(async (e: unknown) =>
+      bodies.push(await toProblemResponse(e).json()),
+    );
+    // a message that carries them itself
+    bodies.push(await toProblemResponse(new ServiceError('NOT_FOUND', `No item ${HOSTILE.join(' ')}.`)).json());
+    expect(bodies).toHaveLength(3);
+    for (const body of bodies) {
+      expect(responseErrors('problem', body)).toEqual([]);
+      // no string of it holds a control, a separator, a bidi character or a lone surrogate
+      const strings: string[] = [];
+      JSON.stringify(body, (_k, v: unknown) => (typeof v === 'string' ? (strings.push(v), v) : v));
+      for (const str of strings) expect(str, str).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028-\u202e\u2066-\u2069\u200f]|\p{Cs}/u);
+    }
   });
 });

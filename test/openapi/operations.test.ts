@@ -7,40 +7,29 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { repositoryOpenApi } from '../../build/site.js';
-import { componentName, errorCodes, openApiPath, operationAccess, pairOperations, paramSchema } from '../../build/openapi/document.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { componentName, openApiPath, operationAccess, pairOperations, paramSchema } from '../../build/openapi/document.js';
 import { OPERATIONS, STATIC_FILES, type OperationSpec } from '../../build/openapi/operations.js';
 import { ROUTES } from '../../api/_lib/routing/table.js';
-import { STATUS_OF } from '../../api/_lib/errors.js';
 import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
 import { THROTTLE_UNLIMITED } from '../helpers/backends.js';
 import { mintToken } from '../../api/_lib/auth/tokens.js';
 import { createLocalHandler } from '../../dev/server.js';
 import { REPO_ROOT, SAMPLE_OUT } from '../helpers/catalog.js';
-
-type Json = Record<string, unknown>;
-type Doc = { paths: Record<string, Record<string, Json>>; components: { schemas: Record<string, Json> } };
+import { expectDocumented as oracleCheck, openApiOracle, type Doc, type Json, type OpenApiOracle } from '../helpers/openapi.js';
 
 let doc: Doc;
-let ajv: Ajv2020;
-const DOC_ID = 'https://openapi.test/document.json';
+let oracle: OpenApiOracle;
+const paramValidator = new Ajv2020({ strict: false });
 
 beforeAll(async () => {
-  doc = (await repositoryOpenApi()) as unknown as Doc;
-  ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  ajv.addSchema({ ...doc, $id: DOC_ID });
+  oracle = await openApiOracle();
+  doc = oracle.doc;
 });
 
 /** The validator of a component, compiled from the document itself (so its `$ref`s must resolve there). */
-function component(name: string): ValidateFunction {
-  const v = ajv.getSchema(`${DOC_ID}#/components/schemas/${name}`);
-  if (!v) throw new Error(`no component ${name}`);
-  return v;
-}
+const component = (name: string) => oracle.component(name);
 
 describe('document', () => {
   it('is valid OpenAPI 3.1 for @seriousme/openapi-schema-validator', async () => {
@@ -83,7 +72,7 @@ describe('document', () => {
     // spot checks against the README's table
     const search = doc.paths['/api/search']!.get!.parameters as { name: string; schema: Json }[];
     expect(search.find((p) => p.name === 'limit')!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
-    expect(search.find((p) => p.name === 'q')!.schema).toEqual({ type: 'string', maxLength: 200 });
+    expect(search.find((p) => p.name === 'q')!.schema).toEqual({ type: 'string', maxLength: 200, pattern: '\\S' });
   });
 
   it('holds every schema file it names as a component, with $id and $schema dropped and $refs pointed at components', async () => {
@@ -131,7 +120,7 @@ describe('document', () => {
         const spec = { ...op.query }[name];
         expect(spec, `${op.operationId} example names ${name}`).toBeDefined();
         const schema = paramSchema(spec!);
-        const v = ajv.compile(schema);
+        const v = paramValidator.compile(schema);
         expect(v(spec!.kind === 'int' ? Number(value) : value), `${op.operationId}.${name}=${value}`).toBe(true);
       }
     }
@@ -196,31 +185,8 @@ function urlOf(path: string, key: string, query: Readonly<Record<string, string>
   return `http://t${path.replace('{key}', encodeURIComponent(key).replace(/%2F/g, '/'))}${q ? `?${q}` : ''}`;
 }
 
-/** Check an answer against the document: a listed status; a problem with a listed code; a 2xx JSON body of its schema. */
-async function expectDocumented(op: OperationSpec, res: Response, what: string): Promise<void> {
-  const path = Object.entries(doc.paths).find(([, ops]) => ops[op.method.toLowerCase()]?.operationId === op.operationId)![0];
-  const responses = doc.paths[path]![op.method.toLowerCase()]!.responses as Record<
-    string,
-    { content?: Record<string, { schema: { $ref?: string } }> }
-  >;
-  expect(Object.keys(responses), `${op.operationId} ${what}: status ${res.status}`).toContain(String(res.status));
-  const type = res.headers.get('content-type') ?? '';
-  if (res.status >= 400) {
-    expect(type, `${op.operationId} ${what}`).toBe('application/problem+json');
-    const body = (await res.json()) as { code: string };
-    const v = component('Problem');
-    expect(v(body), `${op.operationId} ${what}: ${JSON.stringify(v.errors)}`).toBe(true);
-    expect(errorCodes(op), `${op.operationId} ${what}: ${body.code}`).toContain(body.code);
-    expect(STATUS_OF[body.code as keyof typeof STATUS_OF]).toBe(res.status);
-    return;
-  }
-  const ref = responses[String(res.status)]!.content?.['application/json']?.schema.$ref;
-  if (ref && type.startsWith('application/json')) {
-    const body: unknown = await res.json();
-    const v = component(ref.split('/').pop()!);
-    expect(v(body), `${op.operationId} ${what}: ${JSON.stringify(v.errors)?.slice(0, 400)}`).toBe(true);
-  } else await res.arrayBuffer();
-}
+/** Check an answer against the document (`test/helpers/openapi.ts`). */
+const expectDocumented = (op: OperationSpec, res: Response, what: string) => oracleCheck(oracle, op, res, what);
 
 describe('every operation answers what the document says', () => {
   it('without credentials, body or query', async () => {

@@ -4,7 +4,7 @@
  *
  * | condition | status | code |
  * |---|---|---|
- * | `Content-Type` is not `application/json` (or `…+json`), or names a charset other than UTF-8 | 415 | UNSUPPORTED_MEDIA_TYPE |
+ * | `Content-Type` is not one of the route's media types (`application/json`; a merge patch also `application/merge-patch+json`), or names a charset other than UTF-8 | 415 | UNSUPPORTED_MEDIA_TYPE |
  * | `Content-Length` or the bytes read exceed the cap (default 64 KiB) | 413 | PAYLOAD_TOO_LARGE |
  * | empty body, bytes that are not UTF-8, or malformed JSON (line, column and offset named) | 400 | INVALID_BODY |
  * | arrays and objects nested more than `MAX_BODY_DEPTH` (32) levels deep | 400 | INVALID_BODY |
@@ -50,19 +50,30 @@ export interface BodyOptions {
    * same pointer.
    */
   readonly precheck?: (value: unknown) => readonly FieldProblem[];
+  /**
+   * The media types the route takes, as its OpenAPI operation declares them (`build/openapi/operations.ts`
+   * reads the same constant); default {@link JSON_TYPES}. Any other is 415.
+   */
+  readonly mediaTypes?: readonly string[];
 }
 
-function checkContentType(request: Request): void {
+/** The media type of a JSON body. */
+export const JSON_TYPES: readonly string[] = Object.freeze(['application/json']);
+/** The media types of a JSON merge patch (RFC 7396), plain JSON taken too. */
+export const MERGE_PATCH_TYPES: readonly string[] = Object.freeze(['application/merge-patch+json', 'application/json']);
+
+function checkContentType(request: Request, mediaTypes: readonly string[]): void {
   const raw = request.headers.get('content-type') ?? '';
   const [type = '', ...params] = raw.split(';').map((p) => p.trim().toLowerCase());
-  const json = type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
   const charset = params
     .find((p) => p.startsWith('charset='))
     ?.slice('charset='.length)
     .replace(/"/g, '');
-  if (!json || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
-    throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json (UTF-8).', {
-      headers: { 'Accept-Post': 'application/json', 'Accept-Patch': 'application/json' },
+  if (!mediaTypes.includes(type) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+    const named = mediaTypes.join(' or ');
+    const accepted = mediaTypes.join(', ');
+    throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Send the body as JSON with Content-Type: ${named} (UTF-8).`, {
+      headers: { [request.method === 'PATCH' ? 'Accept-Patch' : 'Accept-Post']: accepted },
     });
   }
 }
@@ -139,7 +150,7 @@ function parseJson(text: string): unknown {
  */
 export async function readJsonBody<T>(request: Request, options: BodyOptions): Promise<T> {
   requestValidator(options.schema); // a bad schema name is the caller's defect: thrown before the body is read
-  checkContentType(request);
+  checkContentType(request, options.mediaTypes ?? JSON_TYPES);
   const bytes = await readCapped(request, options.maxBytes ?? DEFAULT_BODY_LIMIT_BYTES);
   if (bytes.byteLength === 0) throw invalid('A JSON body is required.', [{ name: '', message: 'The body is empty.' }]);
   let text: string;

@@ -7,6 +7,8 @@
  *   except names that start with `_`: those are reserved for routing (`_route`, `_key` added by the
  *   `vercel.json` rewrites) and for cache busters (`_=1699…`) and are ignored.
  * - Empty values (`tier=`) count as absent for optional parameters and as missing for required ones.
+ * - Values are taken as sent, never trimmed: the OpenAPI document's schema is the rule (` 3` is no
+ *   integer, ` Armor` no value of an enumeration, and a string's length counts every character).
  * - Integers are base-10 digits only (`3`, not `3.0`, `0x3` or ` 3`).
  * - A limit above its maximum is clamped (spec 8 leaves this open) and reported through
  *   `clamped`, which handlers turn into `X-Limit-Requested` / `X-Limit-Applied` headers.
@@ -30,12 +32,16 @@ export interface EnumParam {
   readonly default?: string;
   readonly required?: boolean;
 }
-/** Free string parameter, trimmed; `maxLength` in UTF-16 code units (default 200); `pattern` the whole value must match. */
+/**
+ * Free string parameter, taken as sent; `maxLength` in UTF-16 code units (default 200); `pattern` the value
+ * must match, and `patternRule` the refusal's words for it (what the value must do, e.g. `contain a letter`).
+ */
 export interface StringParam {
   readonly kind: 'string';
   readonly required?: boolean;
   readonly maxLength?: number;
   readonly pattern?: RegExp;
+  readonly patternRule?: string;
 }
 /** One declared parameter. */
 export type ParamSpec = IntParam | EnumParam | StringParam;
@@ -89,7 +95,8 @@ export function parseQuery<T extends Record<string, ParamSpec>>(params: URLSearc
       problems.push({ name, message: `"${name}" was given ${all.length} times; give it once.`, value: all });
       continue;
     }
-    const raw = all[0]?.trim() ?? '';
+    // taken as sent: the document's schema is the rule, and " 3" is no integer (nothing is trimmed)
+    const raw = all[0] ?? '';
     if (raw === '') {
       if (s.required) problems.push({ name, message: `"${name}" is required and must not be blank.` });
       else out[name] = s.kind === 'string' ? undefined : s.default;
@@ -116,7 +123,7 @@ export function parseQuery<T extends Record<string, ParamSpec>>(params: URLSearc
       const max = s.maxLength ?? 200;
       if (raw.length > max) problems.push({ name, message: `"${name}" must be at most ${max} characters.`, value: raw.slice(0, 40) + '…' });
       else if (s.pattern && !s.pattern.test(raw))
-        problems.push({ name, message: `"${name}" must match ${s.pattern.source}.`, value: raw.slice(0, 40) });
+        problems.push({ name, message: `"${name}" must ${s.patternRule ?? `match ${s.pattern.source}`}.`, value: raw.slice(0, 40) });
       else out[name] = raw;
     } else {
       throw new TypeError(`Parameter "${name}" has the unknown kind ${JSON.stringify((s as { kind: unknown }).kind)} in its spec.`);

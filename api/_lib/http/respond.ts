@@ -159,19 +159,40 @@ export const PROBLEM_BOUNDS = Object.freeze({
   detail: 600,
 });
 
-/** `text` cut to `max` characters, with `…` marking the cut. */
+/** `text` cut to `max` characters, with `…` marking the cut (never between the two halves of a surrogate pair). */
 export function truncate(text: string, max: number = PROBLEM_BOUNDS.text): string {
-  return text.length <= max ? text : text.slice(0, max - 1) + '…';
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return text.slice(0, end) + '…';
 }
+
+/**
+ * Characters a problem body never carries as they are, whatever a request echoed: C0 and C1 controls and
+ * DEL, line and paragraph separators, bidi marks, embeddings, overrides and isolates, and lone surrogates.
+ */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\p{Cs}/gu;
+
+/**
+ * `text` with every {@link UNPRINTABLE} character written as `\uXXXX` (its code unit in hex): an echo of
+ * hostile input stays one line of visible text, and the body stays valid against the problem schema.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
+/** `text` made {@link printable}, then cut to `max` characters. */
+const echo = (text: string, max: number = PROBLEM_BOUNDS.text): string => truncate(printable(text), max);
 
 function boundedProblems(errors: readonly FieldProblem[]): FieldProblem[] {
   return errors.slice(0, PROBLEM_BOUNDS.errors).map((e) => {
     const out: { name: string; message: string; value?: string | readonly string[] } = {
-      name: truncate(e.name),
-      message: truncate(e.message, PROBLEM_BOUNDS.detail),
+      name: echo(e.name),
+      message: echo(e.message, PROBLEM_BOUNDS.detail),
     };
-    if (typeof e.value === 'string') out.value = truncate(e.value);
-    else if (e.value !== undefined) out.value = e.value.slice(0, PROBLEM_BOUNDS.values).map((v) => truncate(v));
+    if (typeof e.value === 'string') out.value = echo(e.value);
+    else if (e.value !== undefined) out.value = e.value.slice(0, PROBLEM_BOUNDS.values).map((v) => echo(v));
     return out;
   });
 }
@@ -189,7 +210,9 @@ export interface ProblemContext {
  * `detail`, `code`, `instance`, `requestId` (with a context's id; also the `X-Request-Id` header) and,
  * for invalid input, `errors[]` listing every problem at once. What the body echoes of the request is
  * bounded ({@link PROBLEM_BOUNDS}): at most 20 `errors[]` items (`errorsOmitted` counts the rest), 100
- * characters per echoed name or value, 5 values per repeated parameter, 600 characters of `detail`.
+ * characters per echoed name or value, 5 values per repeated parameter, 600 characters of `detail`; and
+ * every string of it is {@link printable} (controls, separators, bidi characters and lone surrogates
+ * written as `\uXXXX`).
  * Unknown errors become a 500 whose body leaks nothing; a configuration error (or a 503 caused by one)
  * becomes a 503 that names nothing internal and never says to retry.
  *
@@ -211,12 +234,12 @@ export function toProblemResponse(error: unknown, request?: Request, context: Pr
     type: PROBLEM_BASE + se.code.toLowerCase().replace(/_/g, '-'),
     title: TITLE_OF[se.code],
     status,
-    detail: truncate(se.message, PROBLEM_BOUNDS.detail),
+    detail: echo(se.message, PROBLEM_BOUNDS.detail),
     code: se.code,
   };
   if (request) {
     try {
-      body.instance = truncate(new URL(request.url).pathname);
+      body.instance = echo(new URL(request.url).pathname);
     } catch {
       // a request without a parseable URL has no instance to name
     }
