@@ -137,13 +137,13 @@ export const PLAYER_PARAMS = Object.freeze({
 /** Who acts: a game server's credentials, or a player's token (its subject). */
 function actingOf(caller: Caller): ActingCaller {
   if (caller.via !== 'none' && actsAsGameServer(caller)) return { actor: 'game-server' };
-  return { actor: 'player', subject: principalOf(caller).subject };
+  return { actor: 'player', principal: principalOf(caller) };
 }
 
 /** The caller's own account and the player store (a `player` route). @throws ServiceError 404, 503 */
 async function callerState(caller: Caller, url: URL): Promise<{ account: Account; store: PlayerStore }> {
   parseQuery(url.searchParams, PLAYER_PARAMS.none);
-  const account = await callerAccount(await ledgerStore(), principalOf(caller).subject);
+  const account = await callerAccount(await ledgerStore(), principalOf(caller));
   return { account, store: await playerStore() };
 }
 

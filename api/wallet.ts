@@ -50,7 +50,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('wal
       const principal = principalOf(caller);
       const parsed = parseQuery(url.searchParams, OVERVIEW_PARAMS);
       const q = parsed.values;
-      const result = await overview(await ledgerStore(), principal.subject, {
+      const result = await overview(await ledgerStore(), principal, {
         limit: q.limit,
         cursor: q.cursor,
         kind: q.kind as TransferKindName | undefined,

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
+  | 'ACCOUNT_SUSPENDED'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'CONFLICT'
   | 'PRECONDITION_FAILED'
@@ -35,7 +36,8 @@ export type ErrorCode =
  * payload); `PRECONDITION_REQUIRED` (428) and `PRECONDITION_FAILED` (412) are RFC 6585 / RFC 9110's
  * answers to a missing or stale `If-Match`; `BAD_REQUEST`, `EXPECTATION_FAILED` and `HEADERS_TOO_LARGE`
  * are the local server's answers to requests Node's HTTP parser refuses; `TOO_MANY_REQUESTS` (429, RFC 6585,
- * with `Retry-After`) is the throttle's (`api/_lib/throttle/`).
+ * with `Retry-After`) is the throttle's (`api/_lib/throttle/`); `ACCOUNT_SUSPENDED` (403) answers a request
+ * made with the token of a banned account, and a game server's write to one.
  */
 export const STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
   INVALID_QUERY: 400,
@@ -46,6 +48,7 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  ACCOUNT_SUSPENDED: 403,
   IDEMPOTENCY_KEY_REUSED: 422,
   CONFLICT: 409,
   PRECONDITION_FAILED: 412,
@@ -68,6 +71,7 @@ export const TITLE_OF: Readonly<Record<ErrorCode, string>> = Object.freeze({
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
   UNAUTHORIZED: 'Authentication required',
   FORBIDDEN: 'Forbidden',
+  ACCOUNT_SUSPENDED: 'Account suspended',
   IDEMPOTENCY_KEY_REUSED: 'Idempotency key reused with a different request',
   CONFLICT: 'Conflict',
   PRECONDITION_FAILED: 'Precondition failed',

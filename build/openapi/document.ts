@@ -122,11 +122,15 @@ export function operationAccess(op: OperationSpec, routes: readonly RouteDef[] =
 export function errorCodes(op: OperationSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(op.errors ?? []);
   const access = operationAccess(op);
-  if (access === 'player') codes.add('UNAUTHORIZED');
+  if (access === 'player') {
+    codes.add('UNAUTHORIZED');
+    codes.add('ACCOUNT_SUSPENDED');
+  }
   if (access === 'player-or-game-server') {
     // a player naming another account, or a field outside the caller's authority (api/_lib/player/authority.ts)
     codes.add('UNAUTHORIZED');
     codes.add('FORBIDDEN');
+    codes.add('ACCOUNT_SUSPENDED');
   }
   if (access === 'admin' || access === 'game-server') {
     codes.add('UNAUTHORIZED');
@@ -155,7 +159,7 @@ const CATALOG_ENTRIES: ReadonlySet<string> = new Set(['catalog', 'collections', 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad request',
   401: 'Missing or invalid credentials',
-  403: 'Valid credentials without the role',
+  403: 'Valid credentials that may not do this (a role, a field outside its authority, a suspended account)',
   404: 'Not found',
   409: 'Conflict with the current state',
   412: 'The `If-Match` revision is stale',

@@ -270,6 +270,84 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
       await s.close();
     });
 
+    describe('sessions and bans', () => {
+      const ban = (reason: string, until?: string) => ({ reason, at: '2026-11-28T10:00:00.000Z', ...(until ? { until } : {}) });
+
+      it('starts with neither a revocation nor a ban, and keeps each change once per key', async () => {
+        const s = await fresh();
+        const a = newAccount();
+        await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+        expect(await s.access(a.accountId)).toEqual({});
+        const revoke = {
+          accountId: a.accountId,
+          change: { kind: 'revoke-sessions', at: 1_800_000_000 },
+          key: 'revoke-0001',
+          fingerprint: 'r1',
+        } as const;
+        expect(await s.changeAccess(revoke)).toEqual({ status: 'created', access: { sessionsRevokedAt: 1_800_000_000 } });
+        expect(await s.changeAccess(revoke)).toEqual({ status: 'replayed', access: { sessionsRevokedAt: 1_800_000_000 } });
+        expect(await s.changeAccess({ ...revoke, fingerprint: 'r2' })).toEqual({ status: 'key-reused' });
+        // a revocation time never moves back, whatever order revocations arrive in
+        await s.changeAccess({ ...revoke, change: { kind: 'revoke-sessions', at: 1_700_000_000 }, key: undefined });
+        expect(await s.access(a.accountId.toUpperCase())).toEqual({ sessionsRevokedAt: 1_800_000_000 });
+        await s.changeAccess({ ...revoke, change: { kind: 'revoke-sessions', at: 1_800_000_001 }, key: undefined });
+        expect((await s.access(a.accountId)).sessionsRevokedAt).toBe(1_800_000_001);
+        expect(await s.access(mintUuid())).toEqual({});
+        await s.close();
+      });
+
+      it('bans (revoking the sessions too), replaces a ban, lifts it, and refuses an unknown account', async () => {
+        const s = await fresh();
+        const a = newAccount();
+        await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+        const first = ban('spam, line 1\nline 2 ☃', '2026-12-01T00:00:00.000Z');
+        expect(
+          await s.changeAccess({
+            accountId: a.accountId,
+            change: { kind: 'ban', at: 1_800_000_000, ban: first },
+            key: 'ban-0001',
+            fingerprint: 'b1',
+          }),
+        ).toEqual({ status: 'created', access: { sessionsRevokedAt: 1_800_000_000, ban: first } });
+        const forever = ban('for good');
+        await s.changeAccess({
+          accountId: a.accountId,
+          change: { kind: 'ban', at: 1_700_000_000, ban: forever },
+          key: 'ban-0002',
+          fingerprint: 'b2',
+        });
+        expect(await s.access(a.accountId)).toEqual({ sessionsRevokedAt: 1_800_000_000, ban: forever });
+        expect(await s.changeAccess({ accountId: a.accountId, change: { kind: 'unban' }, key: 'unban-001', fingerprint: 'u1' })).toEqual({
+          status: 'created',
+          access: { sessionsRevokedAt: 1_800_000_000 },
+        });
+        // a replayed ban does not ban again after the unban
+        expect(
+          (
+            await s.changeAccess({
+              accountId: a.accountId,
+              change: { kind: 'ban', at: 1_800_000_000, ban: first },
+              key: 'ban-0001',
+              fingerprint: 'b1',
+            })
+          ).status,
+        ).toBe('replayed');
+        expect((await s.access(a.accountId)).ban).toBeUndefined();
+        expect(await s.changeAccess({ accountId: mintUuid(), change: { kind: 'unban' }, key: 'unban-002', fingerprint: 'u2' })).toEqual({
+          status: 'no-account',
+        });
+        // a refused change records no key: the same key for a known account applies
+        expect(
+          (await s.changeAccess({ accountId: a.accountId, change: { kind: 'unban' }, key: 'unban-002', fingerprint: 'u2' })).status,
+        ).toBe('created');
+        await s.close();
+        const again = await h.reopen();
+        expect(await again.access(a.accountId)).toEqual({ sessionsRevokedAt: 1_800_000_000 });
+        await expectSound(again);
+        await again.close();
+      });
+    });
+
     it('keeps accounts, balances and chains across a restart', async () => {
       const s = await fresh();
       const a = newAccount();

@@ -24,6 +24,10 @@ import {
   resolveAccount,
   verifySend,
 } from '../../api/_lib/ledger/service.js';
+
+/** A player's verified token for `studioId`, issued a second ago. */
+const tokenOf = (studioId: string) =>
+  ({ subject: studioId, role: 'player', guest: false, issuedAt: Math.floor(Date.now() / 1000) - 1, expiresAt: 2 ** 31 }) as const;
 import type { Account, CreateAccountOutcome, LedgerStore, NewAccount, Transfer } from '../../api/_lib/ledger/types.js';
 
 /** A SQLite ledger in a new temporary folder. */
@@ -304,23 +308,23 @@ describe('overview cursor', () => {
     const seen: number[] = [];
     let cursor: string | undefined;
     do {
-      const page = await overview(store, account.studioId, { limit: 2, cursor }); // cursors 12, 10, …: two digits
+      const page = await overview(store, tokenOf(account.studioId), { limit: 2, cursor }); // cursors 12, 10, …: two digits
       seen.push(...page.transactions.map((t) => t.amount));
       cursor = page.cursor ?? undefined;
     } while (cursor !== undefined);
     expect(seen).toEqual([50, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
     // the filter takes the kinds by the names the credits answer with, and the entries carry them too
-    const vs = await overview(store, account.studioId, { limit: 100, kind: 'verify_send_to_account_wallet' });
+    const vs = await overview(store, tokenOf(account.studioId), { limit: 100, kind: 'verify_send_to_account_wallet' });
     expect(vs.transactions).toHaveLength(12);
     expect(new Set(vs.transactions.map((t) => t.kind))).toEqual(new Set(['verify_send_to_account_wallet']));
-    const grants = await overview(store, account.studioId, { limit: 100, kind: 'admin_grant_coin' });
+    const grants = await overview(store, tokenOf(account.studioId), { limit: 100, kind: 'admin_grant_coin' });
     expect(grants.transactions.map((t) => [t.kind, t.amount])).toEqual([['admin_grant_coin', 50]]);
-    const vsPage = await overview(store, account.studioId, { limit: 2, kind: 'verify_send_to_account_wallet' });
-    expect((await refusal(overview(store, account.studioId, { limit: 2, kind: 'admin_grant_coin', cursor: vsPage.cursor! }))).code).toBe(
+    const vsPage = await overview(store, tokenOf(account.studioId), { limit: 2, kind: 'verify_send_to_account_wallet' });
+    expect((await refusal(overview(store, tokenOf(account.studioId), { limit: 2, kind: 'admin_grant_coin', cursor: vsPage.cursor! }))).code).toBe(
       'INVALID_QUERY',
     );
-    const none = await overview(store, account.studioId, { limit: 5, kind: 'verify_send_to_account_wallet', purpose: 'grant' });
+    const none = await overview(store, tokenOf(account.studioId), { limit: 5, kind: 'verify_send_to_account_wallet', purpose: 'grant' });
     expect(none).toMatchObject({ transactions: [], cursor: null, hasMore: false, balance: 128 });
-    expect((await refusal(overview(store, 'STUDIO_NOBODY', { limit: 5 }))).message).toBe('No account belongs to this token.');
+    expect((await refusal(overview(store, tokenOf('STUDIO_NOBODY'), { limit: 5 }))).message).toBe('No account belongs to this token.');
   });
 });

@@ -190,11 +190,11 @@ describe('with an HS256 secret', () => {
     }
   });
 
-  it('says a token was issued before a revocation time only when its iat is strictly earlier', () => {
+  it('says a token predates a revocation when its iat is in the revocation second or earlier (iat has whole seconds)', () => {
     const p = { subject: 'S', role: 'player', guest: false, expiresAt: 2_000, issuedAt: 1_000 } as const;
     expect(issuedBefore(p, undefined)).toBe(false);
     expect(issuedBefore(p, 1_001)).toBe(true);
-    expect(issuedBefore(p, 1_000)).toBe(false);
+    expect(issuedBefore(p, 1_000)).toBe(true);
     expect(issuedBefore(p, 999)).toBe(false);
   });
 

@@ -124,6 +124,7 @@ describe('answers and refusals', () => {
     expect(errorCodes(spec('getInventory'))).toEqual([
       'INVALID_QUERY',
       'UNAUTHORIZED',
+      'ACCOUNT_SUSPENDED',
       'NOT_FOUND',
       'TOO_MANY_REQUESTS',
       'UPSTREAM_UNAVAILABLE',
@@ -148,6 +149,7 @@ describe('answers and refusals', () => {
     expect(errorCodes(spec('listCharacters'))).toEqual([
       'INVALID_QUERY',
       'UNAUTHORIZED',
+      'ACCOUNT_SUSPENDED',
       'NOT_FOUND',
       'TOO_MANY_REQUESTS',
       'UPSTREAM_UNAVAILABLE',
@@ -160,11 +162,12 @@ describe('answers and refusals', () => {
       'TOO_MANY_REQUESTS',
       'UPSTREAM_UNAVAILABLE',
     ]);
-    // a player or a game server: 403 for a field outside the caller's authority
+    // a player or a game server: 403 for a field outside the caller's authority, or a suspended account's token
     expect(errorCodes(spec('patchIslandState'))).toEqual([
       'INVALID_BODY',
       'INVALID_QUERY',
       'UNAUTHORIZED',
+      'ACCOUNT_SUSPENDED',
       'FORBIDDEN',
       'NOT_FOUND',
       'PRECONDITION_FAILED',
@@ -182,7 +185,7 @@ describe('answers and refusals', () => {
       '200': 'The grant (or its replay).',
       '400': 'Bad request: `INVALID_BODY`.',
       '401': 'Missing or invalid credentials: `UNAUTHORIZED`.',
-      '403': 'Valid credentials without the role: `FORBIDDEN`.',
+      '403': 'Valid credentials that may not do this (a role, a field outside its authority, a suspended account): `FORBIDDEN`.',
       '404': 'Not found: `NOT_FOUND`.',
       '409': 'Conflict with the current state: `CONFLICT`.',
       '413': 'Body too large: `PAYLOAD_TOO_LARGE`.',

@@ -118,6 +118,7 @@ describe('the SQLite database of the store kit', () => {
       'late-one',
       'late-two',
       'ledger',
+      'ledger-access',
     ]);
     await Promise.all([probe.close(), other.close(), ledger.close()]);
   });

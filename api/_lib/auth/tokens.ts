@@ -16,8 +16,9 @@
  * refused wherever a login is needed, whatever its role says). Reading fails closed: a `guest` claim of
  * any value but the literal `false` (`"false"`, `0`, `null`, an object) makes a guest.
  *
- * Revocation: the principal carries `iat` ({@link Principal.issuedAt}); a token issued before its
- * account's revocation time is refused where the account is resolved ({@link issuedBefore}).
+ * Revocation: the principal carries `iat` ({@link Principal.issuedAt}); a token issued at or before its
+ * account's revocation time is refused where the account is resolved ({@link issuedBefore},
+ * `accountOfToken` in `api/_lib/ledger/service.ts`).
  */
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { createSecretKey, hash, type KeyObject } from 'node:crypto';
@@ -48,11 +49,12 @@ export interface Principal {
 }
 
 /**
- * True when a token was issued before `revokedAt` (seconds since the epoch): every token of an account
- * issued before its revocation time is refused, one issued in the same second or later is not.
+ * True when a token was issued at or before `revokedAt` (seconds since the epoch, the second a revocation
+ * was made in): `iat` counts whole seconds, so a token of the revocation's own second may predate it and
+ * is refused too; a token is good again from the next second on.
  */
 export function issuedBefore(principal: Principal, revokedAt: number | undefined): boolean {
-  return revokedAt !== undefined && principal.issuedAt < revokedAt;
+  return revokedAt !== undefined && principal.issuedAt <= revokedAt;
 }
 
 /** `WWW-Authenticate` value of a 401 (RFC 6750); `error` names why a presented token failed. */

@@ -95,3 +95,37 @@ redis.call('HSET', KEYS[3], ARGV[4], ARGV[3])
 if ARGV[1] ~= '' then idem_record(KEYS[1], ARGV[1], ARGV[2], ARGV[3]) end
 return {'created', ARGV[3]}
 `;
+
+/**
+ * Change an account's sessions or ban once per key (docs/architecture.md, "Sessions and bans").
+ * KEYS: 1 access keys hash (idempotency records), 2 account hash, 3 the account's access hash.
+ * ARGV: 1 key ('' for none), 2 request fingerprint, 3 accountId, 4 kind (`revoke-sessions`, `ban`,
+ *       `unban`), 5 revocation time (seconds, decimal), 6 ban reason, 7 ban time, 8 ban end ('' for none).
+ * Returns `{'replayed'}` when the key was recorded with this fingerprint, `{'key-reused'}` with another,
+ * `{'no-account'}`, or `{'applied'}`; the access hash holds the state after.
+ */
+export const ACCESS_SCRIPT = `${IDEMPOTENCY_LUA}
+if ARGV[1] ~= '' then
+  local ref, same = idem_lookup(KEYS[1], ARGV[1], ARGV[2])
+  if ref then
+    if not same then return {'key-reused'} end
+    return {'replayed'}
+  end
+end
+if redis.call('HEXISTS', KEYS[2], 'studioId') == 0 then return {'no-account'} end
+local kind = ARGV[4]
+if kind == 'revoke-sessions' or kind == 'ban' then
+  -- a revocation time only moves forward
+  local at = tonumber(ARGV[5])
+  local was = tonumber(redis.call('HGET', KEYS[3], 'sessionsRevokedAt') or '0')
+  if at > was then redis.call('HSET', KEYS[3], 'sessionsRevokedAt', ARGV[5]) end
+end
+if kind == 'ban' then
+  redis.call('HSET', KEYS[3], 'banReason', ARGV[6], 'banAt', ARGV[7])
+  if ARGV[8] == '' then redis.call('HDEL', KEYS[3], 'banUntil') else redis.call('HSET', KEYS[3], 'banUntil', ARGV[8]) end
+elseif kind == 'unban' then
+  redis.call('HDEL', KEYS[3], 'banReason', 'banAt', 'banUntil')
+end
+if ARGV[1] ~= '' then idem_record(KEYS[1], ARGV[1], ARGV[2], ARGV[3]) end
+return {'applied'}
+`;

@@ -16,10 +16,13 @@
 import { byCodeUnits } from '../util/sorted.js';
 import { storeUnavailable } from '../stores/unavailable.js';
 import { connectRedis, redisScript, type RedisCommands, type RedisConnection, type RedisTarget, type ScriptCall } from '../stores/redis.js';
-import { CREATE_ACCOUNT_SCRIPT, CREDIT_SCRIPT } from './redis-scripts.js';
+import { ACCESS_SCRIPT, CREATE_ACCOUNT_SCRIPT, CREDIT_SCRIPT } from './redis-scripts.js';
 import { storedCredit } from './outcome.js';
 import { accountFrom, postingFrom, text as s, transferFrom } from './decode.js';
 import {
+  type AccessChangeOutcome,
+  type AccessChangeRequest,
+  type AccountAccess,
   ISSUER_ACCOUNT_ID,
   LEDGER_STORE,
   type Account,
@@ -41,6 +44,7 @@ const P = 'ledger:';
 export const KEYS = Object.freeze({
   creditKeys: `${P}keys:credit`,
   accountKeys: `${P}keys:account`,
+  accessKeys: `${P}keys:access`,
   externalLoginKeys: `${P}keys:external-login`,
   transfers: `${P}transfers`,
   studio: `${P}studio`,
@@ -48,10 +52,22 @@ export const KEYS = Object.freeze({
   accounts: `${P}accounts`,
   account: (id: string) => `${P}{a:${id}}:acct`,
   postings: (id: string) => `${P}{a:${id}}:postings`,
+  access: (id: string) => `${P}{a:${id}}:access`,
 });
 
 const CREDIT = redisScript(CREDIT_SCRIPT);
 const CREATE = redisScript(CREATE_ACCOUNT_SCRIPT);
+const ACCESS = redisScript(ACCESS_SCRIPT);
+
+/** The access an access hash holds (`sessionsRevokedAt`, `banReason`, `banAt`, `banUntil`). */
+function accessFrom(h: Readonly<Record<string, string>>): AccountAccess {
+  return {
+    ...(h.sessionsRevokedAt === undefined ? {} : { sessionsRevokedAt: Number(h.sessionsRevokedAt) }),
+    ...(h.banReason === undefined
+      ? {}
+      : { ban: { reason: h.banReason, at: h.banAt ?? '', ...(h.banUntil === undefined ? {} : { until: h.banUntil }) } }),
+  };
+}
 
 /**
  * The credit script's call for `request` (spec 4.8: one atomic step per credit; KEYS and ARGV as
@@ -165,6 +181,32 @@ class RedisLedger implements LedgerStore {
     }
     const h = await this.#commands.hash(KEYS.account(id));
     return h.studioId === undefined ? undefined : this.#remember(accountFrom(h));
+  }
+
+  async access(accountId: string): Promise<AccountAccess> {
+    return accessFrom(await this.#commands.hash(KEYS.access(accountId.toLowerCase())));
+  }
+
+  async changeAccess(request: AccessChangeRequest): Promise<AccessChangeOutcome> {
+    const id = request.accountId.toLowerCase();
+    const c = request.change;
+    const [status] = await this.#commands.script({
+      script: ACCESS,
+      keys: [KEYS.accessKeys, KEYS.account(id), KEYS.access(id)],
+      args: [
+        request.key ?? '',
+        request.fingerprint,
+        id,
+        c.kind,
+        c.kind === 'unban' ? '0' : String(c.at),
+        c.kind === 'ban' ? c.ban.reason : '',
+        c.kind === 'ban' ? c.ban.at : '',
+        c.kind === 'ban' ? (c.ban.until ?? '') : '',
+      ],
+    });
+    if (status === 'key-reused') return { status: 'key-reused' };
+    if (status === 'no-account') return { status: 'no-account' };
+    return { status: status === 'replayed' ? 'replayed' : 'created', access: await this.access(id) };
   }
 
   async credit(request: CreditRequest): Promise<CreditOutcome> {

@@ -12,6 +12,7 @@
  * `IDEMPOTENCY_KEY_REUSED`; `note` is not part of the comparison (a retry may reword it; the original
  * note stays).
  */
+import { issuedBefore, unauthorized, type Principal } from '../auth/tokens.js';
 import { ServiceError } from '../errors.js';
 import { systemClock, type Clock } from '../stores/clock.js';
 import { requestFingerprint } from '../stores/idempotency.js';
@@ -22,6 +23,8 @@ import {
   transferKindOf,
   type TransferKindName,
   type Account,
+  type AccountAccess,
+  type AccountBan,
   type AccountSelector,
   type LedgerStore,
   type PostingFilter,
@@ -321,13 +324,43 @@ export function decodeCursor(cursor: string, accountId: string, filter: PostingF
 }
 
 /**
+ * True while `access` holds a ban in force at `now`: a ban without end, or one whose end is still ahead.
+ */
+export function bannedAt(access: AccountAccess, now: Date): boolean {
+  return access.ban !== undefined && (access.ban.until === undefined || Date.parse(access.ban.until) > now.getTime());
+}
+
+/** The 403 of a banned account's request; says until when, never the operator's reason. */
+export function suspended(ban: AccountBan): ServiceError {
+  return new ServiceError(
+    'ACCOUNT_SUSPENDED',
+    ban.until === undefined ? 'This account is suspended, without an end date.' : `This account is suspended until ${ban.until}.`,
+  );
+}
+
+/**
+ * The account a player's token acts for (spec 5.3, 5.4; docs/architecture.md, "Sessions and bans"): the
+ * token's subject, checked against the account's access on every request (nothing of it is cached).
+ * @throws ServiceError NOT_FOUND when no account has the token's studio id; ACCOUNT_SUSPENDED (403) while
+ *   it is banned; UNAUTHORIZED (401, `The token is not valid.`) for a token issued at or before the
+ *   account's revocation time; UPSTREAM_UNAVAILABLE
+ */
+export async function accountOfToken(store: LedgerStore, principal: Principal, clock: Clock = systemClock): Promise<Account> {
+  const account = await store.findAccount({ studioId: principal.subject });
+  if (!account) throw new ServiceError('NOT_FOUND', 'No account belongs to this token.');
+  const access = await store.access(account.accountId);
+  if (bannedAt(access, clock())) throw suspended(access.ban!);
+  if (issuedBefore(principal, access.sessionsRevokedAt)) throw unauthorized('The token is not valid.', 'invalid_token');
+  return account;
+}
+
+/**
  * The caller's wallet: account, balance and transactions newest first (spec 4.8, 5.3).
  * A grant's purpose shows as `grant`; the `purpose` filter takes the verify-send purposes and `grant`.
- * @throws ServiceError NOT_FOUND when no account has the caller's studio id; INVALID_QUERY for a bad cursor.
+ * @throws ServiceError as {@link accountOfToken}; INVALID_QUERY for a bad cursor.
  */
-export async function overview(store: LedgerStore, studioId: string, query: OverviewQuery): Promise<Overview> {
-  const account = await store.findAccount({ studioId });
-  if (!account) throw new ServiceError('NOT_FOUND', 'No account belongs to this token.');
+export async function overview(store: LedgerStore, principal: Principal, query: OverviewQuery): Promise<Overview> {
+  const account = await accountOfToken(store, principal);
   const filter: PostingFilter = { kind: transferKindOf(query.kind), purpose: query.purpose };
   const beforeSeq = query.cursor === undefined ? undefined : decodeCursor(query.cursor, account.accountId, filter);
   const [balance, page] = await Promise.all([

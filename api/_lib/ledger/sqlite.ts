@@ -10,13 +10,16 @@
  * UPDATE and DELETE by trigger (append-only). Tables keyed by text or by (account, seq) are
  * `WITHOUT ROWID`, so a credit touches one b-tree per table instead of a table and its key index.
  */
-import type { InStatement, InValue, Row } from '@libsql/client';
+import type { InStatement, InValue, Row, Transaction } from '@libsql/client';
 import { lookupKey, recordKey } from '../stores/idempotency.js';
 import { openSqliteDatabase, type SqliteDatabase } from '../stores/sqlite.js';
 import { postingHash } from './chain.js';
 import { accountFrom, postingFrom, text as str, transferFrom } from './decode.js';
 import { storedCredit } from './outcome.js';
 import {
+  type AccessChangeOutcome,
+  type AccessChangeRequest,
+  type AccountAccess,
   ISSUER_ACCOUNT_ID,
   LEDGER_SCOPES,
   LEDGER_STORE,
@@ -104,13 +107,42 @@ export interface SqliteLedgerOptions {
 export const LEDGER_LAYOUT = Object.freeze({ component: 'ledger', version: 1, ddl: DDL });
 
 /**
+ * Accounts' sessions and bans: one row per account ever changed, updated in place (the state, not its
+ * history: the change itself is the idempotency record's, and the operators' audit log's).
+ */
+export const ACCESS_LAYOUT = Object.freeze({
+  component: 'ledger-access',
+  version: 1,
+  ddl: `
+CREATE TABLE IF NOT EXISTS account_access (
+  account_id TEXT PRIMARY KEY,
+  sessions_revoked_at INTEGER,
+  ban_reason TEXT,
+  ban_at TEXT,
+  ban_until TEXT
+) WITHOUT ROWID;
+`,
+});
+
+/** The access of an `account_access` row (none for an account never changed). */
+function accessOf(row: Row | undefined): AccountAccess {
+  if (!row) return {};
+  const revoked = row.sessions_revoked_at === null ? undefined : Number(row.sessions_revoked_at);
+  const ban =
+    row.ban_reason === null
+      ? undefined
+      : { reason: str(row.ban_reason), at: str(row.ban_at), ...(row.ban_until === null ? {} : { until: str(row.ban_until) }) };
+  return { ...(revoked === undefined ? {} : { sessionsRevokedAt: revoked }), ...(ban ? { ban } : {}) };
+}
+
+/**
  * Open (and create when missing) the SQLite ledger.
  * @throws ServiceError UPSTREAM_UNAVAILABLE when the file cannot be opened or holds another layout.
  */
 export async function openSqliteLedger(options: SqliteLedgerOptions): Promise<LedgerStore> {
   const db = await openSqliteDatabase({
     file: options.file,
-    layout: LEDGER_LAYOUT,
+    layout: [LEDGER_LAYOUT, ACCESS_LAYOUT],
     store: LEDGER_STORE,
     busyTimeoutMs: options.busyTimeoutMs,
   });
@@ -168,6 +200,48 @@ class SqliteLedger implements LedgerStore {
         ? await this.db.read('SELECT * FROM accounts WHERE studio_id = ?', [selector.studioId])
         : await this.db.read('SELECT * FROM accounts WHERE account_id = ?', [selector.accountId.toLowerCase()]);
     return rows[0] ? accountOf(rows[0]) : undefined;
+  }
+
+  async access(accountId: string): Promise<AccountAccess> {
+    return accessOf((await this.db.read('SELECT * FROM account_access WHERE account_id = ?', [accountId.toLowerCase()]))[0]);
+  }
+
+  changeAccess(request: AccessChangeRequest): Promise<AccessChangeOutcome> {
+    const id = request.accountId.toLowerCase();
+    const current = async (tx: Transaction) =>
+      accessOf((await tx.execute({ sql: 'SELECT * FROM account_access WHERE account_id = ?', args: [id] })).rows[0]);
+    return this.db.write(async (tx): Promise<AccessChangeOutcome> => {
+      if (request.key !== undefined) {
+        const k = await lookupKey(tx, LEDGER_SCOPES.access, request.key, request.fingerprint);
+        if (k.status === 'key-reused') return { status: 'key-reused' };
+        if (k.status === 'same') return { status: 'replayed', access: await current(tx) };
+      }
+      const known = (await tx.execute({ sql: 'SELECT 1 FROM accounts WHERE account_id = ?', args: [id] })).rows.length > 0;
+      if (!known) return { status: 'no-account' };
+      const c = request.change;
+      const writes: InStatement[] = [];
+      // a revocation time only moves forward: a late retry of an older revocation never re-admits tokens
+      const revoke = (at: number): InStatement => ({
+        sql: `INSERT INTO account_access (account_id, sessions_revoked_at) VALUES (?1, ?2)
+              ON CONFLICT (account_id) DO UPDATE SET sessions_revoked_at = max(COALESCE(sessions_revoked_at, 0), ?2)`,
+        args: [id, at],
+      });
+      if (c.kind === 'revoke-sessions') writes.push(revoke(c.at));
+      else if (c.kind === 'ban') {
+        writes.push(revoke(c.at), {
+          sql: 'UPDATE account_access SET ban_reason = ?, ban_at = ?, ban_until = ? WHERE account_id = ?',
+          args: [c.ban.reason, c.ban.at, c.ban.until ?? null, id],
+        });
+      } else {
+        writes.push({
+          sql: 'UPDATE account_access SET ban_reason = NULL, ban_at = NULL, ban_until = NULL WHERE account_id = ?',
+          args: [id],
+        });
+      }
+      if (request.key !== undefined) writes.push(recordKey(LEDGER_SCOPES.access, request.key, request.fingerprint, id));
+      await tx.batch(writes);
+      return { status: 'created', access: await current(tx) };
+    });
   }
 
   credit(request: CreditRequest): Promise<CreditOutcome> {

@@ -23,7 +23,7 @@ export const LEDGER_STORE: StoreIdentity = Object.freeze({ name: 'ledger store',
  * client key, the keys operators send apart from those external login makes (so no operator's key can
  * claim an identity's account first).
  */
-export const LEDGER_SCOPES = Object.freeze({ credit: 'credit', account: 'account', externalLogin: 'external-login' });
+export const LEDGER_SCOPES = Object.freeze({ credit: 'credit', account: 'account', externalLogin: 'external-login', access: 'access' });
 
 /** Whose creation keys a client key belongs to: an operator's request, or an external login. */
 export type AccountKeyScope = 'account' | 'external-login';
@@ -99,6 +99,55 @@ export type CreateAccountOutcome =
   | { readonly status: 'created' | 'replayed'; readonly account: Account }
   | KeyReused
   | { readonly status: 'username-taken' | 'studio-id-taken' };
+
+/**
+ * An account's sessions and ban (spec 5.3, 5.4; docs/architecture.md, "Sessions and bans"): what every
+ * request made with the account's token is checked against. An account never changed has neither member.
+ */
+export interface AccountAccess {
+  /** Every token of the account issued at or before this second (seconds since the epoch) is refused. */
+  readonly sessionsRevokedAt?: number;
+  /** The account's ban, present while it is banned (until `until`, when set). */
+  readonly ban?: AccountBan;
+}
+
+/** A ban of an account. */
+export interface AccountBan {
+  /** Why, as the operator wrote it (stored text, `api/_lib/text/stored.ts`). */
+  readonly reason: string;
+  /** When it was imposed, ISO 8601 UTC. */
+  readonly at: string;
+  /** When it ends, ISO 8601 UTC; absent for a ban without end. */
+  readonly until?: string;
+}
+
+/**
+ * A change of an account's access: revoke its sessions (every token issued at or before `at`, seconds
+ * since the epoch; a later revocation time never moves back), ban it (its sessions revoked at `at` too),
+ * or lift its ban.
+ */
+export type AccessChange =
+  | { readonly kind: 'revoke-sessions'; readonly at: number }
+  | { readonly kind: 'ban'; readonly at: number; readonly ban: AccountBan }
+  | { readonly kind: 'unban' };
+
+/** Input of {@link LedgerStore.changeAccess}. */
+export interface AccessChangeRequest {
+  readonly accountId: string;
+  readonly change: AccessChange;
+  /** Idempotency key of the change, or undefined for a change that is safe to repeat as such (a logout). */
+  readonly key: string | undefined;
+  /** Fingerprint of the request (`requestFingerprint`) bound to `key`. */
+  readonly fingerprint: string;
+}
+
+/**
+ * Outcome of {@link LedgerStore.changeAccess}: `created` (applied now) or `replayed` (the key was used
+ * before with this request; nothing changed), each with the access as it stands after; `key-reused`;
+ * `no-account`.
+ */
+export type AccessChangeOutcome =
+  { readonly status: 'created' | 'replayed'; readonly access: AccountAccess } | KeyReused | { readonly status: 'no-account' };
 
 /** A transfer as recorded under its source ref: what a replay answers with. */
 export interface Transfer {
@@ -209,6 +258,10 @@ export interface LedgerStore {
     accountId: string,
     options: { readonly beforeSeq?: number | undefined; readonly limit: number; readonly filter: PostingFilter },
   ): Promise<PostingPage>;
+  /** The account's sessions and ban (an unknown account has neither). */
+  access(accountId: string): Promise<AccountAccess>;
+  /** Change an account's sessions or ban once per key (see {@link AccessChangeOutcome}). */
+  changeAccess(request: AccessChangeRequest): Promise<AccessChangeOutcome>;
   /** Read everything for the invariant check (operators, tests). */
   snapshot(): Promise<LedgerSnapshot>;
   /** Release connections. */

@@ -15,6 +15,8 @@ import { systemClock, type Clock } from '../stores/clock.js';
 import { requestFingerprint } from '../stores/idempotency.js';
 import { ServiceError, type FieldProblem } from '../errors.js';
 import { CROCKFORD, mintUuid } from '../ledger/ids.js';
+import type { Principal } from '../auth/tokens.js';
+import { accountOfToken } from '../ledger/service.js';
 import type { Account, LedgerStore } from '../ledger/types.js';
 import { checkBody } from '../validation/check.js';
 import { exportFromRts, initialIsland, islandSeedOf, type IslandState, type RtsExportInput } from '../island/generate.js';
@@ -89,17 +91,17 @@ function stale(current: number): ServiceError {
 }
 
 /**
- * The caller's account: the token's subject (a studio id).
- * @throws ServiceError NOT_FOUND when no account has this studio id.
+ * The caller's account: its token's subject, checked against the account's sessions and ban
+ * (`accountOfToken`, spec 5.3).
+ * @throws ServiceError NOT_FOUND when no account has this studio id; 401 for a revoked token; 403
+ *   ACCOUNT_SUSPENDED while the account is banned; 503
  */
-export async function callerAccount(ledger: LedgerStore, studioId: string): Promise<Account> {
-  const account = await ledger.findAccount({ studioId });
-  if (!account) throw new ServiceError('NOT_FOUND', 'No account belongs to this token.');
-  return account;
+export function callerAccount(ledger: LedgerStore, principal: Principal): Promise<Account> {
+  return accountOfToken(ledger, principal);
 }
 
 /** Who acts in a player-state request: a player (with its token's subject, a studio id) or a game server. */
-export type ActingCaller = { readonly actor: 'player'; readonly subject: string } | { readonly actor: 'game-server' };
+export type ActingCaller = { readonly actor: 'player'; readonly principal: Principal } | { readonly actor: 'game-server' };
 
 /**
  * The account a player-state request acts for: a player's own (its token's subject; a `studioId` it
@@ -109,12 +111,12 @@ export type ActingCaller = { readonly actor: 'player'; readonly subject: string 
  */
 export async function actingAccount(ledger: LedgerStore, who: ActingCaller, studioId: string | undefined): Promise<Account> {
   if (who.actor === 'player') {
-    if (studioId !== undefined && studioId !== who.subject)
+    if (studioId !== undefined && studioId !== who.principal.subject)
       throw new ServiceError(
         'FORBIDDEN',
         "A player's token acts for its own account only; studioId names the account a game server acts for.",
       );
-    return callerAccount(ledger, who.subject);
+    return callerAccount(ledger, who.principal);
   }
   if (studioId === undefined)
     throw new ServiceError('INVALID_QUERY', 'A game server names the account it acts for: ?studioId=STUDIO_….', {
@@ -131,7 +133,7 @@ export async function actingAccount(ledger: LedgerStore, who: ActingCaller, stud
  * @throws ServiceError 404 (no such character, or not the player's), 503
  */
 export async function characterAccount(ledger: LedgerStore, store: PlayerStore, who: ActingCaller, characterId: string): Promise<Account> {
-  if (who.actor === 'player') return callerAccount(ledger, who.subject);
+  if (who.actor === 'player') return callerAccount(ledger, who.principal);
   const owner = await store.characterOwner(characterId);
   const account = owner === undefined ? undefined : await ledger.findAccount({ accountId: owner });
   if (!account) throw new ServiceError('NOT_FOUND', 'No character has this id.');

@@ -46,7 +46,8 @@ export interface SqliteLayout {
 export interface SqliteDatabaseOptions {
   /** Absolute path of the database file (created with its folder). */
   readonly file: string;
-  readonly layout: SqliteLayout;
+  /** The store's layout, or its layouts (each component recorded and checked on its own). */
+  readonly layout: SqliteLayout | readonly SqliteLayout[];
   /** The store's name and retry advice in its 503s. */
   readonly store: StoreIdentity;
   /** How long a statement waits for another process's write lock, ms; default 5000 (the first opener's value holds for the file). */
@@ -252,7 +253,8 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
   }
   engine.users++;
   try {
-    await applyLayout(engine, options.layout, store);
+    const layouts: readonly SqliteLayout[] = 'component' in options.layout ? [options.layout] : options.layout;
+    for (const layout of layouts) await applyLayout(engine, layout, store);
   } catch (e) {
     await release(engine);
     throw e instanceof ServiceError ? e : storeUnavailable(store, e);
