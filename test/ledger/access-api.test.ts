@@ -3,7 +3,7 @@
  * (spec 5.3, 5.4; docs/architecture.md, "Sessions and bans"): a token issued at or before the account's
  * revocation time is 401 on the wallet and every player route, one issued after is let in; a banned
  * account's token is 403 `ACCOUNT_SUSPENDED` saying until when, and is let in again once the ban has
- * ended or is lifted. Nothing of the access is cached: the very next request sees a change.
+ * ended or is lifted. The very next request sees a change made through the same store.
  */
 import { describe, expect, it } from 'vitest';
 import type { EntryExports } from '../../api/_lib/http/entry.js';

@@ -59,6 +59,13 @@ const CREDIT = redisScript(CREDIT_SCRIPT);
 const CREATE = redisScript(CREATE_ACCOUNT_SCRIPT);
 const ACCESS = redisScript(ACCESS_SCRIPT);
 
+/**
+ * How long an instance keeps an account's access once read, ms: a revocation or ban made elsewhere holds
+ * on this instance at most this much later (one made here holds at once). Keeps a player's write at two
+ * round trips (docs/architecture.md, "Sessions and bans").
+ */
+export const ACCESS_CACHE_MS = 2000;
+
 /** The access an access hash holds (`sessionsRevokedAt`, `banReason`, `banAt`, `banUntil`). */
 function accessFrom(h: Readonly<Record<string, string>>): AccountAccess {
   return {
@@ -183,8 +190,21 @@ class RedisLedger implements LedgerStore {
     return h.studioId === undefined ? undefined : this.#remember(accountFrom(h));
   }
 
+  /** Access read in the last {@link ACCESS_CACHE_MS}, by account id: the time it was read and what it was. */
+  readonly #access = new Map<string, { readonly at: number; readonly access: AccountAccess }>();
+
   async access(accountId: string): Promise<AccountAccess> {
-    return accessFrom(await this.#commands.hash(KEYS.access(accountId.toLowerCase())));
+    const id = accountId.toLowerCase();
+    const hit = this.#access.get(id);
+    if (hit && Date.now() - hit.at < ACCESS_CACHE_MS) return hit.access;
+    return this.#rememberAccess(id, accessFrom(await this.#commands.hash(KEYS.access(id))));
+  }
+
+  #rememberAccess(id: string, access: AccountAccess): AccountAccess {
+    if (this.#access.size >= ACCOUNT_CACHE_SIZE) this.#access.delete(this.#access.keys().next().value!);
+    this.#access.delete(id);
+    this.#access.set(id, { at: Date.now(), access });
+    return access;
   }
 
   async changeAccess(request: AccessChangeRequest): Promise<AccessChangeOutcome> {
@@ -206,7 +226,9 @@ class RedisLedger implements LedgerStore {
     });
     if (status === 'key-reused') return { status: 'key-reused' };
     if (status === 'no-account') return { status: 'no-account' };
-    return { status: status === 'replayed' ? 'replayed' : 'created', access: await this.access(id) };
+    // read past the cache: this instance sees its own change at once
+    const access = this.#rememberAccess(id, accessFrom(await this.#commands.hash(KEYS.access(id))));
+    return { status: status === 'replayed' ? 'replayed' : 'created', access };
   }
 
   async credit(request: CreditRequest): Promise<CreditOutcome> {
