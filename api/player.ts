@@ -175,7 +175,9 @@ function stateResponse(doc: IslandDoc): Response {
 /** The method exports (see the file header). */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('player', {
   spec: {
-    GET: ({ request }) => {
+    GET: ({ request, url }) => {
+      // no parameters: an unknown one is a 400 here too, and no query can make the CDN keep another copy
+      parseQuery(url.searchParams, PLAYER_PARAMS.none);
       const headers = { ...corsHeaders(), ...publicCacheHeaders(), ETag: SPEC_ETAG };
       if (notModified(request, SPEC_ETAG)) return new Response(null, { status: 304, headers });
       return new Response(SPEC_BODY, { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' } });

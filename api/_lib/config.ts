@@ -533,6 +533,9 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   // External login.
   const provider = r.get('EXTERNAL_AUTH_PROVIDER') ?? 'platform';
   if (!/^[a-z0-9_-]{1,32}$/.test(provider)) r.problem('EXTERNAL_AUTH_PROVIDER', 'must be 1-32 of a-z, 0-9, _ and -.');
+  // `studio:<studioId>` is the service's own username of an account created without one
+  else if (provider === 'studio')
+    r.problem('EXTERNAL_AUTH_PROVIDER', 'must not be "studio", the prefix of the usernames the service gives accounts.');
   const externalUrl = r.url('EXTERNAL_AUTH_JWKS_URL', r.get('EXTERNAL_AUTH_JWKS_URL'), 'remote');
   let externalAuth: ExternalAuthConfig = { kind: 'none' };
   if (r.get('EXTERNAL_AUTH_JWKS_URL') !== undefined) {

@@ -567,6 +567,7 @@ const operations: OperationSpec[] = [
     operationId: 'getIslandSpec',
     summary: 'The home island contract',
     tag: 'player',
+    query: {},
     success: [{ status: 200, description: 'Every value of §2.9.', schema: 'responses/island-spec' }],
     cacheable: true,
   },

@@ -140,23 +140,32 @@ describe('400 INVALID_BODY before validation', () => {
     expect(atBound.message).not.toContain('levels deep');
     // thirty thousand levels (just under the byte cap) is refused the same way, without a stack overflow
     expect((await refusal(post(`{"a": ${nested(30_000)}}`))).message).toContain('levels deep');
+    // and so is deep text that never closes (the position finder of malformed JSON recurses)
+    for (const open of ['{"stats":' + '{"a":'.repeat(10_000), '['.repeat(10_000)]) {
+      const e = await refusal(post(open));
+      expect([e.code, e.message]).toEqual([
+        'INVALID_BODY',
+        `The body nests arrays and objects more than 32 levels deep; no request takes that.`,
+      ]);
+    }
   });
 });
 
 describe('jsonDepth', () => {
-  it('counts the levels of arrays and objects; a scalar is 0', () => {
-    expect(jsonDepth(1)).toBe(0);
-    expect(jsonDepth(null)).toBe(0);
-    expect(jsonDepth({})).toBe(1);
-    expect(jsonDepth([[], { a: [1] }])).toBe(3);
-    expect(jsonDepth({ a: 1, b: { c: { d: [] } } })).toBe(4);
+  it('counts the levels of arrays and objects on the text; a scalar is 0; brackets in strings do not count', () => {
+    expect(jsonDepth('1')).toBe(0);
+    expect(jsonDepth('null')).toBe(0);
+    expect(jsonDepth('{}')).toBe(1);
+    expect(jsonDepth('[[], { "a": [1] }]')).toBe(3);
+    expect(jsonDepth('{ "a": 1, "b": { "c": { "d": [] } } }')).toBe(4);
+    expect(jsonDepth('{ "a": "[[[{{{", "b": "\\" , "c": "\\"[[" }')).toBe(1);
+    expect(jsonDepth('{ "a": "\\\\", "b": [] }')).toBe(2);
   });
 
-  it('stops counting just past the limit', () => {
-    let deep: unknown = [];
-    for (let i = 0; i < 50; i++) deep = [deep];
-    expect(jsonDepth(deep, 5)).toBe(6);
-    expect(jsonDepth(deep, 100)).toBe(51);
+  it('stops counting just past the limit, and counts malformed text too', () => {
+    expect(jsonDepth('['.repeat(50) + ']'.repeat(50), 5)).toBe(6);
+    expect(jsonDepth('['.repeat(50) + ']'.repeat(50), 100)).toBe(50);
+    expect(jsonDepth('{"a":'.repeat(10_000), 100)).toBe(101);
   });
 });
 

@@ -87,6 +87,16 @@ describe('defaults', () => {
   });
 });
 
+describe('external login', () => {
+  it('refuses a provider name that is not a name, or is the prefix of the service’s own usernames', () => {
+    expect(variables({ EXTERNAL_AUTH_PROVIDER: 'Steam!' })).toEqual(['EXTERNAL_AUTH_PROVIDER']);
+    expect(problems({ EXTERNAL_AUTH_PROVIDER: 'studio' }).map((p) => p.message)).toEqual([
+      'must not be "studio", the prefix of the usernames the service gives accounts.',
+    ]);
+    expect(() => loadServiceConfig({ EXTERNAL_AUTH_PROVIDER: 'studios' })).not.toThrow();
+  });
+});
+
 describe('drivers', () => {
   it('redis needs its URL and token', () => {
     expect(variables({ STORE_DRIVER: 'redis' })).toEqual(['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']);

@@ -320,9 +320,9 @@ describe('overview cursor', () => {
     const grants = await overview(store, tokenOf(account.studioId), { limit: 100, kind: 'admin_grant_coin' });
     expect(grants.transactions.map((t) => [t.kind, t.amount])).toEqual([['admin_grant_coin', 50]]);
     const vsPage = await overview(store, tokenOf(account.studioId), { limit: 2, kind: 'verify_send_to_account_wallet' });
-    expect((await refusal(overview(store, tokenOf(account.studioId), { limit: 2, kind: 'admin_grant_coin', cursor: vsPage.cursor! }))).code).toBe(
-      'INVALID_QUERY',
-    );
+    expect(
+      (await refusal(overview(store, tokenOf(account.studioId), { limit: 2, kind: 'admin_grant_coin', cursor: vsPage.cursor! }))).code,
+    ).toBe('INVALID_QUERY');
     const none = await overview(store, tokenOf(account.studioId), { limit: 5, kind: 'verify_send_to_account_wallet', purpose: 'grant' });
     expect(none).toMatchObject({ transactions: [], cursor: null, hasMore: false, balance: 128 });
     expect((await refusal(overview(store, tokenOf('STUDIO_NOBODY'), { limit: 5 }))).message).toBe('No account belongs to this token.');

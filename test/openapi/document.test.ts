@@ -106,7 +106,8 @@ describe('names and parameters', () => {
 
 describe('answers and refusals', () => {
   it('lists the refusals that follow from access, parameters, key, body and If-Match, by status then code', () => {
-    expect(errorCodes(spec('getIslandSpec'))).toEqual(['UPSTREAM_UNAVAILABLE']);
+    expect(errorCodes(spec('getIslandSpec'))).toEqual(['INVALID_QUERY', 'UPSTREAM_UNAVAILABLE']);
+    expect(errorCodes(spec('getIslandSpec'))).toEqual(errorCodes(spec('getStats')));
     // codes of one status in name order, whatever order they were declared in
     expect(errorCodes({ ...spec('getItem'), query: {}, errors: ['INVALID_BODY', 'CONFLICT', 'BAD_REQUEST'] })).toEqual([
       'BAD_REQUEST',

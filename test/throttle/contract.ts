@@ -69,6 +69,21 @@ export function throttleContract(harness: () => Harness<ThrottleStore>): void {
       expect(await hits(b, 'p', 2)).toEqual([true, false]);
     });
 
+    it('gives a place back on a refund, in the current window, and only for its key', async () => {
+      frozen(3_000);
+      const b = budget(2);
+      expect(await hits(b, 'r', 3)).toEqual([true, true, false]);
+      await throttle.refund(b, 'r');
+      expect(await hits(b, 'r', 2)).toEqual([true, false]);
+      await throttle.refund(b, 'other');
+      expect(await hits(b, 'r', 1)).toEqual([false]);
+      // a refund in the next window, of a hit made in this one, leaves the next one a place below the estimate:
+      // 2 × (1 − 0.5) = 1 from the previous window, −1 in the current, so two places
+      at(60_000 + 30_000);
+      await throttle.refund(b, 'r');
+      expect(await hits(b, 'r', 3)).toEqual([true, true, false]);
+    });
+
     it('keeps budgets and keys apart', async () => {
       frozen(3_000);
       const one = budget(1);

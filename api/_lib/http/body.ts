@@ -23,17 +23,25 @@ export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 /** Most levels of arrays and objects a JSON body may nest (no request schema goes near it). */
 export const MAX_BODY_DEPTH = 32;
 
-/** How deep `value` nests (a scalar is 0), walked without recursion; stops counting past `limit`. */
-export function jsonDepth(value: unknown, limit: number = MAX_BODY_DEPTH): number {
+/**
+ * How deep the arrays and objects of JSON text nest (a scalar is 0), counted on the text itself, so
+ * before any parser recurses into it and whether or not the text is valid JSON (brackets inside strings
+ * do not count); stops counting past `limit`.
+ */
+export function jsonDepth(text: string, limit: number = MAX_BODY_DEPTH): number {
+  let depth = 0;
   let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    const d = depth + 1;
-    if (d > deepest) deepest = d;
-    if (deepest > limit) return deepest;
-    for (const child of Array.isArray(node) ? node : Object.values(node as Record<string, unknown>)) stack.push([child, d]);
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return deepest;
 }
@@ -121,6 +129,12 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 
 /** Parse strict JSON, naming the position of the first error, and refuse deep nesting. @throws ServiceError INVALID_BODY */
 function parseJson(text: string): unknown {
+  // counted first: the position finder below recurses, and would overflow on deep malformed text
+  if (jsonDepth(text) > MAX_BODY_DEPTH) {
+    throw invalid(`The body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep; no request takes that.`, [
+      { name: '', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` },
+    ]);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -133,11 +147,6 @@ function parseJson(text: string): unknown {
     const what = first ? printParseErrorCode(first.error) : 'InvalidSymbol';
     throw invalid(`The body is not valid JSON: ${what} at line ${line}, column ${column} (offset ${offset}).`, [
       { name: '', message: `${what} at line ${line}, column ${column} (offset ${offset}).` },
-    ]);
-  }
-  if (jsonDepth(value) > MAX_BODY_DEPTH) {
-    throw invalid(`The body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep; no request takes that.`, [
-      { name: '', message: `Nested more than ${MAX_BODY_DEPTH} levels deep.` },
     ]);
   }
   return value;

@@ -33,7 +33,15 @@ import { isRememberedToken, type Principal } from '../auth/tokens.js';
 import { getServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { logEvent } from '../log.js';
-import { admitWrite, checkAuthBudget, clientOf, countAuthFailure, type Writer } from '../throttle/policy.js';
+import {
+  admitWrite,
+  clientOf,
+  countAuthFailure,
+  reserveAuthAttempt,
+  settleAuthAttempt,
+  type ThrottleRequest,
+  type Writer,
+} from '../throttle/policy.js';
 import { accessOf, hasKey, matchPath, routesOf, type Access, type EntryName, type Method, type RouteDef } from '../routing/table.js';
 import { requestIdOf, withAnswerHeaders } from './request-id.js';
 import { preflight, toProblemResponse } from './respond.js';
@@ -114,6 +122,19 @@ function notFound(url: URL): ServiceError {
 /** Accesses whose writes and refusals are logged for the operator. */
 const OPERATOR_ACCESS: ReadonlySet<Access> = new Set(['admin', 'game-server']);
 
+/**
+ * True when a request is an operator's or a game server's, whose writes and refusals are logged: on an
+ * `admin` or `game-server` route, any; on a `player-or-game-server` route, one admitted as a game server
+ * (`actsAsGameServer`), or one refused that sent `X-Admin-Password` alone (a player's refused token is
+ * no operator's).
+ */
+function isOperatorRequest(access: Access, caller: Caller | undefined, request: Request): boolean {
+  if (OPERATOR_ACCESS.has(access)) return true;
+  if (access !== 'player-or-game-server') return false;
+  if (caller !== undefined) return caller.via !== 'none' && actsAsGameServer(caller);
+  return request.headers.has('x-admin-password') && !request.headers.has('authorization');
+}
+
 /** Who an operator line names: the token's subject and role, or the password (never the credential itself). */
 function actorOf(caller: Caller): Record<string, string> {
   return caller.via === 'token' ? { via: 'token', subject: caller.principal.subject, role: caller.principal.role } : { via: caller.via };
@@ -138,8 +159,10 @@ interface Seen {
   method?: Method;
   access?: Access;
   caller?: Caller;
-  /** The client address (`api/_lib/throttle/policy.ts`). */
-  client?: string;
+  /** The client address and what the throttle has logged (`api/_lib/throttle/policy.ts`). */
+  throttle?: ThrottleRequest;
+  /** True when the request took a place in its client's failed-authentication budget. */
+  reserved?: boolean;
   /** True for a write method. */
   write?: boolean;
   /** True when the request could be a guess at a credential (checked against the failed-authentication budget). */
@@ -235,15 +258,15 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
     }
     seen.method = method;
     seen.access = accessOf(route, method);
-    seen.client = clientOf(request);
+    seen.throttle = { client: clientOf(request), requestId: seen.requestId };
     seen.write = WRITES.has(method);
     // what could be a guess: credentials not seen before, or a public write (a login, whose body carries
     // an external platform's token); the catalog's public reads never reach the throttle
     seen.guess = seen.access === 'public' ? seen.write : presentsUnknownCredentials(request);
-    if (seen.guess) await checkAuthBudget(seen.client, seen.requestId);
+    if (seen.guess) seen.reserved = await reserveAuthAttempt(seen.throttle);
     const caller = await admit(seen.access, request);
     seen.caller = caller;
-    if (seen.write) await admitWrite(writerOf(caller), seen.client, seen.requestId);
+    if (seen.write) await admitWrite(writerOf(caller), seen.throttle);
     const res = await handler({ request, url, route, key, caller });
     if (request.method === 'HEAD' && res.body !== null) {
       await res.body.cancel();
@@ -261,10 +284,12 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
     } catch (error) {
       res = toProblemResponse(error, request, { requestId, route: seen.route && `${entry}/${seen.route.name}` });
     }
-    // a refused credential (the caller's own, or an external platform's token a login carried) is one failure
-    if (res.status === 401 && seen.client !== undefined && (seen.guess === true || presentsCredentials(request)))
-      await countAuthFailure(seen.client, requestId);
-    const operator = seen.access !== undefined && OPERATOR_ACCESS.has(seen.access);
+    // a refused credential (the caller's own, or an external platform's token a login carried) is one
+    // failure: a guess keeps the place it reserved, and gives it back otherwise
+    if (seen.reserved) await settleAuthAttempt(seen.throttle!, res.status === 401);
+    else if (res.status === 401 && seen.throttle !== undefined && (seen.guess === true || presentsCredentials(request)))
+      await countAuthFailure(seen.throttle);
+    const operator = seen.access !== undefined && isOperatorRequest(seen.access, seen.caller, request);
     if (operator && seen.caller === undefined && (res.status === 401 || res.status === 403 || res.status === 429)) {
       logEvent('warn', 'operator-auth-failed', {
         route: `${entry}/${seen.route!.name}`,

@@ -113,10 +113,13 @@ return {'created'}
 `);
 
 /**
- * KEYS: chars, progress keys, then the hash of each item the progress wears. ARGV: character id, key,
- * fingerprint, expected revision, progress, at, digest of the progress, account id. Returns `{'saved',
- * body}`, `{'replayed', ref, body, progress, revision, updated}`, `{'stale', revision}`,
- * `{'equipment-refused', id, reason, …}`, `{'key-reused'}` or `{'missing'}`.
+ * KEYS: chars, progress keys, the account's items hash, then the hash and the events list of each item
+ * the progress wears, then those of each item it no longer wears. ARGV: character id, key, fingerprint,
+ * expected revision, progress, at, digest of the progress, account id, the count of worn items. A saved
+ * progress binds each worn item to the character (an `equipped` event where it is not equipped on it
+ * yet) and releases each item it no longer wears that is still equipped on it (`unequipped`), in the same
+ * script. Returns `{'saved', body}`, `{'replayed', ref, body, progress, revision, updated}`,
+ * `{'stale', revision}`, `{'equipment-refused', id, reason, …}`, `{'key-reused'}` or `{'missing'}`.
  */
 const PROGRESS_SAVE = redisScript(`${IDEMPOTENCY_LUA}
 local id = ARGV[1]
@@ -128,8 +131,9 @@ if ref then
   return {'replayed', ref, cur[1], cur[2], cur[3], cur[4]}
 end
 if tonumber(cur[3]) ~= tonumber(ARGV[4]) then return {'stale', cur[3]} end
+local worn = tonumber(ARGV[9])
 local refused = {}
-for i = 3, #KEYS do
+for i = 4, 3 + 2 * worn, 2 do
   local item = redis.call('HMGET', KEYS[i], 'accountId', 'state', 'characterId')
   local reason = nil
   if not item[1] then reason = 'missing'
@@ -143,6 +147,25 @@ end
 if #refused > 0 then
   table.insert(refused, 1, 'equipment-refused')
   return refused
+end
+local function move(ikey, elist, state, character, kind)
+  local c = redis.call('HMGET', ikey, 'definitionId', 'accountId', 'seq', 'mintedAt')
+  local iid = string.match(ikey, '{i:(.*)}')
+  local seq = tonumber(c[3]) + 1
+  redis.call('HSET', ikey, 'state', state, 'characterId', character, 'seq', tostring(seq), 'updatedAt', ARGV[6])
+  local ch = cjson.null
+  if character ~= '' then ch = character end
+  redis.call('RPUSH', elist, cjson.encode({ studioUuid = iid, seq = seq, kind = kind, accountId = c[2], characterId = ch, at = ARGV[6] }))
+  redis.call('HSET', KEYS[3], iid, cjson.encode({ studioUuid = iid, definitionId = c[1], accountId = c[2], state = state,
+    characterId = ch, seq = seq, mintedAt = c[4], updatedAt = ARGV[6] }))
+end
+for i = 4, 3 + 2 * worn, 2 do
+  local item = redis.call('HMGET', KEYS[i], 'state', 'characterId')
+  if item[1] ~= 'equipped' or item[2] ~= id then move(KEYS[i], KEYS[i + 1], 'equipped', id, 'equipped') end
+end
+for i = 4 + 2 * worn, #KEYS, 2 do
+  local item = redis.call('HMGET', KEYS[i], 'accountId', 'state', 'characterId')
+  if item[1] == ARGV[8] and item[2] == 'equipped' and item[3] == id then move(KEYS[i], KEYS[i + 1], 'owned', '', 'unequipped') end
 end
 local rev = tostring(tonumber(cur[3]) + 1)
 redis.call('HSET', KEYS[1], id .. ':progress', ARGV[5], id .. ':rev', rev, id .. ':updated', ARGV[6])
@@ -404,7 +427,12 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
       const progress = JSON.stringify(save.progress);
       const out = await commands.script({
         script: PROGRESS_SAVE,
-        keys: [K.chars(accountId), K.progressKeys(accountId), ...save.equipment.map((id) => K.item(id))],
+        keys: [
+          K.chars(accountId),
+          K.progressKeys(accountId),
+          K.items(accountId),
+          ...[...save.equipment, ...(save.unequip ?? [])].flatMap((id) => [K.item(id), K.itemEvents(id)]),
+        ],
         args: [
           characterId,
           save.idempotencyKey,
@@ -414,6 +442,7 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
           save.at,
           requestFingerprint(save.progress),
           accountId,
+          String(save.equipment.length),
         ],
       });
       switch (out[0]) {

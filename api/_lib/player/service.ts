@@ -30,6 +30,7 @@ import {
   type PlayerStore,
   type Progress,
   type ProgressSaveOutcome,
+  wornItems,
 } from './types.js';
 import { checkAuthority, ISLAND_AUTHORITY, PROGRESS_AUTHORITY, type Actor } from './authority.js';
 import { checkProgress } from './progress.js';
@@ -193,27 +194,30 @@ export function patchIsland(
   clock: Clock = systemClock,
 ): Promise<IslandDoc> {
   checkAuthority(ISLAND_AUTHORITY, Object.keys(patch), actor);
-  return saveIsland(
-    store,
-    account,
-    ifMatch,
-    (current) => {
-      const state = checkBody<IslandState>('island-state', mergePatch(current as unknown as Json, patch));
-      const bytes = Buffer.byteLength(JSON.stringify(state));
-      if (bytes > ISLAND_MAX_BYTES)
-        throw new ServiceError(
-          'PAYLOAD_TOO_LARGE',
-          `The island after this change would be ${bytes} bytes; an island holds at most ${ISLAND_MAX_BYTES}.`,
-        );
-      return state;
-    },
-    clock,
-  );
+  return saveIsland(store, account, ifMatch, (current) => checkedIsland(mergePatch(current as unknown as Json, patch)), clock);
 }
 
 /**
- * Derive and store the RTS export (spec 2.9): `rtsExport`, `rtsHeightmap`, `rtsNatureScatter`.
- * @throws ServiceError 400 when a sent height is outside the biome's foundation's elevation range, 412, 428, 503
+ * An island state as it would be stored, checked whole: the state schema with its caps, and
+ * {@link ISLAND_MAX_BYTES}. Every write of the island goes through it, the service's own derivations too.
+ * @throws ServiceError 400 INVALID_BODY naming every bad field, 413 PAYLOAD_TOO_LARGE
+ */
+function checkedIsland(value: unknown): IslandState {
+  const state = checkBody<IslandState>('island-state', value);
+  const bytes = Buffer.byteLength(JSON.stringify(state));
+  if (bytes > ISLAND_MAX_BYTES)
+    throw new ServiceError(
+      'PAYLOAD_TOO_LARGE',
+      `The island after this change would be ${bytes} bytes; an island holds at most ${ISLAND_MAX_BYTES}.`,
+    );
+  return state;
+}
+
+/**
+ * Derive and store the RTS export (spec 2.9): `rtsExport`, `rtsHeightmap`, `rtsNatureScatter`, and count
+ * it in `stats.exports`; the island after it is checked whole, as a patch's is.
+ * @throws ServiceError 400 when a sent height is outside the biome's foundation's elevation range or the
+ *   island after the export breaks its schema's caps, 413 beyond {@link ISLAND_MAX_BYTES}, 412, 428, 503
  */
 export function exportIsland(
   store: PlayerStore,
@@ -242,7 +246,8 @@ export function exportIsland(
     store,
     account,
     ifMatch,
-    (current) => ({ ...current, ...derived, stats: { ...current.stats, exports: (current.stats.exports ?? 0) + 1 } }),
+    // checked whole like a patch: the derived terrain and the export counter must fit the island's caps
+    (current) => checkedIsland({ ...current, ...derived, stats: { ...current.stats, exports: (current.stats.exports ?? 0) + 1 } }),
     clock,
   );
 }
@@ -464,7 +469,9 @@ export async function patchProgress(
     idempotencyKey: body.idempotencyKey,
     fingerprint,
     at: clock().toISOString(),
-    equipment: [...new Set(Object.values(progress.equipment_on_body).filter((v): v is string => typeof v === 'string'))],
+    equipment: wornItems(progress),
+    // what the document the patch was merged into wore: the write refuses any other revision
+    unequip: wornItems(current.progress).filter((id) => !Object.values(progress.equipment_on_body).includes(id)),
   });
   return progressAnswer(out);
 }

@@ -13,7 +13,7 @@
  * the item id), `item:<studio_uuid>` (ref: `<event seq> <state after>`), `bag` (ref: the entry's
  * `<account> <definition> <seq>`).
  */
-import type { InValue, Row, Transaction } from '@libsql/client';
+import type { InStatement, InValue, Row, Transaction } from '@libsql/client';
 import type { IslandState } from '../island/generate.js';
 import { lookupKey, recordKey, requestFingerprint } from '../stores/idempotency.js';
 import { openSqliteDatabase } from '../stores/sqlite.js';
@@ -30,6 +30,7 @@ import {
   type ItemEvent,
   type ItemInstance,
   type EquipmentRefusal,
+  type ItemEventKind,
   type ItemEventOutcome,
   type ItemState,
   type MintOutcome,
@@ -310,6 +311,30 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
           if (reason) refused.push({ studioUuid: id, reason });
         }
         if (refused.length > 0) return { status: 'equipment-refused', refused } as const;
+        // the item ledger follows what the character wears, in this very write (docs/architecture.md, "Player state")
+        const bindings: InStatement[] = [];
+        const move = (item: Row, state: ItemState, character: string | null, kind: ItemEventKind) => {
+          const seq = Number(item.seq) + 1;
+          bindings.push(
+            {
+              sql: 'UPDATE items SET state = ?, character_id = ?, seq = ?, updated_at = ? WHERE studio_uuid = ?',
+              args: [state, character, seq, save.at, item.studio_uuid as string],
+            },
+            {
+              sql: 'INSERT INTO item_events (studio_uuid, seq, kind, account_id, character_id, at) VALUES (?, ?, ?, ?, ?, ?)',
+              args: [item.studio_uuid as string, seq, kind, item.account_id as string, character, save.at],
+            },
+          );
+        };
+        for (const id of save.equipment) {
+          const item = (await itemRow(tx, id))!;
+          if (item.state !== 'equipped' || item.character_id !== characterId) move(item, 'equipped', characterId, 'equipped');
+        }
+        for (const id of save.unequip ?? []) {
+          const item = await itemRow(tx, id);
+          if (item && item.account_id === accountId && item.state === 'equipped' && item.character_id === characterId)
+            move(item, 'owned', null, 'unequipped');
+        }
         const character: Character = {
           ...characterOf(row),
           progress: save.progress,
@@ -327,6 +352,7 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
             save.fingerprint,
             `${character.progressRevision} ${requestFingerprint(save.progress)}`,
           ),
+          ...bindings,
         ]);
         return { status: 'created', character } as const;
       });

@@ -109,8 +109,20 @@ export interface ProgressSave {
   /**
    * The unique items the saved progress wears (`equipment_on_body`'s values), checked in the write itself:
    * each must be minted, owned by the account, and owned, assigned or equipped with no character or this one.
+   * The save binds each to the character in the item ledger (an `equipped` event where it is not equipped
+   * on it yet), so no other character can wear it and it cannot move to another account while worn.
    */
   readonly equipment: readonly string[];
+  /**
+   * The items the progress at `expectedRevision` wore and the saved one does not: each still equipped on
+   * this character is released in the same write (an `unequipped` event: owned, no character). Default none.
+   */
+  readonly unequip?: readonly string[];
+}
+
+/** The unique items a progress wears: the distinct values of `equipment_on_body`. */
+export function wornItems(progress: Progress): string[] {
+  return [...new Set(Object.values(progress.equipment_on_body).filter((v): v is string => typeof v === 'string'))];
 }
 
 /** Why an item the progress would wear is refused: not minted, another account's, or in a state or on a character that forbids it. */

@@ -61,6 +61,8 @@ export function lookAlikePunctuation(key: string): string | undefined {
 export function normalizeKey(key: string): string {
   return key.normalize('NFC');
 }
+/** Bidirectional overrides and isolates (the stored-text rule's, `api/_lib/text/stored.ts`): `icon\u202Egnp.png` shows as `icongpn.png`. */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 // in a `u` regex a surrogate pair is one code point, so only a lone surrogate is in category Cs
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -73,6 +75,9 @@ export function keyProblem(key: string): string | undefined {
   if (LONE_SURROGATE.test(key)) return 'The key holds a lone UTF-16 surrogate, which has no UTF-8 form.';
   if (Buffer.byteLength(key) > MAX_KEY_BYTES) return `The key is longer than ${MAX_KEY_BYTES} bytes of UTF-8.`;
   if (CONTROL.test(key)) return 'The key holds a control character.';
+  const bidi = BIDI_CONTROL.exec(key);
+  if (bidi)
+    return `The key holds ${codePoint(bidi[0]).split(' ')[0]}, a bidirectional override or isolate, which makes a name read in another order than it is stored.`;
   if (key !== key.normalize('NFC')) return 'The key is not in Unicode NFC.';
   const lookAlike = lookAlikePunctuation(key);
   if (lookAlike !== undefined)

@@ -177,6 +177,13 @@ async function pragma(client: Client, name: string): Promise<unknown> {
 async function openEngine(file: string, busyTimeoutMs: number): Promise<Engine> {
   const folder = dirname(file);
   if (!existsSync(folder)) mkdirSync(folder, { recursive: true, mode: 0o700 });
+  // the data folder holds the stores and the development keys: one made beforehand is tightened too
+  // (a folder the process does not own keeps its mode; the files in it are 0600 either way)
+  try {
+    chmodSync(folder, 0o700);
+  } catch {
+    /* not ours to change */
+  }
   const url = pathToFileURL(file).href;
   const writer = createClient({ url, intMode: 'number', timeout: busyTimeoutMs, concurrency: 1 });
   let reader: Client | undefined;

@@ -47,6 +47,13 @@ export function memoryThrottle(clock: Clock = systemClock): ThrottleStore {
       }
       return Promise.resolve(verdict);
     },
+    refund(budget: Budget, key: string): Promise<void> {
+      const now = clock().getTime();
+      const id = `${budget.name}\u0000${key}`;
+      const c = at(id, budget.windowS, windowIndex(now, budget.windowS));
+      counts.set(id, { ...c, current: c.current - 1 });
+      return Promise.resolve();
+    },
     peek(budget: Budget, key: string): Promise<Verdict> {
       const now = clock().getTime();
       return Promise.resolve(judge(budget, at(`${budget.name}\u0000${key}`, budget.windowS, windowIndex(now, budget.windowS)), now));

@@ -7,8 +7,11 @@
  *   token, a wrong `X-Admin-Password`, an external platform's token that does not verify) counts one
  *   failure. A client that made `RATE_LIMIT_AUTH_FAILURES` (10) within `RATE_LIMIT_AUTH_WINDOW_S` (60 s)
  *   is refused with 429 for every credential it sends until the window has passed, the right one
- *   included, so guessing learns nothing while refused. A token this process verified before is no guess
- *   and is not held up (`isRememberedToken`).
+ *   included, so guessing learns nothing while refused. Each attempt takes its place in the budget
+ *   before its credentials are checked and gives it back when they were good, so simultaneous guesses
+ *   get no more checks than the budget has places (and so many simultaneous sign-ins of one client, good
+ *   ones too, may be told to wait). A token this process verified before is no guess and is not held up
+ *   (`isRememberedToken`).
  * - **Writes** (POST, PUT, PATCH, DELETE), once admitted: per client (`RATE_LIMIT_CLIENT_WRITES`, 600 per
  *   `RATE_LIMIT_WRITE_WINDOW_S` of 60 s; game servers' writes are not counted there, many may share an
  *   address), per player account (`RATE_LIMIT_ACCOUNT_WRITES`, 120: the token's subject), and per game-server
@@ -28,7 +31,7 @@ import { getServiceConfig, type ThrottleConfig } from '../config.js';
 import { isServiceError, ServiceError } from '../errors.js';
 import { logEvent } from '../log.js';
 import { throttleStore } from './store.js';
-import type { Budget, ThrottleStore, Verdict } from './types.js';
+import type { Budget, ThrottleStore } from './types.js';
 
 /** Who makes a write, as the throttle counts it. */
 export type Writer =
@@ -71,38 +74,68 @@ function tooMany(budget: Budget, who: string): ServiceError {
   });
 }
 
-/** Run `call` on the throttle store; undefined (allow) when the store cannot be reached, logged. */
-async function consult(call: (store: ThrottleStore) => Promise<Verdict>, requestId: string | undefined): Promise<Verdict | undefined> {
+/**
+ * What the throttle knows of one request: its client, its request id for the log, and whether the log
+ * has said yet that the throttle's store cannot be reached (once per request).
+ */
+export interface ThrottleRequest {
+  readonly client: string;
+  readonly requestId?: string | undefined;
+  unavailableLogged?: boolean;
+}
+
+/** Run `call` on the throttle store; undefined (allow) when the store cannot be reached, logged once per request. */
+async function consult<T>(call: (store: ThrottleStore) => Promise<T>, request: ThrottleRequest): Promise<T | undefined> {
   try {
     return await call(await throttleStore());
   } catch (e) {
     if (!isServiceError(e) || e.code !== 'UPSTREAM_UNAVAILABLE') throw e;
-    logEvent('warn', 'throttle-unavailable', { message: e.message, requestId });
+    if (!request.unavailableLogged) logEvent('warn', 'throttle-unavailable', { message: e.message, requestId: request.requestId });
+    request.unavailableLogged = true;
     return undefined;
   }
 }
 
 /**
- * Refuse a client that is over its failed-authentication budget (see the module header).
- * @throws ServiceError TOO_MANY_REQUESTS (429, `Retry-After`)
+ * Reserve a place for one sign-in attempt of a client in its failed-authentication budget, before its
+ * credentials are checked (see the module header): the place is counted at once, so a burst of
+ * simultaneous guesses gets no more checks than the budget has places; {@link settleAuthAttempt} gives it
+ * back when the credentials were good.
+ * @returns true when a place was taken (false with the budget off or its store out of reach)
+ * @throws ServiceError TOO_MANY_REQUESTS (429, `Retry-After`) when the budget has no place left
  */
-export async function checkAuthBudget(client: string, requestId?: string): Promise<void> {
+export async function reserveAuthAttempt(request: ThrottleRequest): Promise<boolean> {
   const budget = budgetsOf(getServiceConfig().throttle).authFailures;
-  if (!budget) return;
-  const verdict = await consult((s) => s.peek(budget, `client:${client}`), requestId);
+  if (!budget) return false;
+  const verdict = await consult((s) => s.hit(budget, `client:${request.client}`), request);
   if (verdict && !verdict.allowed) throw tooMany(budget, 'Too many failed sign-ins from this address');
+  return verdict !== undefined;
 }
 
 /**
- * Count one failed authentication of a client (see the module header). Never throws: the refusal it
- * follows is answered whatever happens here (a failure to count is logged).
+ * Settle a reserved attempt: a refused credential (401) keeps its place, counted as a failure; any other
+ * answer gives it back. Never throws: the answer goes out whatever happens here.
  */
-export async function countAuthFailure(client: string, requestId?: string): Promise<void> {
+export async function settleAuthAttempt(request: ThrottleRequest, refused: boolean): Promise<void> {
+  if (refused) return;
   try {
     const budget = budgetsOf(getServiceConfig().throttle).authFailures;
-    if (budget) await consult((s) => s.hit(budget, `client:${client}`), requestId);
+    if (budget) await consult((s) => s.refund(budget, `client:${request.client}`), request);
   } catch (e) {
-    logEvent('warn', 'throttle-unavailable', { message: e instanceof Error ? e.message : String(e), requestId });
+    logEvent('warn', 'throttle-unavailable', { message: e instanceof Error ? e.message : String(e), requestId: request.requestId });
+  }
+}
+
+/**
+ * Count one failed authentication of a client that reserved no place (a credential this process verified
+ * before that is refused now). Never throws (a failure to count is logged).
+ */
+export async function countAuthFailure(request: ThrottleRequest): Promise<void> {
+  try {
+    const budget = budgetsOf(getServiceConfig().throttle).authFailures;
+    if (budget) await consult((s) => s.hit(budget, `client:${request.client}`), request);
+  } catch (e) {
+    logEvent('warn', 'throttle-unavailable', { message: e instanceof Error ? e.message : String(e), requestId: request.requestId });
   }
 }
 
@@ -112,8 +145,9 @@ export async function countAuthFailure(client: string, requestId?: string): Prom
  * taken, as a refused request still came).
  * @throws ServiceError TOO_MANY_REQUESTS (429, `Retry-After`)
  */
-export async function admitWrite(writer: Writer, client: string, requestId?: string): Promise<void> {
+export async function admitWrite(writer: Writer, request: ThrottleRequest): Promise<void> {
   const budgets = budgetsOf(getServiceConfig().throttle);
+  const client = request.client;
   const checks: { budget: Budget; key: string; who: string }[] = [];
   if (writer.kind !== 'game-server' && budgets.clientWrites)
     checks.push({ budget: budgets.clientWrites, key: `client:${client}`, who: 'Too many changes from this address' });
@@ -121,7 +155,7 @@ export async function admitWrite(writer: Writer, client: string, requestId?: str
     checks.push({ budget: budgets.accountWrites, key: `account:${writer.subject}`, who: 'Too many changes for this account' });
   if (writer.kind === 'game-server' && budgets.serverWrites)
     checks.push({ budget: budgets.serverWrites, key: `server:${writer.subject}`, who: 'Too many changes from this game server' });
-  const verdicts = await Promise.all(checks.map((c) => consult((s) => s.hit(c.budget, c.key), requestId)));
+  const verdicts = await Promise.all(checks.map((c) => consult((s) => s.hit(c.budget, c.key), request)));
   const spent = checks.find((_, i) => verdicts[i] !== undefined && !verdicts[i].allowed);
   if (spent) throw tooMany(spent.budget, spent.who);
 }

@@ -50,6 +50,9 @@ export function openRedisThrottle(target: RedisTarget): ThrottleStore {
       const r = await guarded(() => limiterOf(budget).limit(key));
       return { allowed: r.success, resetAtMs: r.reset };
     },
+    async refund(budget: Budget, key: string): Promise<void> {
+      await guarded(() => limiterOf(budget).limit(key, { rate: -1 }));
+    },
     async peek(budget: Budget, key: string): Promise<Verdict> {
       const r = await guarded(() => limiterOf(budget).getRemaining(key));
       return { allowed: r.remaining > 0, resetAtMs: r.reset };

@@ -70,6 +70,15 @@ export async function openSqliteThrottle(file: string, clock: Clock = systemCloc
         return verdict;
       });
     },
+    refund(budget: Budget, key: string): Promise<void> {
+      return db.write(async (tx) => {
+        await tx.execute({
+          sql: `INSERT INTO throttle_hits (budget, key, window, hits) VALUES (?, ?, ?, -1)
+                ON CONFLICT (budget, key, window) DO UPDATE SET hits = hits - 1`,
+          args: [budget.name, key, windowIndex(clock().getTime(), budget.windowS)],
+        });
+      });
+    },
     async peek(budget: Budget, key: string): Promise<Verdict> {
       const now = clock().getTime();
       const index = windowIndex(now, budget.windowS);

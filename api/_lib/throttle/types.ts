@@ -41,6 +41,13 @@ export interface ThrottleStore {
    * @throws ServiceError UPSTREAM_UNAVAILABLE when the backend cannot be reached
    */
   peek(budget: Budget, key: string): Promise<Verdict>;
+  /**
+   * Take back one hit of `key` (a reserved place its request did not use up): the current window's count
+   * goes down by one, as `@upstash/ratelimit`'s refund does (`limit(key, { rate: -1 })`), so a refund in a
+   * window after its hit's leaves that window one below what it saw.
+   * @throws ServiceError UPSTREAM_UNAVAILABLE when the backend cannot be reached
+   */
+  refund(budget: Budget, key: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -10,7 +10,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import requestValidators from './request-validators.js';
 import { ServiceError, type FieldProblem } from '../errors.js';
-import { applyStoredText } from './stored-text.js';
+import { applyStoredText, normalizeStoredText } from './stored-text.js';
 
 /**
  * The compiled validator of a request schema (`request-validators.js`, generated from every file of
@@ -177,6 +177,8 @@ function fieldProblems(errors: readonly ErrorObject[]): FieldProblem[] {
  */
 export function checkBody<T>(schema: string, value: unknown, precheck?: (value: unknown) => readonly FieldProblem[]): T {
   const validate = requestValidator(schema);
+  // the schema judges stored text in the form it is stored in (NFC)
+  normalizeStoredText(schema, value);
   const early = precheck?.(value) ?? [];
   const valid = validate(value);
   // the stored-text rule runs on a value the schema took (its strings are where the schema says)

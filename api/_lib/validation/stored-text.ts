@@ -49,6 +49,18 @@ function* strings(
 }
 
 /**
+ * Put the stored-text fields of `value` that schema `schema` lists in their stored form (NFC) in place,
+ * before the schema sees them, so the schema's own rules (a name's pattern) judge the text as it would be
+ * stored; a field that is not a string, or not well-formed, is left for the schema and the rule to refuse.
+ */
+export function normalizeStoredText(schema: string, value: unknown): void {
+  const fields = STORED_TEXT_FIELDS[schema];
+  if (!fields) return;
+  for (const pointer of Object.keys(fields))
+    for (const hit of strings(value, pointer.split('/').slice(1), '')) if (hit.value.isWellFormed()) hit.set(hit.value.normalize('NFC'));
+}
+
+/**
  * Apply the stored-text rule to the fields of `value` that schema `schema` lists: every problem, or none
  * and the fields replaced by their stored form (`value` is changed in place).
  */
