@@ -7,7 +7,7 @@
  * stored as the text the service wrote.
  *
  * Keys: one account's keys share the ledger's hash tag `{a:<accountId>}` (one hash slot):
- * - `player:{a:<id>}:island` hash: `state` (JSON), `revision`, `updatedAt`, `lastWrite`;
+ * - `player:{a:<id>}:island` hash: `state` (JSON), `revision`, `updatedAt`, `lastWrite`, `recentWrites` (the latest write ids, one per line);
  * - `player:{a:<id>}:chars` hash: `<characterId>:body` (the fixed fields as JSON), `:progress` (JSON),
  *   `:rev`, `:updated`, `:era`;
  * - `player:{a:<id>}:order` list of character ids, oldest first;
@@ -78,13 +78,32 @@ end
 return redis.call('HMGET', KEYS[1], 'state', 'revision', 'updatedAt')
 `);
 
-/** KEYS: island. ARGV: writeId, expected revision, state, at. */
+/**
+ * How many of an island's latest write ids its hash keeps (`recentWrites`): a save whose answer was lost
+ * and that is sent again after other saves followed it still finds itself (answered with the island as
+ * it stands, which holds its change), instead of reading as stale.
+ */
+export const ISLAND_RECENT_WRITES = 32;
+
+/**
+ * KEYS: island. ARGV: writeId, expected revision, state, at, how many write ids to keep. Returns
+ * `{'saved'}`, `{'again', state, revision, updatedAt}` for a write id saved before (a retry), `{'stale',
+ * revision}` or `{'missing'}`.
+ */
 const ISLAND_SAVE = redisScript(`
-local cur = redis.call('HMGET', KEYS[1], 'revision', 'lastWrite', 'state', 'updatedAt')
+local cur = redis.call('HMGET', KEYS[1], 'revision', 'lastWrite', 'state', 'updatedAt', 'recentWrites')
 if not cur[1] then return {'missing'} end
-if cur[2] == ARGV[1] then return {'again', cur[3], cur[1], cur[4]} end
+local recent = cur[5] or ''
+if cur[2] == ARGV[1] or string.find('\\n' .. recent, '\\n' .. ARGV[1] .. '\\n', 1, true) then
+  return {'again', cur[3], cur[1], cur[4]}
+end
 if tonumber(cur[1]) ~= tonumber(ARGV[2]) then return {'stale', cur[1]} end
-redis.call('HSET', KEYS[1], 'state', ARGV[3], 'revision', tostring(tonumber(cur[1]) + 1), 'updatedAt', ARGV[4], 'lastWrite', ARGV[1])
+local kept = {}
+for w in string.gmatch(recent, '[^\\n]+') do kept[#kept + 1] = w end
+while #kept >= tonumber(ARGV[5]) do table.remove(kept, 1) end
+kept[#kept + 1] = ARGV[1]
+redis.call('HSET', KEYS[1], 'state', ARGV[3], 'revision', tostring(tonumber(cur[1]) + 1), 'updatedAt', ARGV[4], 'lastWrite', ARGV[1],
+  'recentWrites', table.concat(kept, '\\n') .. '\\n')
 return {'saved'}
 `);
 
@@ -358,7 +377,7 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
       const out = await commands.script({
         script: ISLAND_SAVE,
         keys: [K.island(accountId)],
-        args: [save.writeId, String(save.expectedRevision), JSON.stringify(save.state), save.at],
+        args: [save.writeId, String(save.expectedRevision), JSON.stringify(save.state), save.at, String(ISLAND_RECENT_WRITES)],
       });
       switch (out[0]) {
         case 'saved':
