@@ -1,7 +1,8 @@
 /**
- * Operator routes (spec 2.6, 2.8, 4.8, 5.3): accounts and the admin grant of the soft currency.
- * Every route is admin only: a token whose role is admin or master, or `X-Admin-Password` equal to
- * `ADMIN_PASSWORD` (see `api/_lib/auth/guard.ts`).
+ * Operator routes (spec 2.6, 2.8, 4.8, 5.3): accounts, the admin grant of the soft currency, and an
+ * account's sessions and ban. The changes are admin only (a token whose role is admin or master, or
+ * `X-Admin-Password` equal to `ADMIN_PASSWORD`); the look-up also lets in the `support` role (the access
+ * of each route is declared in the route table; `api/_lib/auth/guard.ts`).
  *
  * Paths (declared in `api/_lib/routing/table.ts`):
  * - `POST /api/admin/accounts`: body `schemas/requests/create-account.schema.json` (`displayName`,
@@ -15,6 +16,12 @@
  *   idempotency rules as verify-send under sourceRef `admin-grant:{key}`. 200 `{ kind: "admin_grant_coin",
  *   onChain: false, burn: false, idempotent, entryId, sourceRef, account, amount, purpose: "grant",
  *   note (the reason), balance, at }`.
+ * - `POST /api/admin/players/{studioId}/revoke-sessions` and `…/unban`: body
+ *   `schemas/requests/account-action.schema.json` (`reason`, `idempotencyKey`); `POST …/ban`: body
+ *   `schemas/requests/account-ban.schema.json` (`reason`, optional `until` in the future,
+ *   `idempotencyKey`). 200 `schemas/responses/account-access.schema.json` (`{ account, access:
+ *   { sessionsRevokedAt, ban }, idempotent }`), once per key (a replay answers the access as it stands,
+ *   with `Idempotent-Replayed: true`).
  *
  * Errors (problem+json): 400, 401 with `WWW-Authenticate`, 403, 404, 409 CONFLICT (username taken),
  * 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 503 UPSTREAM_UNAVAILABLE. A refused request changes nothing.
@@ -23,7 +30,17 @@ import { readJsonBody } from './_lib/http/body.js';
 import { defineEntry, idempotentAnswer, plainJson, ServiceError } from './_lib/http/index.js';
 import { STUDIO_ID, UUID } from './_lib/ledger/ids.js';
 import { ledgerStore } from './_lib/ledger/store.js';
-import { createAccount, grantCoin, type CreateAccountBody, type GrantCoinBody } from './_lib/ledger/service.js';
+import {
+  banAccount,
+  createAccount,
+  grantCoin,
+  revokeSessions,
+  unbanAccount,
+  type AccountActionBody,
+  type AccountBanBody,
+  type CreateAccountBody,
+  type GrantCoinBody,
+} from './_lib/ledger/service.js';
 
 /** The method exports (see the file header). */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('admin', {
@@ -42,6 +59,27 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('adm
       const account = await (await ledgerStore()).findAccount(selector);
       if (!account) throw new ServiceError('NOT_FOUND', 'No account has this id.');
       return plainJson({ account });
+    },
+  },
+  'revoke-sessions': {
+    POST: async ({ request, key }) => {
+      const body = await readJsonBody<AccountActionBody>(request, { schema: 'account-action' });
+      const result = await revokeSessions(await ledgerStore(), key!, body);
+      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+    },
+  },
+  ban: {
+    POST: async ({ request, key }) => {
+      const body = await readJsonBody<AccountBanBody>(request, { schema: 'account-ban' });
+      const result = await banAccount(await ledgerStore(), key!, body);
+      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+    },
+  },
+  unban: {
+    POST: async ({ request, key }) => {
+      const body = await readJsonBody<AccountActionBody>(request, { schema: 'account-action' });
+      const result = await unbanAccount(await ledgerStore(), key!, body);
+      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
     },
   },
   'grant-coin': {

@@ -49,6 +49,8 @@
  * - `POST /api/auth/external-link` (the caller's token): `{ token }`; binds the identity to the caller's
  *   account: 201 `{ linked: true, link }`, 200 when already bound to it, 409 when bound to another.
  *   The platform's token is never stored or logged.
+ * - `POST /api/auth/logout` (the caller's token, no body): every token of the caller's account issued
+ *   until now is refused from here on, on every device (spec 5.3, 5.4). 204.
  *
  * Unique items (spec 2.6, 4.8; game servers: a token whose role is `server`, `admin` or `master`, or
  * `X-Admin-Password`; `api/_lib/player/items.ts` has the transition table):
@@ -109,9 +111,10 @@ import {
   type RecipeLearnBody,
 } from './_lib/player/service.js';
 import { ERAS, type Era, type IslandDoc, type PlayerStore } from './_lib/player/types.js';
-import type { Account } from './_lib/ledger/types.js';
+import type { Account, LedgerStore } from './_lib/ledger/types.js';
 import { getServiceConfig } from './_lib/config.js';
 import { ledgerStore } from './_lib/ledger/store.js';
+import { logout, refusingSuspended } from './_lib/ledger/service.js';
 import { externalLinkTo, externalLogin, type ExternalTokenBody } from './_lib/player/external-login.js';
 import { playerStore } from './_lib/player/store.js';
 import { changeBag, inventoryOf, type BagChangeBody } from './_lib/player/bag.js';
@@ -140,6 +143,16 @@ function actingOf(caller: Caller): ActingCaller {
   return { actor: 'player', principal: principalOf(caller) };
 }
 
+/**
+ * The ledger a write of `caller` resolves accounts through: a game server's token (role `server`) may not
+ * write to a banned account (403 `ACCOUNT_SUSPENDED`, `refusingSuspended`); operators (admin, master, the
+ * admin password) may, to correct it (docs/architecture.md, "Sessions and bans").
+ */
+async function writeLedger(caller: Caller): Promise<LedgerStore> {
+  const ledger = await ledgerStore();
+  return caller.via === 'token' && caller.principal.role === 'server' ? refusingSuspended(ledger) : ledger;
+}
+
 /** The caller's own account and the player store (a `player` route). @throws ServiceError 404, 503 */
 async function callerState(caller: Caller, url: URL): Promise<{ account: Account; store: PlayerStore }> {
   parseQuery(url.searchParams, PLAYER_PARAMS.none);
@@ -152,18 +165,24 @@ async function progressState(
   caller: Caller,
   url: URL,
   key: string | undefined,
+  write = false,
 ): Promise<{ account: Account; store: PlayerStore; acting: ActingCaller }> {
   parseQuery(url.searchParams, PLAYER_PARAMS.none);
   const acting = actingOf(caller);
   const store = await playerStore();
-  return { account: await characterAccount(await ledgerStore(), store, acting, characterIdOf(key)), store, acting };
+  const ledger = write ? await writeLedger(caller) : await ledgerStore();
+  return { account: await characterAccount(ledger, store, acting, characterIdOf(key)), store, acting };
 }
 
 /** The account a request acts for (`?studioId=` for a game server) and the player store. @throws ServiceError 400, 403, 404, 503 */
-async function actingState(caller: Caller, url: URL): Promise<{ account: Account; store: PlayerStore; acting: ActingCaller }> {
+async function actingState(
+  caller: Caller,
+  url: URL,
+  write = false,
+): Promise<{ account: Account; store: PlayerStore; acting: ActingCaller }> {
   const { studioId } = parseQuery(url.searchParams, PLAYER_PARAMS.account).values;
   const acting = actingOf(caller);
-  const account = await actingAccount(await ledgerStore(), acting, studioId);
+  const account = await actingAccount(write ? await writeLedger(caller) : await ledgerStore(), acting, studioId);
   return { account, store: await playerStore(), acting };
 }
 
@@ -189,7 +208,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
       return stateResponse(await readIsland(store, account));
     },
     PATCH: async ({ request, url, caller }) => {
-      const { account, store, acting } = await actingState(caller, url);
+      const { account, store, acting } = await actingState(caller, url, true);
       const patch = await readJsonBody<Record<string, Json>>(request, {
         schema: 'island-state-patch',
         maxBytes: ISLAND_BODY_LIMIT_BYTES,
@@ -226,7 +245,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
       return plainJson(progressView(c), 200, { ETag: revisionTag(c.progressRevision) });
     },
     PATCH: async ({ request, url, key, caller }) => {
-      const { store, account, acting } = await progressState(caller, url, key);
+      const { store, account, acting } = await progressState(caller, url, key, true);
       const body = await readJsonBody<ProgressPatchBody>(request, { schema: 'character-progress-patch', precheck: accountScopedProblems });
       const { character, replayed } = await patchProgress(
         store,
@@ -247,10 +266,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
       const { account, store } = await actingState(caller, url);
       return plainJson({ recipes: await store.recipes(account.accountId) });
     },
-    POST: async ({ request, url }) => {
+    POST: async ({ request, url, caller }) => {
       parseQuery(url.searchParams, PLAYER_PARAMS.none);
       const body = await readJsonBody<RecipeLearnBody>(request, { schema: 'recipe-learn' });
-      const out = await learnRecipe(await playerStore(), await ledgerStore(), body);
+      const out = await learnRecipe(await playerStore(), await writeLedger(caller), body);
       return plainJson(out, out.learned ? 201 : 200);
     },
   },
@@ -269,11 +288,18 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
       return plainJson(out, out.linked ? 201 : 200);
     },
   },
+  logout: {
+    POST: async ({ url, caller }) => {
+      parseQuery(url.searchParams, PLAYER_PARAMS.none);
+      await logout(await ledgerStore(), principalOf(caller));
+      return new Response(null, { status: 204 });
+    },
+  },
   uuid: {
-    POST: async ({ request, url }) => {
+    POST: async ({ request, url, caller }) => {
       parseQuery(url.searchParams, PLAYER_PARAMS.none);
       const body = await readJsonBody<MintBody>(request, { schema: 'item-mint' });
-      const out = await mintItem(await playerStore(), await ledgerStore(), body);
+      const out = await mintItem(await playerStore(), await writeLedger(caller), body);
       return idempotentAnswer(out, out.idempotent, { createdHeaders: { Location: `/api/ledger/${out.item.studioUuid}` } });
     },
   },
@@ -284,11 +310,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
     },
   },
   'item-events': {
-    POST: async ({ request, url, key }) => {
+    POST: async ({ request, url, key, caller }) => {
       parseQuery(url.searchParams, PLAYER_PARAMS.none);
       const id = instanceIdOf(key);
       const body = await readJsonBody<ItemEventBody>(request, { schema: 'item-event' });
-      const out = await recordItemEvent(await playerStore(), await ledgerStore(), id, body);
+      const out = await recordItemEvent(await playerStore(), await writeLedger(caller), id, body);
       return idempotentAnswer(out, out.idempotent);
     },
   },
@@ -299,17 +325,17 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
     },
   },
   'inventory-grant': {
-    POST: ({ request, url }) => bagChange(request, url, 1),
+    POST: ({ request, url, caller }) => bagChange(request, url, caller, 1),
   },
   'inventory-consume': {
-    POST: ({ request, url }) => bagChange(request, url, -1),
+    POST: ({ request, url, caller }) => bagChange(request, url, caller, -1),
   },
 });
 
 /** A grant (+1) or consumption (−1) of a stackable, by a game server. */
-async function bagChange(request: Request, url: URL, sign: 1 | -1): Promise<Response> {
+async function bagChange(request: Request, url: URL, caller: Caller, sign: 1 | -1): Promise<Response> {
   parseQuery(url.searchParams, PLAYER_PARAMS.none);
   const body = await readJsonBody<BagChangeBody>(request, { schema: 'bag-change' });
-  const out = await changeBag(await playerStore(), await ledgerStore(), body, sign);
+  const out = await changeBag(await playerStore(), await writeLedger(caller), body, sign);
   return idempotentAnswer(out, out.idempotent);
 }

@@ -132,10 +132,12 @@ export function errorCodes(op: OperationSpec): ErrorCode[] {
     codes.add('FORBIDDEN');
     codes.add('ACCOUNT_SUSPENDED');
   }
-  if (access === 'admin' || access === 'game-server') {
+  if (access === 'admin' || access === 'support' || access === 'game-server') {
     codes.add('UNAUTHORIZED');
     codes.add('FORBIDDEN');
   }
+  // a game server's token writes to no banned account (docs/architecture.md, "Sessions and bans")
+  if (access === 'game-server' && op.method !== 'GET') codes.add('ACCOUNT_SUSPENDED');
   if (op.query) codes.add('INVALID_QUERY');
   if (op.key) codes.add('NOT_FOUND');
   if (op.body) {
@@ -267,6 +269,7 @@ const SECURITY: Readonly<Record<Access, Json[]>> = {
   public: [],
   player: [{ bearerAuth: [] }],
   admin: [{ bearerAuth: [] }, { adminPassword: [] }],
+  support: [{ bearerAuth: [] }, { adminPassword: [] }],
   'game-server': [{ bearerAuth: [] }, { adminPassword: [] }],
   'player-or-game-server': [{ bearerAuth: [] }, { adminPassword: [] }],
 };
@@ -275,6 +278,7 @@ const ACCESS_NOTE: Readonly<Record<Access, string>> = {
   public: '',
   player: 'Needs the caller’s token (not a guest).',
   admin: 'Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.',
+  support: 'Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.',
   'game-server': 'Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.',
   'player-or-game-server':
     'A player’s own token (not a guest), or a game server’s credentials (a token whose role is server, admin or master, or `X-Admin-Password`) acting for the account; what each may write is listed in the description.',

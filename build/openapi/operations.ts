@@ -441,6 +441,67 @@ const operations: OperationSpec[] = [
     success: [{ status: 200, description: 'The grant (or its replay).', schema: 'responses/wallet-credit', headers: REPLAYED }],
     errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
+  // sessions and bans (§5.3)
+  {
+    entry: 'admin',
+    route: 'revoke-sessions',
+    method: 'POST',
+    operationId: 'revokeSessions',
+    summary: 'Refuse every token of an account issued until now',
+    description: `Every token of the account issued at or before this second is refused (401) from the next request on, on every device; the player logs in again. ${IDEMPOTENCY}`,
+    tag: 'admin',
+    key: 'the account’s `STUDIO_*` id',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+    body: {
+      kind: 'json',
+      schema: 'requests/account-action',
+      example: { reason: 'Player reports a stolen session', idempotencyKey: 'revoke-2026-11-28-0001' },
+    },
+    success: [
+      { status: 200, description: 'The account’s access after it (or its replay).', schema: 'responses/account-access', headers: REPLAYED },
+    ],
+    errors: ['IDEMPOTENCY_KEY_REUSED'],
+  },
+  {
+    entry: 'admin',
+    route: 'ban',
+    method: 'POST',
+    operationId: 'banAccount',
+    summary: 'Ban an account, until a time or without end',
+    description: `The account’s tokens are refused with 403 \`ACCOUNT_SUSPENDED\` (saying until when, never the reason) while the ban holds, and its sessions until now are revoked. A later ban replaces an earlier one; a ban whose end has passed no longer holds. ${IDEMPOTENCY}`,
+    tag: 'admin',
+    key: 'the account’s `STUDIO_*` id',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+    body: {
+      kind: 'json',
+      schema: 'requests/account-ban',
+      example: { reason: 'Chargeback fraud, ticket 4411', until: '2027-01-01T00:00:00Z', idempotencyKey: 'ban-2026-11-28-0001' },
+    },
+    success: [
+      { status: 200, description: 'The account’s access after it (or its replay).', schema: 'responses/account-access', headers: REPLAYED },
+    ],
+    errors: ['IDEMPOTENCY_KEY_REUSED'],
+  },
+  {
+    entry: 'admin',
+    route: 'unban',
+    method: 'POST',
+    operationId: 'unbanAccount',
+    summary: 'Lift an account’s ban',
+    description: `The account’s tokens issued since the ban are let in again; those the ban revoked stay revoked. ${IDEMPOTENCY}`,
+    tag: 'admin',
+    key: 'the account’s `STUDIO_*` id',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+    body: {
+      kind: 'json',
+      schema: 'requests/account-action',
+      example: { reason: 'Appeal granted, ticket 4412', idempotencyKey: 'unban-2026-11-29-0001' },
+    },
+    success: [
+      { status: 200, description: 'The account’s access after it (or its replay).', schema: 'responses/account-access', headers: REPLAYED },
+    ],
+    errors: ['IDEMPOTENCY_KEY_REUSED'],
+  },
   // §4.7, §4.9
   {
     entry: 'storage',
@@ -731,7 +792,7 @@ const operations: OperationSpec[] = [
     },
     success: [{ status: 200, description: 'Our token, the account and its characters.', schema: 'responses/auth-login' }],
     // a first login creates the account: its username or key may already be an admin-created account's
-    errors: ['UNAUTHORIZED', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+    errors: ['UNAUTHORIZED', 'ACCOUNT_SUSPENDED', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
   {
     entry: 'player',
@@ -751,6 +812,19 @@ const operations: OperationSpec[] = [
       { status: 200, description: 'Already bound to this account.', schema: 'responses/auth-link' },
     ],
     errors: ['NOT_FOUND', 'CONFLICT'],
+  },
+  {
+    entry: 'player',
+    route: 'logout',
+    method: 'POST',
+    operationId: 'logout',
+    summary: 'Log out everywhere',
+    description:
+      'Every token of the caller’s account issued until now is refused from the next request on, on every device. Safe to repeat.',
+    tag: 'identity',
+    query: PLAYER_PARAMS.none,
+    success: [{ status: 204, description: 'Logged out.' }],
+    errors: ['NOT_FOUND'],
   },
   // §2.6, §4.8
   {

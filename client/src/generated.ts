@@ -81,6 +81,9 @@ export type VerifySendToAccountRequest1 = {
 }
 
 export interface Components {
+AccountAccessResponse?: AccountAccessResponse
+AccountActionRequest?: AccountActionRequest
+AccountBanRequest?: AccountBanRequest
 AccountRecipesResponse?: AccountRecipesResponse
 AccountResponse?: AccountResponse
 AuthExternalRequest?: AuthExternalRequest
@@ -147,6 +150,74 @@ VerifySendToAccountRequest?: VerifySendToAccountRequest
 VersionsFile?: VersionsFile
 WalletCreditResponse?: WalletCreditResponse
 WalletOverviewResponse?: WalletOverviewResponse
+}
+/**
+ * Body of the sessions and ban routes (spec 5.3): the account and its access after the action. `sessionsRevokedAt`: every token issued at or before it is refused (null: never revoked); `ban`: the ban in force or past its end until lifted (null: none). `idempotent` is true on the replay of an action's key.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "AccountAccessResponse".
+ */
+export interface AccountAccessResponse {
+account: {
+accountId: string
+studioId: string
+displayName: string
+}
+access: {
+sessionsRevokedAt: (string | null)
+ban: (null | {
+reason: string
+at: string
+until: (string | null)
+/**
+ * True while the ban holds (no end, or its end is ahead).
+ */
+active: boolean
+})
+}
+idempotent: boolean
+}
+/**
+ * Body of POST /api/admin/players/{studioId}/revoke-sessions and POST /api/admin/players/{studioId}/unban (spec 5.3): why the operator acts, and the idempotency key of the action.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "AccountActionRequest".
+ */
+export interface AccountActionRequest {
+/**
+ * Why the operator acts (stored text; line feeds and tabs allowed).
+ */
+reason: string
+/**
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
+ */
+idempotencyKey: string
+}
+/**
+ * Body of POST /api/admin/players/{studioId}/ban (spec 5.3): why, until when (absent: without end), and the idempotency key. A ban refuses the account's tokens (403 ACCOUNT_SUSPENDED) and revokes its sessions; a later ban replaces an earlier one.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "AccountBanRequest".
+ */
+export interface AccountBanRequest {
+/**
+ * Why the account is banned (stored text; line feeds and tabs allowed). Operators read it; the player does not.
+ */
+reason: string
+/**
+ * When the ban ends, an RFC 3339 date-time (e.g. 2027-01-01T00:00:00Z); it must be a real time in the future. Absent: the ban has no end.
+ */
+until?: string
+/**
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
+ */
+idempotencyKey: string
 }
 /**
  * Body of GET /api/account/recipes (spec 4.8): the account's learned recipes by time learned, then id.
@@ -2488,6 +2559,42 @@ export interface GrantCoinArgs {
 }
 
 /**
+ * Arguments of `revokeSessions` (POST /api/admin/players/{key}/revoke-sessions).
+ */
+export interface RevokeSessionsArgs {
+  /**
+   * the account’s `STUDIO_*` id
+   */
+  readonly key: string;
+  /** The request body. */
+  readonly body: AccountActionRequest;
+}
+
+/**
+ * Arguments of `banAccount` (POST /api/admin/players/{key}/ban).
+ */
+export interface BanAccountArgs {
+  /**
+   * the account’s `STUDIO_*` id
+   */
+  readonly key: string;
+  /** The request body. */
+  readonly body: AccountBanRequest;
+}
+
+/**
+ * Arguments of `unbanAccount` (POST /api/admin/players/{key}/unban).
+ */
+export interface UnbanAccountArgs {
+  /**
+   * the account’s `STUDIO_*` id
+   */
+  readonly key: string;
+  /** The request body. */
+  readonly body: AccountActionRequest;
+}
+
+/**
  * Arguments of `uploadObject` (POST /api/storage/upload).
  */
 export interface UploadObjectArgs {
@@ -3166,7 +3273,7 @@ export class GameDataClient {
    *
    * `GET /api/admin/accounts/{key}` (200: The account.)
    *
-   * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
+   * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   getAccount(args: GetAccountArgs, options?: CallOptions): Promise<ApiResponse<AccountResponse>> {
@@ -3185,6 +3292,48 @@ export class GameDataClient {
    */
   grantCoin(args: GrantCoinArgs, options?: CallOptions): Promise<ApiResponse<WalletCreditResponse>> {
     return send(this.options, { method: 'POST', path: '/api/admin/grant-coin', json: args.body, security: 'token-or-password' }, options);
+  }
+
+  /**
+   * Refuse every token of an account issued until now.
+   *
+   * `POST /api/admin/players/{key}/revoke-sessions` (200: The account’s access after it (or its replay).)
+   *
+   * Every token of the account issued at or before this second is refused (401) from the next request on, on every device; the player logs in again. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   *
+   * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  revokeSessions(args: RevokeSessionsArgs, options?: CallOptions): Promise<ApiResponse<AccountAccessResponse>> {
+    return send(this.options, { method: 'POST', path: '/api/admin/players/{key}/revoke-sessions', params: { key: args.key }, json: args.body, security: 'token-or-password' }, options);
+  }
+
+  /**
+   * Ban an account, until a time or without end.
+   *
+   * `POST /api/admin/players/{key}/ban` (200: The account’s access after it (or its replay).)
+   *
+   * The account’s tokens are refused with 403 `ACCOUNT_SUSPENDED` (saying until when, never the reason) while the ban holds, and its sessions until now are revoked. A later ban replaces an earlier one; a ban whose end has passed no longer holds. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   *
+   * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  banAccount(args: BanAccountArgs, options?: CallOptions): Promise<ApiResponse<AccountAccessResponse>> {
+    return send(this.options, { method: 'POST', path: '/api/admin/players/{key}/ban', params: { key: args.key }, json: args.body, security: 'token-or-password' }, options);
+  }
+
+  /**
+   * Lift an account’s ban.
+   *
+   * `POST /api/admin/players/{key}/unban` (200: The account’s access after it (or its replay).)
+   *
+   * The account’s tokens issued since the ban are let in again; those the ban revoked stay revoked. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   *
+   * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  unbanAccount(args: UnbanAccountArgs, options?: CallOptions): Promise<ApiResponse<AccountAccessResponse>> {
+    return send(this.options, { method: 'POST', path: '/api/admin/players/{key}/unban', params: { key: args.key }, json: args.body, security: 'token-or-password' }, options);
   }
 
   /**
@@ -3420,6 +3569,20 @@ export class GameDataClient {
   }
 
   /**
+   * Log out everywhere.
+   *
+   * `POST /api/auth/logout` (204: Logged out.)
+   *
+   * Every token of the caller’s account issued until now is refused from the next request on, on every device. Safe to repeat.
+   *
+   * Needs the caller’s token (not a guest).
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  logout(options?: CallOptions): Promise<ApiResponse<undefined>> {
+    return send(this.options, { method: 'POST', path: '/api/auth/logout', security: 'token' }, options);
+  }
+
+  /**
    * Mint a unique item for an account.
    *
    * `POST /api/uuid` (200: The item minted by an earlier request with the same idempotency key. 201: The minted item.)
@@ -3584,4 +3747,4 @@ export class GameDataClient {
 }
 
 /** Every operation id, as the methods of {@link GameDataClient} are named. */
-export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;
+export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","revokeSessions","banAccount","unbanAccount","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;

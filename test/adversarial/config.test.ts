@@ -61,6 +61,19 @@ const SENDS: Record<string, Send> = {
       body: { studioId: STUDIO, amount: 1, reason: 'r', idempotencyKey: 'config-grant-1' },
       headers: password,
     }),
+  'admin/revoke-sessions POST': () =>
+    call(admin, 'POST', `/api/admin/players/${STUDIO}/revoke-sessions`, {
+      body: { reason: 'r', idempotencyKey: 'config-revoke-1' },
+      headers: password,
+    }),
+  'admin/ban POST': () =>
+    call(admin, 'POST', `/api/admin/players/${STUDIO}/ban`, { body: { reason: 'r', idempotencyKey: 'config-ban-01' }, headers: password }),
+  'admin/unban POST': () =>
+    call(admin, 'POST', `/api/admin/players/${STUDIO}/unban`, {
+      body: { reason: 'r', idempotencyKey: 'config-unban-1' },
+      headers: password,
+    }),
+  'player/logout POST': (p) => call(player, 'POST', '/api/auth/logout', { headers: p }),
   'storage/upload POST': () => raw(storage, 'POST', '/api/storage/upload', password, form('file', [['a.png', png()]], { folder: 'cfg' })),
   'storage/upload-multi POST': () => raw(storage, 'POST', '/api/storage/upload-multi', password, form('files', [['a.png', png()]])),
   'storage/upload-zip POST': async () =>

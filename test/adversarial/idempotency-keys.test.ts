@@ -165,6 +165,36 @@ const CASES: Record<string, Case> = {
     effect: async ({ item, Authorization }) =>
       (await call(player, 'GET', `/api/ledger/${item}`, { headers: { Authorization: Authorization! } })).body.events,
   },
+  'account-action': {
+    async prepare(config) {
+      const p = await newPlayer(config, 'Rev');
+      return { studioId: p.studioId, ...(await adminAuth(config)) };
+    },
+    send: ({ studioId, ...auth }, key) =>
+      entryCall(admin, 'POST', `/api/admin/players/${studioId}/revoke-sessions`, { reason: 'stolen session', idempotencyKey: key }, auth),
+    // the account's access as an operator reads it: a second revocation would move its time
+    effect: async ({ studioId, ...auth }) =>
+      (
+        await entryCall(
+          admin,
+          'POST',
+          `/api/admin/players/${studioId}/revoke-sessions`,
+          { reason: 'read', idempotencyKey: 'config-read-1' },
+          auth,
+        )
+      ).body.access,
+  },
+  'account-ban': {
+    async prepare(config) {
+      const p = await newPlayer(config, 'Ban');
+      return { studioId: p.studioId, ...(await adminAuth(config)) };
+    },
+    send: ({ studioId, ...auth }, key) =>
+      entryCall(admin, 'POST', `/api/admin/players/${studioId}/ban`, { reason: 'farming', idempotencyKey: key }, auth),
+    effect: async ({ studioId, ...auth }) =>
+      (await entryCall(admin, 'POST', `/api/admin/players/${studioId}/ban`, { reason: 'read', idempotencyKey: 'ban-read-0001' }, auth)).body
+        .access,
+  },
   'bag-change': {
     async prepare(config) {
       const p = await newPlayer(config, 'Bee');

@@ -126,6 +126,9 @@ describe('the table', () => {
       ['/api/admin/accounts', ['POST']],
       ['/api/admin/accounts/{key}', ['GET']],
       ['/api/admin/grant-coin', ['POST']],
+      ['/api/admin/players/{key}/revoke-sessions', ['POST']],
+      ['/api/admin/players/{key}/ban', ['POST']],
+      ['/api/admin/players/{key}/unban', ['POST']],
     ]);
     expect(
       tbl()
@@ -153,6 +156,7 @@ describe('the table', () => {
       ['/api/characters/{key}/progress', ['GET', 'PATCH']],
       ['/api/auth/external', ['POST']],
       ['/api/auth/external-link', ['POST']],
+      ['/api/auth/logout', ['POST']],
       ['/api/uuid', ['POST']],
       ['/api/ledger/{key}', ['GET']],
       ['/api/ledger/{key}/events', ['POST']],
@@ -172,7 +176,16 @@ describe('the table', () => {
         expect(r.methods, r.path).toEqual(['POST']);
       else if (r.entry === 'player')
         expect(r.methods[0], r.path).toBe(
-          ['export-from-rts', 'external', 'external-link', 'uuid', 'item-events', 'inventory-grant', 'inventory-consume'].includes(r.name)
+          [
+            'export-from-rts',
+            'external',
+            'external-link',
+            'logout',
+            'uuid',
+            'item-events',
+            'inventory-grant',
+            'inventory-consume',
+          ].includes(r.name)
             ? 'POST'
             : 'GET',
         );
@@ -204,6 +217,9 @@ describe('the table', () => {
       'icon',
       'legacy-asset',
       'account',
+      'revoke-sessions',
+      'ban',
+      'unban',
       'object',
       'progress',
       'item',

@@ -245,6 +245,9 @@ const CASES: Case[] = [
   ['POST', '/api/admin/accounts', 'admin', 'accounts', null],
   ['GET', '/api/admin/accounts/STUDIO_7QF3K2M9X4D1H8TB', 'admin', 'account', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['POST', '/api/admin/grant-coin', 'admin', 'grant-coin', null],
+  ['POST', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/revoke-sessions', 'admin', 'revoke-sessions', 'STUDIO_7QF3K2M9X4D1H8TB'],
+  ['POST', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/ban', 'admin', 'ban', 'STUDIO_7QF3K2M9X4D1H8TB'],
+  ['POST', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/unban', 'admin', 'unban', 'STUDIO_7QF3K2M9X4D1H8TB'],
   // 2.9, 4.8 player state: island, characters (a key in the middle of the path), account recipes
   ['GET', '/api/island/spec', 'player', 'spec', null],
   ['PATCH', '/api/island/state', 'player', 'state', null],
@@ -254,6 +257,7 @@ const CASES: Case[] = [
   ['GET', '/api/account/recipes', 'player', 'recipes', null],
   ['POST', '/api/auth/external', 'player', 'external', null],
   ['POST', '/api/auth/external-link', 'player', 'external-link', null],
+  ['POST', '/api/auth/logout', 'player', 'logout', null],
   ['POST', '/api/uuid', 'player', 'uuid', null],
   ['GET', '/api/inventory', 'player', 'inventory', null],
   ['POST', '/api/inventory/grant', 'player', 'inventory-grant', null],

@@ -32,7 +32,7 @@ let oracle: OpenApiOracle;
 let dataDir: string;
 let handle: (r: Request) => Promise<Response>;
 let studioId: string;
-const auth: Record<'player' | 'server', string> = { player: '', server: '' };
+const auth: Record<'player' | 'server' | 'leaver', string> = { player: '', server: '', leaver: '' };
 
 beforeAll(async () => {
   oracle = await openApiOracle();
@@ -50,6 +50,16 @@ beforeAll(async () => {
   studioId = ((await made.json()) as { account: { studioId: string } }).account.studioId;
   auth.player = `Bearer ${await mintToken(config.jwt, { subject: studioId, role: 'player' })}`;
   auth.server = `Bearer ${await mintToken(config.jwt, { subject: 'STUDIO_CONFORMANCE_SERVER', role: 'server' })}`;
+  // a logout revokes its account's tokens: it is sent with an account of its own
+  const leaver = await handle(
+    new Request('http://t/api/admin/accounts', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Admin-Password': ADMIN_PASSWORD },
+      body: JSON.stringify({ displayName: 'Leaver' }),
+    }),
+  );
+  const leaverId = ((await leaver.json()) as { account: { studioId: string } }).account.studioId;
+  auth.leaver = `Bearer ${await mintToken(config.jwt, { subject: leaverId, role: 'player' })}`;
 }, 60_000);
 
 afterAll(async () => {
@@ -98,7 +108,7 @@ function credentialsFor(op: OperationSpec): Record<string, string> {
     case 'public':
       return {};
     case 'player':
-      return { Authorization: auth.player };
+      return { Authorization: op.operationId === 'logout' ? auth.leaver : auth.player };
     case 'player-or-game-server':
       return { Authorization: auth.player };
     case 'game-server':

@@ -362,7 +362,7 @@ describe('answers and refusals', () => {
       'Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.',
     );
     expect(op('/api/admin/accounts/{key}').description).toBe(
-      'Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.',
+      'Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.',
     );
     expect(op('/api/admin/accounts/{key}')).toMatchObject({ operationId: 'getAccount', tags: ['admin'], 'x-route': 'admin/account' });
     expect(doc().components.securitySchemes).toMatchObject({

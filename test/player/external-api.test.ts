@@ -17,6 +17,7 @@ import { ServiceError } from '../../api/_lib/errors.js';
 import type { EntryExports } from '../../api/_lib/http/entry.js';
 import type { NewAccount } from '../../api/_lib/ledger/types.js';
 import { externalLinkTo, externalLogin } from '../../api/_lib/player/external-login.js';
+import { ledgerStore } from '../../api/_lib/ledger/store.js';
 import * as playerEntry from '../../api/player.js';
 import * as adminEntry from '../../api/admin.js';
 import { mintToken } from '../../api/_lib/auth/tokens.js';
@@ -115,6 +116,22 @@ describe('POST /api/auth/external', () => {
     expect(again.body.created).toBe(false);
     expect(again.body.account).toEqual(first.body.account);
     expect((again.body.characters as { name: string; era: string }[]).map((c) => [c.name, c.era])).toEqual([['Zed', 'nexus']]);
+  });
+
+  it('gives a banned account no token (403), and a login right after a logout a token that is let in', async () => {
+    const first = await login(await platformToken('ban-me-1'));
+    const auth = { Authorization: `Bearer ${String(first.body.token)}` };
+    expect((await call(player, 'POST', '/api/auth/logout', { headers: auth })).status).toBe(204);
+    // in the logout's own second: the login waits for the next, so its token is not issued "before" it
+    const after = await login(await platformToken('ban-me-1'));
+    const fresh = { Authorization: `Bearer ${String(after.body.token)}` };
+    expect((await call(player, 'GET', '/api/inventory', { headers: fresh })).status).toBe(200);
+    expect((await call(player, 'GET', '/api/inventory', { headers: auth })).status).toBe(401);
+    const accountId = (first.body.account as { accountId: string }).accountId;
+    const ban = { reason: 'r', at: new Date().toISOString(), until: new Date(Date.now() + 60_000).toISOString() };
+    await (await ledgerStore()).changeAccess({ accountId, change: { kind: 'ban', at: 1, ban }, key: undefined, fingerprint: 'f' });
+    const refused = await login(await platformToken('ban-me-1'));
+    expect([refused.status, refused.body.code, refused.body.token]).toEqual([403, 'ACCOUNT_SUSPENDED', undefined]);
   });
 
   it('gives two simultaneous first logins of one identity the same account, never a 5xx', async () => {

@@ -41,6 +41,18 @@ export function requireAdmin(request: Request, config: ServiceConfig): Promise<A
   return admit(request, config, ['admin', 'master'], 'This operation needs an admin or master token.');
 }
 
+/** Roles of operators who may look up and export (the `support` access). */
+export const SUPPORT_ROLES: readonly Role[] = Object.freeze(['support', 'admin', 'master']);
+
+/**
+ * Admit an operator's read (the `support` access): as {@link requireAdmin}, with the `support` role let in
+ * beside admin and master.
+ * @throws ServiceError UNAUTHORIZED (401) or FORBIDDEN (403).
+ */
+export function requireSupport(request: Request, config: ServiceConfig): Promise<AdminGrant> {
+  return admit(request, config, SUPPORT_ROLES, 'This operation needs a support, admin or master token.');
+}
+
 /**
  * Admit a game server's request (see the module header).
  * @throws ServiceError UNAUTHORIZED (401) or FORBIDDEN (403).

@@ -25,8 +25,12 @@ import { createSecretKey, hash, type KeyObject } from 'node:crypto';
 import { onConfigChange, type JwtConfig, type Secret } from '../config.js';
 import { ServiceError } from '../errors.js';
 
-/** Roles a token may carry (spec 5.3: `admin` and `master` hold admin rights; `server` is a game server's, which may mint and record unique items, spec 2.6). */
-export const ROLES = ['player', 'member', 'admin', 'master', 'server'] as const;
+/**
+ * Roles a token may carry (spec 5.3: `admin` and `master` hold admin rights; `server` is a game server's,
+ * which may mint and record unique items, spec 2.6; `support` is an operator's who may look up and export
+ * but change nothing; README, "Roles").
+ */
+export const ROLES = ['player', 'member', 'admin', 'master', 'server', 'support'] as const;
 /** One role. */
 export type Role = (typeof ROLES)[number];
 

@@ -28,7 +28,15 @@
  * Routes marked `gone` in the table (retired file, catch-alls) answer every method, OPTIONS included,
  * with their handler (which throws `NOT_FOUND`).
  */
-import { actsAsGameServer, bearerToken, requireAdmin, requireGameServer, requireLogin, requirePlayerOrGameServer } from '../auth/guard.js';
+import {
+  actsAsGameServer,
+  bearerToken,
+  requireAdmin,
+  requireGameServer,
+  requireLogin,
+  requirePlayerOrGameServer,
+  requireSupport,
+} from '../auth/guard.js';
 import { isRememberedToken, type Principal } from '../auth/tokens.js';
 import { getServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
@@ -68,6 +76,8 @@ export async function admit(access: Access, request: Request): Promise<Caller> {
       return requireGameServer(request, getServiceConfig());
     case 'player-or-game-server':
       return requirePlayerOrGameServer(request, getServiceConfig());
+    case 'support':
+      return requireSupport(request, getServiceConfig());
     default:
       return requireAdmin(request, getServiceConfig());
   }
@@ -120,7 +130,7 @@ function notFound(url: URL): ServiceError {
 }
 
 /** Accesses whose writes and refusals are logged for the operator. */
-const OPERATOR_ACCESS: ReadonlySet<Access> = new Set(['admin', 'game-server']);
+const OPERATOR_ACCESS: ReadonlySet<Access> = new Set(['admin', 'support', 'game-server']);
 
 /**
  * True when a request is an operator's or a game server's, whose writes and refusals are logged: on an

@@ -16,12 +16,13 @@ import { issuedBefore, unauthorized, type Principal } from '../auth/tokens.js';
 import { ServiceError } from '../errors.js';
 import { systemClock, type Clock } from '../stores/clock.js';
 import { requestFingerprint } from '../stores/idempotency.js';
-import { mintStudioId, mintUuid } from './ids.js';
+import { mintStudioId, mintUuid, STUDIO_ID } from './ids.js';
 import {
   SOURCE_REF_PREFIX,
   TRANSFER_KIND_NAMES,
   transferKindOf,
   type TransferKindName,
+  type AccessChange,
   type Account,
   type AccountAccess,
   type AccountBan,
@@ -352,6 +353,170 @@ export async function accountOfToken(store: LedgerStore, principal: Principal, c
   if (bannedAt(access, clock())) throw suspended(access.ban!);
   if (issuedBefore(principal, access.sessionsRevokedAt)) throw unauthorized('The token is not valid.', 'invalid_token');
   return account;
+}
+
+// ---------------------------------------------------------------- sessions and bans (5.3)
+
+/** Body of `POST /api/admin/players/{studioId}/revoke-sessions` and `…/unban` after schema validation. */
+export interface AccountActionBody {
+  readonly reason: string;
+  readonly idempotencyKey: string;
+}
+
+/** Body of `POST /api/admin/players/{studioId}/ban` after schema validation. */
+export interface AccountBanBody extends AccountActionBody {
+  readonly until?: string;
+}
+
+/** An account's access as the API answers it (`schemas/responses/account-access.schema.json`). */
+export interface AccessAnswer {
+  readonly account: AccountRef;
+  readonly access: {
+    readonly sessionsRevokedAt: string | null;
+    readonly ban: { readonly reason: string; readonly at: string; readonly until: string | null; readonly active: boolean } | null;
+  };
+  readonly idempotent: boolean;
+}
+
+/** The answer of `access` for `account` at `now`. */
+export function accessAnswer(account: Account, access: AccountAccess, idempotent: boolean, now: Date): AccessAnswer {
+  const ban = access.ban;
+  return {
+    account: refOf(account),
+    access: {
+      sessionsRevokedAt: access.sessionsRevokedAt === undefined ? null : new Date(access.sessionsRevokedAt * 1000).toISOString(),
+      ban: ban ? { reason: ban.reason, at: ban.at, until: ban.until ?? null, active: bannedAt(access, now) } : null,
+    },
+    idempotent,
+  };
+}
+
+/** The account an operator's route names by its studio id. @throws ServiceError NOT_FOUND */
+export async function namedAccount(store: LedgerStore, studioId: string): Promise<Account> {
+  const account = STUDIO_ID.test(studioId) ? await store.findAccount({ studioId }) : undefined;
+  if (!account) throw new ServiceError('NOT_FOUND', 'No account has this studioId.');
+  return account;
+}
+
+/**
+ * Change an account's access once per idempotency key (docs/architecture.md, "Sessions and bans"): the
+ * fingerprint binds the key to the account, the kind of change and a ban's end (never the reason, which
+ * a retry may reword).
+ * @throws ServiceError NOT_FOUND, IDEMPOTENCY_KEY_REUSED (422), UPSTREAM_UNAVAILABLE
+ */
+async function changeAccess(
+  store: LedgerStore,
+  account: Account,
+  change: AccessChange,
+  key: string | undefined,
+  clock: Clock,
+): Promise<AccessAnswer> {
+  const fingerprint = requestFingerprint({
+    accountId: account.accountId,
+    kind: change.kind,
+    until: change.kind === 'ban' ? (change.ban.until ?? null) : null,
+  });
+  const out = await store.changeAccess({ accountId: account.accountId, change, key, fingerprint });
+  switch (out.status) {
+    case 'created':
+    case 'replayed':
+      return accessAnswer(account, out.access, out.status === 'replayed', clock());
+    case 'key-reused':
+      throw new ServiceError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'This idempotency key was used before for another account, action or ban end; nothing changed. Use a new key for a new action.',
+      );
+    default:
+      throw new ServiceError('NOT_FOUND', 'No account has this studioId.');
+  }
+}
+
+/** The second a revocation made at `now` holds from: every token issued in it or before is refused. */
+const revocationSecond = (now: Date): number => Math.floor(now.getTime() / 1000);
+
+/**
+ * Refuse every token of an account issued until now (spec 5.3), once per key.
+ * @throws as {@link changeAccess}
+ */
+export async function revokeSessions(
+  store: LedgerStore,
+  studioId: string,
+  body: AccountActionBody,
+  clock: Clock = systemClock,
+): Promise<AccessAnswer> {
+  const account = await namedAccount(store, studioId);
+  return changeAccess(store, account, { kind: 'revoke-sessions', at: revocationSecond(clock()) }, body.idempotencyKey, clock);
+}
+
+/**
+ * Ban an account, until `until` or without end, revoking its sessions (spec 5.3), once per key; a later
+ * ban replaces an earlier one.
+ * @throws ServiceError INVALID_BODY (400) for an end that is not in the future; as {@link changeAccess}
+ */
+export async function banAccount(
+  store: LedgerStore,
+  studioId: string,
+  body: AccountBanBody,
+  clock: Clock = systemClock,
+): Promise<AccessAnswer> {
+  const now = clock();
+  const sent = body.until;
+  const until = sent === undefined ? undefined : new Date(sent);
+  // NaN (a date that is no date, e.g. month 13) is never after now
+  if (sent !== undefined && !(until!.getTime() > now.getTime()))
+    throw new ServiceError('INVALID_BODY', 'A ban ends at a real time in the future; leave out "until" for a ban without end.', {
+      errors: [{ name: '/until', message: `${sent.slice(0, 40)} is not a time in the future.`, value: sent.slice(0, 40) }],
+    });
+  const account = await namedAccount(store, studioId);
+  const ban: AccountBan = { reason: body.reason, at: now.toISOString(), ...(until ? { until: until.toISOString() } : {}) };
+  return changeAccess(store, account, { kind: 'ban', at: revocationSecond(now), ban }, body.idempotencyKey, clock);
+}
+
+/**
+ * Lift an account's ban (spec 5.3), once per key; its tokens revoked by the ban stay revoked.
+ * @throws as {@link changeAccess}
+ */
+export async function unbanAccount(
+  store: LedgerStore,
+  studioId: string,
+  body: AccountActionBody,
+  clock: Clock = systemClock,
+): Promise<AccessAnswer> {
+  const account = await namedAccount(store, studioId);
+  return changeAccess(store, account, { kind: 'unban' }, body.idempotencyKey, clock);
+}
+
+/**
+ * A view of `store` whose account look-ups refuse a banned account (403 `ACCOUNT_SUSPENDED`): what a game
+ * server's writes resolve accounts through, so none reaches a banned account's state (spec 5.3;
+ * docs/architecture.md, "Sessions and bans"). Everything else is `store`'s own.
+ */
+export function refusingSuspended(store: LedgerStore, clock: Clock = systemClock): LedgerStore {
+  const findAccount = async (selector: AccountSelector): Promise<Account | undefined> => {
+    const account = await store.findAccount(selector);
+    if (account) {
+      const access = await store.access(account.accountId);
+      if (bannedAt(access, clock())) throw suspended(access.ban!);
+    }
+    return account;
+  };
+  return new Proxy(store, {
+    get(target, prop) {
+      if (prop === 'findAccount') return findAccount;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * Log out everywhere: refuse every token of the caller's account issued until now (spec 5.3, 5.4). Safe
+ * to repeat as it is (a revocation time only moves forward), so it takes no idempotency key.
+ * @throws as {@link accountOfToken}
+ */
+export async function logout(store: LedgerStore, principal: Principal, clock: Clock = systemClock): Promise<void> {
+  const account = await accountOfToken(store, principal, clock);
+  await changeAccess(store, account, { kind: 'revoke-sessions', at: revocationSecond(clock()) }, undefined, clock);
 }
 
 /**

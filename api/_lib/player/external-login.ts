@@ -19,6 +19,7 @@ import { mintToken } from '../auth/tokens.js';
 import type { ServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { mintStudioId, mintUuid } from '../ledger/ids.js';
+import { bannedAt, suspended } from '../ledger/service.js';
 import type { Account, LedgerStore } from '../ledger/types.js';
 import { characterView } from './service.js';
 import { systemClock, type Clock } from '../stores/clock.js';
@@ -83,6 +84,13 @@ export async function externalLogin(
   }
   const account = await ledger.findAccount({ accountId: link.accountId });
   if (!account) throw new ServiceError('UPSTREAM_UNAVAILABLE', 'The linked account cannot be read; try again.');
+  // a banned account gets no token; one logged out in this very second waits for the next, or its new
+  // token (whose iat has whole seconds) would be refused as issued before the revocation
+  const access = await ledger.access(account.accountId);
+  if (bannedAt(access, clock())) throw suspended(access.ban!);
+  const revoked = access.sessionsRevokedAt ?? -1;
+  const wait = (revoked + 1) * 1000 - Date.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait + 5, 1100)));
   const token = await mintToken(config.jwt, { subject: account.studioId, role: 'player', ttlSeconds: LOGIN_TOKEN_TTL_S });
   return {
     token,

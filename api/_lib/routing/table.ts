@@ -33,9 +33,11 @@ export type Method = (typeof METHODS)[number];
  *   unique items and bag quantities change server-side only);
  * - `player-or-game-server`: a player's own token, or a game server's credentials acting for a player's
  *   account (what each may write of player state is the player service's field table);
+ * - `support`: an operator who may look and export, not change: a token whose role is `support`,
+ *   `admin` or `master`, or `X-Admin-Password`;
  * - `admin`: a token whose role is `admin` or `master`, or `X-Admin-Password` (spec 5.3).
  */
-export const ACCESS = ['public', 'player', 'game-server', 'player-or-game-server', 'admin'] as const;
+export const ACCESS = ['public', 'player', 'game-server', 'player-or-game-server', 'support', 'admin'] as const;
 /** One access level. */
 export type Access = (typeof ACCESS)[number];
 
@@ -112,8 +114,12 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/wallet/overview', entry: 'wallet', name: 'overview', methods: GET, access: 'player' },
   // §4.8 admin: accounts (spec 2.6, 2.8) and grant-coin
   { path: '/api/admin/accounts', entry: 'admin', name: 'accounts', methods: ['POST'], access: 'admin' },
-  { path: '/api/admin/accounts/{key}', entry: 'admin', name: 'account', methods: GET, access: 'admin' },
+  { path: '/api/admin/accounts/{key}', entry: 'admin', name: 'account', methods: GET, access: 'support' },
   { path: '/api/admin/grant-coin', entry: 'admin', name: 'grant-coin', methods: ['POST'], access: 'admin' },
+  // sessions and bans (spec 5.3; docs/architecture.md, "Sessions and bans")
+  { path: '/api/admin/players/{key}/revoke-sessions', entry: 'admin', name: 'revoke-sessions', methods: ['POST'], access: 'admin' },
+  { path: '/api/admin/players/{key}/ban', entry: 'admin', name: 'ban', methods: ['POST'], access: 'admin' },
+  { path: '/api/admin/players/{key}/unban', entry: 'admin', name: 'unban', methods: ['POST'], access: 'admin' },
   // §4.7 storage (admin only, spec 5.6 shows none): the named routes before the key route
   { path: '/api/storage/upload', entry: 'storage', name: 'upload', methods: ['POST'], access: 'admin' },
   { path: '/api/storage/upload-multi', entry: 'storage', name: 'upload-multi', methods: ['POST'], access: 'admin' },
@@ -134,6 +140,7 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   // §4.8, §5.5 external login (no caller token) and link (the caller's token)
   { path: '/api/auth/external', entry: 'player', name: 'external', methods: ['POST'], access: 'public' },
   { path: '/api/auth/external-link', entry: 'player', name: 'external-link', methods: ['POST'], access: 'player' },
+  { path: '/api/auth/logout', entry: 'player', name: 'logout', methods: ['POST'], access: 'player' },
   // §2.6, §4.8 unique items: minting and the item ledger (game servers and admins)
   { path: '/api/uuid', entry: 'player', name: 'uuid', methods: ['POST'], access: 'game-server' },
   { path: '/api/ledger/{key}', entry: 'player', name: 'item', methods: GET, access: 'game-server' },

@@ -21,6 +21,8 @@ export interface StoredTextField {
 export const STORED_TEXT_FIELDS: Readonly<Record<string, Readonly<Record<string, StoredTextField>>>> = Object.freeze({
   'verify-send-to-account': { '/note': { kind: 'lines', maxLength: 500 } },
   'grant-coin': { '/reason': { kind: 'lines', maxLength: 200 } },
+  'account-action': { '/reason': { kind: 'lines', maxLength: 200 } },
+  'account-ban': { '/reason': { kind: 'lines', maxLength: 200 } },
   'create-account': { '/displayName': { kind: 'line', maxLength: 64 }, '/username': { kind: 'line', maxLength: 64 } },
   'character-create': { '/name': { kind: 'line', maxLength: 24 } },
   'character-progress-patch': { '/progress/skill_loadouts/*/name': { kind: 'line', maxLength: 40 } },
