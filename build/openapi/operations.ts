@@ -136,6 +136,33 @@ const LIMIT_HEADERS = {
 const FILE_NAMED = 'The file’s bytes; its name becomes the last segment of its key.';
 const UUID_EXAMPLE = '3f2b8c1e-7a4d-4e6b-9c0f-1d2e3f4a5b6c';
 
+/** An operator's change of an account's sessions or ban (§5.3): `POST /api/admin/players/{studioId}/<route>`. */
+function accessOperation(
+  route: string,
+  operationId: string,
+  summary: string,
+  description: string,
+  schema: string,
+  example: Readonly<Record<string, string>>,
+): OperationSpec {
+  return {
+    entry: 'admin',
+    route,
+    method: 'POST',
+    operationId,
+    summary,
+    description: `${description} ${IDEMPOTENCY}`,
+    tag: 'admin',
+    key: 'the account’s `STUDIO_*` id',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+    body: { kind: 'json', schema, example },
+    success: [
+      { status: 200, description: 'The account’s access after it (or its replay).', schema: 'responses/account-access', headers: REPLAYED },
+    ],
+    errors: ['IDEMPOTENCY_KEY_REUSED'],
+  };
+}
+
 /**
  * The answers of an idempotent create (§4.8): 201 with what was made (with `headers`), and 200 with the same
  * for a replay of its idempotency key (with `replayHeaders` and `Idempotent-Replayed`).
@@ -442,66 +469,30 @@ const operations: OperationSpec[] = [
     errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
   // sessions and bans (§5.3)
-  {
-    entry: 'admin',
-    route: 'revoke-sessions',
-    method: 'POST',
-    operationId: 'revokeSessions',
-    summary: 'Refuse every token of an account issued until now',
-    description: `Every token of the account issued at or before this second is refused (401) from the next request on, on every device; the player logs in again. ${IDEMPOTENCY}`,
-    tag: 'admin',
-    key: 'the account’s `STUDIO_*` id',
-    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
-    body: {
-      kind: 'json',
-      schema: 'requests/account-action',
-      example: { reason: 'Player reports a stolen session', idempotencyKey: 'revoke-2026-11-28-0001' },
-    },
-    success: [
-      { status: 200, description: 'The account’s access after it (or its replay).', schema: 'responses/account-access', headers: REPLAYED },
-    ],
-    errors: ['IDEMPOTENCY_KEY_REUSED'],
-  },
-  {
-    entry: 'admin',
-    route: 'ban',
-    method: 'POST',
-    operationId: 'banAccount',
-    summary: 'Ban an account, until a time or without end',
-    description: `The account’s tokens are refused with 403 \`ACCOUNT_SUSPENDED\` (saying until when, never the reason) while the ban holds, and its sessions until now are revoked. A later ban replaces an earlier one; a ban whose end has passed no longer holds. ${IDEMPOTENCY}`,
-    tag: 'admin',
-    key: 'the account’s `STUDIO_*` id',
-    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
-    body: {
-      kind: 'json',
-      schema: 'requests/account-ban',
-      example: { reason: 'Chargeback fraud, ticket 4411', until: '2027-01-01T00:00:00Z', idempotencyKey: 'ban-2026-11-28-0001' },
-    },
-    success: [
-      { status: 200, description: 'The account’s access after it (or its replay).', schema: 'responses/account-access', headers: REPLAYED },
-    ],
-    errors: ['IDEMPOTENCY_KEY_REUSED'],
-  },
-  {
-    entry: 'admin',
-    route: 'unban',
-    method: 'POST',
-    operationId: 'unbanAccount',
-    summary: 'Lift an account’s ban',
-    description: `The account’s tokens issued since the ban are let in again; those the ban revoked stay revoked. ${IDEMPOTENCY}`,
-    tag: 'admin',
-    key: 'the account’s `STUDIO_*` id',
-    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
-    body: {
-      kind: 'json',
-      schema: 'requests/account-action',
-      example: { reason: 'Appeal granted, ticket 4412', idempotencyKey: 'unban-2026-11-29-0001' },
-    },
-    success: [
-      { status: 200, description: 'The account’s access after it (or its replay).', schema: 'responses/account-access', headers: REPLAYED },
-    ],
-    errors: ['IDEMPOTENCY_KEY_REUSED'],
-  },
+  accessOperation(
+    'revoke-sessions',
+    'revokeSessions',
+    'Refuse every token of an account issued until now',
+    'Every token of the account issued at or before this second is refused (401) from the next request on, on every device; the player logs in again.',
+    'requests/account-action',
+    { reason: 'Player reports a stolen session', idempotencyKey: 'revoke-2026-11-28-0001' },
+  ),
+  accessOperation(
+    'ban',
+    'banAccount',
+    'Ban an account, until a time or without end',
+    'The account’s tokens are refused with 403 `ACCOUNT_SUSPENDED` (saying until when, never the reason) while the ban holds, and its sessions until now are revoked. A later ban replaces an earlier one; a ban whose end has passed no longer holds.',
+    'requests/account-ban',
+    { reason: 'Chargeback fraud, ticket 4411', until: '2027-01-01T00:00:00Z', idempotencyKey: 'ban-2026-11-28-0001' },
+  ),
+  accessOperation(
+    'unban',
+    'unbanAccount',
+    'Lift an account’s ban',
+    'The account’s tokens issued since the ban are let in again; those the ban revoked stay revoked.',
+    'requests/account-action',
+    { reason: 'Appeal granted, ticket 4412', idempotencyKey: 'unban-2026-11-29-0001' },
+  ),
   // §4.7, §4.9
   {
     entry: 'storage',
