@@ -59,6 +59,9 @@ describe('the stored-text rule', () => {
     expect(cleanStoredText('A\u0000d\u202Ea\u0301\ud800', 'line', 64, 'x')).toBe('Adá\ufffd');
     expect(cleanStoredText('abcdef', 'line', 3, 'x')).toBe('abc');
     expect(cleanStoredText('\u0000\u0001 ', 'line', 10, 'fallback')).toBe('fallback');
+    // multi-line text keeps its line feeds and tabs, and loses every other control; single-line text loses them all
+    expect(cleanStoredText('a\nb\tc\r\u0000d\u0085', 'lines', 64, 'x')).toBe('a\nb\tcd');
+    expect(cleanStoredText('a\nb\tc\r\u0000d\u0085', 'line', 64, 'x')).toBe('abcd');
   });
 });
 

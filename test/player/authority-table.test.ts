@@ -72,5 +72,29 @@ describe('who writes player state', () => {
     expect(island.errors.map((p) => [p.name, p.message])).toEqual([
       ['/rtsExport', '"rtsExport" is derived by POST /api/island/export-from-rts, with its hash: no request writes it.'],
     ]);
+    expect(island.message).toBe(
+      'This game server may not write /rtsExport; it may write campPosition, clearings, nodes, animals, regrowRegions, stats.',
+    );
+  });
+
+  it('says of every field what it is and where it comes from, in the words of its refusal', () => {
+    for (const [table, prefix] of [
+      [ISLAND_AUTHORITY, ''],
+      [PROGRESS_AUTHORITY, '/progress'],
+    ] as const) {
+      for (const [field, rule] of Object.entries(table)) {
+        // the words finish "<field> …: who writes it." (a phrase of its own, never empty)
+        expect(rule.why, field).toMatch(/^is [a-z].{8,}[a-z]$/);
+        if (rule.writer === 'player') continue;
+        try {
+          checkAuthority(table, [field], 'player', prefix);
+          expect.unreachable(field);
+        } catch (e) {
+          expect((e as ServiceError).errors[0]!.message).toBe(
+            `"${field}" ${rule.why}: ${rule.writer === 'service' ? 'no request writes it' : 'only a game server writes it'}.`,
+          );
+        }
+      }
+    }
   });
 });
