@@ -287,6 +287,10 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
         expect(await s.changeAccess(revoke)).toEqual({ status: 'created', access: { sessionsRevokedAt: 1_800_000_000 } });
         expect(await s.changeAccess(revoke)).toEqual({ status: 'replayed', access: { sessionsRevokedAt: 1_800_000_000 } });
         expect(await s.changeAccess({ ...revoke, fingerprint: 'r2' })).toEqual({ status: 'key-reused' });
+        // the record read alone: the same answers, nothing changed
+        expect(await s.accessRecord('revoke-0001', 'r1')).toEqual({ status: 'replayed', access: { sessionsRevokedAt: 1_800_000_000 } });
+        expect(await s.accessRecord('revoke-0001', 'r2')).toEqual({ status: 'key-reused' });
+        expect(await s.accessRecord('revoke-0009', 'r1')).toBeUndefined();
         // a revocation time never moves back, whatever order revocations arrive in
         await s.changeAccess({ ...revoke, change: { kind: 'revoke-sessions', at: 1_700_000_000 }, key: undefined });
         expect(await s.access(a.accountId.toUpperCase())).toEqual({ sessionsRevokedAt: 1_800_000_000 });

@@ -23,6 +23,7 @@ import {
   overview,
   resolveAccount,
   verifySend,
+  rfc3339Time,
 } from '../../api/_lib/ledger/service.js';
 
 /** A player's verified token for `studioId`, issued a second ago. */
@@ -326,5 +327,35 @@ describe('overview cursor', () => {
     const none = await overview(store, tokenOf(account.studioId), { limit: 5, kind: 'verify_send_to_account_wallet', purpose: 'grant' });
     expect(none).toMatchObject({ transactions: [], cursor: null, hasMore: false, balance: 128 });
     expect((await refusal(overview(store, tokenOf('STUDIO_NOBODY'), { limit: 5 }))).message).toBe('No account belongs to this token.');
+  });
+});
+
+describe('rfc3339Time', () => {
+  it('reads an RFC 3339 date-time with its offset and fraction, and names no instant for an impossible one', () => {
+    const read = (t: string) => rfc3339Time(t)?.toISOString();
+    expect(read('2027-01-01T02:30:00+02:30')).toBe('2027-01-01T00:00:00.000Z');
+    expect(read('2027-01-01T00:00:00-01:00')).toBe('2027-01-01T01:00:00.000Z');
+    expect(read('2028-02-29T23:59:59.999Z')).toBe('2028-02-29T23:59:59.999Z');
+    expect(read('2000-02-29T00:00:00Z')).toBe('2000-02-29T00:00:00.000Z');
+    expect(read('0050-06-01T00:00:00Z')).toBe('0050-06-01T00:00:00.000Z');
+    for (const bad of [
+      '2027-02-29T00:00:00Z',
+      '1900-02-29T00:00:00Z',
+      '2031-04-31T00:00:00Z',
+      '2031-01-32T00:00:00Z',
+      '2031-00-01T00:00:00Z',
+      '2031-13-01T00:00:00Z',
+      '2031-01-01T24:00:00Z',
+      '2031-01-01T00:60:00Z',
+      '2031-01-01T00:00:60Z',
+      '2031-01-01T00:00:00+24:00',
+      '2031-01-01T00:00:00+01:60',
+      '9999-12-31T23:59:59-23:59',
+      '0001-01-01T00:00:00+00:01',
+      '0000-01-01T00:00:00Z',
+      '2031-01-01 00:00:00Z',
+      '2031-01-01T00:00:00',
+    ])
+      expect(read(bad), bad).toBeUndefined();
   });
 });

@@ -207,6 +207,15 @@ class RedisLedger implements LedgerStore {
     return access;
   }
 
+  async accessRecord(key: string, fingerprint: string): Promise<AccessChangeOutcome | undefined> {
+    // a record is `<fingerprint>\n<account id>` (`api/_lib/stores/idempotency.ts`)
+    const record = await this.#commands.field(KEYS.accessKeys, key);
+    if (record === null) return undefined;
+    const [stored, ref] = record.split('\n') as [string, string];
+    if (stored !== fingerprint) return { status: 'key-reused' };
+    return { status: 'replayed', access: await this.access(ref) };
+  }
+
   async changeAccess(request: AccessChangeRequest): Promise<AccessChangeOutcome> {
     const id = request.accountId.toLowerCase();
     const c = request.change;

@@ -398,6 +398,18 @@ export async function namedAccount(store: LedgerStore, studioId: string): Promis
   return account;
 }
 
+/** The fingerprint of an access change: the account, the kind of change and a ban's end (never the reason, which a retry may reword). */
+function accessFingerprint(account: Account, change: { readonly kind: AccessChange['kind']; readonly until: string | undefined }): string {
+  return requestFingerprint({ accountId: account.accountId, kind: change.kind, until: change.until ?? null });
+}
+
+/** The 422 of an access change's key used before with another request. */
+const keyReused = () =>
+  new ServiceError(
+    'IDEMPOTENCY_KEY_REUSED',
+    'This idempotency key was used before for another account, action or ban end; nothing changed. Use a new key for a new action.',
+  );
+
 /**
  * Change an account's access once per idempotency key (docs/architecture.md, "Sessions and bans"): the
  * fingerprint binds the key to the account, the kind of change and a ban's end (never the reason, which
@@ -411,25 +423,45 @@ async function changeAccess(
   key: string | undefined,
   clock: Clock,
 ): Promise<AccessAnswer> {
-  const fingerprint = requestFingerprint({
-    accountId: account.accountId,
-    kind: change.kind,
-    until: change.kind === 'ban' ? (change.ban.until ?? null) : null,
-  });
+  const fingerprint = accessFingerprint(account, { kind: change.kind, until: change.kind === 'ban' ? change.ban.until : undefined });
   const out = await store.changeAccess({ accountId: account.accountId, change, key, fingerprint });
   switch (out.status) {
     case 'created':
     case 'replayed':
       return accessAnswer(account, out.access, out.status === 'replayed', clock());
     case 'key-reused':
-      throw new ServiceError(
-        'IDEMPOTENCY_KEY_REUSED',
-        'This idempotency key was used before for another account, action or ban end; nothing changed. Use a new key for a new action.',
-      );
+      throw keyReused();
     default:
       throw new ServiceError('NOT_FOUND', 'No account has this studioId.');
   }
 }
+
+/**
+ * The instant an RFC 3339 date-time names (`2027-01-01T00:00:00Z`, `…+02:00`, fractions of a second), or
+ * undefined for one that names none: a day past its month's end, an hour past 23, a leap second, an
+ * offset past ±23:59, or an instant outside the years 0001-9999 in UTC. (`Date` would roll an impossible
+ * day over into the next month instead of refusing it.)
+ */
+export function rfc3339Time(text: string): Date | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|([+-])(\d{2}):(\d{2}))$/.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const monthDays = month === 2 ? (isLeap(year) ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (year < 1 || monthDays === undefined || day < 1 || day > monthDays || hour > 23 || minute > 59 || second > 59) return undefined;
+  let offsetMin = 0;
+  if (m[8] !== 'Z') {
+    const [oh, om] = [Number(m[10]), Number(m[11])];
+    if (oh > 23 || om > 59) return undefined;
+    offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  const ms = Math.floor(Number(`0${m[7] ?? ''}`) * 1000);
+  // setUTCFullYear, not Date.UTC, which reads a year below 100 as 19xx
+  const at = new Date(0).setUTCFullYear(year, month - 1, day) + ((hour * 60 + minute - offsetMin) * 60 + second) * 1000 + ms;
+  const utcYear = new Date(at).getUTCFullYear();
+  return utcYear >= 1 && utcYear <= 9999 ? new Date(at) : undefined;
+}
+
+const isLeap = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
 /** The second a revocation made at `now` holds from: every token issued in it or before is refused. */
 const revocationSecond = (now: Date): number => Math.floor(now.getTime() / 1000);
@@ -461,13 +493,17 @@ export async function banAccount(
 ): Promise<AccessAnswer> {
   const now = clock();
   const sent = body.until;
-  const until = sent === undefined ? undefined : new Date(sent);
-  // NaN (a date that is no date, e.g. month 13) is never after now
-  if (sent !== undefined && !(until!.getTime() > now.getTime()))
+  const until = sent === undefined ? undefined : rfc3339Time(sent);
+  const account = await namedAccount(store, studioId);
+  if (sent !== undefined && !(until !== undefined && until.getTime() > now.getTime())) {
+    // a ban sent again after its end has passed still answers its first result
+    const known = await store.accessRecord(body.idempotencyKey, accessFingerprint(account, { kind: 'ban', until: until?.toISOString() }));
+    if (known?.status === 'replayed') return accessAnswer(account, known.access, true, now);
+    if (known?.status === 'key-reused') throw keyReused();
     throw new ServiceError('INVALID_BODY', 'A ban ends at a real time in the future; leave out "until" for a ban without end.', {
       errors: [{ name: '/until', message: `${sent.slice(0, 40)} is not a time in the future.`, value: sent.slice(0, 40) }],
     });
-  const account = await namedAccount(store, studioId);
+  }
   const ban: AccountBan = { reason: body.reason, at: now.toISOString(), ...(until ? { until: until.toISOString() } : {}) };
   return changeAccess(store, account, { kind: 'ban', at: revocationSecond(now), ban }, body.idempotencyKey, clock);
 }

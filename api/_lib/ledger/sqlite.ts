@@ -206,6 +206,15 @@ class SqliteLedger implements LedgerStore {
     return accessOf((await this.db.read('SELECT * FROM account_access WHERE account_id = ?', [accountId.toLowerCase()]))[0]);
   }
 
+  async accessRecord(key: string, fingerprint: string): Promise<AccessChangeOutcome | undefined> {
+    const row = (
+      await this.db.read('SELECT fingerprint, ref FROM idempotency_keys WHERE scope = ? AND key = ?', [LEDGER_SCOPES.access, key])
+    )[0];
+    if (!row) return undefined;
+    if (row.fingerprint !== fingerprint) return { status: 'key-reused' };
+    return { status: 'replayed', access: await this.access(str(row.ref)) };
+  }
+
   changeAccess(request: AccessChangeRequest): Promise<AccessChangeOutcome> {
     const id = request.accountId.toLowerCase();
     const current = async (tx: Transaction) =>

@@ -262,6 +262,11 @@ export interface LedgerStore {
   access(accountId: string): Promise<AccountAccess>;
   /** Change an account's sessions or ban once per key (see {@link AccessChangeOutcome}). */
   changeAccess(request: AccessChangeRequest): Promise<AccessChangeOutcome>;
+  /**
+   * What an access change's key answers without changing anything: `replayed` with the account's access
+   * as it stands (the key was used with this fingerprint), `key-reused`, or undefined for a key never used.
+   */
+  accessRecord(key: string, fingerprint: string): Promise<AccessChangeOutcome | undefined>;
   /** Read everything for the invariant check (operators, tests). */
   snapshot(): Promise<LedgerSnapshot>;
   /** Release connections. */

@@ -227,6 +227,8 @@ async function checkedEvent(
   const history = await store.itemHistory(studioUuid);
   if (!history) throw new ServiceError('NOT_FOUND', 'No item has this studio_uuid.');
   const owner = history.item.accountId;
+  // the owner through the caller's ledger: a game server's writes reach no banned account (`refusingSuspended`)
+  await accountOf(ledger, { accountId: owner }, 'accountId');
   let accountId: string | undefined;
   let characterId: string | null = null;
   const wrong = (name: string, message: string) => new ServiceError('INVALID_BODY', message, { errors: [{ name, message }] });
