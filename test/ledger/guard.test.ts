@@ -6,8 +6,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadServiceConfig } from '../../api/_lib/config.js';
-import { bearerToken, requireAdmin, requireLogin } from '../../api/_lib/auth/guard.js';
-import { mintToken } from '../../api/_lib/auth/tokens.js';
+import {
+  actsAsGameServer,
+  bearerToken,
+  GAME_SERVER_ROLES,
+  requireAdmin,
+  requireGameServer,
+  requireLogin,
+  requirePlayerOrGameServer,
+  requireSupport,
+  SUPPORT_ROLES,
+} from '../../api/_lib/auth/guard.js';
+import { mintToken, ROLES, type Role } from '../../api/_lib/auth/tokens.js';
 import type { ServiceError } from '../../api/_lib/errors.js';
 import { refusal } from '../helpers/ledger-ops.js';
 
@@ -85,5 +95,73 @@ describe('requireLogin', () => {
     expect(
       await requireLogin(req({ Authorization: `Bearer ${await mintToken(config.jwt, { subject: 'STUDIO_P', role: 'member' })}` }), config),
     ).toMatchObject({ subject: 'STUDIO_P', role: 'member' });
+  });
+});
+
+describe('every guard, every role', () => {
+  const GUARDS = {
+    admin: requireAdmin,
+    support: requireSupport,
+    'game-server': requireGameServer,
+    'player-or-game-server': requirePlayerOrGameServer,
+  } as const;
+  /** Who each guard lets in (role → admitted), as README "Access" and the route table say. */
+  const ADMITS: Record<keyof typeof GUARDS, readonly Role[]> = {
+    admin: ['admin', 'master'],
+    support: ['support', 'admin', 'master'],
+    'game-server': ['server', 'admin', 'master'],
+    'player-or-game-server': ROLES,
+  };
+  const FORBIDDEN_WORDS: Record<Exclude<keyof typeof GUARDS, 'player-or-game-server'>, string> = {
+    admin: 'This operation needs an admin or master token.',
+    support: 'This operation needs a support, admin or master token.',
+    'game-server': 'This operation needs a game server, admin or master token.',
+  };
+
+  it('lets in exactly the roles it names (403 naming them for another), the password, and no guest', async () => {
+    for (const [name, guard] of Object.entries(GUARDS) as [keyof typeof GUARDS, (typeof GUARDS)[keyof typeof GUARDS]][]) {
+      for (const role of ROLES) {
+        const t = await mintToken(config.jwt, { subject: 'STUDIO_G', role });
+        const asked = guard(req({ Authorization: `Bearer ${t}` }), config);
+        if (ADMITS[name].includes(role)) {
+          const grant = await asked;
+          expect(grant.via === 'token' && grant.principal.role, `${name} ${role}`).toBe(role);
+        } else {
+          const e = await refusal(asked);
+          expect([e.code, e.message], `${name} ${role}`).toEqual(['FORBIDDEN', FORBIDDEN_WORDS[name as keyof typeof FORBIDDEN_WORDS]]);
+        }
+        const guest = await mintToken(config.jwt, { subject: 'STUDIO_G', role, guest: true });
+        const g = await refusal(guard(req({ Authorization: `Bearer ${guest}` }), config));
+        expect([g.code, g.message, g.headers['WWW-Authenticate']], `${name} guest ${role}`).toEqual([
+          'UNAUTHORIZED',
+          'A guest is not logged in.',
+          'Bearer realm="game-api", error="invalid_token"',
+        ]);
+      }
+      expect(await guard(req({ 'X-Admin-Password': 'guard-password-0123456789' }), config), name).toEqual({ via: 'password' });
+      expect((await refusal(guard(req({ 'X-Admin-Password': 'guard-password-0123456789x' }), config))).message, name).toBe(
+        'The credentials are not valid.',
+      );
+    }
+  });
+
+  it('tells a game server apart from a player: the password and the server, admin and master roles', async () => {
+    expect(GAME_SERVER_ROLES).toEqual(['server', 'admin', 'master']);
+    expect(SUPPORT_ROLES).toEqual(['support', 'admin', 'master']);
+    expect(actsAsGameServer({ via: 'password' })).toBe(true);
+    for (const role of ROLES) {
+      const t = await mintToken(config.jwt, { subject: 'STUDIO_G', role });
+      const grant = await requirePlayerOrGameServer(req({ Authorization: `Bearer ${t}` }), config);
+      expect(actsAsGameServer(grant), role).toBe(GAME_SERVER_ROLES.includes(role));
+    }
+    const none = await refusal(requirePlayerOrGameServer(req({}), config));
+    expect([none.code, none.message, none.headers['WWW-Authenticate']]).toEqual([
+      'UNAUTHORIZED',
+      'Log in and send the token as Authorization: Bearer <token>.',
+      'Bearer realm="game-api"',
+    ]);
+    const off = loadServiceConfig({ JWT_SECRET: 'guard-secret-0123456789-abcdefghijklmn' });
+    for (const guard of Object.values(GUARDS))
+      expect((await refusal(guard(req({ 'X-Admin-Password': 'guard-password-0123456789' }), off))).code).toBe('UNAUTHORIZED');
   });
 });
