@@ -24,12 +24,19 @@ import {
   resolveAccount,
   verifySend,
   rfc3339Time,
+  accountOfToken,
+  banAccount,
+  logout,
+  refusingSuspended,
+  revokeSessions,
+  unbanAccount,
 } from '../../api/_lib/ledger/service.js';
+
+import type { Account, CreateAccountOutcome, LedgerStore, NewAccount, Transfer } from '../../api/_lib/ledger/types.js';
 
 /** A player's verified token for `studioId`, issued a second ago. */
 const tokenOf = (studioId: string) =>
   ({ subject: studioId, role: 'player', guest: false, issuedAt: Math.floor(Date.now() / 1000) - 1, expiresAt: 2 ** 31 }) as const;
-import type { Account, CreateAccountOutcome, LedgerStore, NewAccount, Transfer } from '../../api/_lib/ledger/types.js';
 
 /** A SQLite ledger in a new temporary folder. */
 const tempLedger = () => openSqliteLedger({ file: join(mkdtempSync(join(tmpdir(), 'ledger-service-')), 'ledger.sqlite') });
@@ -338,6 +345,13 @@ describe('rfc3339Time', () => {
     expect(read('2028-02-29T23:59:59.999Z')).toBe('2028-02-29T23:59:59.999Z');
     expect(read('2000-02-29T00:00:00Z')).toBe('2000-02-29T00:00:00.000Z');
     expect(read('0050-06-01T00:00:00Z')).toBe('0050-06-01T00:00:00.000Z');
+    // the edges: the first and last instants, the widest offsets, the first day of a month
+    expect(read('0001-01-01T00:00:00Z')).toBe('0001-01-01T00:00:00.000Z');
+    expect(read('9999-12-31T23:59:59Z')).toBe('9999-12-31T23:59:59.000Z');
+    expect(read('2027-03-01T23:59:59+23:59')).toBe('2027-03-01T00:00:59.000Z');
+    expect(read('2027-03-01T00:00:00-23:00')).toBe('2027-03-01T23:00:00.000Z');
+    expect(read('x2027-03-01T00:00:00Z')).toBeUndefined();
+    expect(read('2027-03-01T00:00:00Zx')).toBeUndefined();
     for (const bad of [
       '2027-02-29T00:00:00Z',
       '1900-02-29T00:00:00Z',
@@ -357,5 +371,110 @@ describe('rfc3339Time', () => {
       '2031-01-01T00:00:00',
     ])
       expect(read(bad), bad).toBeUndefined();
+  });
+});
+
+describe('sessions and bans', () => {
+  // the clock of these tests: 2026-11-23T12:00:00Z, second 1,795,435,200
+  const SECOND = Date.parse('2026-11-23T12:00:00.000Z') / 1000;
+  const token = (studioId: string, issuedAt: number) =>
+    ({ subject: studioId, role: 'player', guest: false, issuedAt, expiresAt: 2 ** 31 }) as const;
+
+  it('revokes at the clock’s second, once per key, and answers the access as the API shows it', async () => {
+    const { store, account } = await storeWithAccount();
+    const first = await revokeSessions(store, account.studioId, { reason: 'r', idempotencyKey: 'svc-revoke-1' }, clock);
+    expect(first).toEqual({
+      account: { accountId: account.accountId, studioId: account.studioId, displayName: 'Ada' },
+      access: { sessionsRevokedAt: '2026-11-23T12:00:00.000Z', ban: null },
+      idempotent: false,
+    });
+    expect((await revokeSessions(store, account.studioId, { reason: 'reworded', idempotencyKey: 'svc-revoke-1' }, clock)).idempotent).toBe(
+      true,
+    );
+    const other = await createAccount(store, { displayName: 'Bo' }, clock);
+    const reused = await refusal(revokeSessions(store, other.account.studioId, { reason: 'r', idempotencyKey: 'svc-revoke-1' }, clock));
+    expect([reused.code, reused.message]).toEqual([
+      'IDEMPOTENCY_KEY_REUSED',
+      'This idempotency key was used before for another account, action or ban end; nothing changed. Use a new key for a new action.',
+    ]);
+    for (const missing of ['STUDIO_0000000000000000', 'not-a-studio-id']) {
+      const e = await refusal(revokeSessions(store, missing, { reason: 'r', idempotencyKey: 'svc-revoke-2' }, clock));
+      expect([e.code, e.message]).toEqual(['NOT_FOUND', 'No account has this studioId.']);
+    }
+    // the token of the revocation's second and before: 401; the next second: in
+    for (const issuedAt of [SECOND, SECOND - 1]) {
+      const e = await refusal(accountOfToken(store, token(account.studioId, issuedAt), clock));
+      expect([e.code, e.message, e.headers['WWW-Authenticate']]).toEqual([
+        'UNAUTHORIZED',
+        'The token is not valid.',
+        'Bearer realm="game-api", error="invalid_token"',
+      ]);
+    }
+    expect((await accountOfToken(store, token(account.studioId, SECOND + 1), clock)).accountId).toBe(account.accountId);
+    expect((await refusal(accountOfToken(store, token('STUDIO_0000000000000000', SECOND + 1), clock))).message).toBe(
+      'No account belongs to this token.',
+    );
+  });
+
+  it('bans until a time or without end, refuses an end not ahead (unless it replays a key), and unbans', async () => {
+    const { store, account } = await storeWithAccount();
+    const until = '2026-11-24T12:00:00+02:00';
+    const ban = await banAccount(store, account.studioId, { reason: 'farming', until, idempotencyKey: 'svc-ban-0001' }, clock);
+    expect(ban.access).toEqual({
+      sessionsRevokedAt: '2026-11-23T12:00:00.000Z',
+      ban: { reason: 'farming', at: '2026-11-23T12:00:00.000Z', until: '2026-11-24T10:00:00.000Z', active: true },
+    });
+    // a ban holds until its end, not at it
+    const atEnd = () => new Date('2026-11-24T10:00:00.000Z');
+    expect((await accountOfToken(store, token(account.studioId, SECOND + 1), atEnd)).studioId).toBe(account.studioId);
+    const justBefore = () => new Date('2026-11-24T09:59:59.999Z');
+    expect((await refusal(accountOfToken(store, token(account.studioId, SECOND + 1), justBefore))).code).toBe('ACCOUNT_SUSPENDED');
+    const later = () => new Date('2026-11-25T00:00:00.000Z');
+    // the same ban sent again after its end: its first answer, with the ban as it stands (ended)
+    const again = await banAccount(store, account.studioId, { reason: 'farming', until, idempotencyKey: 'svc-ban-0001' }, later);
+    expect([again.idempotent, again.access.ban?.active]).toEqual([true, false]);
+    for (const bad of ['2026-11-23T12:00:00Z', '2026-11-22T00:00:00Z', '2026-02-30T00:00:00Z']) {
+      const e = await refusal(banAccount(store, account.studioId, { reason: 'x', until: bad, idempotencyKey: 'svc-ban-0002' }, clock));
+      expect([e.code, e.errors]).toEqual([
+        'INVALID_BODY',
+        [{ name: '/until', message: `${bad} is not a time in the future.`, value: bad }],
+      ]);
+    }
+    const reused = await refusal(
+      banAccount(store, account.studioId, { reason: 'x', until: '2020-01-01T00:00:00Z', idempotencyKey: 'svc-ban-0001' }, clock),
+    );
+    expect(reused.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const forever = await banAccount(store, account.studioId, { reason: 'for good', idempotencyKey: 'svc-ban-0003' }, clock);
+    expect(forever.access.ban).toEqual({ reason: 'for good', at: '2026-11-23T12:00:00.000Z', until: null, active: true });
+    const e = await refusal(accountOfToken(store, token(account.studioId, SECOND + 1), clock));
+    expect([e.code, e.message]).toEqual(['ACCOUNT_SUSPENDED', 'This account is suspended, without an end date.']);
+    const lifted = await unbanAccount(store, account.studioId, { reason: 'appeal', idempotencyKey: 'svc-unban-01' }, clock);
+    expect(lifted.access).toEqual({ sessionsRevokedAt: '2026-11-23T12:00:00.000Z', ban: null });
+    expect((await accountOfToken(store, token(account.studioId, SECOND + 1), clock)).studioId).toBe(account.studioId);
+  });
+
+  it('logs the caller out at the clock’s second, and refuses a banned account’s logout', async () => {
+    const { store, account } = await storeWithAccount();
+    await logout(store, token(account.studioId, SECOND - 5), clock);
+    expect(await store.access(account.accountId)).toEqual({ sessionsRevokedAt: SECOND });
+    await banAccount(store, account.studioId, { reason: 'r', until: '2026-11-23T13:00:00Z', idempotencyKey: 'svc-ban-0004' }, clock);
+    const e = await refusal(logout(store, token(account.studioId, SECOND + 1), clock));
+    expect([e.code, e.message]).toEqual(['ACCOUNT_SUSPENDED', 'This account is suspended until 2026-11-23T13:00:00.000Z.']);
+  });
+
+  it('gives game servers a view of the ledger that refuses a banned account and is the store for the rest', async () => {
+    const { store, account } = await storeWithAccount();
+    const view = refusingSuspended(store, clock);
+    expect(await view.findAccount({ studioId: account.studioId })).toEqual(account);
+    expect(await view.findAccount({ studioId: 'STUDIO_0000000000000000' })).toBeUndefined();
+    expect(view.driver).toBe('sqlite');
+    expect(await view.balance(account.accountId)).toBe(0);
+    await banAccount(store, account.studioId, { reason: 'r', until: '2026-11-23T13:00:00Z', idempotencyKey: 'svc-ban-0005' }, clock);
+    const e = await refusal(view.findAccount({ accountId: account.accountId }));
+    expect([e.code, e.message]).toEqual(['ACCOUNT_SUSPENDED', 'This account is suspended until 2026-11-23T13:00:00.000Z.']);
+    // once the ban has ended it finds the account again
+    expect(
+      await refusingSuspended(store, () => new Date('2026-11-23T13:00:00.001Z')).findAccount({ accountId: account.accountId }),
+    ).toEqual(account);
   });
 });
