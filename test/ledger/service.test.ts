@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../api/_lib/errors.js';
 import { refusal } from '../helpers/ledger-ops.js';
+import { rfc3339Time } from '../../api/_lib/util/time.js';
 import { openSqliteLedger } from '../../api/_lib/ledger/sqlite.js';
 import { storedCredit } from '../../api/_lib/ledger/outcome.js';
 import { CROCKFORD, MINTED_STUDIO_ID, STUDIO_ID, UUID, mintStudioId } from '../../api/_lib/ledger/ids.js';
@@ -23,7 +24,6 @@ import {
   overview,
   resolveAccount,
   verifySend,
-  rfc3339Time,
   accountOfToken,
   banAccount,
   logout,
