@@ -292,15 +292,19 @@ export function openApiPath(route: RouteDef): string {
 function operationObject(route: RouteDef, op: OperationSpec, schemaOf: (name: string) => Json): Json {
   const parameters: Json[] = [];
   if (op.key) {
+    const multiSegment = route.path.includes('{key+}');
     parameters.push({
       name: 'key',
       in: 'path',
       required: true,
       description: op.key,
-      schema: { type: 'string', minLength: 1 },
+      // a `.` or `..` segment is removed from every URL before it is sent (RFC 3986 §5.2.4), so no key is one
+      schema: multiSegment
+        ? { type: 'string', minLength: 1, not: { pattern: '(^|/)\\.{1,2}(/|$)' } }
+        : { type: 'string', minLength: 1, not: { enum: ['.', '..'] } },
       ...(op.keyExample ? { example: op.keyExample } : {}),
       // a `{key+}` route takes `/` inside its key: clients keep those unencoded
-      ...(route.path.includes('{key+}') ? { 'x-multi-segment': true } : {}),
+      ...(multiSegment ? { 'x-multi-segment': true } : {}),
     });
   }
   parameters.push(...queryParameters(op));
