@@ -22,13 +22,18 @@
  *   `idempotencyKey`). 200 `schemas/responses/account-access.schema.json` (`{ account, access:
  *   { sessionsRevokedAt, ban }, idempotent }`), once per key (a replay answers the access as it stands,
  *   with `Idempotent-Replayed: true`).
+ * - `POST /api/admin/reversals`: body `schemas/requests/reversal.schema.json` (`entryId`, `reason`,
+ *   `idempotencyKey`): a compensating transfer of the entry's amount back to the issuer, at most once per
+ *   entry (`api/_lib/ledger/reversals.ts`). 200 `schemas/responses/reversal.schema.json`; 409 when the
+ *   entry was reversed before (naming that reversal), is a reversal, or exceeds the balance.
  *
  * Errors (problem+json): 400, 401 with `WWW-Authenticate`, 403, 404, 409 CONFLICT (username taken),
  * 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 503 UPSTREAM_UNAVAILABLE. A refused request changes nothing.
  */
 import { readJsonBody } from './_lib/http/body.js';
-import { defineEntry, idempotentAnswer, plainJson, ServiceError } from './_lib/http/index.js';
+import { actorName, defineEntry, idempotentAnswer, plainJson, ServiceError } from './_lib/http/index.js';
 import { STUDIO_ID, UUID } from './_lib/ledger/ids.js';
+import { reverseEntry, type ReversalBody } from './_lib/ledger/reversals.js';
 import { ledgerStore } from './_lib/ledger/store.js';
 import {
   banAccount,
@@ -79,6 +84,13 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('adm
     POST: async ({ request, key }) => {
       const body = await readJsonBody<AccountActionBody>(request, { schema: 'account-action' });
       const result = await unbanAccount(await ledgerStore(), key!, body);
+      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+    },
+  },
+  reversals: {
+    POST: async ({ request, caller }) => {
+      const body = await readJsonBody<ReversalBody>(request, { schema: 'reversal' });
+      const result = await reverseEntry(await ledgerStore(), body, actorName(caller));
       return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
     },
   },

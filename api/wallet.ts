@@ -14,7 +14,7 @@
  *   (above 200 clamped, with `X-Limit-Requested`/`X-Limit-Applied`), `cursor` (opaque, from the previous page, bound to the account and filters), `kind`
  *   (verify_send_to_account_wallet | admin_grant_coin, the names the credits answer with), `purpose` (verify | test | platform_verify | ledger_verify | grant).
  *   200 `{ account, balance, transactions: [{ entryId, seq, kind, purpose, amount, balanceAfter,
- *   sourceRef, note, at }], cursor, hasMore }`, newest first, `Cache-Control: no-store`.
+ *   sourceRef, note, at, reverses?, reversedBy? }], cursor, hasMore }`, newest first, `Cache-Control: no-store`.
  *
  * Errors (problem+json): 400 INVALID_BODY / INVALID_QUERY (every bad field), 401 UNAUTHORIZED with
  * `WWW-Authenticate`, 403 FORBIDDEN (valid token without the admin role), 404 NOT_FOUND (no such
@@ -25,7 +25,7 @@ import { getServiceConfig } from './_lib/config.js';
 import { readJsonBody } from './_lib/http/body.js';
 import { clampHeaders, defineEntry, idempotentAnswer, parseQuery, plainJson, principalOf } from './_lib/http/index.js';
 import { ledgerStore } from './_lib/ledger/store.js';
-import { overview, verifySend, VERIFY_SEND_PURPOSES, GRANT_PURPOSE, type VerifySendBody } from './_lib/ledger/service.js';
+import { overview, verifySend, VERIFY_SEND_PURPOSES, GRANT_PURPOSE, REVERSAL_PURPOSE, type VerifySendBody } from './_lib/ledger/service.js';
 import { TRANSFER_KIND_NAMES, type TransferKindName } from './_lib/ledger/types.js';
 
 /** Query parameters of the overview (also read by the OpenAPI document, `build/openapi/`). */
@@ -33,7 +33,7 @@ export const OVERVIEW_PARAMS = Object.freeze({
   limit: { kind: 'int', min: 1, max: 200, default: 50, clamp: true },
   cursor: { kind: 'string', maxLength: 200 },
   kind: { kind: 'enum', values: Object.values(TRANSFER_KIND_NAMES) },
-  purpose: { kind: 'enum', values: [...VERIFY_SEND_PURPOSES, GRANT_PURPOSE] },
+  purpose: { kind: 'enum', values: [...VERIFY_SEND_PURPOSES, GRANT_PURPOSE, REVERSAL_PURPOSE] },
 } as const);
 
 /** The method exports (see the file header). */

@@ -493,6 +493,23 @@ const operations: OperationSpec[] = [
     'requests/account-action',
     { reason: 'Appeal granted, ticket 4412', idempotencyKey: 'unban-2026-11-29-0001' },
   ),
+  // reversals (§4.8, §8)
+  {
+    entry: 'admin',
+    route: 'reversals',
+    method: 'POST',
+    operationId: 'reverseEntry',
+    summary: 'Reverse a wallet credit by a compensating transfer',
+    description: `Appends a transfer of the credit’s amount from the account back to the issuer, linked to the original (the overview shows \`reverses\` on the reversal and \`reversedBy\` on the original); history is never edited. An entry is reversed at most once: another reversal of it is 409 naming the first. 409 too when the entry is itself a reversal, or the balance is below its amount. ${IDEMPOTENCY}`,
+    tag: 'admin',
+    body: {
+      kind: 'json',
+      schema: 'requests/reversal',
+      example: { entryId: UUID_EXAMPLE, reason: 'Granted 5,000 instead of 500', idempotencyKey: 'reverse-2026-11-28-0001' },
+    },
+    success: [{ status: 200, description: 'The reversal (or its replay).', schema: 'responses/reversal', headers: REPLAYED }],
+    errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+  },
   // §4.7, §4.9
   {
     entry: 'storage',

@@ -127,6 +127,8 @@ Problem?: Problem
 RecipeLearnRequest?: RecipeLearnRequest
 RecipeLearnedResponse?: RecipeLearnedResponse
 RegistryStatsResponse?: RegistryStatsResponse
+ReversalRequest?: ReversalRequest
+ReversalResponse?: ReversalResponse
 SearchResponse?: SearchResponse
 SpriteResponse?: SpriteResponse
 SpritesListResponse?: SpritesListResponse
@@ -1450,6 +1452,70 @@ count: number
 icons: IconCategoriesResponse
 }
 /**
+ * Body of POST /api/admin/reversals (spec 4.8, 8): reverse one wallet credit by a compensating transfer, once per idempotency key (sourceRef reversal:{key}); an entry is reversed at most once.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "ReversalRequest".
+ */
+export interface ReversalRequest {
+/**
+ * The entry id of the credit to reverse (a verify-send or a grant; never a reversal).
+ */
+entryId: string
+/**
+ * Why the entry is reversed (stored text; line feeds and tabs allowed); recorded as the reversal's note, not part of the replay comparison.
+ */
+reason: string
+/**
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
+ */
+idempotencyKey: string
+}
+/**
+ * Body of POST /api/admin/reversals (spec 4.8, 8): the compensating transfer, the entry it reverses and the account's balance after it. `idempotent` is true on the replay of the key.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "ReversalResponse".
+ */
+export interface ReversalResponse {
+kind: "reversal"
+idempotent: boolean
+/**
+ * The reversal's own entry id.
+ */
+entryId: string
+/**
+ * The entry id of the credit it reverses.
+ */
+reverses: string
+/**
+ * reversal:{idempotencyKey}
+ */
+sourceRef: string
+account: {
+accountId: string
+studioId: string
+displayName: string
+}
+/**
+ * Coin units taken back from the account.
+ */
+amount: number
+reason: string
+/**
+ * Who asked: `<role>:<subject>` of an operator token, or `admin-password`.
+ */
+actor: string
+/**
+ * The account's balance right after the reversal.
+ */
+balance: number
+at: string
+}
+/**
  * Body of GET /api/search (spec 2.5, 4.4): matching records, best first.
  * 
  * This interface was referenced by `Components`'s JSON-Schema
@@ -1968,7 +2034,7 @@ balance: number
 at: string
 }
 /**
- * Body of GET /api/wallet/overview (spec 4.8, 5.3): the caller's account, balance and transactions newest first, paged by an opaque cursor bound to the account and the filters.
+ * Body of GET /api/wallet/overview (spec 4.8, 5.3): the caller's account, balance and transactions newest first (a reversal names the entry it reverses, a reversed entry its reversal), paged by an opaque cursor bound to the account and the filters.
  * 
  * This interface was referenced by `Components`'s JSON-Schema
  * via the `definition` "WalletOverviewResponse".
@@ -1992,13 +2058,24 @@ seq: number
 /**
  * The kind of credit, named as its answer names it (and as the kind filter takes it).
  */
-kind: ("verify_send_to_account_wallet" | "admin_grant_coin")
-purpose: ("verify" | "test" | "platform_verify" | "ledger_verify" | "grant")
+kind: ("verify_send_to_account_wallet" | "admin_grant_coin" | "reversal")
+purpose: ("verify" | "test" | "platform_verify" | "ledger_verify" | "grant" | "reversal")
+/**
+ * Signed coin units: positive for a credit, negative for a reversal.
+ */
 amount: number
 balanceAfter: number
 sourceRef: string
 note: string
 at: string
+/**
+ * For a reversal: the entry id it reverses.
+ */
+reverses?: string
+/**
+ * Present when this entry was reversed: the reversal's entry id.
+ */
+reversedBy?: string
 }[]
 /**
  * Cursor of the next page with the same filters; null on the last page.
@@ -2524,11 +2601,11 @@ export interface GetWalletOverviewArgs {
     /**
      * Compared without case.
      */
-    readonly "kind"?: "verify_send_to_account_wallet" | "admin_grant_coin";
+    readonly "kind"?: "verify_send_to_account_wallet" | "admin_grant_coin" | "reversal";
     /**
      * Compared without case.
      */
-    readonly "purpose"?: "verify" | "test" | "platform_verify" | "ledger_verify" | "grant";
+    readonly "purpose"?: "verify" | "test" | "platform_verify" | "ledger_verify" | "grant" | "reversal";
   };
 }
 
@@ -2592,6 +2669,14 @@ export interface UnbanAccountArgs {
   readonly key: string;
   /** The request body. */
   readonly body: AccountActionRequest;
+}
+
+/**
+ * Arguments of `reverseEntry` (POST /api/admin/reversals).
+ */
+export interface ReverseEntryArgs {
+  /** The request body. */
+  readonly body: ReversalRequest;
 }
 
 /**
@@ -3337,6 +3422,20 @@ export class GameDataClient {
   }
 
   /**
+   * Reverse a wallet credit by a compensating transfer.
+   *
+   * `POST /api/admin/reversals` (200: The reversal (or its replay).)
+   *
+   * Appends a transfer of the credit’s amount from the account back to the issuer, linked to the original (the overview shows `reverses` on the reversal and `reversedBy` on the original); history is never edited. An entry is reversed at most once: another reversal of it is 409 naming the first. 409 too when the entry is itself a reversal, or the balance is below its amount. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   *
+   * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  reverseEntry(args: ReverseEntryArgs, options?: CallOptions): Promise<ApiResponse<ReversalResponse>> {
+    return send(this.options, { method: 'POST', path: '/api/admin/reversals', json: args.body, security: 'token-or-password' }, options);
+  }
+
+  /**
    * Store one file.
    *
    * `POST /api/storage/upload` (201: The stored object.)
@@ -3747,4 +3846,4 @@ export class GameDataClient {
 }
 
 /** Every operation id, as the methods of {@link GameDataClient} are named. */
-export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","revokeSessions","banAccount","unbanAccount","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;
+export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","revokeSessions","banAccount","unbanAccount","reverseEntry","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;

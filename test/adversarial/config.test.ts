@@ -73,6 +73,11 @@ const SENDS: Record<string, Send> = {
       body: { reason: 'r', idempotencyKey: 'config-unban-1' },
       headers: password,
     }),
+  'admin/reversals POST': () =>
+    call(admin, 'POST', '/api/admin/reversals', {
+      body: { entryId: '9b2f4c1e-3d5a-4e7b-8c9d-0a1b2c3d4e5f', reason: 'r', idempotencyKey: 'config-reverse-1' },
+      headers: password,
+    }),
   'player/logout POST': (p) => call(player, 'POST', '/api/auth/logout', { headers: p }),
   'storage/upload POST': () => raw(storage, 'POST', '/api/storage/upload', password, form('file', [['a.png', png()]], { folder: 'cfg' })),
   'storage/upload-multi POST': () => raw(storage, 'POST', '/api/storage/upload-multi', password, form('files', [['a.png', png()]])),

@@ -83,6 +83,29 @@ const CASES: Record<string, Case> = {
       ),
     effect: async ({ own }) => (await call(wallet, 'GET', '/api/wallet/overview', { headers: { Authorization: own! } })).body.balance,
   },
+  reversal: {
+    async prepare(config) {
+      const p = await newPlayer(config, 'Rho');
+      const auth = await adminAuth(config);
+      const grant = await entryCall(
+        admin,
+        'POST',
+        '/api/admin/grant-coin',
+        { studioId: p.studioId, amount: 9, reason: 'oops', idempotencyKey: 'rev-grant-0001' },
+        auth,
+      );
+      return { entryId: grant.body.entryId as string, ...auth, own: p.auth.Authorization! };
+    },
+    send: ({ entryId, Authorization }, key) =>
+      entryCall(
+        admin,
+        'POST',
+        '/api/admin/reversals',
+        { entryId, reason: 'mistake', idempotencyKey: key },
+        { Authorization: Authorization! },
+      ),
+    effect: async ({ own }) => (await call(wallet, 'GET', '/api/wallet/overview', { headers: { Authorization: own! } })).body,
+  },
   'grant-coin': {
     async prepare(config) {
       const p = await newPlayer(config, 'Gee');

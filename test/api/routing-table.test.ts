@@ -129,6 +129,7 @@ describe('the table', () => {
       ['/api/admin/players/{key}/revoke-sessions', ['POST']],
       ['/api/admin/players/{key}/ban', ['POST']],
       ['/api/admin/players/{key}/unban', ['POST']],
+      ['/api/admin/reversals', ['POST']],
     ]);
     expect(
       tbl()

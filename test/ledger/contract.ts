@@ -9,10 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { mintStudioId, mintUuid, MINTED_STUDIO_ID } from '../../api/_lib/ledger/ids.js';
-import { ISSUER_ACCOUNT_ID, type Account, type LedgerStore } from '../../api/_lib/ledger/types.js';
+import { ISSUER_ACCOUNT_ID, type Account, type CreditRequest, type LedgerStore } from '../../api/_lib/ledger/types.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 import { expectSound, type LedgerHarness } from '../helpers/ledger.js';
-import { creditOf, newAccount } from '../helpers/ledger-ops.js';
+import { addAccount, creditOf, newAccount } from '../helpers/ledger-ops.js';
 
 /** What an adapter declares of itself to the suite (none so far: every ledger adapter passes every case). */
 export type LedgerCapabilities = Readonly<Record<string, never>>;
@@ -123,8 +123,10 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
             amount: 25,
             purpose: 'verify',
             note: 'first',
+            actor: '',
             balanceAfter: 25,
             at: c.at,
+            reverses: '',
           },
         });
         expect(await s.balance(a.accountId)).toBe(25);
@@ -185,6 +187,107 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
         const g = await s.credit(creditOf(a, { sourceRef: 'admin-grant:same-key-1', kind: 'admin_grant', purpose: 'grant' }));
         expect(g.status).toBe('created');
         expect(await s.balance(a.accountId)).toBe(20);
+        await expectSound(s);
+        await s.close();
+      });
+    });
+
+    describe('reversals', () => {
+      const reversalOf = (e: { entryId: string; accountId: string; amount: number }, over: Partial<CreditRequest> = {}) =>
+        creditOf(
+          { accountId: e.accountId },
+          {
+            sourceRef: `reversal:rk-${mintUuid()}`,
+            kind: 'reversal',
+            purpose: 'reversal',
+            amount: e.amount,
+            reverses: e.entryId,
+            note: 'granted 50 instead of 5',
+            actor: 'admin:ops',
+            fingerprint: `reverses-${e.entryId}`,
+            ...over,
+          },
+        );
+
+      it('moves the amount back to the issuer in one step, linked both ways, with its note and actor beside the chain', async () => {
+        const s = await fresh();
+        const a = await addAccount(s, newAccount());
+        const grant = await s.credit(creditOf(a, { amount: 50, kind: 'admin_grant', purpose: 'grant', sourceRef: 'admin-grant:g-0001' }));
+        await s.credit(creditOf(a, { amount: 7 }));
+        if (grant.status !== 'created') throw new Error(grant.status);
+        const r = reversalOf(grant.transfer);
+        const out = await s.credit(r);
+        expect(out).toEqual({
+          status: 'created',
+          transfer: {
+            entryId: r.entryId,
+            sourceRef: r.sourceRef,
+            kind: 'reversal',
+            accountId: a.accountId,
+            amount: 50,
+            purpose: 'reversal',
+            note: 'granted 50 instead of 5',
+            actor: 'admin:ops',
+            balanceAfter: 7,
+            at: r.at,
+            reverses: grant.transfer.entryId,
+          },
+        });
+        expect([await s.balance(a.accountId), await s.balance(ISSUER_ACCOUNT_ID)]).toEqual([7, -7]);
+        expect(await s.transfer(grant.transfer.entryId)).toEqual({ ...grant.transfer, reversedBy: r.entryId });
+        expect(await s.transfer(r.entryId.toUpperCase())).toEqual(out.status === 'created' ? out.transfer : undefined);
+        expect(await s.transfer(mintUuid())).toBeUndefined();
+        const page = await s.postings(a.accountId, { limit: 10, filter: {} });
+        expect(page.postings.map((p) => [p.amount, p.balanceAfter, p.reverses, p.reversedBy ?? null, p.note, p.actor])).toEqual([
+          [-50, 7, grant.transfer.entryId, null, 'granted 50 instead of 5', 'admin:ops'],
+          [7, 57, '', null, '', ''],
+          [50, 50, '', r.entryId, '', ''],
+        ]);
+        expect((await s.postings(a.accountId, { limit: 10, filter: { kind: 'reversal' } })).postings.map((p) => p.entryId)).toEqual([
+          r.entryId,
+        ]);
+        await expectSound(s);
+        await s.close();
+      });
+
+      it('reverses an entry at most once: a replay answers the first, another key names the first, a reversal is final', async () => {
+        const s = await fresh();
+        const a = await addAccount(s, newAccount());
+        const credit = await s.credit(creditOf(a, { amount: 5 }));
+        if (credit.status !== 'created') throw new Error(credit.status);
+        const first = reversalOf(credit.transfer);
+        const made = await s.credit(first);
+        if (made.status !== 'created') throw new Error(made.status);
+        expect(await s.credit({ ...first, entryId: mintUuid(), note: 'reworded' })).toEqual({
+          status: 'replayed',
+          transfer: made.transfer,
+        });
+        expect(await s.credit({ ...first, entryId: mintUuid(), fingerprint: 'another' })).toEqual({ status: 'key-reused' });
+        expect(await s.credit(reversalOf(credit.transfer, { actor: 'admin:other' }))).toEqual({
+          status: 'already-reversed',
+          transfer: made.transfer,
+        });
+        // a reversal names only a credit of its account and amount
+        expect((await s.credit(reversalOf(made.transfer))).status).toBe('no-entry');
+        expect((await s.credit(reversalOf({ ...credit.transfer, amount: 4 }))).status).toBe('no-entry');
+        const b = await addAccount(s, newAccount());
+        expect((await s.credit(reversalOf({ ...credit.transfer, accountId: b.accountId }))).status).toBe('no-entry');
+        expect((await s.credit(reversalOf({ ...credit.transfer, entryId: mintUuid() }))).status).toBe('no-entry');
+        expect([await s.balance(a.accountId), await s.balance(b.accountId)]).toEqual([0, 0]);
+        await expectSound(s);
+        await s.close();
+      });
+
+      it('makes exactly one reversal of an entry out of many concurrent ones', async () => {
+        const s = await fresh();
+        const a = await addAccount(s, newAccount());
+        const credit = await s.credit(creditOf(a, { amount: 40 }));
+        if (credit.status !== 'created') throw new Error(credit.status);
+        const outs = await Promise.all(Array.from({ length: 12 }, () => s.credit(reversalOf(credit.transfer))));
+        const made = outs.filter((o) => o.status === 'created');
+        expect(made).toHaveLength(1);
+        expect(outs.filter((o) => o.status === 'already-reversed')).toHaveLength(11);
+        expect(await s.balance(a.accountId)).toBe(0);
         await expectSound(s);
         await s.close();
       });
@@ -368,12 +471,28 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
       await again.close();
     });
 
-    it('holds the invariants and the model over random sequences of account creations, credits, replays, conflicts and pages (fast-check)', async () => {
+    it('holds the invariants and the model over random sequences of account creations, credits, reversals, access changes, replays, conflicts and pages (fast-check)', async () => {
       type Op =
         | { t: 'account'; key: number | null; name: number; user: number }
         | { t: 'credit'; acct: number; key: number; amount: number; purpose: number; grant: boolean }
+        | { t: 'reverse'; entry: number; key: number; wrongAmount: boolean }
+        | { t: 'access'; acct: number; key: number; kind: 'revoke-sessions' | 'ban' | 'unban'; at: number }
         | { t: 'page'; acct: number; limit: number; purpose: number | null };
       const op: fc.Arbitrary<Op> = fc.oneof(
+        {
+          arbitrary: fc.record({ t: fc.constant('reverse' as const), entry: fc.nat(8), key: fc.nat(4), wrongAmount: fc.boolean() }),
+          weight: 2,
+        },
+        {
+          arbitrary: fc.record({
+            t: fc.constant('access' as const),
+            acct: fc.nat(3),
+            key: fc.nat(4),
+            kind: fc.constantFrom('revoke-sessions' as const, 'ban' as const, 'unban' as const),
+            at: fc.integer({ min: 1_800_000_000, max: 1_800_000_005 }),
+          }),
+          weight: 1,
+        },
         {
           arbitrary: fc.record({ t: fc.constant('account' as const), key: fc.option(fc.nat(3)), name: fc.nat(1), user: fc.nat(5) }),
           weight: 2,
@@ -410,6 +529,11 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
             const refs = new Map<string, { acct: string; amount: number; purpose: string }>();
             const balances = new Map<string, number>();
             const history = new Map<string, { amount: number; purpose: string }[]>();
+            const entries: { entryId: string; acct: string; amount: number }[] = [];
+            const reversedBy = new Map<string, string>();
+            const reversalKeys = new Map<string, string>();
+            const accessKeys = new Map<string, string>();
+            const access = new Map<string, { revoked?: number; banned: boolean }>();
             for (const o of ops) {
               if (o.t === 'account') {
                 // a client key from a small pool, a payload fingerprint of two kinds, usernames that collide
@@ -452,6 +576,70 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
                   refs.set(ref, { acct: acctId, amount: o.amount, purpose });
                   balances.set(acctId, balances.get(acctId)! + o.amount);
                   history.get(acctId)!.push({ amount: o.amount, purpose });
+                  if (out.status === 'created') entries.push({ entryId: out.transfer.entryId, acct: acctId, amount: o.amount });
+                }
+              } else if (o.t === 'reverse') {
+                const e = entries[o.entry % Math.max(1, entries.length)];
+                if (!e) continue;
+                const ref = `reversal:rk-${o.key}`;
+                const amount = o.wrongAmount ? e.amount + 1 : e.amount;
+                const fingerprint = `reverses-${e.entryId}-${amount}`;
+                const out = await s.credit(
+                  creditOf(
+                    { accountId: e.acct },
+                    { sourceRef: ref, kind: 'reversal', purpose: 'reversal', amount, reverses: e.entryId, fingerprint },
+                  ),
+                );
+                const prior = reversalKeys.get(ref);
+                const balance = balances.get(e.acct)!;
+                if (prior !== undefined) expect(out.status).toBe(prior === fingerprint ? 'replayed' : 'key-reused');
+                else if (o.wrongAmount) expect(out.status).toBe('no-entry');
+                else if (reversedBy.has(e.entryId)) {
+                  expect(out).toMatchObject({
+                    status: 'already-reversed',
+                    transfer: { entryId: reversedBy.get(e.entryId), reverses: e.entryId },
+                  });
+                } else if (balance < e.amount) expect(out).toEqual({ status: 'insufficient', balance });
+                else {
+                  expect(out.status).toBe('created');
+                  if (out.status !== 'created') continue;
+                  reversalKeys.set(ref, fingerprint);
+                  reversedBy.set(e.entryId, out.transfer.entryId);
+                  balances.set(e.acct, balance - e.amount);
+                  history.get(e.acct)!.push({ amount: -e.amount, purpose: 'reversal' });
+                  expect((await s.transfer(e.entryId))?.reversedBy).toBe(out.transfer.entryId);
+                }
+              } else if (o.t === 'access') {
+                const a = accounts[o.acct];
+                const accountId = a?.accountId ?? '11111111-1111-4111-8111-111111111111';
+                const key = `access-key-${o.key}`;
+                const fingerprint = `${accountId}-${o.kind}`;
+                const change =
+                  o.kind === 'ban'
+                    ? { kind: 'ban' as const, at: o.at, ban: { reason: 'model', at: new Date(o.at * 1000).toISOString() } }
+                    : o.kind === 'unban'
+                      ? { kind: 'unban' as const }
+                      : { kind: 'revoke-sessions' as const, at: o.at };
+                const out = await s.changeAccess({ accountId, change, key, fingerprint });
+                const prior = accessKeys.get(key);
+                if (prior !== undefined) expect(out.status).toBe(prior === fingerprint ? 'replayed' : 'key-reused');
+                else if (!a) expect(out.status).toBe('no-account');
+                else {
+                  expect(out.status).toBe('created');
+                  accessKeys.set(key, fingerprint);
+                  const was = access.get(accountId) ?? { banned: false };
+                  const revoked = o.kind === 'unban' ? was.revoked : Math.max(was.revoked ?? 0, o.at);
+                  access.set(accountId, {
+                    ...(revoked === undefined ? {} : { revoked }),
+                    banned: o.kind === 'ban' || (o.kind !== 'unban' && was.banned),
+                  });
+                }
+                for (const [id, want] of access) {
+                  const got = await s.access(id);
+                  expect({ revoked: got.sessionsRevokedAt, banned: got.ban !== undefined }).toEqual({
+                    revoked: want.revoked,
+                    banned: want.banned,
+                  });
                 }
               } else {
                 const a = accounts[o.acct];

@@ -41,11 +41,16 @@ describe('record decoders', () => {
       accountId: account.accountId,
       purpose: 'quest',
       note: 'n',
+      actor: 'admin:ops',
       at: '2026-01-02T03:04:05.000Z',
+      reverses: '',
     };
     const expected = { ...stored, amount: 25, balanceAfter: 125 };
     expect(transferFrom({ ...stored, amount: '25', balanceAfter: '125' })).toEqual(expected);
     expect(transferFrom({ ...stored, amount: 25, balanceAfter: 125n })).toEqual(expected);
+    // a reversed transfer names its reversal; an empty link (SQLite's COALESCE) is no link
+    expect(transferFrom({ ...stored, amount: 25, balanceAfter: 125, reversedBy: 'r1' })).toEqual({ ...expected, reversedBy: 'r1' });
+    expect(transferFrom({ ...stored, amount: 25, balanceAfter: 125, reversedBy: '' })).toEqual(expected);
     const empty = transferFrom({});
     expect(empty.entryId).toBe('');
     expect(empty.kind).toBe('');
@@ -61,8 +66,10 @@ describe('record decoders', () => {
       kind: 'verify_send',
       purpose: 'quest',
       note: '',
+      actor: '',
       counterparty: 'issuer',
       at: '2026-01-02T03:04:05.000Z',
+      reverses: 'e0',
       prev: 'a'.repeat(40),
       hash: 'b'.repeat(40),
     };
@@ -72,11 +79,12 @@ describe('record decoders', () => {
       amount: -25,
       balanceAfter: 75,
     });
-    expect(postingFrom({ ...stored, seq: 3n, amount: -25, balanceAfter: 75, note: null })).toEqual({
+    expect(postingFrom({ ...stored, seq: 3n, amount: -25, balanceAfter: 75, note: null, reversedBy: 'r9' })).toEqual({
       ...stored,
       seq: 3,
       amount: -25,
       balanceAfter: 75,
+      reversedBy: 'r9',
     });
     const empty = postingFrom({});
     expect(empty.seq).toBeNaN();

@@ -6,14 +6,18 @@
  * or misfiled posting). The canonical posting string is pinned, since the Redis script builds the same.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalPosting, postingHash, type ChainFields } from '../../api/_lib/ledger/chain.js';
+import { createHash } from 'node:crypto';
+import { canonicalPosting, postingHash, postingVerifies, type ChainFields } from '../../api/_lib/ledger/chain.js';
 import { checkInvariants } from '../../api/_lib/ledger/invariants.js';
 import { ISSUER_ACCOUNT_ID, type LedgerSnapshot, type Posting, type Transfer } from '../../api/_lib/ledger/types.js';
 
 const A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 
-function chain(account: string, legs: { entryId: string; amount: number; ref: string; counterparty: string }[]): Posting[] {
+function chain(
+  account: string,
+  legs: { entryId: string; amount: number; ref: string; counterparty: string; kind?: Posting['kind']; reverses?: string }[],
+): Posting[] {
   const out: Posting[] = [];
   let balance = 0;
   let prev = '';
@@ -26,15 +30,15 @@ function chain(account: string, legs: { entryId: string; amount: number; ref: st
       amount: l.amount,
       balanceAfter: balance,
       sourceRef: l.ref,
-      kind: 'verify_send',
-      purpose: 'verify',
-      note: '',
+      kind: l.kind ?? 'verify_send',
+      purpose: l.kind === 'reversal' ? 'reversal' : 'verify',
       counterparty: l.counterparty,
       at: '2026-11-23T00:00:00.000Z',
+      reverses: l.reverses ?? '',
       prev,
     };
     const hash = postingHash(fields);
-    out.push({ ...fields, hash });
+    out.push({ ...fields, note: '', actor: '', hash });
     prev = hash;
   });
   return out;
@@ -49,8 +53,10 @@ function transfer(entryId: string, ref: string, accountId: string, amount: numbe
     amount,
     purpose: 'verify',
     note: '',
+    actor: '',
     balanceAfter,
     at: '2026-11-23T00:00:00.000Z',
+    reverses: '',
   };
 }
 
@@ -177,7 +183,7 @@ describe('checkInvariants', () => {
 
   it('4: an edited, relinked, reordered or misfiled posting', () => {
     const edited = sound();
-    edited.accounts[1]!.postings[1] = { ...edited.accounts[1]!.postings[1]!, note: 'changed' };
+    edited.accounts[1]!.postings[1] = { ...edited.accounts[1]!.postings[1]!, purpose: 'changed' };
     expect(broken(edited)).toEqual([4]);
     expect(checkInvariants(edited)[0]!.message).toBe(`Account ${A}: posting 2 does not match its hash.`);
     const relinked = sound();
@@ -208,17 +214,17 @@ describe('the posting chain', () => {
     balanceAfter: 9007199254740991,
     sourceRef: 'verify-send:k|1',
     kind: 'admin_grant',
-    purpose: 'grant:abc',
-    note: 'Zoë ☃\n|3:x',
+    purpose: 'grant:abc|3:x',
     counterparty: ISSUER_ACCOUNT_ID,
     at: '2026-11-23T00:00:00.000Z',
+    reverses: '',
     prev: 'ab'.repeat(20),
   };
 
   it('writes every field length-prefixed in a fixed order, integers in plain decimal, lengths in UTF-8 bytes', () => {
-    expect(canonicalPosting(fields)).toBe(
+    expect(canonicalPosting({ ...fields, purpose: 'Zoë ☃\n|3:x', reverses: B })).toBe(
       [
-        '17:ledger-posting-v1',
+        '17:ledger-posting-v2',
         '2:e1',
         `36:${A}`,
         '2:12',
@@ -226,10 +232,10 @@ describe('the posting chain', () => {
         '16:9007199254740991',
         '15:verify-send:k|1',
         '11:admin_grant',
-        '9:grant:abc',
         '13:Zoë ☃\n|3:x',
         `36:${ISSUER_ACCOUNT_ID}`,
         '24:2026-11-23T00:00:00.000Z',
+        `36:${B}`,
         `40:${'ab'.repeat(20)}`,
       ].join('|'),
     );
@@ -246,17 +252,116 @@ describe('the posting chain', () => {
       sourceRef: 'x',
       kind: 'verify_send',
       purpose: 'p',
-      note: '',
       counterparty: B,
       at: 'y',
+      reverses: 'e0',
       prev: '',
       accountId: B,
     })) {
       expect(postingHash({ ...fields, [k]: v }), k).not.toBe(h);
     }
     // no two field splits give the same string
-    expect(postingHash({ ...fields, purpose: 'grant:abc|1', note: '' })).not.toBe(
-      postingHash({ ...fields, purpose: 'grant:abc', note: '1' }),
+    expect(postingHash({ ...fields, purpose: 'grant:abc|1', reverses: '' })).not.toBe(
+      postingHash({ ...fields, purpose: 'grant:abc', reverses: '1' }),
     );
+  });
+
+  it('keeps the note and the actor out of the hash: an erased note leaves the posting verifying', () => {
+    const hash = postingHash(fields);
+    const posting: Posting = { ...fields, note: 'Refund for Jane Doe', actor: 'admin:ops-7', hash };
+    expect(postingVerifies(posting)).toBe(true);
+    expect(postingVerifies({ ...posting, note: '', actor: '' })).toBe(true);
+    expect(postingVerifies({ ...posting, amount: -249 })).toBe(false);
+  });
+
+  it('still verifies a posting of the first form, whose hash covered its note, and only with that note', () => {
+    const v1 = [
+      'ledger-posting-v1',
+      'e1',
+      A,
+      '12',
+      '-250',
+      '9007199254740991',
+      'verify-send:k|1',
+      'admin_grant',
+      'grant:abc|3:x',
+      'old note',
+    ]
+      .concat([ISSUER_ACCOUNT_ID, '2026-11-23T00:00:00.000Z', 'ab'.repeat(20)])
+      .map((v) => `${Buffer.byteLength(v)}:${v}`)
+      .join('|');
+    const hash = createHash('sha1').update(v1).digest('hex');
+    const posting: Posting = { ...fields, note: 'old note', actor: '', hash };
+    expect(postingVerifies(posting)).toBe(true);
+    expect(postingVerifies({ ...posting, note: 'new note' })).toBe(false);
+    // the first form had no reversal link: a posting that claims one verifies only as the second form
+    expect(postingVerifies({ ...posting, reverses: B })).toBe(false);
+  });
+});
+
+describe('reversals (invariant 5)', () => {
+  /** A credit of 5 to A (e1), reversed by r1, and a credit of 3 to B (e2). */
+  function reversed(): LedgerSnapshot & { transfers: Transfer[] } {
+    const issuer = chain(ISSUER_ACCOUNT_ID, [
+      { entryId: 'e1', amount: -5, ref: 'verify-send:k1', counterparty: A },
+      { entryId: 'r1', amount: 5, ref: 'reversal:k9', counterparty: A, kind: 'reversal', reverses: 'e1' },
+      { entryId: 'e2', amount: -3, ref: 'verify-send:k2', counterparty: B },
+    ]);
+    const a = chain(A, [
+      { entryId: 'e1', amount: 5, ref: 'verify-send:k1', counterparty: ISSUER_ACCOUNT_ID },
+      { entryId: 'r1', amount: -5, ref: 'reversal:k9', counterparty: ISSUER_ACCOUNT_ID, kind: 'reversal', reverses: 'e1' },
+    ]);
+    const b = chain(B, [{ entryId: 'e2', amount: 3, ref: 'verify-send:k2', counterparty: ISSUER_ACCOUNT_ID }]);
+    return {
+      accounts: [
+        { accountId: ISSUER_ACCOUNT_ID, balance: -3, postings: issuer },
+        { accountId: A, balance: 0, postings: a },
+        { accountId: B, balance: 3, postings: b },
+      ],
+      transfers: [
+        { ...transfer('e1', 'verify-send:k1', A, 5, 5), reversedBy: 'r1' },
+        { ...transfer('r1', 'reversal:k9', A, 5, 0), kind: 'reversal', purpose: 'reversal', reverses: 'e1' },
+        transfer('e2', 'verify-send:k2', B, 3, 3),
+      ],
+    };
+  }
+
+  it('passes a reversal that mirrors its credit and is linked both ways', () => {
+    expect(checkInvariants(reversed())).toEqual([]);
+  });
+
+  it('reports a reversal of another amount, of another account, of a reversal, or of nothing', () => {
+    const only5 = (s: LedgerSnapshot) => checkInvariants(s).filter((v) => v.invariant === 5);
+    for (const change of [{ amount: 4 }, { accountId: B }, { reverses: 'r1' }, { reverses: 'nope' }]) {
+      const s = reversed();
+      s.transfers[1] = { ...s.transfers[1]!, ...change };
+      expect(
+        only5(s).map((v) => v.message),
+        JSON.stringify(change),
+      ).toEqual([
+        'Reversal reversal:k9 does not mirror a credit of ' + s.transfers[1].amount + ' to account ' + s.transfers[1].accountId + '.',
+        // a reversal that names another entry leaves its credit's back link pointing at nothing
+        ...(change.reverses === undefined ? [] : ['Entry e1 names r1 as its reversal, which does not reverse it.']),
+      ]);
+    }
+  });
+
+  it('reports an entry reversed twice, a missing or wrong back link, and a credit that claims to reverse', () => {
+    const twice = reversed();
+    twice.transfers.push({ ...twice.transfers[1]!, entryId: 'r2', sourceRef: 'reversal:k8' });
+    expect(checkInvariants(twice).some((v) => v.invariant === 5 && v.message === 'Entry e1 is reversed more than once.')).toBe(true);
+    const unlinked = reversed();
+    unlinked.transfers[0] = transfer('e1', 'verify-send:k1', A, 5, 5);
+    expect(checkInvariants(unlinked).map((v) => v.message)).toEqual(['Entry e1 does not link to its reversal r1.']);
+    const claims = reversed();
+    claims.transfers[2] = { ...claims.transfers[2]!, reverses: 'e1' };
+    expect(checkInvariants(claims).map((v) => v.message)).toEqual(['Transfer verify-send:k2 is not a reversal but names e1.']);
+  });
+
+  it("checks a reversal's postings run from the account back to the issuer", () => {
+    const s = reversed();
+    // the reversal recorded as a second credit: the account gains instead of giving back
+    s.transfers[1] = { ...s.transfers[1]!, kind: 'verify_send' };
+    expect(checkInvariants(s).some((v) => v.invariant === 3 && v.message.startsWith('Transfer reversal:k9 has 2 posting(s)'))).toBe(true);
   });
 });

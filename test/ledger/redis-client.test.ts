@@ -184,6 +184,7 @@ describe('the store over a real server', () => {
     expect(keys).toEqual(
       [
         'ledger:accounts',
+        'ledger:entries',
         'ledger:keys:account',
         'ledger:keys:credit',
         'ledger:studio',
@@ -294,12 +295,12 @@ describe('the store over a real server', () => {
     ]);
     before = raw.commands();
     const page = await store.postings(a.accountId, { limit: 10, filter: {} });
-    expect(raw.commands() - before).toBe(2); // LLEN, LRANGE
+    expect(raw.commands() - before).toBe(3); // LLEN, LRANGE, HMGET of the annotations and reversal links
     expect(page.postings.map((p) => p.seq)).toEqual([300, 299, 298, 297, 296, 295, 294, 293, 292, 291]);
     expect(page.nextBeforeSeq).toBe(291);
     before = raw.commands();
     const filtered = await store.postings(a.accountId, { limit: 10, filter: { purpose: 'test' } });
-    expect(raw.commands() - before).toBe(3); // LLEN, then 100 postings hold 10 matches, the 11th is in the next 100
+    expect(raw.commands() - before).toBe(4); // LLEN, then 100 postings hold 10 matches, the 11th is in the next 100; HMGET
     expect(filtered.postings.map((p) => p.seq)).toEqual([291, 281, 271, 261, 251, 241, 231, 221, 211, 201]);
     expect(filtered.nextBeforeSeq).toBe(201);
     const last = await store.postings(a.accountId, { limit: 50, beforeSeq: 21, filter: { purpose: 'test' } });

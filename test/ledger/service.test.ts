@@ -179,8 +179,10 @@ describe('storedCredit', () => {
     amount: 5,
     purpose: 'verify',
     note: '',
+    actor: '',
     balanceAfter: 5,
     at: 't',
+    reverses: '',
   };
   it("tells this call's own record from a replay of another", () => {
     expect(storedCredit(stored, { entryId: 'e1' })).toEqual({ status: 'created', transfer: stored });

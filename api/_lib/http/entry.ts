@@ -92,6 +92,15 @@ export function principalOf(caller: Caller): Principal {
   return caller.principal;
 }
 
+/**
+ * Who an operator caller is, as the ledger records it beside an entry (docs/architecture.md, "Reversals"):
+ * `<role>:<subject>` of a token, `admin-password`, or `''` for no credential.
+ */
+export function actorName(caller: Caller): string {
+  if (caller.via === 'token') return `${caller.principal.role}:${caller.principal.subject}`;
+  return caller.via === 'password' ? 'admin-password' : '';
+}
+
 /** What a route handler receives. */
 export interface RouteContext {
   readonly request: Request;

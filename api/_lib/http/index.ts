@@ -22,4 +22,4 @@ export {
   type IdempotentAnswerOptions,
 } from './respond.js';
 export { clampHeaders, parseQuery, type ParamSpec, type ParseResult, type Parsed } from './params.js';
-export { defineEntry, principalOf, type Caller, type EntryExports, type RouteContext, type RouteHandler } from './entry.js';
+export { actorName, defineEntry, principalOf, type Caller, type EntryExports, type RouteContext, type RouteHandler } from './entry.js';

@@ -39,9 +39,18 @@ export function transferFrom(r: Readonly<Record<string, unknown>>): Transfer {
     amount: Number(r.amount),
     purpose: text(r.purpose),
     note: text(r.note),
+    actor: text(r.actor),
     balanceAfter: Number(r.balanceAfter),
     at: text(r.at),
+    reverses: text(r.reverses),
+    ...reversedBy(r),
   };
+}
+
+/** `{ reversedBy }` when the record names a reversal, else nothing. */
+function reversedBy(r: Readonly<Record<string, unknown>>): { reversedBy?: string } {
+  const by = text(r.reversedBy);
+  return by === '' ? {} : { reversedBy: by };
 }
 
 /** A posting from a record with the members of {@link Posting}. */
@@ -56,8 +65,11 @@ export function postingFrom(r: Readonly<Record<string, unknown>>): Posting {
     kind: text(r.kind) as TransferKind,
     purpose: text(r.purpose),
     note: text(r.note),
+    actor: text(r.actor),
     counterparty: text(r.counterparty),
     at: text(r.at),
+    reverses: text(r.reverses),
+    ...reversedBy(r),
     prev: text(r.prev),
     hash: text(r.hash),
   };

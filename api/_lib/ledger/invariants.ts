@@ -5,17 +5,21 @@
  * 1. every balance equals the sum of its postings, and each posting's `balanceAfter` is the running sum;
  * 2. the sum of all balances is zero (coin comes from the issuer account: double entry);
  * 3. source refs and transfers match one to one: every transfer has exactly two postings (issuer −amount,
- *    account +amount) carrying its entry id and source ref, and every posting belongs to a transfer;
+ *    account +amount; for a reversal, account −amount and issuer +amount) carrying its entry id and
+ *    source ref, and every posting belongs to a transfer;
  * 4. every chain verifies: `seq` runs 1..n, each `prev` is the previous posting's hash, each `hash`
- *    recomputes (`chain.ts`).
+ *    recomputes (`chain.ts`);
+ * 5. every reversal mirrors exactly one original (docs/architecture.md, "Reversals"): it names a transfer
+ *    of the same account and amount that is not itself a reversal, no transfer is reversed twice, and the
+ *    original's `reversedBy` names that reversal.
  */
-import { postingHash } from './chain.js';
+import { postingVerifies } from './chain.js';
 import { ISSUER_ACCOUNT_ID, type LedgerSnapshot } from './types.js';
 
 /** One broken invariant, named for an operator. */
 export interface InvariantViolation {
-  /** 1-4, as numbered in the module header. */
-  readonly invariant: 1 | 2 | 3 | 4;
+  /** 1-5, as numbered in the module header. */
+  readonly invariant: 1 | 2 | 3 | 4 | 5;
   readonly message: string;
 }
 
@@ -38,8 +42,7 @@ export function checkInvariants(snapshot: LedgerSnapshot): InvariantViolation[] 
       if (p.seq !== i + 1) out.push({ invariant: 4, message: `Account ${acct.accountId}: posting ${i + 1} has seq ${p.seq}.` });
       if (p.prev !== prev)
         out.push({ invariant: 4, message: `Account ${acct.accountId}: posting ${p.seq} does not link to the previous hash.` });
-      if (postingHash(p) !== p.hash)
-        out.push({ invariant: 4, message: `Account ${acct.accountId}: posting ${p.seq} does not match its hash.` });
+      if (!postingVerifies(p)) out.push({ invariant: 4, message: `Account ${acct.accountId}: posting ${p.seq} does not match its hash.` });
       if (p.balanceAfter !== running)
         out.push({
           invariant: 1,
@@ -61,20 +64,49 @@ export function checkInvariants(snapshot: LedgerSnapshot): InvariantViolation[] 
     refs.add(t.sourceRef);
     const legs = byEntry.get(t.entryId) ?? [];
     byEntry.delete(t.entryId);
-    const credit = legs.filter((l) => l.accountId === t.accountId && l.amount === t.amount && l.sourceRef === t.sourceRef);
-    const debit = legs.filter((l) => l.accountId === ISSUER_ACCOUNT_ID && l.amount === -t.amount && l.sourceRef === t.sourceRef);
+    const gain = t.kind === 'reversal' ? -t.amount : t.amount;
+    const credit = legs.filter((l) => l.accountId === t.accountId && l.amount === gain && l.sourceRef === t.sourceRef);
+    const debit = legs.filter((l) => l.accountId === ISSUER_ACCOUNT_ID && l.amount === -gain && l.sourceRef === t.sourceRef);
     if (legs.length !== 2 || credit.length !== 1 || debit.length !== 1) {
       out.push({
         invariant: 3,
-        message: `Transfer ${t.sourceRef} has ${legs.length} posting(s), not one credit of ${t.amount} and one issuer debit.`,
+        message: `Transfer ${t.sourceRef} has ${legs.length} posting(s), not ${t.kind === 'reversal' ? 'one debit' : 'one credit'} of ${t.amount} and ${t.kind === 'reversal' ? 'one issuer credit' : 'one issuer debit'}.`,
       });
     }
   }
+  out.push(...reversalViolations(snapshot));
   for (const [entryId, legs] of byEntry) {
     out.push({
       invariant: 3,
       message: `Entry ${entryId} (${legs[0]?.sourceRef ?? '?'}) has postings but no transfer under its source ref.`,
     });
+  }
+  return out;
+}
+
+/** Invariant 5 over the transfers of a snapshot (see the module header). */
+function reversalViolations(snapshot: LedgerSnapshot): InvariantViolation[] {
+  const out: InvariantViolation[] = [];
+  const byEntry = new Map(snapshot.transfers.map((t) => [t.entryId, t]));
+  const reversedOnce = new Set<string>();
+  for (const t of snapshot.transfers) {
+    if (t.kind !== 'reversal') {
+      if (t.reverses !== '') out.push({ invariant: 5, message: `Transfer ${t.sourceRef} is not a reversal but names ${t.reverses}.` });
+      continue;
+    }
+    const original = byEntry.get(t.reverses);
+    if (!original || original.kind === 'reversal' || original.accountId !== t.accountId || original.amount !== t.amount) {
+      out.push({ invariant: 5, message: `Reversal ${t.sourceRef} does not mirror a credit of ${t.amount} to account ${t.accountId}.` });
+      continue;
+    }
+    if (reversedOnce.has(original.entryId)) out.push({ invariant: 5, message: `Entry ${original.entryId} is reversed more than once.` });
+    reversedOnce.add(original.entryId);
+    if (original.reversedBy !== t.entryId)
+      out.push({ invariant: 5, message: `Entry ${original.entryId} does not link to its reversal ${t.entryId}.` });
+  }
+  for (const t of snapshot.transfers) {
+    if (t.reversedBy !== undefined && byEntry.get(t.reversedBy)?.reverses !== t.entryId)
+      out.push({ invariant: 5, message: `Entry ${t.entryId} names ${t.reversedBy} as its reversal, which does not reverse it.` });
   }
   return out;
 }

@@ -21,19 +21,23 @@ end
 `;
 
 /**
- * Credit once per source ref.
+ * Credit once per source ref, or reverse a credit (docs/architecture.md, "Reversals").
  * KEYS: 1 credit keys hash (idempotency records), 2 account hash, 3 account postings list, 4 issuer hash,
- *       5 issuer postings list, 6 set of ledger accounts, 7 transfers hash (entry id → transfer JSON).
+ *       5 issuer postings list, 6 set of ledger accounts, 7 transfers hash (entry id → transfer JSON),
+ *       8 entry hash (`n:<entry id>` → the annotation `{note, actor}` as JSON, `r:<entry id>` → the
+ *       entry id of its reversal).
  * ARGV: 1 sourceRef, 2 entryId, 3 kind, 4 accountId, 5 amount (decimal), 6 purpose, 7 note, 8 at,
- *       9 issuer id, 10 request fingerprint.
- * Returns `{'stored', transferJson}` when the source ref was recorded with this fingerprint,
- * `{'key-reused'}` with another, `{'no-account'}`, `{'overflow'}`, or `{'applied', transferJson}`.
+ *       9 issuer id, 10 request fingerprint, 11 actor, 12 the entry a reversal reverses (`''` otherwise).
+ * Returns `{'stored', entryId}` when the source ref was recorded with this fingerprint, `{'key-reused'}`
+ * with another, `{'no-account'}`, `{'overflow'}`, for a reversal `{'no-entry'}`,
+ * `{'already-reversed', entryId}` (the reversal's) or `{'insufficient', balance}`, or
+ * `{'applied', transferJson}` (the stored form: the note and actor are in the annotation).
  */
 export const CREDIT_SCRIPT = `${IDEMPOTENCY_LUA}${CANONICAL}
 local ref, same = idem_lookup(KEYS[1], ARGV[1], ARGV[10])
 if ref then
   if not same then return {'key-reused'} end
-  return {'stored', redis.call('HGET', KEYS[7], ref)}
+  return {'stored', ref}
 end
 if redis.call('HEXISTS', KEYS[2], 'studioId') == 0 then return {'no-account'} end
 local amount = tonumber(ARGV[5])
@@ -46,23 +50,38 @@ local function state(key)
 end
 local ib, iseq, ihead = state(KEYS[4])
 local ab, aseq, ahead = state(KEYS[2])
-if ab + amount > 9007199254740991 or ib - amount < -9007199254740991 then return {'overflow'} end
+local gain = amount
+local reverses = ''
+if ARGV[3] == 'reversal' then
+  reverses = ARGV[12]
+  local stored = redis.call('HGET', KEYS[7], reverses)
+  if not stored then return {'no-entry'} end
+  local o = cjson.decode(stored)
+  if o.accountId ~= ARGV[4] or tonumber(o.amount) ~= amount or o.kind == 'reversal' then return {'no-entry'} end
+  local by = redis.call('HGET', KEYS[8], 'r:' .. reverses)
+  if by then return {'already-reversed', by} end
+  if ab < amount then return {'insufficient', string.format('%d', ab)} end
+  gain = -amount
+end
+if ab + gain > 9007199254740991 or ib - gain < -9007199254740991 then return {'overflow'} end
 local function d(n) return string.format('%d', n) end
 local function post(hkey, lkey, account, seq, amt, bal, counterparty, prev)
   local sseq, samt, sbal = d(seq), d(amt), d(bal)
-  local hash = redis.sha1hex(canonical({'ledger-posting-v1', ARGV[2], account, sseq, samt, sbal,
-    ARGV[1], ARGV[3], ARGV[6], ARGV[7], counterparty, ARGV[8], prev}))
+  local hash = redis.sha1hex(canonical({'ledger-posting-v2', ARGV[2], account, sseq, samt, sbal,
+    ARGV[1], ARGV[3], ARGV[6], counterparty, ARGV[8], reverses, prev}))
   redis.call('RPUSH', lkey, cjson.encode({entryId = ARGV[2], accountId = account, seq = sseq, amount = samt,
-    balanceAfter = sbal, sourceRef = ARGV[1], kind = ARGV[3], purpose = ARGV[6], note = ARGV[7],
-    counterparty = counterparty, at = ARGV[8], prev = prev, hash = hash}))
+    balanceAfter = sbal, sourceRef = ARGV[1], kind = ARGV[3], purpose = ARGV[6],
+    counterparty = counterparty, at = ARGV[8], reverses = reverses, prev = prev, hash = hash}))
   redis.call('HSET', hkey, 'balance', sbal, 'seq', sseq, 'head', hash)
   redis.call('SADD', KEYS[6], account)
 end
-post(KEYS[4], KEYS[5], ARGV[9], iseq + 1, -amount, ib - amount, ARGV[4], ihead)
-post(KEYS[2], KEYS[3], ARGV[4], aseq + 1, amount, ab + amount, ARGV[9], ahead)
+post(KEYS[4], KEYS[5], ARGV[9], iseq + 1, -gain, ib - gain, ARGV[4], ihead)
+post(KEYS[2], KEYS[3], ARGV[4], aseq + 1, gain, ab + gain, ARGV[9], ahead)
 local transfer = cjson.encode({entryId = ARGV[2], sourceRef = ARGV[1], kind = ARGV[3], accountId = ARGV[4],
-  amount = d(amount), purpose = ARGV[6], note = ARGV[7], balanceAfter = d(ab + amount), at = ARGV[8]})
+  amount = d(amount), purpose = ARGV[6], balanceAfter = d(ab + gain), at = ARGV[8], reverses = reverses})
 redis.call('HSET', KEYS[7], ARGV[2], transfer)
+redis.call('HSET', KEYS[8], 'n:' .. ARGV[2], cjson.encode({note = ARGV[7], actor = ARGV[11]}))
+if reverses ~= '' then redis.call('HSET', KEYS[8], 'r:' .. reverses, ARGV[2]) end
 idem_record(KEYS[1], ARGV[1], ARGV[10], ARGV[2])
 return {'applied', transfer}
 `;

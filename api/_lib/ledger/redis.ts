@@ -10,8 +10,10 @@
  * `ledger:keys:external-login`
  * (idempotency records, `api/_lib/stores/idempotency.ts`: source ref or client key →
  * `<fingerprint>\n<entry id or account id>`, never expiring), `ledger:transfers` (hash: entry id →
- * transfer JSON), `ledger:studio` and `ledger:username` (indexes → account id), `ledger:accounts` (set
- * of accounts with postings).
+ * transfer JSON), `ledger:entries` (hash: `n:<entry id>` → the entry's annotation `{note, actor}` as
+ * JSON, beside the chain: an erasure may blank it, and a posting from before keeps its note in its own
+ * JSON, read when no annotation exists; `r:<entry id>` → the entry id of its reversal), `ledger:studio` and
+ * `ledger:username` (indexes → account id), `ledger:accounts` (set of accounts with postings).
  */
 import { byCodeUnits } from '../util/sorted.js';
 import { storeUnavailable } from '../stores/unavailable.js';
@@ -47,6 +49,7 @@ export const KEYS = Object.freeze({
   accessKeys: `${P}keys:access`,
   externalLoginKeys: `${P}keys:external-login`,
   transfers: `${P}transfers`,
+  entries: `${P}entries`,
   studio: `${P}studio`,
   username: `${P}username`,
   accounts: `${P}accounts`,
@@ -92,6 +95,7 @@ export function creditCall(request: CreditRequest): ScriptCall {
       KEYS.postings(ISSUER_ACCOUNT_ID),
       KEYS.accounts,
       KEYS.transfers,
+      KEYS.entries,
     ],
     args: [
       request.sourceRef,
@@ -104,13 +108,18 @@ export function creditCall(request: CreditRequest): ScriptCall {
       request.at,
       ISSUER_ACCOUNT_ID,
       request.fingerprint,
+      request.actor ?? '',
+      request.kind === 'reversal' ? (request.reverses ?? '') : '',
     ],
   };
 }
 
 /** A stored JSON document (replies stay text), as an object. */
 const obj = (value: unknown): Record<string, unknown> => JSON.parse(String(value)) as Record<string, unknown>;
-const transferOf = (value: unknown): Transfer => transferFrom(obj(value));
+/** A stored record with the annotation (when any) and the reversal that reversed it (when any) laid over it. */
+function annotated(stored: unknown, annotation: string | null | undefined, reversedBy: string | null | undefined): Record<string, unknown> {
+  return { ...obj(stored), ...(annotation ? obj(annotation) : {}), ...(reversedBy ? { reversedBy } : {}) };
+}
 const postingOf = (value: unknown): Posting => postingFrom(obj(value));
 
 /**
@@ -244,16 +253,48 @@ class RedisLedger implements LedgerStore {
     const out = await this.#commands.script(creditCall(request));
     switch (out[0]) {
       case 'applied':
-        return { status: 'created', transfer: transferOf(out[1]) };
+        return { status: 'created', transfer: transferFrom({ ...obj(out[1]), note: request.note, actor: request.actor ?? '' }) };
       case 'stored':
-        return storedCredit(transferOf(out[1]), request);
+        return storedCredit(await this.#recorded(s(out[1])), request);
+      case 'already-reversed':
+        return { status: 'already-reversed', transfer: await this.#recorded(s(out[1])) };
+      case 'insufficient':
+        return { status: 'insufficient', balance: Number(out[1]) };
       case 'key-reused':
         return { status: 'key-reused' };
       case 'no-account':
         return { status: 'no-account' };
+      case 'no-entry':
+        return { status: 'no-entry' };
       default:
         return { status: 'overflow' };
     }
+  }
+
+  /** A transfer a script named: one written in the same step as its record, so its absence is a broken store. */
+  async #recorded(entryId: string): Promise<Transfer> {
+    const transfer = await this.transfer(entryId);
+    if (!transfer) throw storeUnavailable(LEDGER_STORE, new Error(`The transfer ${entryId} of an idempotency record cannot be read.`));
+    return transfer;
+  }
+
+  async transfer(entryId: string): Promise<Transfer | undefined> {
+    const id = entryId.toLowerCase();
+    const [stored, [annotation, reversedBy]] = await Promise.all([
+      this.#commands.field(KEYS.transfers, id),
+      this.#commands.fields(KEYS.entries, [`n:${id}`, `r:${id}`]),
+    ]);
+    return stored === null ? undefined : transferFrom(annotated(stored, annotation, reversedBy));
+  }
+
+  /** Postings with their annotations and reversal links laid over them (one read for any number). */
+  async #withLinks(postings: readonly Posting[]): Promise<Posting[]> {
+    if (postings.length === 0) return [];
+    const meta = await this.#commands.fields(
+      KEYS.entries,
+      postings.flatMap((p) => [`n:${p.entryId}`, `r:${p.entryId}`]),
+    );
+    return postings.map((p, i) => postingFrom(annotated(JSON.stringify(p), meta[2 * i], meta[2 * i + 1])));
   }
 
   async balance(accountId: string): Promise<number> {
@@ -282,20 +323,25 @@ class RedisLedger implements LedgerStore {
       }
       end = start - 1;
     }
-    const postings = found.slice(0, options.limit);
+    const postings = await this.#withLinks(found.slice(0, options.limit));
     return { postings, nextBeforeSeq: found.length > options.limit ? postings[postings.length - 1]!.seq : undefined };
   }
 
   async snapshot(): Promise<LedgerSnapshot> {
     const ids = (await this.#commands.members(KEYS.accounts)).sort();
+    const meta = await this.#commands.hash(KEYS.entries);
+    const linked = (stored: string) => {
+      const id = s(obj(stored).entryId);
+      return annotated(stored, meta[`n:${id}`], meta[`r:${id}`]);
+    };
     const accounts = [];
     for (const id of ids) {
       const balance = await this.balance(id);
       const items = await this.#commands.list(KEYS.postings(id), 0, -1);
-      accounts.push({ accountId: id, balance, postings: items.map(postingOf) });
+      accounts.push({ accountId: id, balance, postings: items.map((i) => postingFrom(linked(i))) });
     }
     const transfers = Object.values(await this.#commands.hash(KEYS.transfers))
-      .map(transferOf)
+      .map((t) => transferFrom(linked(t)))
       .sort(byCodeUnits((t) => t.sourceRef));
     return { accounts, transfers };
   }

@@ -38,6 +38,8 @@ import {
 export const VERIFY_SEND_PURPOSES = ['verify', 'test', 'platform_verify', 'ledger_verify'] as const;
 /** Purpose recorded on an admin grant. */
 export const GRANT_PURPOSE = 'grant';
+/** Purpose recorded on a reversal (`reversals.ts`). */
+export const REVERSAL_PURPOSE = 'reversal';
 /** Largest single admin grant, integer coin units. */
 export const GRANT_MAX = 1_000_000_000;
 
@@ -90,7 +92,8 @@ export interface CreditAnswer {
   readonly at: string;
 }
 
-const refOf = (a: Account): AccountRef => ({ accountId: a.accountId, studioId: a.studioId, displayName: a.displayName });
+/** The account as answers show it. */
+export const refOf = (a: Account): AccountRef => ({ accountId: a.accountId, studioId: a.studioId, displayName: a.displayName });
 
 /**
  * Resolve exactly one selector to an account.
@@ -286,6 +289,10 @@ export interface OverviewTransaction {
   readonly sourceRef: string;
   readonly note: string;
   readonly at: string;
+  /** For a reversal: the entry id it reverses (docs/architecture.md, "Reversals"). */
+  readonly reverses?: string;
+  /** For a reversed entry: its reversal's entry id. */
+  readonly reversedBy?: string;
 }
 
 /** Answer of `GET /api/wallet/overview`. */
@@ -531,7 +538,8 @@ export async function logout(store: LedgerStore, principal: Principal, clock: Cl
 
 /**
  * The caller's wallet: account, balance and transactions newest first (spec 4.8, 5.3).
- * A grant's purpose shows as `grant`; the `purpose` filter takes the verify-send purposes and `grant`.
+ * A grant's purpose shows as `grant`, a reversal's as `reversal` (with the entry it reverses; a reversed
+ * entry names its reversal); the `purpose` filter takes the verify-send purposes, `grant` and `reversal`.
  * @throws ServiceError as {@link accountOfToken}; INVALID_QUERY for a bad cursor.
  */
 export async function overview(store: LedgerStore, principal: Principal, query: OverviewQuery): Promise<Overview> {
@@ -555,6 +563,8 @@ export async function overview(store: LedgerStore, principal: Principal, query: 
       sourceRef: p.sourceRef,
       note: p.note,
       at: p.at,
+      ...(p.reverses === '' ? {} : { reverses: p.reverses }),
+      ...(p.reversedBy === undefined ? {} : { reversedBy: p.reversedBy }),
     })),
     cursor: page.nextBeforeSeq === undefined ? null : encodeCursor(account.accountId, filter, page.nextBeforeSeq),
     hasMore: page.nextBeforeSeq !== undefined,

@@ -124,6 +124,43 @@ CREATE TABLE IF NOT EXISTS account_access (
 `,
 });
 
+/**
+ * What is kept beside the append-only rows (docs/architecture.md, "Reversals", "Erasure and the chain"):
+ * each entry's annotation (its free text and who asked, which an erasure may blank; a row from before
+ * this table keeps its note in `postings.note` and `transfers.note`, read when no annotation exists), and
+ * the reversal links, append-only, one per reversed entry.
+ */
+export const ENTRIES_LAYOUT = Object.freeze({
+  component: 'ledger-entries',
+  version: 1,
+  ddl: `
+CREATE TABLE IF NOT EXISTS entry_annotations (
+  entry_id TEXT PRIMARY KEY,
+  note TEXT NOT NULL,
+  actor TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS reversals (
+  original_entry_id TEXT PRIMARY KEY,
+  reversal_entry_id TEXT NOT NULL UNIQUE
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS reversals_append_only_u BEFORE UPDATE ON reversals BEGIN SELECT RAISE(ABORT, 'reversals are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS reversals_append_only_d BEFORE DELETE ON reversals BEGIN SELECT RAISE(ABORT, 'reversals are append-only'); END;
+`,
+});
+
+/** A posting's columns with its annotation and reversal links (`p` postings; see {@link POSTING_JOINS}). */
+const POSTING_COLUMNS = `p.account_id, p.seq, p.entry_id, p.amount, p.balance_after, p.source_ref, p.kind, p.purpose,
+  COALESCE(n.note, p.note) AS note, COALESCE(n.actor, '') AS actor, p.counterparty, p.at,
+  COALESCE(rv.original_entry_id, '') AS reverses, COALESCE(rb.reversal_entry_id, '') AS reversed_by, p.prev, p.hash`;
+const POSTING_JOINS = `LEFT JOIN entry_annotations n ON n.entry_id = p.entry_id
+  LEFT JOIN reversals rv ON rv.reversal_entry_id = p.entry_id LEFT JOIN reversals rb ON rb.original_entry_id = p.entry_id`;
+/** A transfer's columns with its annotation and reversal links (`t` transfers). */
+const TRANSFER_COLUMNS = `t.source_ref, t.entry_id, t.kind, t.account_id, t.amount, t.purpose, COALESCE(n.note, t.note) AS note,
+  COALESCE(n.actor, '') AS actor, t.balance_after, t.at, COALESCE(rv.original_entry_id, '') AS reverses,
+  COALESCE(rb.reversal_entry_id, '') AS reversed_by`;
+const TRANSFER_JOINS = `LEFT JOIN entry_annotations n ON n.entry_id = t.entry_id
+  LEFT JOIN reversals rv ON rv.reversal_entry_id = t.entry_id LEFT JOIN reversals rb ON rb.original_entry_id = t.entry_id`;
+
 /** The access of an `account_access` row (none for an account never changed). */
 function accessOf(row: Row | undefined): AccountAccess {
   if (!row) return {};
@@ -142,7 +179,7 @@ function accessOf(row: Row | undefined): AccountAccess {
 export async function openSqliteLedger(options: SqliteLedgerOptions): Promise<LedgerStore> {
   const db = await openSqliteDatabase({
     file: options.file,
-    layout: [LEDGER_LAYOUT, ACCESS_LAYOUT],
+    layout: [LEDGER_LAYOUT, ACCESS_LAYOUT, ENTRIES_LAYOUT],
     store: LEDGER_STORE,
     busyTimeoutMs: options.busyTimeoutMs,
   });
@@ -254,32 +291,44 @@ class SqliteLedger implements LedgerStore {
   }
 
   credit(request: CreditRequest): Promise<CreditOutcome> {
+    const reverses = request.kind === 'reversal' ? (request.reverses ?? '') : '';
     return this.db.write(async (tx): Promise<CreditOutcome> => {
-      // one read for every check: the idempotency record, the account, both chain heads
+      // one read for every check: the idempotency record, the account, both chain heads, and for a
+      // reversal the entry it names and any reversal of it
       const state = (
         await tx.execute({
           sql: `SELECT (SELECT fingerprint || ' ' || ref FROM idempotency_keys WHERE scope = ?4 AND key = ?1) AS stored,
                        EXISTS (SELECT 1 FROM accounts WHERE account_id = ?2) AS known,
                        COALESCE((SELECT balance || ' ' || seq || ' ' || head FROM ledger_accounts WHERE account_id = ?3), '0 0 ') AS issuer,
-                       COALESCE((SELECT balance || ' ' || seq || ' ' || head FROM ledger_accounts WHERE account_id = ?2), '0 0 ') AS account`,
-          args: [request.sourceRef, request.accountId, ISSUER_ACCOUNT_ID, LEDGER_SCOPES.credit],
+                       COALESCE((SELECT balance || ' ' || seq || ' ' || head FROM ledger_accounts WHERE account_id = ?2), '0 0 ') AS account,
+                       (SELECT 1 FROM transfers WHERE entry_id = ?5 AND account_id = ?2 AND amount = ?6 AND kind <> 'reversal') AS original,
+                       (SELECT reversal_entry_id FROM reversals WHERE original_entry_id = ?5) AS reversed_by`,
+          args: [request.sourceRef, request.accountId, ISSUER_ACCOUNT_ID, LEDGER_SCOPES.credit, reverses, request.amount],
         })
       ).rows[0]!;
       if (state.stored !== null) {
         const [fingerprint, entryId] = str(state.stored).split(' ') as [string, string];
         if (fingerprint !== request.fingerprint) return { status: 'key-reused' };
-        const stored = (await tx.execute({ sql: 'SELECT * FROM transfers WHERE entry_id = ?', args: [entryId] })).rows[0]!;
-        return storedCredit(transferOf(stored), request);
+        return storedCredit((await this.#transfer(tx, entryId))!, request);
       }
       if (Number(state.known) === 0) return { status: 'no-account' };
+      if (request.kind === 'reversal') {
+        if (state.original === null) return { status: 'no-entry' };
+        if (state.reversed_by !== null)
+          return { status: 'already-reversed', transfer: (await this.#transfer(tx, str(state.reversed_by)))! };
+        if (headOf(state.account).balance < request.amount) return { status: 'insufficient', balance: headOf(state.account).balance };
+      }
+      // a reversal moves the amount from the account back to the issuer
+      const gain = request.kind === 'reversal' ? -request.amount : request.amount;
       const sides: [string, number, string, { balance: number; seq: number; head: string }][] = [
-        [ISSUER_ACCOUNT_ID, -request.amount, request.accountId, headOf(state.issuer)],
-        [request.accountId, request.amount, ISSUER_ACCOUNT_ID, headOf(state.account)],
+        [ISSUER_ACCOUNT_ID, -gain, request.accountId, headOf(state.issuer)],
+        [request.accountId, gain, ISSUER_ACCOUNT_ID, headOf(state.account)],
       ];
       // the issuer's balance is minus the sum of all others (double entry), so an account can only pass
       // the largest safe integer if the issuer passes its negative first: one check covers both sides
-      if (!Number.isSafeInteger(sides[0]![3].balance - request.amount)) return { status: 'overflow' };
-      // both postings in one INSERT, both chain heads in one upsert, then the transfer and its key
+      if (!Number.isSafeInteger(sides[0]![3].balance - gain)) return { status: 'overflow' };
+      // both postings in one INSERT, both chain heads in one upsert, then the transfer, its annotation,
+      // its reversal link and its key; the free text goes to the annotation only (`chain.ts`)
       const postingRows: InValue[] = [];
       const headRows: InValue[] = [];
       let balanceAfter = 0;
@@ -293,9 +342,9 @@ class SqliteLedger implements LedgerStore {
           sourceRef: request.sourceRef,
           kind: request.kind,
           purpose: request.purpose,
-          note: request.note,
           counterparty,
           at: request.at,
+          reverses,
           prev: h.head,
         };
         const hash = postingHash(fields);
@@ -308,7 +357,7 @@ class SqliteLedger implements LedgerStore {
           fields.sourceRef,
           fields.kind,
           fields.purpose,
-          fields.note,
+          '',
           counterparty,
           fields.at,
           fields.prev,
@@ -325,10 +374,12 @@ class SqliteLedger implements LedgerStore {
         amount: request.amount,
         purpose: request.purpose,
         note: request.note,
+        actor: request.actor ?? '',
         balanceAfter,
         at: request.at,
+        reverses,
       };
-      await tx.batch([
+      const writes: InStatement[] = [
         {
           sql: `INSERT INTO postings (account_id, seq, entry_id, amount, balance_after, source_ref, kind, purpose, note, counterparty, at, prev, hash)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -348,15 +399,36 @@ class SqliteLedger implements LedgerStore {
             transfer.accountId,
             transfer.amount,
             transfer.purpose,
-            transfer.note,
+            '',
             transfer.balanceAfter,
             transfer.at,
           ],
         },
+        {
+          sql: 'INSERT INTO entry_annotations (entry_id, note, actor) VALUES (?, ?, ?)',
+          args: [transfer.entryId, transfer.note, transfer.actor],
+        },
         recordKey(LEDGER_SCOPES.credit, request.sourceRef, request.fingerprint, request.entryId),
-      ]);
+      ];
+      if (reverses !== '')
+        writes.push({
+          sql: 'INSERT INTO reversals (original_entry_id, reversal_entry_id) VALUES (?, ?)',
+          args: [reverses, transfer.entryId],
+        });
+      await tx.batch(writes);
       return { status: 'created', transfer };
     });
+  }
+
+  /** A transfer with its annotation and reversal links, read in `tx` or on the reader. */
+  async #transfer(tx: Transaction | undefined, entryId: string): Promise<Transfer | undefined> {
+    const sql = `SELECT ${TRANSFER_COLUMNS} FROM transfers t ${TRANSFER_JOINS} WHERE t.entry_id = ?`;
+    const rows = tx ? (await tx.execute({ sql, args: [entryId] })).rows : await this.db.read(sql, [entryId]);
+    return rows[0] ? transferOf(rows[0]) : undefined;
+  }
+
+  transfer(entryId: string): Promise<Transfer | undefined> {
+    return this.#transfer(undefined, entryId.toLowerCase());
   }
 
   async balance(accountId: string): Promise<number> {
@@ -368,29 +440,32 @@ class SqliteLedger implements LedgerStore {
     accountId: string,
     options: { beforeSeq?: number | undefined; limit: number; filter: PostingFilter },
   ): Promise<PostingPage> {
-    const where = ['account_id = ?'];
+    const where = ['p.account_id = ?'];
     const args: InValue[] = [accountId];
     if (options.beforeSeq !== undefined) {
-      where.push('seq < ?');
+      where.push('p.seq < ?');
       args.push(options.beforeSeq);
     }
     if (options.filter.kind !== undefined) {
-      where.push('kind = ?');
+      where.push('p.kind = ?');
       args.push(options.filter.kind);
     }
     if (options.filter.purpose !== undefined) {
-      where.push('purpose = ?');
+      where.push('p.purpose = ?');
       args.push(options.filter.purpose);
     }
     args.push(options.limit + 1);
-    const rows = await this.db.read(`SELECT * FROM postings WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`, args);
+    const rows = await this.db.read(
+      `SELECT ${POSTING_COLUMNS} FROM postings p ${POSTING_JOINS} WHERE ${where.join(' AND ')} ORDER BY p.seq DESC LIMIT ?`,
+      args,
+    );
     const postings = rows.slice(0, options.limit).map(postingOf);
     return { postings, nextBeforeSeq: rows.length > options.limit ? postings[postings.length - 1]!.seq : undefined };
   }
 
   async snapshot(): Promise<LedgerSnapshot> {
     const accounts = await this.db.read('SELECT account_id, balance FROM ledger_accounts ORDER BY account_id');
-    const postings = await this.db.read('SELECT * FROM postings ORDER BY account_id, seq');
+    const postings = await this.db.read(`SELECT ${POSTING_COLUMNS} FROM postings p ${POSTING_JOINS} ORDER BY p.account_id, p.seq`);
     const byAccount = new Map<string, Posting[]>();
     for (const r of postings) {
       const p = postingOf(r);
@@ -398,7 +473,9 @@ class SqliteLedger implements LedgerStore {
       list.push(p);
       byAccount.set(p.accountId, list);
     }
-    const transfers = (await this.db.read('SELECT * FROM transfers ORDER BY source_ref')).map(transferOf);
+    const transfers = (await this.db.read(`SELECT ${TRANSFER_COLUMNS} FROM transfers t ${TRANSFER_JOINS} ORDER BY t.source_ref`)).map(
+      transferOf,
+    );
     return {
       accounts: accounts.map((r) => ({
         accountId: str(r.account_id),

@@ -31,8 +31,12 @@ export type AccountKeyScope = 'account' | 'external-login';
 /** The account that coin comes from (double entry). Not a player account; never resolvable by selector. */
 export const ISSUER_ACCOUNT_ID = '00000000-0000-4000-8000-000000000000';
 
-/** Kinds of transfer: the only two ways coin enters (spec 4.8: no send, purchase or transfer route). */
-export type TransferKind = 'verify_send' | 'admin_grant';
+/**
+ * Kinds of transfer: the only two ways coin enters (spec 4.8: no send, purchase or transfer route), and
+ * the operator's reversal of one of them, which moves the same amount back to the issuer
+ * (docs/architecture.md, "Reversals").
+ */
+export type TransferKind = 'verify_send' | 'admin_grant' | 'reversal';
 
 /**
  * The name of each kind in every answer and filter of the API (spec 4.8: a verify-send answers
@@ -42,6 +46,7 @@ export type TransferKind = 'verify_send' | 'admin_grant';
 export const TRANSFER_KIND_NAMES = Object.freeze({
   verify_send: 'verify_send_to_account_wallet',
   admin_grant: 'admin_grant_coin',
+  reversal: 'reversal',
 } as const satisfies Record<TransferKind, string>);
 /** A kind as the API names it. */
 export type TransferKindName = (typeof TRANSFER_KIND_NAMES)[TransferKind];
@@ -51,10 +56,11 @@ export function transferKindOf(name: string | undefined): TransferKind | undefin
   return (Object.keys(TRANSFER_KIND_NAMES) as TransferKind[]).find((k) => TRANSFER_KIND_NAMES[k] === name);
 }
 
-/** Source-ref family of each kind: `verify-send:{key}` and `admin-grant:{key}`. */
+/** Source-ref family of each kind: `verify-send:{key}`, `admin-grant:{key}` and `reversal:{key}`. */
 export const SOURCE_REF_PREFIX: Readonly<Record<TransferKind, string>> = Object.freeze({
   verify_send: 'verify-send:',
   admin_grant: 'admin-grant:',
+  reversal: 'reversal:',
 });
 
 /** A player account with its user (spec 2.6, 2.8). */
@@ -149,27 +155,46 @@ export interface AccessChangeRequest {
 export type AccessChangeOutcome =
   { readonly status: 'created' | 'replayed'; readonly access: AccountAccess } | KeyReused | { readonly status: 'no-account' };
 
+/**
+ * What is written beside an entry rather than in its hashed rows (docs/architecture.md, "Erasure and the
+ * chain"): free text and who asked, both removable by an erasure without breaking the chain.
+ */
+export interface EntryAnnotation {
+  /** Free text of the request (`note`, the grant's or reversal's `reason`), possibly empty. */
+  readonly note: string;
+  /** Who asked for the entry: an operator's token subject, `admin-password`, or `''` (a game server's credit). */
+  readonly actor: string;
+}
+
 /** A transfer as recorded under its source ref: what a replay answers with. */
-export interface Transfer {
+export interface Transfer extends EntryAnnotation {
   /** The entry id of the transfer (uuid), shared by its two postings. */
   readonly entryId: string;
   readonly sourceRef: string;
   readonly kind: TransferKind;
   readonly accountId: string;
-  /** Positive integer coin units. */
+  /**
+   * Positive integer coin units: what the account gained, or, for a `reversal`, what it gave back to the
+   * issuer.
+   */
   readonly amount: number;
-  /** Verify-send purpose (spec 4.8) or `grant` for an admin grant. */
+  /** Verify-send purpose (spec 4.8), `grant` for an admin grant, `reversal` for a reversal. */
   readonly purpose: string;
-  /** Free text of the request (`note`, or the grant's `reason`), possibly empty. */
-  readonly note: string;
   /** Balance of the account right after this transfer. */
   readonly balanceAfter: number;
   /** Time of the transfer, ISO 8601 UTC. */
   readonly at: string;
+  /** For a `reversal`, the entry id it reverses; `''` otherwise. */
+  readonly reverses: string;
+  /** The entry id of the reversal of this transfer, when it was reversed. */
+  readonly reversedBy?: string;
 }
 
-/** One posting: one side of a transfer on one account, append-only and hash-chained. */
-export interface Posting {
+/**
+ * One posting: one side of a transfer on one account, append-only and hash-chained (`chain.ts`: the
+ * annotation and `reversedBy` are read beside the chain, not covered by the hash).
+ */
+export interface Posting extends EntryAnnotation {
   readonly entryId: string;
   readonly accountId: string;
   /** 1-based position in the account's chain. */
@@ -180,10 +205,13 @@ export interface Posting {
   readonly sourceRef: string;
   readonly kind: TransferKind;
   readonly purpose: string;
-  readonly note: string;
   /** The other account of the transfer. */
   readonly counterparty: string;
   readonly at: string;
+  /** For a posting of a `reversal`, the entry id it reverses; `''` otherwise. */
+  readonly reverses: string;
+  /** The entry id of the reversal of this posting's transfer, when it was reversed. */
+  readonly reversedBy?: string;
   /** Hash of the account's previous posting, `''` for the first. */
   readonly prev: string;
   /** Hash of this posting (`chain.ts`). */
@@ -200,7 +228,14 @@ export interface CreditRequest {
   readonly amount: number;
   readonly purpose: string;
   readonly note: string;
+  /** Who asked (see {@link EntryAnnotation}); default `''`. */
+  readonly actor?: string;
   readonly at: string;
+  /**
+   * For a `reversal`: the entry id of the transfer it reverses, which must be a credit of `accountId` of
+   * exactly `amount`, not reversed before.
+   */
+  readonly reverses?: string;
   /** Fingerprint of the request (`requestFingerprint` of what decides its effect) bound to the source ref. */
   readonly fingerprint: string;
 }
@@ -211,10 +246,17 @@ export interface CreditRequest {
  * - `replayed`: the source ref was recorded before with the same fingerprint: that transfer;
  * - `key-reused`: the source ref was recorded before with another fingerprint;
  * - `no-account`: the account does not exist;
- * - `overflow`: the credit would take a balance past the largest safe integer.
+ * - `overflow`: the credit would take a balance past the largest safe integer;
+ * - for a reversal: `no-entry` (the entry it names is not a credit of this account of this amount),
+ *   `already-reversed` (with the reversal that reversed it), `insufficient` (the account holds less than
+ *   the amount; with its balance).
  */
 export type CreditOutcome =
-  { readonly status: 'created' | 'replayed'; readonly transfer: Transfer } | KeyReused | { readonly status: 'no-account' | 'overflow' };
+  | { readonly status: 'created' | 'replayed'; readonly transfer: Transfer }
+  | KeyReused
+  | { readonly status: 'no-account' | 'overflow' | 'no-entry' }
+  | { readonly status: 'already-reversed'; readonly transfer: Transfer }
+  | { readonly status: 'insufficient'; readonly balance: number };
 
 /** Filters of a posting listing (each optional; combined with AND). */
 export interface PostingFilter {
@@ -248,6 +290,8 @@ export interface LedgerStore {
   findAccount(selector: AccountSelector): Promise<Account | undefined>;
   /** Apply a transfer once per source ref (see {@link CreditOutcome}). */
   credit(request: CreditRequest): Promise<CreditOutcome>;
+  /** The transfer of an entry id, with its `reversedBy` when reversed, or undefined. */
+  transfer(entryId: string): Promise<Transfer | undefined>;
   /** Balance of an account (0 for an account without postings). */
   balance(accountId: string): Promise<number>;
   /**

@@ -120,6 +120,8 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/admin/players/{key}/revoke-sessions', entry: 'admin', name: 'revoke-sessions', methods: ['POST'], access: 'admin' },
   { path: '/api/admin/players/{key}/ban', entry: 'admin', name: 'ban', methods: ['POST'], access: 'admin' },
   { path: '/api/admin/players/{key}/unban', entry: 'admin', name: 'unban', methods: ['POST'], access: 'admin' },
+  // reversals (spec 4.8, 8; docs/architecture.md, "Reversals")
+  { path: '/api/admin/reversals', entry: 'admin', name: 'reversals', methods: ['POST'], access: 'admin' },
   // §4.7 storage (admin only, spec 5.6 shows none): the named routes before the key route
   { path: '/api/storage/upload', entry: 'storage', name: 'upload', methods: ['POST'], access: 'admin' },
   { path: '/api/storage/upload-multi', entry: 'storage', name: 'upload-multi', methods: ['POST'], access: 'admin' },
