@@ -22,6 +22,14 @@
  *   `idempotencyKey`). 200 `schemas/responses/account-access.schema.json` (`{ account, access:
  *   { sessionsRevokedAt, ban }, idempotent }`), once per key (a replay answers the access as it stands,
  *   with `Idempotent-Replayed: true`).
+ * - `GET /api/admin/players?q=` (support): accounts found by studio id, account id, username, external
+ *   user id or display-name prefix (`api/_lib/operations/lookup.ts`), `cursor`, `limit` (1-100, default
+ *   20). 200 `schemas/responses/player-search.schema.json`.
+ * - `GET /api/admin/players/{studioId or accountId}` (support): the account, its links, access, wallet
+ *   (balance and latest entries), bag, unique items, characters, island summary and recipes. 200
+ *   `schemas/responses/player-summary.schema.json`.
+ * - `GET /api/admin/players/{studioId or accountId}/wallet` (support): the wallet's entries newest first
+ *   with who asked for each; the overview's parameters. 200 `schemas/responses/player-wallet.schema.json`.
  * - `POST /api/admin/reversals`: body `schemas/requests/reversal.schema.json` (`entryId`, `reason`,
  *   `idempotencyKey`): a compensating transfer of the entry's amount back to the issuer, at most once per
  *   entry (`api/_lib/ledger/reversals.ts`). 200 `schemas/responses/reversal.schema.json`; 409 when the
@@ -31,7 +39,12 @@
  * 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 503 UPSTREAM_UNAVAILABLE. A refused request changes nothing.
  */
 import { readJsonBody } from './_lib/http/body.js';
-import { actorName, defineEntry, idempotentAnswer, plainJson, ServiceError } from './_lib/http/index.js';
+import { getServiceConfig } from './_lib/config.js';
+import { actorName, clampHeaders, defineEntry, idempotentAnswer, parseQuery, plainJson, ServiceError } from './_lib/http/index.js';
+import { findPlayers, playerSummary, walletHistory } from './_lib/operations/lookup.js';
+import { playerStore } from './_lib/player/store.js';
+import type { TransferKindName } from './_lib/ledger/types.js';
+import { OVERVIEW_PARAMS } from './_lib/ledger/params.js';
 import { STUDIO_ID, UUID } from './_lib/ledger/ids.js';
 import { reverseEntry, type ReversalBody } from './_lib/ledger/reversals.js';
 import { ledgerStore } from './_lib/ledger/store.js';
@@ -46,6 +59,13 @@ import {
   type CreateAccountBody,
   type GrantCoinBody,
 } from './_lib/ledger/service.js';
+
+/** Query parameters of the player search (also read by the OpenAPI document, `build/openapi/`). */
+export const PLAYER_SEARCH_PARAMS = Object.freeze({
+  q: { kind: 'string', required: true, maxLength: 200, pattern: /\S/, patternRule: 'contain a character other than white space' },
+  cursor: { kind: 'string', maxLength: 300 },
+  limit: { kind: 'int', min: 1, max: 100, default: 20, clamp: true },
+} as const);
 
 /** The method exports (see the file header). */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('admin', {
@@ -64,6 +84,33 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('adm
       const account = await (await ledgerStore()).findAccount(selector);
       if (!account) throw new ServiceError('NOT_FOUND', 'No account has this id.');
       return plainJson({ account });
+    },
+  },
+  players: {
+    GET: async ({ url }) => {
+      const parsed = parseQuery(url.searchParams, PLAYER_SEARCH_PARAMS);
+      const { q, cursor, limit } = parsed.values;
+      const stores = { ledger: await ledgerStore(), player: await playerStore() };
+      return plainJson(await findPlayers(stores, getServiceConfig(), { q, cursor, limit }), 200, clampHeaders(parsed.clamped));
+    },
+  },
+  player: {
+    GET: async ({ url, key }) => {
+      parseQuery(url.searchParams, {});
+      return plainJson(await playerSummary({ ledger: await ledgerStore(), player: await playerStore() }, key!));
+    },
+  },
+  'player-wallet': {
+    GET: async ({ url, key }) => {
+      const parsed = parseQuery(url.searchParams, OVERVIEW_PARAMS);
+      const q = parsed.values;
+      const page = await walletHistory(await ledgerStore(), key!, {
+        limit: q.limit,
+        cursor: q.cursor,
+        kind: q.kind as TransferKindName | undefined,
+        purpose: q.purpose,
+      });
+      return plainJson(page, 200, clampHeaders(parsed.clamped));
     },
   },
   'revoke-sessions': {
@@ -95,9 +142,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('adm
     },
   },
   'grant-coin': {
-    POST: async ({ request }) => {
+    POST: async ({ request, caller }) => {
       const body = await readJsonBody<GrantCoinBody>(request, { schema: 'grant-coin' });
-      const result = await grantCoin(await ledgerStore(), body);
+      const result = await grantCoin(await ledgerStore(), body, undefined, actorName(caller));
       return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
     },
   },

@@ -23,25 +23,21 @@
  */
 import { getServiceConfig } from './_lib/config.js';
 import { readJsonBody } from './_lib/http/body.js';
-import { clampHeaders, defineEntry, idempotentAnswer, parseQuery, plainJson, principalOf } from './_lib/http/index.js';
+import { actorName, clampHeaders, defineEntry, idempotentAnswer, parseQuery, plainJson, principalOf } from './_lib/http/index.js';
 import { ledgerStore } from './_lib/ledger/store.js';
-import { overview, verifySend, VERIFY_SEND_PURPOSES, GRANT_PURPOSE, REVERSAL_PURPOSE, type VerifySendBody } from './_lib/ledger/service.js';
-import { TRANSFER_KIND_NAMES, type TransferKindName } from './_lib/ledger/types.js';
+import { OVERVIEW_PARAMS } from './_lib/ledger/params.js';
+import { overview, verifySend, type VerifySendBody } from './_lib/ledger/service.js';
+import type { TransferKindName } from './_lib/ledger/types.js';
 
 /** Query parameters of the overview (also read by the OpenAPI document, `build/openapi/`). */
-export const OVERVIEW_PARAMS = Object.freeze({
-  limit: { kind: 'int', min: 1, max: 200, default: 50, clamp: true },
-  cursor: { kind: 'string', maxLength: 200 },
-  kind: { kind: 'enum', values: Object.values(TRANSFER_KIND_NAMES) },
-  purpose: { kind: 'enum', values: [...VERIFY_SEND_PURPOSES, GRANT_PURPOSE, REVERSAL_PURPOSE] },
-} as const);
+export { OVERVIEW_PARAMS };
 
 /** The method exports (see the file header). */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('wallet', {
   'verify-send': {
-    POST: async ({ request }) => {
+    POST: async ({ request, caller }) => {
       const body = await readJsonBody<VerifySendBody>(request, { schema: 'verify-send-to-account' });
-      const result = await verifySend(await ledgerStore(), body, getServiceConfig().walletVerifySendMax);
+      const result = await verifySend(await ledgerStore(), body, getServiceConfig().walletVerifySendMax, undefined, actorName(caller));
       return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
     },
   },

@@ -18,6 +18,7 @@ import { EXPORT_PARAMS, SEARCH_PARAMS } from '../../api/catalog.js';
 import { SPECS as REGISTRY_PARAMS } from '../../api/registries.js';
 import { LIST_SPEC, MAX_MULTI_FILES } from '../../api/storage.js';
 import { OVERVIEW_PARAMS } from '../../api/wallet.js';
+import { PLAYER_SEARCH_PARAMS } from '../../api/admin.js';
 import { PLAYER_PARAMS } from '../../api/player.js';
 import { MERGE_PATCH_TYPES } from '../../api/_lib/http/body.js';
 import { LOOKUP_PARAM_SPEC, listParamSpec } from '../../api/_lib/http/collection-params.js';
@@ -446,6 +447,50 @@ const operations: OperationSpec[] = [
     key: '`STUDIO_*` id or account uuid (either resolves the same account)',
     keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
     success: [{ status: 200, description: 'The account.', schema: 'responses/account' }],
+  },
+  // player look-up
+  {
+    entry: 'admin',
+    route: 'players',
+    method: 'GET',
+    operationId: 'findPlayers',
+    summary: 'Find accounts by id, username, external user id or display-name prefix',
+    description:
+      'Tries `q` as a studio id, an account id, a username and an external user id (`<provider>:<id>`, or the bare id under the configured provider), each exact, then as a display-name prefix (NFC, case-insensitive). The first page lists the exact matches first; the opaque `cursor` pages the name matches. Reads only.',
+    tag: 'admin',
+    query: PLAYER_SEARCH_PARAMS,
+    queryExample: { q: 'ada', limit: '20' },
+    success: [{ status: 200, description: 'The accounts found.', schema: 'responses/player-search', headers: LIMIT_HEADERS }],
+  },
+  {
+    entry: 'admin',
+    route: 'player',
+    method: 'GET',
+    operationId: 'getPlayerSummary',
+    summary: 'Everything a support screen shows of one account',
+    description:
+      'The account, its external links, sessions and ban, balance with the latest wallet entries (each with who asked), bag, unique items, characters with their progress revisions, island summary and learned recipes. Reads only: an island the player never opened is null, not created.',
+    tag: 'admin',
+    query: PLAYER_PARAMS.none,
+    key: '`STUDIO_*` id or account uuid',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+    success: [{ status: 200, description: 'The account and what it holds.', schema: 'responses/player-summary' }],
+    errors: ['NOT_FOUND'],
+  },
+  {
+    entry: 'admin',
+    route: 'player-wallet',
+    method: 'GET',
+    operationId: 'getPlayerWallet',
+    summary: 'An account’s wallet entries, newest first, with who asked for each',
+    description: 'The overview’s parameters and paging, for any account.',
+    tag: 'admin',
+    key: '`STUDIO_*` id or account uuid',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+    query: OVERVIEW_PARAMS,
+    queryExample: { limit: '20' },
+    success: [{ status: 200, description: 'A page of entries.', schema: 'responses/player-wallet', headers: LIMIT_HEADERS }],
+    errors: ['NOT_FOUND'],
   },
   {
     entry: 'admin',

@@ -123,6 +123,9 @@ ItemEventResponse?: ItemEventResponse
 ItemHistoryResponse?: ItemHistoryResponse
 ItemMintRequest?: ItemMintRequest
 ItemMintedResponse?: ItemMintedResponse
+PlayerSearchResponse?: PlayerSearchResponse
+PlayerSummaryResponse?: PlayerSummaryResponse
+PlayerWalletResponse?: PlayerWalletResponse
 Problem?: Problem
 RecipeLearnRequest?: RecipeLearnRequest
 RecipeLearnedResponse?: RecipeLearnedResponse
@@ -1351,6 +1354,196 @@ idempotencyKey: string
 export interface ItemMintedResponse {
 item: Item
 idempotent: boolean
+}
+/**
+ * Body of GET /api/admin/players (docs/architecture.md, "Player look-up"): accounts found by studio id, account id, username, external user id (each exact) or display-name prefix; on the first page the exact matches come first. `matched` names the rule that found each.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "PlayerSearchResponse".
+ */
+export interface PlayerSearchResponse {
+q: string
+players: {
+account: {
+accountId: string
+studioId: string
+displayName: string
+userId: string
+username: string
+createdAt: string
+}
+matched: ("studioId" | "accountId" | "username" | "externalUserId" | "displayName")
+}[]
+/**
+ * Cursor of the next page for the same q; null on the last page.
+ */
+cursor: (string | null)
+hasMore: boolean
+}
+/**
+ * Body of GET /api/admin/players/{studioId} (docs/architecture.md, "Player look-up"): what a support screen shows of one account, read without changing anything. `wallet.cursor` continues in GET /api/admin/players/{studioId}/wallet; `island` is null while the player never opened it.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "PlayerSummaryResponse".
+ */
+export interface PlayerSummaryResponse {
+account: {
+accountId: string
+studioId: string
+displayName: string
+userId: string
+username: string
+createdAt: string
+}
+links: {
+provider: string
+externalUserId: string
+username: string
+linkedAt: string
+}[]
+access: {
+sessionsRevokedAt: (string | null)
+ban: (null | {
+reason: string
+at: string
+until: (string | null)
+/**
+ * True while the ban holds (no end, or its end is ahead).
+ */
+active: boolean
+})
+}
+wallet: {
+balance: number
+/**
+ * @maxItems 200
+ */
+transactions: {
+entryId: string
+/**
+ * Position in the account's chain.
+ */
+seq: number
+/**
+ * The kind of credit, named as its answer names it (and as the kind filter takes it).
+ */
+kind: ("verify_send_to_account_wallet" | "admin_grant_coin" | "reversal")
+purpose: ("verify" | "test" | "platform_verify" | "ledger_verify" | "grant" | "reversal")
+/**
+ * Signed coin units: positive for a credit, negative for a reversal.
+ */
+amount: number
+balanceAfter: number
+sourceRef: string
+note: string
+at: string
+/**
+ * For a reversal: the entry id it reverses.
+ */
+reverses?: string
+/**
+ * Present when this entry was reversed: the reversal's entry id.
+ */
+reversedBy?: string
+/**
+ * Who asked for the entry: `<role>:<subject>` of an operator token, `admin-password`, or empty (a game server's credit, or an entry written before actors were kept).
+ */
+actor?: string
+}[]
+/**
+ * Cursor of the next page with the same filters; null on the last page.
+ */
+cursor: (string | null)
+hasMore: boolean
+}
+bag: {
+definitionId: string
+quantity: number
+}[]
+items: {
+studioUuid: string
+definitionId: string
+state: ("owned" | "assigned" | "equipped")
+characterId: (string | null)
+mintedAt: string
+}[]
+characters: Character[]
+island: (null | {
+revision: number
+updatedAt: string
+summary: {
+seed: number
+nodes: number
+animals: number
+terrainZones: number
+campPosition: (null | {
+x: number
+z: number
+})
+exportedFromRts: boolean
+}
+})
+recipes: {
+recipeId: string
+learnedAt: string
+}[]
+}
+/**
+ * Body of GET /api/admin/players/{studioId}/wallet: the account's wallet entries newest first, each with who asked for it, paged by an opaque cursor bound to the account and the filters.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "PlayerWalletResponse".
+ */
+export interface PlayerWalletResponse {
+account: {
+accountId: string
+studioId: string
+displayName: string
+userId: string
+username: string
+createdAt: string
+}
+balance: number
+/**
+ * @maxItems 200
+ */
+transactions: {
+entryId: string
+/**
+ * Position in the account's chain.
+ */
+seq: number
+/**
+ * The kind of credit, named as its answer names it (and as the kind filter takes it).
+ */
+kind: ("verify_send_to_account_wallet" | "admin_grant_coin" | "reversal")
+purpose: ("verify" | "test" | "platform_verify" | "ledger_verify" | "grant" | "reversal")
+/**
+ * Signed coin units: positive for a credit, negative for a reversal.
+ */
+amount: number
+balanceAfter: number
+sourceRef: string
+note: string
+at: string
+/**
+ * For a reversal: the entry id it reverses.
+ */
+reverses?: string
+/**
+ * Present when this entry was reversed: the reversal's entry id.
+ */
+reversedBy?: string
+/**
+ * Who asked for the entry: `<role>:<subject>` of an operator token, `admin-password`, or empty (a game server's credit, or an entry written before actors were kept).
+ */
+actor?: string
+}[]
+/**
+ * Cursor of the next page with the same filters; null on the last page.
+ */
+cursor: (string | null)
+hasMore: boolean
 }
 /**
  * Body of every refusal and failure (RFC 9457 problem+json; spec 7; docs/architecture.md, "Errors"): the code, and a detail that says in a sentence what is wrong and what to do. For invalid input, errors[] names every offending field as a JSON pointer (or a query parameter or header by name) with its own message.
@@ -2636,6 +2829,66 @@ export interface GrantCoinArgs {
 }
 
 /**
+ * Arguments of `findPlayers` (GET /api/admin/players).
+ */
+export interface FindPlayersArgs {
+  /** Query parameters. */
+  readonly query: {
+    /**
+     * `q`
+     */
+    readonly "q": string;
+    /**
+     * The opaque `cursor` of the previous page.
+     */
+    readonly "cursor"?: string;
+    /**
+     * Above 100, lowered to 100 (see `X-Limit-Applied`).
+     */
+    readonly "limit"?: number;
+  };
+}
+
+/**
+ * Arguments of `getPlayerSummary` (GET /api/admin/players/{key}).
+ */
+export interface GetPlayerSummaryArgs {
+  /**
+   * `STUDIO_*` id or account uuid
+   */
+  readonly key: string;
+}
+
+/**
+ * Arguments of `getPlayerWallet` (GET /api/admin/players/{key}/wallet).
+ */
+export interface GetPlayerWalletArgs {
+  /**
+   * `STUDIO_*` id or account uuid
+   */
+  readonly key: string;
+  /** Query parameters. */
+  readonly query?: {
+    /**
+     * Above 200, lowered to 200 (see `X-Limit-Applied`).
+     */
+    readonly "limit"?: number;
+    /**
+     * The opaque `cursor` of the previous page.
+     */
+    readonly "cursor"?: string;
+    /**
+     * Compared without case.
+     */
+    readonly "kind"?: "verify_send_to_account_wallet" | "admin_grant_coin" | "reversal";
+    /**
+     * Compared without case.
+     */
+    readonly "purpose"?: "verify" | "test" | "platform_verify" | "ledger_verify" | "grant" | "reversal";
+  };
+}
+
+/**
  * Arguments of `revokeSessions` (POST /api/admin/players/{key}/revoke-sessions).
  */
 export interface RevokeSessionsArgs {
@@ -3380,6 +3633,48 @@ export class GameDataClient {
   }
 
   /**
+   * Find accounts by id, username, external user id or display-name prefix.
+   *
+   * `GET /api/admin/players` (200: The accounts found.)
+   *
+   * Tries `q` as a studio id, an account id, a username and an external user id (`<provider>:<id>`, or the bare id under the configured provider), each exact, then as a display-name prefix (NFC, case-insensitive). The first page lists the exact matches first; the opaque `cursor` pages the name matches. Reads only.
+   *
+   * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  findPlayers(args: FindPlayersArgs, options?: CallOptions): Promise<ApiResponse<PlayerSearchResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/admin/players', query: args.query, security: 'token-or-password' }, options);
+  }
+
+  /**
+   * Everything a support screen shows of one account.
+   *
+   * `GET /api/admin/players/{key}` (200: The account and what it holds.)
+   *
+   * The account, its external links, sessions and ban, balance with the latest wallet entries (each with who asked), bag, unique items, characters with their progress revisions, island summary and learned recipes. Reads only: an island the player never opened is null, not created.
+   *
+   * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  getPlayerSummary(args: GetPlayerSummaryArgs, options?: CallOptions): Promise<ApiResponse<PlayerSummaryResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/admin/players/{key}', params: { key: args.key }, security: 'token-or-password' }, options);
+  }
+
+  /**
+   * An account’s wallet entries, newest first, with who asked for each.
+   *
+   * `GET /api/admin/players/{key}/wallet` (200: A page of entries.)
+   *
+   * The overview’s parameters and paging, for any account.
+   *
+   * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  getPlayerWallet(args: GetPlayerWalletArgs, options?: CallOptions): Promise<ApiResponse<PlayerWalletResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/admin/players/{key}/wallet', params: { key: args.key }, query: args.query, security: 'token-or-password' }, options);
+  }
+
+  /**
    * Refuse every token of an account issued until now.
    *
    * `POST /api/admin/players/{key}/revoke-sessions` (200: The account’s access after it (or its replay).)
@@ -3846,4 +4141,4 @@ export class GameDataClient {
 }
 
 /** Every operation id, as the methods of {@link GameDataClient} are named. */
-export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","revokeSessions","banAccount","unbanAccount","reverseEntry","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;
+export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","findPlayers","getPlayerSummary","getPlayerWallet","revokeSessions","banAccount","unbanAccount","reverseEntry","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;

@@ -56,6 +56,9 @@ const SENDS: Record<string, Send> = {
   'wallet/overview GET': (p) => call(wallet, 'GET', '/api/wallet/overview', { headers: p }),
   'admin/accounts POST': () => call(admin, 'POST', '/api/admin/accounts', { body: { displayName: 'Ada' }, headers: password }),
   'admin/account GET': () => call(admin, 'GET', `/api/admin/accounts/${STUDIO}`, { headers: password }),
+  'admin/players GET': () => call(admin, 'GET', '/api/admin/players?q=ada', { headers: password }),
+  'admin/player GET': () => call(admin, 'GET', `/api/admin/players/${STUDIO}`, { headers: password }),
+  'admin/player-wallet GET': () => call(admin, 'GET', `/api/admin/players/${STUDIO}/wallet`, { headers: password }),
   'admin/grant-coin POST': () =>
     call(admin, 'POST', '/api/admin/grant-coin', {
       body: { studioId: STUDIO, amount: 1, reason: 'r', idempotencyKey: 'config-grant-1' },

@@ -126,6 +126,9 @@ describe('the table', () => {
       ['/api/admin/accounts', ['POST']],
       ['/api/admin/accounts/{key}', ['GET']],
       ['/api/admin/grant-coin', ['POST']],
+      ['/api/admin/players', ['GET']],
+      ['/api/admin/players/{key}', ['GET']],
+      ['/api/admin/players/{key}/wallet', ['GET']],
       ['/api/admin/players/{key}/revoke-sessions', ['POST']],
       ['/api/admin/players/{key}/ban', ['POST']],
       ['/api/admin/players/{key}/unban', ['POST']],
@@ -173,7 +176,7 @@ describe('the table', () => {
       if (r.gone) expect(r.methods, r.path).toEqual(tbl().METHODS);
       else if (r.entry === 'storage')
         expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
-      else if (['wallet', 'admin'].includes(r.entry) && !['overview', 'account'].includes(r.name))
+      else if (['wallet', 'admin'].includes(r.entry) && !['overview', 'account', 'players', 'player', 'player-wallet'].includes(r.name))
         expect(r.methods, r.path).toEqual(['POST']);
       else if (r.entry === 'player')
         expect(r.methods[0], r.path).toBe(
@@ -218,6 +221,8 @@ describe('the table', () => {
       'icon',
       'legacy-asset',
       'account',
+      'player',
+      'player-wallet',
       'revoke-sessions',
       'ban',
       'unban',

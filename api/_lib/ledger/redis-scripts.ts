@@ -88,9 +88,10 @@ return {'applied', transfer}
 
 /**
  * Create an account once.
- * KEYS: 1 account keys hash (idempotency records), 2 username index, 3 studio-id index, 4 the new account's hash.
+ * KEYS: 1 account keys hash (idempotency records), 2 username index, 3 studio-id index, 4 the new account's
+ *       hash, 5 the display-name index (sorted set, all scores 0, members `<name key>\0<accountId>`).
  * ARGV: 1 client key (`''` for none), 2 fingerprint, 3 accountId, 4 studioId, 5 displayName, 6 userId,
- *       7 username, 8 createdAt.
+ *       7 username, 8 createdAt, 9 the name index member.
  * Returns `{'existing', accountId}` (the key created it before with this fingerprint), `{'key-reused'}`,
  * `{'username-taken'}`, `{'studio-id-taken'}` or `{'created', accountId}` (also when a retry finds its
  * own account).
@@ -111,6 +112,7 @@ redis.call('HSET', KEYS[4], 'accountId', ARGV[3], 'studioId', ARGV[4], 'displayN
   'userId', ARGV[6], 'username', ARGV[7], 'createdAt', ARGV[8])
 redis.call('HSET', KEYS[2], ARGV[7], ARGV[3])
 redis.call('HSET', KEYS[3], ARGV[4], ARGV[3])
+redis.call('ZADD', KEYS[5], 0, ARGV[9])
 if ARGV[1] ~= '' then idem_record(KEYS[1], ARGV[1], ARGV[2], ARGV[3]) end
 return {'created', ARGV[3]}
 `;

@@ -13,7 +13,9 @@
  * transfer JSON), `ledger:entries` (hash: `n:<entry id>` → the entry's annotation `{note, actor}` as
  * JSON, beside the chain: an erasure may blank it, and a posting from before keeps its note in its own
  * JSON, read when no annotation exists; `r:<entry id>` → the entry id of its reversal), `ledger:studio` and
- * `ledger:username` (indexes → account id), `ledger:accounts` (set of accounts with postings).
+ * `ledger:username` (indexes → account id), `ledger:names` (sorted set, the display-name index of
+ * docs/architecture.md, "Player look-up": members `<name key>\0<account id>`, filled for every account
+ * created since), `ledger:accounts` (set of accounts with postings).
  */
 import { byCodeUnits } from '../util/sorted.js';
 import { storeUnavailable } from '../stores/unavailable.js';
@@ -34,6 +36,8 @@ import {
   type CreditRequest,
   type LedgerSnapshot,
   type LedgerStore,
+  nameKey,
+  type NamePage,
   type NewAccount,
   type Posting,
   type PostingFilter,
@@ -51,6 +55,7 @@ export const KEYS = Object.freeze({
   transfers: `${P}transfers`,
   entries: `${P}entries`,
   studio: `${P}studio`,
+  names: `${P}names`,
   username: `${P}username`,
   accounts: `${P}accounts`,
   account: (id: string) => `${P}{a:${id}}:acct`,
@@ -156,8 +161,19 @@ class RedisLedger implements LedgerStore {
         KEYS.username,
         KEYS.studio,
         KEYS.account(a.accountId),
+        KEYS.names,
       ],
-      args: [input.clientKey ?? '', input.fingerprint, a.accountId, a.studioId, a.displayName, a.userId, a.username, a.createdAt],
+      args: [
+        input.clientKey ?? '',
+        input.fingerprint,
+        a.accountId,
+        a.studioId,
+        a.displayName,
+        a.userId,
+        a.username,
+        a.createdAt,
+        `${nameKey(a.displayName)}\u0000${a.accountId}`,
+      ],
     });
     switch (status) {
       case 'created':
@@ -197,6 +213,27 @@ class RedisLedger implements LedgerStore {
     }
     const h = await this.#commands.hash(KEYS.account(id));
     return h.studioId === undefined ? undefined : this.#remember(accountFrom(h));
+  }
+
+  async accountByUsername(username: string): Promise<Account | undefined> {
+    const id = await this.#commands.field(KEYS.username, username);
+    return id === null ? undefined : this.findAccount({ accountId: id });
+  }
+
+  async accountsByName(prefix: string, options: { after?: string | undefined; limit: number }): Promise<NamePage> {
+    const key = nameKey(prefix);
+    // members `<name key>\0<account id>` in byte order, from past `after` (or the prefix) to below the
+    // prefix followed by U+10FFFF (the greatest code point: every key that starts with the prefix)
+    const min: `[${string}` | `(${string}` = options.after === undefined ? `[${key}` : `(${options.after}`;
+    const members = await this.#commands.call('read', () =>
+      this.#commands.redis.zrange<string[]>(KEYS.names, min, `(${key}\u{10FFFF}`, { byLex: true, offset: 0, count: options.limit + 1 }),
+    );
+    const page = members.slice(0, options.limit);
+    const accounts = await Promise.all(page.map((m) => this.findAccount({ accountId: m.slice(m.lastIndexOf('\u0000') + 1) })));
+    return {
+      accounts: accounts.filter((a): a is Account => a !== undefined),
+      next: members.length > options.limit ? page[page.length - 1] : undefined,
+    };
   }
 
   /** Access read in the last {@link ACCESS_CACHE_MS}, by account id: the time it was read and what it was. */

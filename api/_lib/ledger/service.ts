@@ -130,8 +130,10 @@ async function credit(
   note: string,
   fingerprint: string,
   clock: Clock,
+  actor: string,
 ): Promise<{ transfer: Transfer; idempotent: boolean }> {
   const outcome = await store.credit({
+    actor,
     entryId: mintUuid(),
     sourceRef: SOURCE_REF_PREFIX[kind] + key,
     kind,
@@ -179,10 +181,17 @@ function answer(kindLabel: CreditAnswer['kind'], account: Account, transfer: Tra
 /**
  * Verify-send-to-account (spec 4.8): credit the account once per idempotency key.
  * @param max `WALLET_VERIFY_SEND_MAX`, integer coin units.
+ * @param actor who asks (`actorName` of the caller), kept beside the entry; default `''`.
  * @throws ServiceError INVALID_BODY (selector, amount above `max`), NOT_FOUND (account),
  *   IDEMPOTENCY_KEY_REUSED (422), UPSTREAM_UNAVAILABLE (store).
  */
-export async function verifySend(store: LedgerStore, body: VerifySendBody, max: number, clock: Clock = systemClock): Promise<CreditAnswer> {
+export async function verifySend(
+  store: LedgerStore,
+  body: VerifySendBody,
+  max: number,
+  clock: Clock = systemClock,
+  actor = '',
+): Promise<CreditAnswer> {
   if (body.amount > max) {
     throw new ServiceError('INVALID_BODY', `The amount must be at most ${max} (WALLET_VERIFY_SEND_MAX).`, {
       errors: [{ name: '/amount', message: `Must be an integer from 1 to ${max}.` }],
@@ -199,6 +208,7 @@ export async function verifySend(store: LedgerStore, body: VerifySendBody, max: 
     body.note ?? '',
     requestFingerprint({ accountId: account.accountId, amount: body.amount, purpose: body.purpose }),
     clock,
+    actor,
   );
   return answer(TRANSFER_KIND_NAMES.verify_send, account, transfer, idempotent);
 }
@@ -208,7 +218,7 @@ export async function verifySend(store: LedgerStore, body: VerifySendBody, max: 
  * recorded as the note and is part of the replay comparison.
  * @throws as {@link verifySend}.
  */
-export async function grantCoin(store: LedgerStore, body: GrantCoinBody, clock: Clock = systemClock): Promise<CreditAnswer> {
+export async function grantCoin(store: LedgerStore, body: GrantCoinBody, clock: Clock = systemClock, actor = ''): Promise<CreditAnswer> {
   const account = await resolveAccount(store, body);
   const { transfer, idempotent } = await credit(
     store,
@@ -220,6 +230,7 @@ export async function grantCoin(store: LedgerStore, body: GrantCoinBody, clock: 
     body.reason,
     requestFingerprint({ accountId: account.accountId, amount: body.amount, reason: body.reason }),
     clock,
+    actor,
   );
   return answer(TRANSFER_KIND_NAMES.admin_grant, account, transfer, idempotent);
 }
@@ -271,6 +282,7 @@ export async function createAccount(
 
 /** Filters and paging of the overview. */
 export interface OverviewQuery {
+  /** 1-200. */
   readonly limit: number;
   readonly cursor?: string | undefined;
   /** A kind as the API names it (`verify_send_to_account_wallet`, `admin_grant_coin`). */
@@ -293,6 +305,8 @@ export interface OverviewTransaction {
   readonly reverses?: string;
   /** For a reversed entry: its reversal's entry id. */
   readonly reversedBy?: string;
+  /** Who asked for the entry, in operators' answers only (`walletPage` with `actors`). */
+  readonly actor?: string;
 }
 
 /** Answer of `GET /api/wallet/overview`. */
@@ -544,6 +558,29 @@ export async function logout(store: LedgerStore, principal: Principal, clock: Cl
  */
 export async function overview(store: LedgerStore, principal: Principal, query: OverviewQuery): Promise<Overview> {
   const account = await accountOfToken(store, principal);
+  return { account: refOf(account), ...(await walletPage(store, account, query)) };
+}
+
+/** A page of an account's wallet: its balance and entries newest first, with the cursor of the next page. */
+export interface WalletPage {
+  readonly balance: number;
+  readonly transactions: readonly OverviewTransaction[];
+  /** Opaque cursor of the next page (same filters), or null on the last page. */
+  readonly cursor: string | null;
+  readonly hasMore: boolean;
+}
+
+/**
+ * A page of `account`'s wallet (spec 4.8): what the overview answers, and what operators read with
+ * `actors` (each entry then says who asked for it: `actor`, docs/architecture.md, "Reversals").
+ * @throws ServiceError INVALID_QUERY for a bad cursor; UPSTREAM_UNAVAILABLE
+ */
+export async function walletPage(
+  store: LedgerStore,
+  account: Account,
+  query: OverviewQuery,
+  options: { readonly actors?: boolean } = {},
+): Promise<WalletPage> {
   const filter: PostingFilter = { kind: transferKindOf(query.kind), purpose: query.purpose };
   const beforeSeq = query.cursor === undefined ? undefined : decodeCursor(query.cursor, account.accountId, filter);
   const [balance, page] = await Promise.all([
@@ -551,7 +588,6 @@ export async function overview(store: LedgerStore, principal: Principal, query: 
     store.postings(account.accountId, { beforeSeq, limit: query.limit, filter }),
   ]);
   return {
-    account: refOf(account),
     balance,
     transactions: page.postings.map((p) => ({
       entryId: p.entryId,
@@ -565,6 +601,7 @@ export async function overview(store: LedgerStore, principal: Principal, query: 
       at: p.at,
       ...(p.reverses === '' ? {} : { reverses: p.reverses }),
       ...(p.reversedBy === undefined ? {} : { reversedBy: p.reversedBy }),
+      ...(options.actors ? { actor: p.actor } : {}),
     })),
     cursor: page.nextBeforeSeq === undefined ? null : encodeCursor(account.accountId, filter, page.nextBeforeSeq),
     hasMore: page.nextBeforeSeq !== undefined,

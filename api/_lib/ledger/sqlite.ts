@@ -30,6 +30,8 @@ import {
   type CreditRequest,
   type LedgerSnapshot,
   type LedgerStore,
+  nameKey,
+  type NamePage,
   type NewAccount,
   type Posting,
   type PostingFilter,
@@ -148,6 +150,24 @@ CREATE TRIGGER IF NOT EXISTS reversals_append_only_d BEFORE DELETE ON reversals 
 `,
 });
 
+/**
+ * The look-up index of display names (docs/architecture.md, "Player look-up"): one row per account,
+ * `name_key` = `nameKey(display_name)`. Filled for every account created since; a file that held accounts
+ * before gains their rows when the layout is applied, lower-cased by SQLite's `lower()` (ASCII letters only).
+ */
+export const LOOKUP_LAYOUT = Object.freeze({
+  component: 'ledger-lookup',
+  version: 1,
+  ddl: `
+CREATE TABLE IF NOT EXISTS account_names (
+  name_key TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  PRIMARY KEY (name_key, account_id)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO account_names (name_key, account_id) SELECT lower(display_name), account_id FROM accounts;
+`,
+});
+
 /** A posting's columns with its annotation and reversal links (`p` postings; see {@link POSTING_JOINS}). */
 const POSTING_COLUMNS = `p.account_id, p.seq, p.entry_id, p.amount, p.balance_after, p.source_ref, p.kind, p.purpose,
   COALESCE(n.note, p.note) AS note, COALESCE(n.actor, '') AS actor, p.counterparty, p.at,
@@ -179,7 +199,7 @@ function accessOf(row: Row | undefined): AccountAccess {
 export async function openSqliteLedger(options: SqliteLedgerOptions): Promise<LedgerStore> {
   const db = await openSqliteDatabase({
     file: options.file,
-    layout: [LEDGER_LAYOUT, ACCESS_LAYOUT, ENTRIES_LAYOUT],
+    layout: [LEDGER_LAYOUT, ACCESS_LAYOUT, ENTRIES_LAYOUT, LOOKUP_LAYOUT],
     store: LEDGER_STORE,
     busyTimeoutMs: options.busyTimeoutMs,
   });
@@ -223,6 +243,7 @@ class SqliteLedger implements LedgerStore {
           sql: 'INSERT INTO accounts (account_id, studio_id, display_name, user_id, username, created_at) VALUES (?, ?, ?, ?, ?, ?)',
           args: [a.accountId, a.studioId, a.displayName, a.userId, a.username, a.createdAt],
         },
+        { sql: 'INSERT INTO account_names (name_key, account_id) VALUES (?, ?)', args: [nameKey(a.displayName), a.accountId] },
       ];
       if (input.clientKey !== undefined)
         writes.push(recordKey(input.keyScope ?? LEDGER_SCOPES.account, input.clientKey, input.fingerprint, a.accountId));
@@ -237,6 +258,30 @@ class SqliteLedger implements LedgerStore {
         ? await this.db.read('SELECT * FROM accounts WHERE studio_id = ?', [selector.studioId])
         : await this.db.read('SELECT * FROM accounts WHERE account_id = ?', [selector.accountId.toLowerCase()]);
     return rows[0] ? accountOf(rows[0]) : undefined;
+  }
+
+  async accountByUsername(username: string): Promise<Account | undefined> {
+    const rows = await this.db.read('SELECT * FROM accounts WHERE username = ?', [username]);
+    return rows[0] ? accountOf(rows[0]) : undefined;
+  }
+
+  async accountsByName(prefix: string, options: { after?: string | undefined; limit: number }): Promise<NamePage> {
+    const key = nameKey(prefix);
+    // after = "<name key>\u0000<account id>": rows past it in (name_key, account_id) order, below the
+    // prefix followed by U+10FFFF (the greatest code point: every key that starts with the prefix)
+    const [afterKey, afterId] = options.after === undefined ? [key, ''] : (options.after.split('\u0000') as [string, string]);
+    const rows = await this.db.read(
+      `SELECT a.*, n.name_key FROM account_names n JOIN accounts a ON a.account_id = n.account_id
+       WHERE n.name_key < ?1 || char(1114111) AND (n.name_key > ?2 OR (n.name_key = ?2 AND n.account_id > ?3))
+       ORDER BY n.name_key, n.account_id LIMIT ?4`,
+      [key, afterKey, afterId, options.limit + 1],
+    );
+    const page = rows.slice(0, options.limit);
+    const last = page[page.length - 1];
+    return {
+      accounts: page.map(accountOf),
+      next: rows.length > options.limit && last ? `${str(last.name_key)}\u0000${str(last.account_id)}` : undefined,
+    };
   }
 
   async access(accountId: string): Promise<AccountAccess> {

@@ -79,6 +79,21 @@ export interface Account {
   readonly createdAt: string;
 }
 
+/**
+ * The key a display name is found by (docs/architecture.md, "Player look-up"): NFC, lower-cased by
+ * Unicode's default case mapping. Pure.
+ */
+export function nameKey(displayName: string): string {
+  return displayName.normalize('NFC').toLowerCase();
+}
+
+/** A page of accounts found by name. */
+export interface NamePage {
+  readonly accounts: readonly Account[];
+  /** The position to pass as `after` for the next page, or undefined on the last. */
+  readonly next: string | undefined;
+}
+
 /** Select an account by exactly one of its ids. */
 export type AccountSelector = { readonly studioId: string } | { readonly accountId: string };
 
@@ -288,6 +303,14 @@ export interface LedgerStore {
   /** Create an account once per client key (see {@link CreateAccountOutcome}). */
   createAccount(input: NewAccount): Promise<CreateAccountOutcome>;
   findAccount(selector: AccountSelector): Promise<Account | undefined>;
+  /** The account whose username is exactly `username`, or undefined. */
+  accountByUsername(username: string): Promise<Account | undefined>;
+  /**
+   * Accounts whose display name starts with `prefix` (compared by {@link nameKey}), in name-key then
+   * account-id order, after the position `after` (a {@link NamePage.next} of an earlier page).
+   * @param limit 1-100.
+   */
+  accountsByName(prefix: string, options: { readonly after?: string | undefined; readonly limit: number }): Promise<NamePage>;
   /** Apply a transfer once per source ref (see {@link CreditOutcome}). */
   credit(request: CreditRequest): Promise<CreditOutcome>;
   /** The transfer of an entry id, with its `reversedBy` when reversed, or undefined. */

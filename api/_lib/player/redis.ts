@@ -18,7 +18,9 @@
  * - `player:{a:<id>}:items` hash: item id → the item as it stands (JSON), for the unique items the account
  *   owns now (one read answers the account's items);
  * - `player:{a:<id>}:bag` hash: definition → quantity, `<definition>:seq` → entries so far;
- * - `player:{a:<id>}:bag-entries` list: the account's bag entries (append-only, JSON).
+ * - `player:{a:<id>}:bag-entries` list: the account's bag entries (append-only, JSON);
+ * - `player:{a:<id>}:links` set: `<provider> <external user id>` of each identity bound to the account
+ *   (bound since this set exists).
  *
  * Global: `player:character-owners` hash: character id → its account id; `player:external-links` hash: `<provider> <external user id>` → the link as JSON;
  * `item:keys:mint` hash: mint key → record (ref: the item id); `bag:keys` hash: bag source ref → record
@@ -27,6 +29,7 @@
  * `characterId` '' for none), `item:{i:<id>}:events` list (append-only, event JSON), `item:{i:<id>}:keys`
  * hash: event key → record (ref: `<event seq> <state after>`).
  */
+import { byCodeUnits } from '../util/sorted.js';
 import type { IslandState } from '../island/generate.js';
 import { IDEMPOTENCY_LUA, requestFingerprint } from '../stores/idempotency.js';
 import { connectRedis, redisScript, type RedisTarget } from '../stores/redis.js';
@@ -58,6 +61,7 @@ export const PLAYER_KEYS = Object.freeze({
   progressKeys: (a: string) => `player:{a:${a}}:keys:progress`,
   recipes: (a: string) => `player:{a:${a}}:recipes`,
   externalLinks: 'player:external-links',
+  links: (a: string) => `player:{a:${a}}:links`,
   characterOwners: 'player:character-owners',
   items: (a: string) => `player:{a:${a}}:items`,
   mintKeys: 'item:keys:mint',
@@ -198,11 +202,12 @@ if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then return {'learned', 
 return {'known', redis.call('HGET', KEYS[1], ARGV[1])}
 `);
 
-/** KEYS: external-links. ARGV: field, link JSON. The first binding wins; answers the stored one. */
+/** KEYS: external-links, the account's links set. ARGV: field, link JSON. The first binding wins; answers the stored one. */
 const LINK_EXTERNAL = redisScript(`
 local stored = redis.call('HGET', KEYS[1], ARGV[1])
 if stored then return {'found', stored} end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[1])
 return {'linked'}
 `);
 
@@ -361,6 +366,12 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
 
   return {
     driver: 'redis',
+    async findIsland(accountId) {
+      const [found, rev, at] = await commands.fields(K.island(accountId), ['state', 'revision', 'updatedAt']);
+      return found === null || found === undefined
+        ? undefined
+        : { state: JSON.parse(found) as IslandState, revision: Number(rev), updatedAt: str(at) };
+    },
     async island(accountId, initial) {
       const [found, rev, at] = await commands.fields(K.island(accountId), ['state', 'revision', 'updatedAt']);
       if (found !== null && found !== undefined)
@@ -521,12 +532,18 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
     async linkExternal(link) {
       const out = await commands.script({
         script: LINK_EXTERNAL,
-        keys: [K.externalLinks],
+        keys: [K.externalLinks, K.links(link.accountId)],
         args: [`${link.provider} ${link.externalUserId}`, JSON.stringify(link)],
       });
       if (out[0] === 'linked') return { status: 'linked', link };
       const stored = JSON.parse(str(out[1])) as ExternalLink;
       return { status: stored.accountId === link.accountId ? 'existing' : 'taken', link: stored };
+    },
+    async externalLinksOf(accountId) {
+      const fields = (await commands.members(K.links(accountId))).sort(byCodeUnits((f) => f));
+      if (fields.length === 0) return [];
+      const links = await commands.fields(K.externalLinks, fields);
+      return links.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as ExternalLink);
     },
     async externalLink(provider, externalUserId) {
       const v = await commands.field(K.externalLinks, `${provider} ${externalUserId}`);

@@ -216,6 +216,10 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
 
   return {
     driver: 'sqlite',
+    async findIsland(accountId) {
+      const found = (await db.read('SELECT * FROM islands WHERE account_id = ?', [accountId]))[0];
+      return found ? islandOf(found) : undefined;
+    },
     async island(accountId, initial) {
       const found = (await db.read('SELECT * FROM islands WHERE account_id = ?', [accountId]))[0];
       if (found) return islandOf(found);
@@ -400,6 +404,10 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         });
         return { status: 'linked', link } as const;
       });
+    },
+    async externalLinksOf(accountId) {
+      const rows = await db.read('SELECT * FROM external_links WHERE account_id = ? ORDER BY provider, external_user_id', [accountId]);
+      return rows.map(linkOf);
     },
     async externalLink(provider, externalUserId) {
       const row = (

@@ -292,6 +292,8 @@ export interface PlayerStore {
   readonly driver: 'sqlite' | 'redis';
   /** The account's island, created from `initial` (revision 1) when it has none; atomic. */
   island(accountId: string, initial: () => IslandDoc): Promise<IslandDoc>;
+  /** The account's island as stored, or undefined when it has none yet (never creates one). */
+  findIsland(accountId: string): Promise<IslandDoc | undefined>;
   /** Replace the island's state when its revision is `expectedRevision` (+1); atomic, retry-safe. */
   saveIsland(accountId: string, save: IslandSave): Promise<IslandSaveOutcome>;
   /** Create a character within its era's slots; atomic, retry-safe. */
@@ -319,6 +321,8 @@ export interface PlayerStore {
   linkExternal(link: ExternalLink): Promise<LinkOutcome>;
   /** The binding of an external identity, if any. */
   externalLink(provider: string, externalUserId: string): Promise<ExternalLink | undefined>;
+  /** The external identities bound to an account, by provider then external user id. */
+  externalLinksOf(accountId: string): Promise<ExternalLink[]>;
   /** Mint a unique item once per idempotency key (the first instance for the key, forever); atomic. */
   mintItem(request: MintRequest): Promise<MintOutcome>;
   /** Record an event the item's state allows, once per (item, key); atomic. */

@@ -1,0 +1,209 @@
+/**
+ * Player look-up for operators (spec 2.6, 2.8, 4.8, 5.3; docs/architecture.md, "Player look-up"): find
+ * accounts by any id, username, external user id or display-name prefix, and read in one answer what a
+ * support screen needs. Read-only: nothing here writes (an island never read by its player is reported as
+ * absent, not created).
+ *
+ * Matching (`findPlayers`): a query is tried as a studio id, an account id, a username and an external
+ * user id (`<provider>:<id>`, or the bare id under the configured provider), each exact; then as a
+ * display-name prefix, compared by `nameKey` (NFC, lower case). The first page lists the exact matches
+ * first, then the name matches; later pages (the opaque cursor) hold name matches only. An account shows
+ * once, under the first rule that found it.
+ */
+import type { ServiceConfig } from '../config.js';
+import { ServiceError } from '../errors.js';
+import { STUDIO_ID, UUID } from '../ledger/ids.js';
+import { accessAnswer, walletPage, type AccessAnswer, type WalletPage, type OverviewQuery } from '../ledger/service.js';
+import type { Account, LedgerStore } from '../ledger/types.js';
+import { characterView } from '../player/service.js';
+import type { BagLine, LearnedRecipe, PlayerStore } from '../player/types.js';
+import { ERAS } from '../player/types.js';
+import { requestFingerprint } from '../stores/idempotency.js';
+import { systemClock, type Clock } from '../stores/clock.js';
+
+/** The stores the look-up reads. */
+export interface LookupStores {
+  readonly ledger: LedgerStore;
+  readonly player: PlayerStore;
+}
+
+/** How an account was found. */
+export type MatchRule = 'studioId' | 'accountId' | 'username' | 'externalUserId' | 'displayName';
+
+/** One account found, with the rule that found it. */
+export interface PlayerHit {
+  readonly account: Account;
+  readonly matched: MatchRule;
+}
+
+/** Answer of `GET /api/admin/players` (`schemas/responses/player-search.schema.json`). */
+export interface PlayerSearch {
+  readonly q: string;
+  readonly players: readonly PlayerHit[];
+  /** Opaque cursor of the next page for the same `q`, or null. */
+  readonly cursor: string | null;
+  readonly hasMore: boolean;
+}
+
+/** The binding of a search cursor to its query. */
+const binding = (q: string) => requestFingerprint(['player-search', q]).slice(0, 16);
+
+/** A search cursor: base64url of `s1.<binding>.<position>` (the position is the store's). */
+function encodeSearchCursor(q: string, position: string): string {
+  return Buffer.from(`s1.${binding(q)}.${position}`).toString('base64url');
+}
+
+/** @throws ServiceError INVALID_QUERY for a cursor that is not one of this search. */
+function decodeSearchCursor(cursor: string, q: string): string {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^s1\.([0-9a-f]{16})\.([^]+)$/.exec(text);
+  if (!m || m[1] !== binding(q))
+    throw new ServiceError('INVALID_QUERY', 'The cursor is not one of this search. Start again without a cursor.', {
+      errors: [{ name: 'cursor', message: 'it was not issued for this q' }],
+    });
+  return m[2]!;
+}
+
+/** The exact matches of `q`, in rule order. */
+async function exactMatches(stores: LookupStores, config: ServiceConfig, q: string): Promise<PlayerHit[]> {
+  const out: PlayerHit[] = [];
+  const add = (account: Account | undefined, matched: MatchRule) => {
+    if (account && !out.some((h) => h.account.accountId === account.accountId)) out.push({ account, matched });
+  };
+  if (STUDIO_ID.test(q)) add(await stores.ledger.findAccount({ studioId: q }), 'studioId');
+  if (UUID.test(q)) add(await stores.ledger.findAccount({ accountId: q }), 'accountId');
+  add(await stores.ledger.accountByUsername(q), 'username');
+  const identities: [string, string][] = [];
+  const colon = q.indexOf(':');
+  if (colon > 0) identities.push([q.slice(0, colon), q.slice(colon + 1)]);
+  if (config.externalAuth.kind === 'jwks') identities.push([config.externalAuth.provider, q]);
+  for (const [provider, id] of identities) {
+    const link = await stores.player.externalLink(provider, id);
+    if (link) add(await stores.ledger.findAccount({ accountId: link.accountId }), 'externalUserId');
+  }
+  return out;
+}
+
+/**
+ * Find accounts (see the module header).
+ * @param q 1-200 characters, as sent (the query parser refused blank ones).
+ * @param limit name matches per page, 1-100.
+ * @throws ServiceError INVALID_QUERY (a cursor of another search), UPSTREAM_UNAVAILABLE.
+ */
+export async function findPlayers(
+  stores: LookupStores,
+  config: ServiceConfig,
+  query: { readonly q: string; readonly cursor?: string | undefined; readonly limit: number },
+): Promise<PlayerSearch> {
+  const after = query.cursor === undefined ? undefined : decodeSearchCursor(query.cursor, query.q);
+  const exact = after === undefined ? await exactMatches(stores, config, query.q) : [];
+  const page = await stores.ledger.accountsByName(query.q, { after, limit: query.limit });
+  const seen = new Set(exact.map((h) => h.account.accountId));
+  const named = page.accounts.filter((a) => !seen.has(a.accountId)).map((account) => ({ account, matched: 'displayName' as const }));
+  return {
+    q: query.q,
+    players: [...exact, ...named],
+    cursor: page.next === undefined ? null : encodeSearchCursor(query.q, page.next),
+    hasMore: page.next !== undefined,
+  };
+}
+
+/** Latest wallet entries the summary shows. */
+export const SUMMARY_ENTRIES = 20;
+
+/** Answer of `GET /api/admin/players/{studioId}` (`schemas/responses/player-summary.schema.json`). */
+export interface PlayerSummary {
+  readonly account: Account;
+  /** External identities bound to the account (never a platform token). */
+  readonly links: readonly { provider: string; externalUserId: string; username: string; linkedAt: string }[];
+  readonly access: AccessAnswer['access'];
+  /** Balance and the latest {@link SUMMARY_ENTRIES} entries, with the cursor of the wallet history route. */
+  readonly wallet: WalletPage;
+  readonly bag: readonly BagLine[];
+  /** The unique items the account owns, as the bag answers them. */
+  readonly items: readonly { studioUuid: string; definitionId: string; state: string; characterId: string | null; mintedAt: string }[];
+  /** Characters of every era, as the character routes answer them (with `progress_revision`). */
+  readonly characters: readonly ReturnType<typeof characterView>[];
+  /** The island's revision, last change and counts, or null when the player never opened it. */
+  readonly island: { readonly revision: number; readonly updatedAt: string; readonly summary: IslandSummary } | null;
+  readonly recipes: readonly LearnedRecipe[];
+}
+
+/** What an island holds, counted. */
+export interface IslandSummary {
+  readonly seed: number;
+  readonly nodes: number;
+  readonly animals: number;
+  readonly terrainZones: number;
+  readonly campPosition: { readonly x: number; readonly z: number } | null;
+  readonly exportedFromRts: boolean;
+}
+
+/**
+ * The account an operator route names: a studio id or an account id.
+ * @throws ServiceError NOT_FOUND
+ */
+export async function accountNamed(ledger: LedgerStore, key: string): Promise<Account> {
+  const selector = STUDIO_ID.test(key) ? { studioId: key } : UUID.test(key) ? { accountId: key } : undefined;
+  const account = selector ? await ledger.findAccount(selector) : undefined;
+  if (!account) throw new ServiceError('NOT_FOUND', 'No account has this studioId or accountId.');
+  return account;
+}
+
+/**
+ * Everything a support screen shows of one account, read in parallel (see the module header).
+ * @throws ServiceError NOT_FOUND, UPSTREAM_UNAVAILABLE
+ */
+export async function playerSummary(stores: LookupStores, key: string, clock: Clock = systemClock): Promise<PlayerSummary> {
+  const account = await accountNamed(stores.ledger, key);
+  const id = account.accountId;
+  const [links, access, wallet, bag, items, characters, island, recipes] = await Promise.all([
+    stores.player.externalLinksOf(id),
+    stores.ledger.access(id),
+    walletPage(stores.ledger, account, { limit: SUMMARY_ENTRIES }, { actors: true }),
+    stores.player.bag(id),
+    stores.player.accountItems(id),
+    Promise.all(ERAS.map((era) => stores.player.characters(id, era))).then((lists) => lists.flat()),
+    stores.player.findIsland(id),
+    stores.player.recipes(id),
+  ]);
+  return {
+    account,
+    links: links.map((l) => ({ provider: l.provider, externalUserId: l.externalUserId, username: l.username, linkedAt: l.linkedAt })),
+    access: accessAnswer(account, access, false, clock()).access,
+    wallet,
+    bag,
+    items: items.map((i) => ({
+      studioUuid: i.studioUuid,
+      definitionId: i.definitionId,
+      state: i.state,
+      characterId: i.characterId,
+      mintedAt: i.mintedAt,
+    })),
+    characters: characters.map(characterView),
+    island: island
+      ? {
+          revision: island.revision,
+          updatedAt: island.updatedAt,
+          summary: {
+            seed: island.state.seed,
+            nodes: island.state.nodes.length,
+            animals: island.state.animals.length,
+            terrainZones: island.state.terrainZones.length,
+            campPosition: island.state.campPosition ? { x: island.state.campPosition.x, z: island.state.campPosition.z } : null,
+            exportedFromRts: island.state.rtsExport !== undefined,
+          },
+        }
+      : null,
+    recipes,
+  };
+}
+
+/**
+ * One page of an account's wallet entries for operators, newest first, with who asked for each.
+ * @throws ServiceError NOT_FOUND, INVALID_QUERY (bad cursor), UPSTREAM_UNAVAILABLE
+ */
+export async function walletHistory(ledger: LedgerStore, key: string, query: OverviewQuery): Promise<{ account: Account } & WalletPage> {
+  const account = await accountNamed(ledger, key);
+  return { account, ...(await walletPage(ledger, account, query, { actors: true })) };
+}
