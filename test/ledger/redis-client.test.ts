@@ -187,6 +187,7 @@ describe('the store over a real server', () => {
         'ledger:entries',
         'ledger:keys:account',
         'ledger:keys:credit',
+        'ledger:names',
         'ledger:studio',
         'ledger:transfers',
         'ledger:username',

@@ -101,6 +101,7 @@ describe('the Redis player store', () => {
         acct('items'),
         acct('bag'),
         acct('bag-entries'),
+        acct('links'),
         'player:external-links',
         'player:character-owners',
         'item:keys:mint',
@@ -114,8 +115,8 @@ describe('the Redis player store', () => {
     const slot = async (k: string) => (await raw.request<number>({ body: ['cluster', 'keyslot', k] })).result;
     const accountSlots = new Set(
       await Promise.all(
-        ['island', 'chars', 'order', 'era-count', 'keys:character', 'keys:progress', 'recipes', 'items', 'bag', 'bag-entries'].map((k) =>
-          slot(acct(k)),
+        ['island', 'chars', 'order', 'era-count', 'keys:character', 'keys:progress', 'recipes', 'items', 'bag', 'bag-entries', 'links'].map(
+          (k) => slot(acct(k)),
         ),
       ),
     );

@@ -119,6 +119,8 @@ describe('the SQLite database of the store kit', () => {
       'late-two',
       'ledger',
       'ledger-access',
+      'ledger-entries',
+      'ledger-lookup',
     ]);
     await Promise.all([probe.close(), other.close(), ledger.close()]);
   });
