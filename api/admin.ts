@@ -30,6 +30,11 @@
  *   `schemas/responses/player-summary.schema.json`.
  * - `GET /api/admin/players/{studioId or accountId}/wallet` (support): the wallet's entries newest first
  *   with who asked for each; the overview's parameters. 200 `schemas/responses/player-wallet.schema.json`.
+ * - `POST /api/admin/players/{studioId or accountId}/erase`: body `account-action` (`reason`,
+ *   `idempotencyKey`): erases the account's personal data and closes it, once per key
+ *   (`api/_lib/operations/erasure.ts`). 200 `schemas/responses/account-access.schema.json`.
+ * - `GET /api/admin/players/{studioId or accountId}/export` (support): everything held about the account
+ *   as one JSON document (`schemas/responses/player-export.schema.json`), as a download.
  * - `POST /api/admin/reversals`: body `schemas/requests/reversal.schema.json` (`entryId`, `reason`,
  *   `idempotencyKey`): a compensating transfer of the entry's amount back to the issuer, at most once per
  *   entry (`api/_lib/ledger/reversals.ts`). 200 `schemas/responses/reversal.schema.json`; 409 when the
@@ -41,7 +46,8 @@
 import { readJsonBody } from './_lib/http/body.js';
 import { getServiceConfig } from './_lib/config.js';
 import { actorName, clampHeaders, defineEntry, idempotentAnswer, parseQuery, plainJson, ServiceError } from './_lib/http/index.js';
-import { findPlayers, playerSummary, walletHistory } from './_lib/operations/lookup.js';
+import { erasePlayer, type EraseBody } from './_lib/operations/erasure.js';
+import { accountNamed, exportDisposition, exportPlayer, findPlayers, playerSummary, walletHistory } from './_lib/operations/lookup.js';
 import { playerStore } from './_lib/player/store.js';
 import type { TransferKindName } from './_lib/ledger/types.js';
 import { OVERVIEW_PARAMS } from './_lib/ledger/params.js';
@@ -100,6 +106,14 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('adm
       return plainJson(await playerSummary({ ledger: await ledgerStore(), player: await playerStore() }, key!));
     },
   },
+  'player-export': {
+    GET: async ({ url, key }) => {
+      parseQuery(url.searchParams, {});
+      const stores = { ledger: await ledgerStore(), player: await playerStore() };
+      const data = await exportPlayer(stores, await accountNamed(stores.ledger, key!));
+      return plainJson(data, 200, { 'Content-Disposition': exportDisposition(data.account.studioId) });
+    },
+  },
   'player-wallet': {
     GET: async ({ url, key }) => {
       const parsed = parseQuery(url.searchParams, OVERVIEW_PARAMS);
@@ -131,6 +145,13 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('adm
     POST: async ({ request, key }) => {
       const body = await readJsonBody<AccountActionBody>(request, { schema: 'account-action' });
       const result = await unbanAccount(await ledgerStore(), key!, body);
+      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+    },
+  },
+  erase: {
+    POST: async ({ request, key }) => {
+      const body = await readJsonBody<EraseBody>(request, { schema: 'account-action' });
+      const result = await erasePlayer({ ledger: await ledgerStore(), player: await playerStore() }, key!, body);
       return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
     },
   },

@@ -36,6 +36,9 @@
  *   merge patch of those fields; account-scoped fields (bag, wallet, resources, …) are refused. The same
  *   key and request again answers the first result with `Idempotent-Replayed: true`; another change is 422.
  *
+ * Data export (GDPR article 15): `GET /api/account/export` (the player's own token): everything held
+ * about the caller's account as one JSON document (`api/_lib/operations/lookup.ts`), as a download.
+ *
  * Learned recipes (spec 4.8):
  * - `GET /api/account/recipes`: `{ recipes: [{ recipeId, learnedAt }] }`, by time learned then id.
  * - `POST /api/account/recipes`: `{ recipeId }`, a `RECP-*` id of the published catalog's
@@ -114,6 +117,7 @@ import { ERAS, type Era, type IslandDoc, type PlayerStore } from './_lib/player/
 import type { Account, LedgerStore } from './_lib/ledger/types.js';
 import { getServiceConfig } from './_lib/config.js';
 import { ledgerStore } from './_lib/ledger/store.js';
+import { exportDisposition, exportPlayer } from './_lib/operations/lookup.js';
 import { logout, refusingSuspended } from './_lib/ledger/service.js';
 import { externalLinkTo, externalLogin, type ExternalTokenBody } from './_lib/player/external-login.js';
 import { playerStore } from './_lib/player/store.js';
@@ -259,6 +263,13 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('pla
         createdStatus: 200,
         headers: { ETag: revisionTag(character.progressRevision) },
       });
+    },
+  },
+  'account-export': {
+    GET: async ({ url, caller }) => {
+      const { account, store } = await callerState(caller, url);
+      const data = await exportPlayer({ ledger: await ledgerStore(), player: store }, account);
+      return plainJson(data, 200, { 'Content-Disposition': exportDisposition(account.studioId) });
     },
   },
   recipes: {

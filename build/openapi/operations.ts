@@ -538,6 +538,53 @@ const operations: OperationSpec[] = [
     'requests/account-action',
     { reason: 'Appeal granted, ticket 4412', idempotencyKey: 'unban-2026-11-29-0001' },
   ),
+  {
+    entry: 'admin',
+    route: 'erase',
+    method: 'POST',
+    operationId: 'erasePlayer',
+    summary: 'Erase an account’s personal data and close it (GDPR article 17)',
+    description: `Removes the display name and username (it becomes \`erased:<studioId>\`), the account’s place in the name search, the notes of its wallet entries and its external links; revokes its sessions and closes it with a ban without end that cannot be replaced or lifted. Balances, postings, transfers and item histories stay and still verify: no hash covers what is removed. ${IDEMPOTENCY}`,
+    tag: 'admin',
+    key: '`STUDIO_*` id or account uuid',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+    body: {
+      kind: 'json',
+      schema: 'requests/account-action',
+      example: { reason: 'Data request 2026-118', idempotencyKey: 'erase-2026-11-28-0001' },
+    },
+    success: [
+      {
+        status: 200,
+        description: 'The erased account and its closed access (or the replay).',
+        schema: 'responses/account-access',
+        headers: REPLAYED,
+      },
+    ],
+    errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  {
+    entry: 'admin',
+    route: 'player-export',
+    method: 'GET',
+    operationId: 'exportPlayer',
+    summary: 'Everything held about an account, as one JSON document (GDPR article 15)',
+    description:
+      'The account, links, access, every wallet entry, the bag, each item with its history, each character with its progress, the island’s state and the recipes; a download (`Content-Disposition`). Reads only.',
+    tag: 'admin',
+    query: PLAYER_PARAMS.none,
+    key: '`STUDIO_*` id or account uuid',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+    success: [
+      {
+        status: 200,
+        description: 'The export.',
+        schema: 'responses/player-export',
+        headers: { 'Content-Disposition': 'attachment; filename="export-<studioId>.json"' },
+      },
+    ],
+    errors: ['NOT_FOUND'],
+  },
   // reversals (§4.8, §8)
   {
     entry: 'admin',
@@ -941,6 +988,25 @@ const operations: OperationSpec[] = [
       'The event recorded by an earlier request with the same idempotency key.',
     ),
     errors: ['BAD_REQUEST', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  {
+    entry: 'player',
+    route: 'account-export',
+    method: 'GET',
+    operationId: 'exportOwnData',
+    summary: 'Everything held about the caller’s account, as one JSON document (GDPR article 15)',
+    description: 'The same document as the operators’ export, for the caller’s own account; a download (`Content-Disposition`).',
+    tag: 'player',
+    query: PLAYER_PARAMS.none,
+    success: [
+      {
+        status: 200,
+        description: 'The export.',
+        schema: 'responses/player-export',
+        headers: { 'Content-Disposition': 'attachment; filename="export-<studioId>.json"' },
+      },
+    ],
+    errors: ['NOT_FOUND'],
   },
   // §2.6, §2.8, §4.8
   {

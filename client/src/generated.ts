@@ -123,6 +123,7 @@ ItemEventResponse?: ItemEventResponse
 ItemHistoryResponse?: ItemHistoryResponse
 ItemMintRequest?: ItemMintRequest
 ItemMintedResponse?: ItemMintedResponse
+PlayerExportResponse?: PlayerExportResponse
 PlayerSearchResponse?: PlayerSearchResponse
 PlayerSummaryResponse?: PlayerSummaryResponse
 PlayerWalletResponse?: PlayerWalletResponse
@@ -157,7 +158,7 @@ WalletCreditResponse?: WalletCreditResponse
 WalletOverviewResponse?: WalletOverviewResponse
 }
 /**
- * Body of the sessions and ban routes (spec 5.3): the account and its access after the action. `sessionsRevokedAt`: every token issued at or before it is refused (null: never revoked); `ban`: the ban in force or past its end until lifted (null: none). `idempotent` is true on the replay of an action's key.
+ * Body of the sessions and ban routes (spec 5.3) and of the erasure: the account and its access after the action. `sessionsRevokedAt`: every token issued at or before it is refused (null: never revoked); `ban`: the ban in force or past its end until lifted (null: none). `idempotent` is true on the replay of an action's key.
  * 
  * This interface was referenced by `Components`'s JSON-Schema
  * via the `definition` "AccountAccessResponse".
@@ -183,7 +184,7 @@ active: boolean
 idempotent: boolean
 }
 /**
- * Body of POST /api/admin/players/{studioId}/revoke-sessions and POST /api/admin/players/{studioId}/unban (spec 5.3): why the operator acts, and the idempotency key of the action.
+ * Body of POST /api/admin/players/{studioId}/revoke-sessions, …/unban (spec 5.3) and …/erase (GDPR article 17): why the operator acts, and the idempotency key of the action.
  * 
  * This interface was referenced by `Components`'s JSON-Schema
  * via the `definition` "AccountActionRequest".
@@ -1354,6 +1355,122 @@ idempotencyKey: string
 export interface ItemMintedResponse {
 item: Item
 idempotent: boolean
+}
+/**
+ * Body of GET /api/admin/players/{studioId}/export and GET /api/account/export (GDPR article 15): everything held about one account, as one document: the account, its links and access, every wallet entry newest first, the bag, each unique item with its history, each character with its progress, the island's state (null while never opened) and the learned recipes.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "PlayerExportResponse".
+ */
+export interface PlayerExportResponse {
+exportedAt: string
+account: {
+accountId: string
+studioId: string
+displayName: string
+userId: string
+username: string
+createdAt: string
+}
+links: {
+provider: string
+externalUserId: string
+username: string
+linkedAt: string
+}[]
+access: {
+sessionsRevokedAt: (string | null)
+ban: (null | {
+reason: string
+at: string
+until: (string | null)
+/**
+ * True while the ban holds (no end, or its end is ahead).
+ */
+active: boolean
+})
+}
+wallet: {
+balance: number
+entries: {
+entryId: string
+/**
+ * Position in the account's chain.
+ */
+seq: number
+/**
+ * The kind of credit, named as its answer names it (and as the kind filter takes it).
+ */
+kind: ("verify_send_to_account_wallet" | "admin_grant_coin" | "reversal")
+purpose: ("verify" | "test" | "platform_verify" | "ledger_verify" | "grant" | "reversal")
+/**
+ * Signed coin units: positive for a credit, negative for a reversal.
+ */
+amount: number
+balanceAfter: number
+sourceRef: string
+note: string
+at: string
+/**
+ * For a reversal: the entry id it reverses.
+ */
+reverses?: string
+/**
+ * Present when this entry was reversed: the reversal's entry id.
+ */
+reversedBy?: string
+/**
+ * Who asked for the entry: `<role>:<subject>` of an operator token, `admin-password`, or empty (a game server's credit, or an entry written before actors were kept).
+ */
+actor?: string
+}[]
+}
+bag: {
+definitionId: string
+quantity: number
+}[]
+items: {
+studioUuid: string
+definitionId: string
+state: ("owned" | "assigned" | "equipped")
+characterId: (string | null)
+mintedAt: string
+/**
+ * @minItems 1
+ */
+events: Event[]
+}[]
+characters: {
+id: string
+studioCode: string
+era: ("warlords" | "voxel" | "nexus" | "armada")
+name: string
+classId: string
+raceId: string
+factionId: string
+createdAt: string
+progress_revision: number
+/**
+ * The character's progress (spec 2.8): attributes, profession levels, equipment, weapon mastery, skill loadouts.
+ */
+progress: {
+
+}
+}[]
+island: (null | {
+revision: number
+updatedAt: string
+/**
+ * The island's whole state, as GET /api/island/state answers it.
+ */
+state: {
+
+}
+})
+recipes: {
+recipeId: string
+learnedAt: string
+}[]
 }
 /**
  * Body of GET /api/admin/players (docs/architecture.md, "Player look-up"): accounts found by studio id, account id, username, external user id (each exact) or display-name prefix; on the first page the exact matches come first. `matched` names the rule that found each.
@@ -2925,6 +3042,28 @@ export interface UnbanAccountArgs {
 }
 
 /**
+ * Arguments of `erasePlayer` (POST /api/admin/players/{key}/erase).
+ */
+export interface ErasePlayerArgs {
+  /**
+   * `STUDIO_*` id or account uuid
+   */
+  readonly key: string;
+  /** The request body. */
+  readonly body: AccountActionRequest;
+}
+
+/**
+ * Arguments of `exportPlayer` (GET /api/admin/players/{key}/export).
+ */
+export interface ExportPlayerArgs {
+  /**
+   * `STUDIO_*` id or account uuid
+   */
+  readonly key: string;
+}
+
+/**
  * Arguments of `reverseEntry` (POST /api/admin/reversals).
  */
 export interface ReverseEntryArgs {
@@ -3717,6 +3856,34 @@ export class GameDataClient {
   }
 
   /**
+   * Erase an account’s personal data and close it (GDPR article 17).
+   *
+   * `POST /api/admin/players/{key}/erase` (200: The erased account and its closed access (or the replay).)
+   *
+   * Removes the display name and username (it becomes `erased:<studioId>`), the account’s place in the name search, the notes of its wallet entries and its external links; revokes its sessions and closes it with a ban without end that cannot be replaced or lifted. Balances, postings, transfers and item histories stay and still verify: no hash covers what is removed. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   *
+   * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  erasePlayer(args: ErasePlayerArgs, options?: CallOptions): Promise<ApiResponse<AccountAccessResponse>> {
+    return send(this.options, { method: 'POST', path: '/api/admin/players/{key}/erase', params: { key: args.key }, json: args.body, security: 'token-or-password' }, options);
+  }
+
+  /**
+   * Everything held about an account, as one JSON document (GDPR article 15).
+   *
+   * `GET /api/admin/players/{key}/export` (200: The export.)
+   *
+   * The account, links, access, every wallet entry, the bag, each item with its history, each character with its progress, the island’s state and the recipes; a download (`Content-Disposition`). Reads only.
+   *
+   * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  exportPlayer(args: ExportPlayerArgs, options?: CallOptions): Promise<ApiResponse<PlayerExportResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/admin/players/{key}/export', params: { key: args.key }, security: 'token-or-password' }, options);
+  }
+
+  /**
    * Reverse a wallet credit by a compensating transfer.
    *
    * `POST /api/admin/reversals` (200: The reversal (or its replay).)
@@ -4085,6 +4252,20 @@ export class GameDataClient {
   }
 
   /**
+   * Everything held about the caller’s account, as one JSON document (GDPR article 15).
+   *
+   * `GET /api/account/export` (200: The export.)
+   *
+   * The same document as the operators’ export, for the caller’s own account; a download (`Content-Disposition`).
+   *
+   * Needs the caller’s token (not a guest).
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  exportOwnData(options?: CallOptions): Promise<ApiResponse<PlayerExportResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/account/export', security: 'token' }, options);
+  }
+
+  /**
    * The game-data manifest: every published file with its size and SHA-256, the build id, statuses and load order.
    *
    * `GET /api/v1/game-data-manifest.json` (200: The file.)
@@ -4141,4 +4322,4 @@ export class GameDataClient {
 }
 
 /** Every operation id, as the methods of {@link GameDataClient} are named. */
-export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","findPlayers","getPlayerSummary","getPlayerWallet","revokeSessions","banAccount","unbanAccount","reverseEntry","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;
+export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","findPlayers","getPlayerSummary","getPlayerWallet","revokeSessions","banAccount","unbanAccount","erasePlayer","exportPlayer","reverseEntry","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","exportOwnData","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;

@@ -76,6 +76,13 @@ const SENDS: Record<string, Send> = {
       body: { reason: 'r', idempotencyKey: 'config-unban-1' },
       headers: password,
     }),
+  'admin/erase POST': () =>
+    call(admin, 'POST', `/api/admin/players/${STUDIO}/erase`, {
+      body: { reason: 'r', idempotencyKey: 'config-erase-1' },
+      headers: password,
+    }),
+  'admin/player-export GET': () => call(admin, 'GET', `/api/admin/players/${STUDIO}/export`, { headers: password }),
+  'player/account-export GET': (p) => call(player, 'GET', '/api/account/export', { headers: p }),
   'admin/reversals POST': () =>
     call(admin, 'POST', '/api/admin/reversals', {
       body: { entryId: '9b2f4c1e-3d5a-4e7b-8c9d-0a1b2c3d4e5f', reason: 'r', idempotencyKey: 'config-reverse-1' },

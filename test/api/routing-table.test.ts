@@ -132,6 +132,8 @@ describe('the table', () => {
       ['/api/admin/players/{key}/revoke-sessions', ['POST']],
       ['/api/admin/players/{key}/ban', ['POST']],
       ['/api/admin/players/{key}/unban', ['POST']],
+      ['/api/admin/players/{key}/erase', ['POST']],
+      ['/api/admin/players/{key}/export', ['GET']],
       ['/api/admin/reversals', ['POST']],
     ]);
     expect(
@@ -168,6 +170,7 @@ describe('the table', () => {
       ['/api/inventory/grant', ['POST']],
       ['/api/inventory/consume', ['POST']],
       ['/api/account/recipes', ['GET', 'POST']],
+      ['/api/account/export', ['GET']],
     ]);
   });
 
@@ -176,7 +179,10 @@ describe('the table', () => {
       if (r.gone) expect(r.methods, r.path).toEqual(tbl().METHODS);
       else if (r.entry === 'storage')
         expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
-      else if (['wallet', 'admin'].includes(r.entry) && !['overview', 'account', 'players', 'player', 'player-wallet'].includes(r.name))
+      else if (
+        ['wallet', 'admin'].includes(r.entry) &&
+        !['overview', 'account', 'players', 'player', 'player-wallet', 'player-export'].includes(r.name)
+      )
         expect(r.methods, r.path).toEqual(['POST']);
       else if (r.entry === 'player')
         expect(r.methods[0], r.path).toBe(
@@ -226,6 +232,8 @@ describe('the table', () => {
       'revoke-sessions',
       'ban',
       'unban',
+      'erase',
+      'player-export',
       'object',
       'progress',
       'item',

@@ -251,6 +251,9 @@ const CASES: Case[] = [
   ['POST', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/revoke-sessions', 'admin', 'revoke-sessions', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['POST', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/ban', 'admin', 'ban', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['POST', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/unban', 'admin', 'unban', 'STUDIO_7QF3K2M9X4D1H8TB'],
+  ['POST', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/erase', 'admin', 'erase', 'STUDIO_7QF3K2M9X4D1H8TB'],
+  ['GET', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/export', 'admin', 'player-export', 'STUDIO_7QF3K2M9X4D1H8TB'],
+  ['GET', '/api/account/export', 'player', 'account-export', null],
   ['POST', '/api/admin/reversals', 'admin', 'reversals', null],
   // 2.9, 4.8 player state: island, characters (a key in the middle of the path), account recipes
   ['GET', '/api/island/spec', 'player', 'spec', null],

@@ -477,8 +477,10 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
         | { t: 'credit'; acct: number; key: number; amount: number; purpose: number; grant: boolean }
         | { t: 'reverse'; entry: number; key: number; wrongAmount: boolean }
         | { t: 'access'; acct: number; key: number; kind: 'revoke-sessions' | 'ban' | 'unban'; at: number }
+        | { t: 'erase'; acct: number; key: number }
         | { t: 'page'; acct: number; limit: number; purpose: number | null };
       const op: fc.Arbitrary<Op> = fc.oneof(
+        { arbitrary: fc.record({ t: fc.constant('erase' as const), acct: fc.nat(3), key: fc.nat(2) }), weight: 1 },
         {
           arbitrary: fc.record({ t: fc.constant('reverse' as const), entry: fc.nat(8), key: fc.nat(4), wrongAmount: fc.boolean() }),
           weight: 2,
@@ -533,11 +535,13 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
             const reversedBy = new Map<string, string>();
             const reversalKeys = new Map<string, string>();
             const accessKeys = new Map<string, string>();
+            const eraseKeys = new Map<string, string>();
+            const erased = new Set<string>();
             const access = new Map<string, { revoked?: number; banned: boolean }>();
             for (const o of ops) {
               if (o.t === 'account') {
                 // a client key from a small pool, a payload fingerprint of two kinds, usernames that collide
-                const a = newAccount({ username: `model-user-${o.user}` });
+                const a = newAccount({ username: `model-user-${o.user}`, displayName: `Model ${o.user}` });
                 const clientKey = o.key === null ? undefined : `model-key-${o.key}`;
                 const fingerprint = `fp-${o.name}-${o.user}`;
                 const prior = clientKey === undefined ? undefined : keys.get(clientKey);
@@ -609,6 +613,35 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
                   history.get(e.acct)!.push({ amount: -e.amount, purpose: 'reversal' });
                   expect((await s.transfer(e.entryId))?.reversedBy).toBe(out.transfer.entryId);
                 }
+              } else if (o.t === 'erase') {
+                const a = accounts[o.acct];
+                const accountId = a?.accountId ?? '11111111-1111-4111-8111-111111111111';
+                const key = `erase-key-${o.key}`;
+                const fingerprint = `erase-${accountId}`;
+                const out = await s.eraseAccount({ accountId, key, fingerprint, at: 1_800_000_010, atIso: '2027-01-15T08:00:10.000Z' });
+                const prior = eraseKeys.get(key);
+                if (prior !== undefined) expect(out.status).toBe(prior === fingerprint ? 'replayed' : 'key-reused');
+                else if (!a) expect(out.status).toBe('no-account');
+                else {
+                  expect(out).toMatchObject({ status: 'created', account: { displayName: '', username: `erased:${a.studioId}` } });
+                  eraseKeys.set(key, fingerprint);
+                  usernames.delete(a.username);
+                  const was = access.get(accountId);
+                  access.set(accountId, { revoked: Math.max(was?.revoked ?? 0, 1_800_000_010), banned: true });
+                }
+                if (a && eraseKeys.get(key) === fingerprint) {
+                  erased.add(accountId);
+                  const page = await s.postings(accountId, { limit: 1000, filter: {} });
+                  expect(page.postings.every((p) => p.note === '')).toBe(true);
+                }
+                // the name search finds every account but the erased ones, in name then id order
+                const byName = (await s.accountsByName('MODEL', { limit: 100 })).accounts.map((x) => x.accountId);
+                expect(byName.sort()).toEqual(
+                  accounts
+                    .map((x) => x.accountId)
+                    .filter((id) => !erased.has(id))
+                    .sort(),
+                );
               } else if (o.t === 'access') {
                 const a = accounts[o.acct];
                 const accountId = a?.accountId ?? '11111111-1111-4111-8111-111111111111';

@@ -152,11 +152,52 @@ onEachStore('player look-up', (store) => {
     expect(missing.status).toBe(404);
   });
 
+  it('exports everything held about an account, the same to its operator and to its player', async () => {
+    const config = await store.fresh();
+    const p = await newPlayer(config, 'Ximena');
+    const server = await serverAuth(config);
+    const grants: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const g = await call(admin, 'POST', '/api/admin/grant-coin', {
+        body: { studioId: p.studioId, amount: 10 + i, reason: `gift ${i}`, idempotencyKey: `export-grant-${i}` },
+        headers: password,
+      });
+      grants.push(g.body.entryId as string);
+    }
+    const item = await mintFor(server, p.studioId, 'export-mint-01');
+    const character = await newCharacter(p.auth);
+    await call(player, 'GET', '/api/island/state', { headers: p.auth });
+    const ops = await call(admin, 'GET', `/api/admin/players/${p.studioId}/export`, { headers: password });
+    const own = await call(player, 'GET', '/api/account/export', { headers: p.auth });
+    expect([ops.status, own.status]).toEqual([200, 200]);
+    expect(ops.headers.get('content-disposition')).toBe(`attachment; filename="export-${p.studioId}.json"`);
+    const strip = (a: Answer) => ({ ...a.body, exportedAt: null });
+    expect(strip(own)).toEqual(strip(ops));
+    const e = ops.body as {
+      wallet: { balance: number; entries: Record<string, unknown>[] };
+      items: { studioUuid: string; events: { kind: string }[] }[];
+      characters: { id: string; progress: Record<string, unknown> }[];
+      island: { revision: number; state: { seed: number } } | null;
+    };
+    expect(e.wallet.balance).toBe(33);
+    expect(e.wallet.entries.map((t) => [t.entryId, t.note])).toEqual([...grants].reverse().map((id, n) => [id, `gift ${2 - n}`]));
+    expect(e.items.map((i) => [i.studioUuid, i.events.map((x) => x.kind)])).toEqual([[item, ['minted']]]);
+    expect(e.characters.map((c) => [c.id, Object.keys(c.progress).sort()])).toEqual([
+      [character, ['attributes', 'equipment_on_body', 'profession_levels', 'skill_loadouts', 'weapon_mastery']],
+    ]);
+    expect(e.island?.revision).toBe(1);
+  });
+
   it('lets the support role read and refuses a player token', async () => {
     const config = await store.fresh();
     const p = await newPlayer(config, 'Tess');
     const support = { Authorization: `Bearer ${await tokenFor(config, 'STUDIO_SUPPORT', 'support')}` };
-    for (const path of ['/api/admin/players?q=tess', `/api/admin/players/${p.studioId}`, `/api/admin/players/${p.studioId}/wallet`]) {
+    for (const path of [
+      '/api/admin/players?q=tess',
+      `/api/admin/players/${p.studioId}`,
+      `/api/admin/players/${p.studioId}/wallet`,
+      `/api/admin/players/${p.studioId}/export`,
+    ]) {
       expect((await call(admin, 'GET', path, { headers: support })).status, path).toBe(200);
       expect((await call(admin, 'GET', path, { headers: p.auth })).status, path).toBe(403);
     }

@@ -150,3 +150,41 @@ end
 if ARGV[1] ~= '' then idem_record(KEYS[1], ARGV[1], ARGV[2], ARGV[3]) end
 return {'applied'}
 `;
+
+/**
+ * Erase an account's personal data once per key (docs/architecture.md, "Erasure and the chain").
+ * KEYS: 1 erase keys hash (idempotency records), 2 account hash, 3 username index, 4 display-name index,
+ *       5 the account's postings list, 6 entry hash (annotations), 7 the account's access hash.
+ * ARGV: 1 key, 2 request fingerprint, 3 accountId, 4 the erased username, 5 revocation time (seconds,
+ *       decimal), 6 the closing ban's time, 7 its reason, 8 the account's display-name index member.
+ * Returns `{'replayed'}` when the key was recorded with this fingerprint, `{'key-reused'}` with another,
+ * `{'no-account'}`, or `{'erased'}`.
+ */
+export const ERASE_SCRIPT = `${IDEMPOTENCY_LUA}
+local ref, same = idem_lookup(KEYS[1], ARGV[1], ARGV[2])
+if ref then
+  if not same then return {'key-reused'} end
+  return {'replayed'}
+end
+local h = redis.call('HMGET', KEYS[2], 'studioId', 'username')
+if not h[1] then return {'no-account'} end
+if h[2] then redis.call('HDEL', KEYS[3], h[2]) end
+redis.call('HSET', KEYS[3], ARGV[4], ARGV[3])
+redis.call('ZREM', KEYS[4], ARGV[8])
+redis.call('HSET', KEYS[2], 'displayName', '', 'username', ARGV[4])
+for _, raw in ipairs(redis.call('LRANGE', KEYS[5], 0, -1)) do
+  local id = cjson.decode(raw).entryId
+  local field = 'n:' .. id
+  local stored = redis.call('HGET', KEYS[6], field)
+  local actor = ''
+  if stored then actor = cjson.decode(stored).actor or '' end
+  redis.call('HSET', KEYS[6], field, cjson.encode({note = '', actor = actor}))
+end
+local at = tonumber(ARGV[5])
+local was = tonumber(redis.call('HGET', KEYS[7], 'sessionsRevokedAt') or '0')
+if at > was then redis.call('HSET', KEYS[7], 'sessionsRevokedAt', ARGV[5]) end
+redis.call('HSET', KEYS[7], 'banReason', ARGV[7], 'banAt', ARGV[6])
+redis.call('HDEL', KEYS[7], 'banUntil')
+idem_record(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
+return {'erased'}
+`;

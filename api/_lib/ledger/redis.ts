@@ -7,7 +7,7 @@
  * Keys (prefix `ledger:`): one account's keys share the hash tag `{a:<accountId>}` (one hash slot):
  * `ledger:{a:<id>}:acct` (hash: account fields, balance, seq, head) and `ledger:{a:<id>}:postings`
  * (list of posting JSON, index = seq − 1). Global: `ledger:keys:credit`, `ledger:keys:account` and
- * `ledger:keys:external-login`
+ * `ledger:keys:external-login`, `ledger:keys:access`, `ledger:keys:erase`
  * (idempotency records, `api/_lib/stores/idempotency.ts`: source ref or client key →
  * `<fingerprint>\n<entry id or account id>`, never expiring), `ledger:transfers` (hash: entry id →
  * transfer JSON), `ledger:entries` (hash: `n:<entry id>` → the entry's annotation `{note, actor}` as
@@ -20,7 +20,7 @@
 import { byCodeUnits } from '../util/sorted.js';
 import { storeUnavailable } from '../stores/unavailable.js';
 import { connectRedis, redisScript, type RedisCommands, type RedisConnection, type RedisTarget, type ScriptCall } from '../stores/redis.js';
-import { ACCESS_SCRIPT, CREATE_ACCOUNT_SCRIPT, CREDIT_SCRIPT } from './redis-scripts.js';
+import { ACCESS_SCRIPT, CREATE_ACCOUNT_SCRIPT, CREDIT_SCRIPT, ERASE_SCRIPT } from './redis-scripts.js';
 import { storedCredit } from './outcome.js';
 import { accountFrom, postingFrom, text as s, transferFrom } from './decode.js';
 import {
@@ -36,6 +36,10 @@ import {
   type CreditRequest,
   type LedgerSnapshot,
   type LedgerStore,
+  ERASED_REASON,
+  erasedUsername,
+  type EraseOutcome,
+  type EraseRequest,
   nameKey,
   type NamePage,
   type NewAccount,
@@ -51,6 +55,7 @@ export const KEYS = Object.freeze({
   creditKeys: `${P}keys:credit`,
   accountKeys: `${P}keys:account`,
   accessKeys: `${P}keys:access`,
+  eraseKeys: `${P}keys:erase`,
   externalLoginKeys: `${P}keys:external-login`,
   transfers: `${P}transfers`,
   entries: `${P}entries`,
@@ -66,6 +71,7 @@ export const KEYS = Object.freeze({
 const CREDIT = redisScript(CREDIT_SCRIPT);
 const CREATE = redisScript(CREATE_ACCOUNT_SCRIPT);
 const ACCESS = redisScript(ACCESS_SCRIPT);
+const ERASE = redisScript(ERASE_SCRIPT);
 
 /**
  * How long an instance keeps an account's access once read, ms: a revocation or ban made elsewhere holds
@@ -135,17 +141,22 @@ export function openRedisLedger(target: RedisTarget, options: { retryDelaysMs?: 
   return new RedisLedger(connectRedis(target, LEDGER_STORE, options));
 }
 
+/** How long an instance keeps an account once read, ms (see `RedisLedger`'s cache). */
+export const ACCOUNT_CACHE_MS = 60_000;
+
 /** Most accounts {@link RedisLedger} keeps resolved in memory. */
 export const ACCOUNT_CACHE_SIZE = 10_000;
 
 class RedisLedger implements LedgerStore {
   readonly driver = 'redis';
   /**
-   * Accounts found before, by account id and by studio id. An account's ids and user never change once
-   * created (nothing renames or deletes one), so a hit is always true and saves the two reads of a
-   * lookup: a credit to a known account is one command. Bounded: the oldest entry goes first.
+   * Accounts found before, by account id and by studio id, with the time they were read. An account's ids
+   * never change; only an erasure changes its display name and username, so a hit is kept at most
+   * {@link ACCOUNT_CACHE_MS} (an erasure made on another instance shows here within that time; one made
+   * here at once) and saves the two reads of a lookup: a credit to a known account is one command.
+   * Bounded: the oldest entry goes first.
    */
-  readonly #accounts = new Map<string, Account>();
+  readonly #accounts = new Map<string, { readonly at: number; readonly account: Account }>();
   readonly #commands: RedisCommands;
 
   constructor(private readonly connection: RedisConnection) {
@@ -195,14 +206,15 @@ class RedisLedger implements LedgerStore {
 
   #remember(account: Account): Account {
     while (this.#accounts.size >= ACCOUNT_CACHE_SIZE * 2) this.#accounts.delete(this.#accounts.keys().next().value!);
-    this.#accounts.set(`id:${account.accountId}`, account);
-    this.#accounts.set(`studio:${account.studioId}`, account);
+    const entry = { at: Date.now(), account };
+    this.#accounts.set(`id:${account.accountId}`, entry);
+    this.#accounts.set(`studio:${account.studioId}`, entry);
     return account;
   }
 
   async findAccount(selector: AccountSelector): Promise<Account | undefined> {
     const hit = this.#accounts.get('studioId' in selector ? `studio:${selector.studioId}` : `id:${selector.accountId.toLowerCase()}`);
-    if (hit) return hit;
+    if (hit && Date.now() - hit.at < ACCOUNT_CACHE_MS) return hit.account;
     let id: string;
     if ('studioId' in selector) {
       const found = await this.#commands.field(KEYS.studio, selector.studioId);
@@ -284,6 +296,48 @@ class RedisLedger implements LedgerStore {
     // read past the cache: this instance sees its own change at once
     const access = this.#rememberAccess(id, accessFrom(await this.#commands.hash(KEYS.access(id))));
     return { status: status === 'replayed' ? 'replayed' : 'created', access };
+  }
+
+  async eraseAccount(request: EraseRequest): Promise<EraseOutcome> {
+    const id = request.accountId.toLowerCase();
+    const before = await this.#read(id);
+    if (!before) {
+      // a replay after the erasure finds the account (erased); an unknown account has no record
+      const record = await this.#commands.field(KEYS.eraseKeys, request.key);
+      if (record === null) return { status: 'no-account' };
+      return record.split('\n')[0] === request.fingerprint ? { status: 'no-account' } : { status: 'key-reused' };
+    }
+    const [status] = await this.#commands.script({
+      script: ERASE,
+      keys: [KEYS.eraseKeys, KEYS.account(id), KEYS.username, KEYS.names, KEYS.postings(id), KEYS.entries, KEYS.access(id)],
+      args: [
+        request.key,
+        request.fingerprint,
+        id,
+        erasedUsername(before.studioId),
+        String(request.at),
+        request.atIso,
+        ERASED_REASON,
+        `${nameKey(before.displayName)}\u0000${id}`,
+      ],
+    });
+    this.#forget(before);
+    this.#access.delete(id);
+    if (status === 'key-reused') return { status: 'key-reused' };
+    if (status === 'no-account') return { status: 'no-account' };
+    const account = await this.#read(id);
+    return { status: status === 'replayed' ? 'replayed' : 'created', account: account! };
+  }
+
+  /** The account as stored now, past the cache (and remembered). */
+  async #read(id: string): Promise<Account | undefined> {
+    const h = await this.#commands.hash(KEYS.account(id));
+    return h.studioId === undefined ? undefined : this.#remember(accountFrom(h));
+  }
+
+  #forget(account: Account): void {
+    this.#accounts.delete(`id:${account.accountId}`);
+    this.#accounts.delete(`studio:${account.studioId}`);
   }
 
   async credit(request: CreditRequest): Promise<CreditOutcome> {

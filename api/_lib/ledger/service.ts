@@ -19,6 +19,7 @@ import { requestFingerprint } from '../stores/idempotency.js';
 import { rfc3339Time } from '../util/time.js';
 import { mintStudioId, mintUuid, STUDIO_ID } from './ids.js';
 import {
+  erasedUsername,
   SOURCE_REF_PREFIX,
   TRANSFER_KIND_NAMES,
   transferKindOf,
@@ -435,8 +436,8 @@ const keyReused = () =>
 /**
  * Change an account's access once per idempotency key (docs/architecture.md, "Sessions and bans"): the
  * fingerprint binds the key to the account, the kind of change and a ban's end (never the reason, which
- * a retry may reword).
- * @throws ServiceError NOT_FOUND, IDEMPOTENCY_KEY_REUSED (422), UPSTREAM_UNAVAILABLE
+ * a retry may reword). An erased account's ban is neither replaced nor lifted (409).
+ * @throws ServiceError NOT_FOUND, CONFLICT (erased), IDEMPOTENCY_KEY_REUSED (422), UPSTREAM_UNAVAILABLE
  */
 async function changeAccess(
   store: LedgerStore,
@@ -446,6 +447,12 @@ async function changeAccess(
   clock: Clock,
 ): Promise<AccessAnswer> {
   const fingerprint = accessFingerprint(account, { kind: change.kind, until: change.kind === 'ban' ? change.ban.until : undefined });
+  // an erased account stays closed: no ban may replace the one that closed it, none may lift it
+  if (change.kind !== 'revoke-sessions' && account.username === erasedUsername(account.studioId)) {
+    const known = key === undefined ? undefined : await store.accessRecord(key, fingerprint);
+    if (known?.status === 'replayed') return accessAnswer(account, known.access, true, clock());
+    throw new ServiceError('CONFLICT', 'This account is erased; it stays closed, and its ban cannot be changed.');
+  }
   const out = await store.changeAccess({ accountId: account.accountId, change, key, fingerprint });
   switch (out.status) {
     case 'created':

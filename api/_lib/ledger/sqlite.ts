@@ -30,6 +30,10 @@ import {
   type CreditRequest,
   type LedgerSnapshot,
   type LedgerStore,
+  ERASED_REASON,
+  erasedUsername,
+  type EraseOutcome,
+  type EraseRequest,
   nameKey,
   type NamePage,
   type NewAccount,
@@ -332,6 +336,43 @@ class SqliteLedger implements LedgerStore {
       if (request.key !== undefined) writes.push(recordKey(LEDGER_SCOPES.access, request.key, request.fingerprint, id));
       await tx.batch(writes);
       return { status: 'created', access: await current(tx) };
+    });
+  }
+
+  eraseAccount(request: EraseRequest): Promise<EraseOutcome> {
+    const id = request.accountId.toLowerCase();
+    const read = async (tx: Transaction) => {
+      const row = (await tx.execute({ sql: 'SELECT * FROM accounts WHERE account_id = ?', args: [id] })).rows[0];
+      return row ? accountOf(row) : undefined;
+    };
+    return this.db.write(async (tx): Promise<EraseOutcome> => {
+      const k = await lookupKey(tx, LEDGER_SCOPES.erase, request.key, request.fingerprint);
+      if (k.status === 'key-reused') return { status: 'key-reused' };
+      if (k.status === 'same') return { status: 'replayed', account: (await read(tx))! };
+      const account = await read(tx);
+      if (!account) return { status: 'no-account' };
+      await tx.batch([
+        {
+          sql: 'UPDATE accounts SET display_name = ?, username = ? WHERE account_id = ?',
+          args: ['', erasedUsername(account.studioId), id],
+        },
+        { sql: 'DELETE FROM account_names WHERE account_id = ?', args: [id] },
+        // every entry of the account gets an annotation with a blank note (rows of the first form keep
+        // their note in the posting, which the append-only triggers protect: docs/architecture.md)
+        {
+          sql: `INSERT INTO entry_annotations (entry_id, note, actor) SELECT entry_id, '', '' FROM transfers WHERE account_id = ?1
+                ON CONFLICT (entry_id) DO UPDATE SET note = ''`,
+          args: [id],
+        },
+        {
+          sql: `INSERT INTO account_access (account_id, sessions_revoked_at, ban_reason, ban_at, ban_until) VALUES (?1, ?2, ?3, ?4, NULL)
+                ON CONFLICT (account_id) DO UPDATE SET sessions_revoked_at = max(COALESCE(sessions_revoked_at, 0), ?2),
+                  ban_reason = ?3, ban_at = ?4, ban_until = NULL`,
+          args: [id, request.at, ERASED_REASON, request.atIso],
+        },
+        recordKey(LEDGER_SCOPES.erase, request.key, request.fingerprint, id),
+      ]);
+      return { status: 'created', account: (await read(tx))! };
     });
   }
 

@@ -23,7 +23,37 @@ export const LEDGER_STORE: StoreIdentity = Object.freeze({ name: 'ledger store',
  * client key, the keys operators send apart from those external login makes (so no operator's key can
  * claim an identity's account first).
  */
-export const LEDGER_SCOPES = Object.freeze({ credit: 'credit', account: 'account', externalLogin: 'external-login', access: 'access' });
+export const LEDGER_SCOPES = Object.freeze({
+  credit: 'credit',
+  account: 'account',
+  externalLogin: 'external-login',
+  access: 'access',
+  erase: 'erase',
+});
+
+/** The username an erased account keeps: no person's name, unique by its studio id. */
+export const erasedUsername = (studioId: string): string => `erased:${studioId}`;
+
+/** The reason of the ban that closes an erased account. */
+export const ERASED_REASON = 'Account erased';
+
+/** Input of {@link LedgerStore.eraseAccount}. */
+export interface EraseRequest {
+  readonly accountId: string;
+  /** The idempotency key of the erasure. */
+  readonly key: string;
+  readonly fingerprint: string;
+  /** When, seconds since the epoch (the sessions revoked up to it) and ISO 8601 (the closing ban's time). */
+  readonly at: number;
+  readonly atIso: string;
+}
+
+/**
+ * Outcome of {@link LedgerStore.eraseAccount}: `created` (erased now) or `replayed` (the key erased it
+ * before), each with the account as it stands after; `key-reused`; `no-account`.
+ */
+export type EraseOutcome =
+  { readonly status: 'created' | 'replayed'; readonly account: Account } | KeyReused | { readonly status: 'no-account' };
 
 /** Whose creation keys a client key belongs to: an operator's request, or an external login. */
 export type AccountKeyScope = 'account' | 'external-login';
@@ -334,6 +364,13 @@ export interface LedgerStore {
    * as it stands (the key was used with this fingerprint), `key-reused`, or undefined for a key never used.
    */
   accessRecord(key: string, fingerprint: string): Promise<AccessChangeOutcome | undefined>;
+  /**
+   * Erase an account's personal data once per key (docs/architecture.md, "Erasure and the chain"), in one
+   * atomic step: its display name becomes `''` and its username {@link erasedUsername}, it leaves the
+   * name index, the notes of its entries are blanked (their hashes do not cover them), its sessions are
+   * revoked and a ban without end ({@link ERASED_REASON}) closes it. Postings, transfers and balances stay.
+   */
+  eraseAccount(request: EraseRequest): Promise<EraseOutcome>;
   /** Read everything for the invariant check (operators, tests). */
   snapshot(): Promise<LedgerSnapshot>;
   /** Release connections. */

@@ -1,7 +1,7 @@
 /**
  * Player look-up for operators (spec 2.6, 2.8, 4.8, 5.3; docs/architecture.md, "Player look-up"): find
- * accounts by any id, username, external user id or display-name prefix, and read in one answer what a
- * support screen needs. Read-only: nothing here writes (an island never read by its player is reported as
+ * accounts by any id, username, external user id or display-name prefix, read in one answer what a
+ * support screen needs, and export everything held about an account (GDPR article 15). Read-only: nothing here writes (an island never read by its player is reported as
  * absent, not created).
  *
  * Matching (`findPlayers`): a query is tried as a studio id, an account id, a username and an external
@@ -16,7 +16,8 @@ import { STUDIO_ID, UUID } from '../ledger/ids.js';
 import { accessAnswer, walletPage, type AccessAnswer, type WalletPage, type OverviewQuery } from '../ledger/service.js';
 import type { Account, LedgerStore } from '../ledger/types.js';
 import { characterView } from '../player/service.js';
-import type { BagLine, LearnedRecipe, PlayerStore } from '../player/types.js';
+import type { IslandState } from '../island/generate.js';
+import type { BagLine, ItemEvent, LearnedRecipe, PlayerStore, Progress } from '../player/types.js';
 import { ERAS } from '../player/types.js';
 import { requestFingerprint } from '../stores/idempotency.js';
 import { systemClock, type Clock } from '../stores/clock.js';
@@ -206,4 +207,62 @@ export async function playerSummary(stores: LookupStores, key: string, clock: Cl
 export async function walletHistory(ledger: LedgerStore, key: string, query: OverviewQuery): Promise<{ account: Account } & WalletPage> {
   const account = await accountNamed(ledger, key);
   return { account, ...(await walletPage(ledger, account, query, { actors: true })) };
+}
+
+/** The `Content-Disposition` of an account's export: a download named after its studio id. */
+export const exportDisposition = (studioId: string): string => `attachment; filename="export-${studioId}.json"`;
+
+/** Wallet entries read per store call while exporting. */
+const EXPORT_PAGE = 1000;
+
+/** Answer of the exports (`schemas/responses/player-export.schema.json`): everything held about one account. */
+export interface PlayerExport {
+  readonly exportedAt: string;
+  readonly account: Account;
+  readonly links: PlayerSummary['links'];
+  readonly access: PlayerSummary['access'];
+  readonly wallet: { readonly balance: number; readonly entries: WalletPage['transactions'] };
+  readonly bag: readonly BagLine[];
+  /** Each unique item the account owns, with every event of its history. */
+  readonly items: readonly (PlayerSummary['items'][number] & { readonly events: readonly ItemEvent[] })[];
+  /** Each character with its full progress. */
+  readonly characters: readonly (ReturnType<typeof characterView> & { readonly progress: Progress })[];
+  /** The island's whole state, or null when the player never opened it. */
+  readonly island: { readonly revision: number; readonly updatedAt: string; readonly state: IslandState } | null;
+  readonly recipes: readonly LearnedRecipe[];
+}
+
+/**
+ * Everything held about an account, as one JSON document (GDPR article 15; docs/architecture.md, "Player
+ * look-up"): the summary's parts in full, every wallet entry, each item's history, each character's
+ * progress and the island's state. Reads only.
+ * @throws ServiceError NOT_FOUND (operators' key), UPSTREAM_UNAVAILABLE
+ */
+export async function exportPlayer(stores: LookupStores, account: Account, clock: Clock = systemClock): Promise<PlayerExport> {
+  const id = account.accountId;
+  const summary = await playerSummary(stores, id, clock);
+  const entries: WalletPage['transactions'][number][] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await walletPage(stores.ledger, account, { limit: EXPORT_PAGE, cursor }, { actors: true });
+    entries.push(...page.transactions);
+    cursor = page.cursor ?? undefined;
+  } while (cursor !== undefined);
+  const [histories, characters, island] = await Promise.all([
+    Promise.all(summary.items.map((i) => stores.player.itemHistory(i.studioUuid))),
+    Promise.all(ERAS.map((era) => stores.player.characters(id, era))).then((lists) => lists.flat()),
+    stores.player.findIsland(id),
+  ]);
+  return {
+    exportedAt: clock().toISOString(),
+    account: summary.account,
+    links: summary.links,
+    access: summary.access,
+    wallet: { balance: summary.wallet.balance, entries },
+    bag: summary.bag,
+    items: summary.items.map((item, n) => ({ ...item, events: histories[n]?.events ?? [] })),
+    characters: characters.map((c) => ({ ...characterView(c), progress: c.progress })),
+    island: island ? { revision: island.revision, updatedAt: island.updatedAt, state: island.state } : null,
+    recipes: summary.recipes,
+  };
 }

@@ -211,6 +211,14 @@ redis.call('SADD', KEYS[2], ARGV[1])
 return {'linked'}
 `);
 
+/** KEYS: external-links, the account's links set. Removes every link the set names, then the set. */
+const REMOVE_LINKS = redisScript(`
+local fields = redis.call('SMEMBERS', KEYS[2])
+for _, f in ipairs(fields) do redis.call('HDEL', KEYS[1], f) end
+redis.call('DEL', KEYS[2])
+return #fields
+`);
+
 /**
  * KEYS: mint keys, item, events, owner's items. ARGV: key, fingerprint, event JSON, id, definition, owner,
  * time, item JSON. Returns `{'stored', itemId}` for a known key with this fingerprint, `{'key-reused'}` or
@@ -538,6 +546,9 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
       if (out[0] === 'linked') return { status: 'linked', link };
       const stored = JSON.parse(str(out[1])) as ExternalLink;
       return { status: stored.accountId === link.accountId ? 'existing' : 'taken', link: stored };
+    },
+    async removeExternalLinks(accountId) {
+      await commands.script({ script: REMOVE_LINKS, keys: [K.externalLinks, K.links(accountId)], args: [] });
     },
     async externalLinksOf(accountId) {
       const fields = (await commands.members(K.links(accountId))).sort(byCodeUnits((f) => f));

@@ -405,6 +405,9 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         return { status: 'linked', link } as const;
       });
     },
+    async removeExternalLinks(accountId) {
+      await db.write((tx) => tx.execute({ sql: 'DELETE FROM external_links WHERE account_id = ?', args: [accountId] }));
+    },
     async externalLinksOf(accountId) {
       const rows = await db.read('SELECT * FROM external_links WHERE account_id = ? ORDER BY provider, external_user_id', [accountId]);
       return rows.map(linkOf);

@@ -323,6 +323,12 @@ export interface PlayerStore {
   externalLink(provider: string, externalUserId: string): Promise<ExternalLink | undefined>;
   /** The external identities bound to an account, by provider then external user id. */
   externalLinksOf(accountId: string): Promise<ExternalLink[]>;
+  /**
+   * Remove every external identity bound to an account (an erasure, docs/architecture.md, "Erasure and
+   * the chain"); atomic, and safe to repeat. The identity's external login still finds the account it
+   * created (its creation key is kept), which is closed.
+   */
+  removeExternalLinks(accountId: string): Promise<void>;
   /** Mint a unique item once per idempotency key (the first instance for the key, forever); atomic. */
   mintItem(request: MintRequest): Promise<MintOutcome>;
   /** Record an event the item's state allows, once per (item, key); atomic. */

@@ -124,6 +124,9 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/admin/players/{key}/revoke-sessions', entry: 'admin', name: 'revoke-sessions', methods: ['POST'], access: 'admin' },
   { path: '/api/admin/players/{key}/ban', entry: 'admin', name: 'ban', methods: ['POST'], access: 'admin' },
   { path: '/api/admin/players/{key}/unban', entry: 'admin', name: 'unban', methods: ['POST'], access: 'admin' },
+  // data requests (GDPR articles 15 and 17; docs/architecture.md, "Erasure and the chain")
+  { path: '/api/admin/players/{key}/erase', entry: 'admin', name: 'erase', methods: ['POST'], access: 'admin' },
+  { path: '/api/admin/players/{key}/export', entry: 'admin', name: 'player-export', methods: GET, access: 'support' },
   // reversals (spec 4.8, 8; docs/architecture.md, "Reversals")
   { path: '/api/admin/reversals', entry: 'admin', name: 'reversals', methods: ['POST'], access: 'admin' },
   // §4.7 storage (admin only, spec 5.6 shows none): the named routes before the key route
@@ -163,6 +166,8 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
     methods: ['GET', 'POST'],
     access: { GET: 'player-or-game-server', POST: 'game-server' },
   },
+  // a player's own data export (GDPR article 15; docs/architecture.md, "Player look-up")
+  { path: '/api/account/export', entry: 'player', name: 'account-export', methods: GET, access: 'player' },
   // Anything else under the API answers a problem+json 404 (after static files and entry files).
   { path: '/api/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true, access: 'public' },
   { path: '/v1/{key*}', entry: 'catalog', name: 'not-found', methods: ALL, gone: true, access: 'public' },
