@@ -133,6 +133,61 @@ describe('verify-send and grant', () => {
   });
 });
 
+describe('credit answers', () => {
+  it('credit an amount equal to the maximum, and answer the credit whole with the account and its balance after', async () => {
+    const { store, account } = await storeWithAccount();
+    const a = await verifySend(
+      store,
+      { accountId: account.accountId, amount: 10, purpose: 'verify', idempotencyKey: 'whole-0001' },
+      10,
+      clock,
+    );
+    expect(a).toEqual({
+      kind: 'verify_send_to_account_wallet',
+      onChain: false,
+      burn: false,
+      idempotent: false,
+      entryId: a.entryId,
+      sourceRef: 'verify-send:whole-0001',
+      account: { accountId: account.accountId, studioId: account.studioId, displayName: 'Ada' },
+      amount: 10,
+      purpose: 'verify',
+      note: '',
+      balance: 10,
+      at: '2026-11-23T12:00:00.000Z',
+    });
+    expect(a.entryId).toMatch(UUID);
+    const g = await grantCoin(store, { studioId: account.studioId, amount: 7, reason: 'event', idempotencyKey: 'whole-0002' }, clock);
+    expect(g).toEqual({
+      kind: 'admin_grant_coin',
+      onChain: false,
+      burn: false,
+      idempotent: false,
+      entryId: g.entryId,
+      sourceRef: 'admin-grant:whole-0002',
+      account: { accountId: account.accountId, studioId: account.studioId, displayName: 'Ada' },
+      amount: 7,
+      purpose: 'grant',
+      note: 'event',
+      balance: 17,
+      at: '2026-11-23T12:00:00.000Z',
+    });
+    expect(g.entryId).not.toBe(a.entryId);
+  });
+
+  it('refuses a credit that would take the balance past the largest amount as a conflict', async () => {
+    const { store, account } = await storeWithAccount();
+    const full: LedgerStore = {
+      ...store,
+      driver: store.driver,
+      findAccount: () => Promise.resolve(account),
+      credit: () => Promise.resolve({ status: 'overflow' }),
+    };
+    const e = await refusal(grantCoin(full, { studioId: account.studioId, amount: 1, reason: 'r', idempotencyKey: 'full-0001' }, clock));
+    expect([e.code, e.message]).toEqual(['CONFLICT', 'This credit would take a balance beyond the largest amount the ledger holds.']);
+  });
+});
+
 describe('studio ids', () => {
   /** Crockford base32 of 80 bits, by big-integer division: an independent reference. */
   const reference = (bytes: Uint8Array) => {
@@ -323,6 +378,38 @@ describe('overview cursor', () => {
       cursor = page.cursor ?? undefined;
     } while (cursor !== undefined);
     expect(seen).toEqual([50, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    const first = await overview(store, tokenOf(account.studioId), { limit: 2 });
+    expect(first).toEqual({
+      account: { accountId: account.accountId, studioId: account.studioId, displayName: 'Ada' },
+      balance: 128,
+      transactions: [
+        {
+          entryId: first.transactions[0]!.entryId,
+          seq: 13,
+          kind: 'admin_grant_coin',
+          purpose: 'grant',
+          amount: 50,
+          balanceAfter: 128,
+          sourceRef: 'admin-grant:page-grant-1',
+          note: 'r',
+          at: '2026-11-23T12:00:00.000Z',
+        },
+        {
+          entryId: first.transactions[1]!.entryId,
+          seq: 12,
+          kind: 'verify_send_to_account_wallet',
+          purpose: 'verify',
+          amount: 12,
+          balanceAfter: 78,
+          sourceRef: 'verify-send:page-key-12-000',
+          note: '',
+          at: '2026-11-23T12:00:00.000Z',
+        },
+      ],
+      cursor: encodeCursor(account.accountId, {}, 12),
+      hasMore: true,
+    });
+    expect(first.transactions.map((t) => t.entryId)).toEqual([expect.stringMatching(UUID), expect.stringMatching(UUID)]);
     // the filter takes the kinds by the names the credits answer with, and the entries carry them too
     const vs = await overview(store, tokenOf(account.studioId), { limit: 100, kind: 'verify_send_to_account_wallet' });
     expect(vs.transactions).toHaveLength(12);
@@ -453,6 +540,24 @@ describe('sessions and bans', () => {
     const lifted = await unbanAccount(store, account.studioId, { reason: 'appeal', idempotencyKey: 'svc-unban-01' }, clock);
     expect(lifted.access).toEqual({ sessionsRevokedAt: '2026-11-23T12:00:00.000Z', ban: null });
     expect((await accountOfToken(store, token(account.studioId, SECOND + 1), clock)).studioId).toBe(account.studioId);
+  });
+
+  it('answers 404 when the account vanished between the lookup and the change', async () => {
+    const { store, account } = await storeWithAccount();
+    const vanishing: LedgerStore = {
+      ...store,
+      driver: store.driver,
+      findAccount: () => Promise.resolve(account),
+      changeAccess: () => Promise.resolve({ status: 'no-account' }),
+    };
+    for (const run of [
+      () => revokeSessions(vanishing, account.studioId, { reason: 'r', idempotencyKey: 'gone-0001' }, clock),
+      () => unbanAccount(vanishing, account.studioId, { reason: 'r', idempotencyKey: 'gone-0002' }, clock),
+      () => banAccount(vanishing, account.studioId, { reason: 'r', idempotencyKey: 'gone-0003' }, clock),
+    ]) {
+      const e = await refusal(run());
+      expect([e.code, e.message]).toEqual(['NOT_FOUND', 'No account has this studioId.']);
+    }
   });
 
   it('logs the caller out at the clock’s second, and refuses a banned account’s logout', async () => {

@@ -74,9 +74,9 @@ describe('character keys', () => {
 
 describe('account-scoped fields on a character', () => {
   it('names each one sent under progress, and nothing for a body without an object there', () => {
-    expect(accountScopedProblems({ progress: { bag: [], wallet: 1, attributes: {} } }).map((p) => p.name)).toEqual([
-      '/progress/bag',
-      '/progress/wallet',
+    expect(accountScopedProblems({ progress: { bag: [], wallet: 1, attributes: {} } })).toEqual([
+      { name: '/progress/bag', message: '"bag" is account-scoped (spec 2.8): it belongs to the account, never to a character.' },
+      { name: '/progress/wallet', message: '"wallet" is account-scoped (spec 2.8): it belongs to the account, never to a character.' },
     ]);
     for (const body of [null, {}, { progress: null }, { progress: [] }, { progress: 'bag' }, { progress: 3 }])
       expect(accountScopedProblems(body)).toEqual([]);
