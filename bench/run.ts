@@ -11,7 +11,7 @@
  * Then the output of `bench/collections.ts` `run()`, the export benchmark of
  * `bench/export.ts` over the build outputs, and the ledger benchmark of `bench/ledger.ts` (a real
  * `redis-server` and the SQLite store; `--only=ledger` runs it alone) with the store round trips per request of
- * the stateful routes (`bench/round-trips.ts`), and the storage upload benchmark of
+ * the stateful routes (`bench/round-trips.ts`) and the player look-up (`bench/lookup.ts`), and the storage upload benchmark of
  * `bench/storage.ts` (`--only=storage`). The cold start of every function entry (`bench/cold-start.ts`)
  * runs with the builds unless `--only` leaves out `real`. The export under load (`bench/load.ts`: the local server, 50
  * connections, 15 s per URL) runs over the real snapshot's build (else the sample's) unless `--only`
@@ -207,6 +207,7 @@ async function main(): Promise<void> {
   if (!only || only.includes('ledger')) {
     await section('Ledger', async () => (await import('./ledger.js')).run());
     await section('Store round trips', async () => (await import('./round-trips.js')).run());
+    await section('Player look-up', async () => (await import('./lookup.js')).run());
   }
   if (!only || only.includes('storage')) await section('Storage', async () => (await import('./storage.js')).run());
   out.push(`_Total benchmark time: ${fmt((performance.now() - started) / 1000, 0)} s._`);

@@ -290,7 +290,7 @@ onEachStore('sessions and bans', (store) => {
     const expectSuspended = (r: Answer, what: string, detail: string) => {
       expect([r.status, r.body.code, r.body.detail], what).toEqual([403, 'ACCOUNT_SUSPENDED', detail]);
       const text = JSON.stringify(r.body);
-      for (const word of ['farming', '4411', 'GM notes']) expect(text, what).not.toContain(word);
+      for (const word of ['farming', 'ticket', 'GM notes']) expect(text, what).not.toContain(word);
     };
     for (const [who, auth] of tokens) {
       for (const [what, send] of routes)
