@@ -192,6 +192,55 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
       });
     });
 
+    describe('erasure', () => {
+      it('erases once per key and keeps the account closed in the write itself: no ban replaces, no unban lifts its ban', async () => {
+        const s = await fresh();
+        const a = await addAccount(s, newAccount({ displayName: 'Jane Doe' }));
+        const credit = await s.credit(creditOf(a, { note: 'for Jane Doe' }));
+        const request = {
+          accountId: a.accountId,
+          key: 'erase-0001',
+          fingerprint: 'e',
+          at: 1_800_000_000,
+          atIso: '2027-01-15T08:00:00.000Z',
+        };
+        const erased = await s.eraseAccount(request);
+        expect(erased).toEqual({ status: 'created', account: { ...a, displayName: '', username: `erased:${a.studioId}` } });
+        expect(await s.eraseAccount(request)).toEqual({
+          status: 'replayed',
+          account: { ...a, displayName: '', username: `erased:${a.studioId}` },
+        });
+        expect(await s.eraseAccount({ ...request, fingerprint: 'other' })).toEqual({ status: 'key-reused' });
+        expect(await s.eraseAccount({ ...request, key: 'erase-0002', accountId: mintUuid() })).toEqual({ status: 'no-account' });
+        expect(await s.access(a.accountId)).toEqual({
+          sessionsRevokedAt: 1_800_000_000,
+          ban: { reason: 'Account erased', at: '2027-01-15T08:00:00.000Z' },
+        });
+        for (const change of [
+          { kind: 'unban' as const },
+          { kind: 'ban' as const, at: 1_800_000_100, ban: { reason: 'x', at: 'y', until: 'z' } },
+        ])
+          expect(await s.changeAccess({ accountId: a.accountId, change, key: undefined, fingerprint: 'f' })).toEqual({ status: 'erased' });
+        expect(
+          (
+            await s.changeAccess({
+              accountId: a.accountId,
+              change: { kind: 'revoke-sessions', at: 1_800_000_200 },
+              key: undefined,
+              fingerprint: 'f',
+            })
+          ).status,
+        ).toBe('created');
+        expect(await s.accountByUsername(a.username)).toBeUndefined();
+        expect((await s.accountByUsername(`erased:${a.studioId}`))?.accountId).toBe(a.accountId);
+        expect((await s.accountsByName('jane', { limit: 10 })).accounts).toEqual([]);
+        if (credit.status !== 'created') throw new Error(credit.status);
+        expect((await s.transfer(credit.transfer.entryId))?.note).toBe('');
+        await expectSound(s);
+        await s.close();
+      });
+    });
+
     describe('reversals', () => {
       const reversalOf = (e: { entryId: string; accountId: string; amount: number }, over: Partial<CreditRequest> = {}) =>
         creditOf(
@@ -657,6 +706,7 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
                 const prior = accessKeys.get(key);
                 if (prior !== undefined) expect(out.status).toBe(prior === fingerprint ? 'replayed' : 'key-reused');
                 else if (!a) expect(out.status).toBe('no-account');
+                else if (o.kind !== 'revoke-sessions' && erased.has(accountId)) expect(out.status).toBe('erased');
                 else {
                   expect(out.status).toBe('created');
                   accessKeys.set(key, fingerprint);

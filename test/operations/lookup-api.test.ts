@@ -90,6 +90,15 @@ onEachStore('player look-up', (store) => {
     const first = await search('zed', '&limit=3');
     const other = await search('zeb', `&cursor=${encodeURIComponent(first.body.cursor as string)}`);
     expect([other.status, other.body.code]).toEqual([400, 'INVALID_QUERY']);
+    // a cursor made by hand with the right binding but a position the store never issued is refused too
+    const binding = Buffer.from(first.body.cursor as string, 'base64url')
+      .toString('utf8')
+      .split('.')[1]!;
+    for (const position of ['zed', 'zed\u0000not-a-uuid', '\u0000\u0000', '']) {
+      const forged = Buffer.from(`s1.${binding}.${position}`).toString('base64url');
+      const r = await search('zed', `&cursor=${forged}`);
+      expect([r.status, r.body.code], JSON.stringify(position)).toEqual([400, 'INVALID_QUERY']);
+    }
   });
 
   it('answers what a support screen needs in one read, creating nothing, and the wallet history with who asked', async () => {

@@ -123,7 +123,8 @@ return {'created', ARGV[3]}
  * ARGV: 1 key ('' for none), 2 request fingerprint, 3 accountId, 4 kind (`revoke-sessions`, `ban`,
  *       `unban`), 5 revocation time (seconds, decimal), 6 ban reason, 7 ban time, 8 ban end ('' for none).
  * Returns `{'replayed'}` when the key was recorded with this fingerprint, `{'key-reused'}` with another,
- * `{'no-account'}`, or `{'applied'}`; the access hash holds the state after.
+ * `{'no-account'}`, `{'erased'}` (a ban or unban of an erased account), or `{'applied'}`; the access
+ * hash holds the state after.
  */
 export const ACCESS_SCRIPT = `${IDEMPOTENCY_LUA}
 if ARGV[1] ~= '' then
@@ -133,8 +134,11 @@ if ARGV[1] ~= '' then
     return {'replayed'}
   end
 end
-if redis.call('HEXISTS', KEYS[2], 'studioId') == 0 then return {'no-account'} end
+local who = redis.call('HMGET', KEYS[2], 'studioId', 'username')
+if not who[1] then return {'no-account'} end
 local kind = ARGV[4]
+-- an erased account stays closed: its ban is neither replaced nor lifted
+if kind ~= 'revoke-sessions' and who[2] == 'erased:' .. who[1] then return {'erased'} end
 if kind == 'revoke-sessions' or kind == 'ban' then
   -- a revocation time only moves forward
   local at = tonumber(ARGV[5])

@@ -293,6 +293,7 @@ class RedisLedger implements LedgerStore {
     });
     if (status === 'key-reused') return { status: 'key-reused' };
     if (status === 'no-account') return { status: 'no-account' };
+    if (status === 'erased') return { status: 'erased' };
     // read past the cache: this instance sees its own change at once
     const access = this.#rememberAccess(id, accessFrom(await this.#commands.hash(KEYS.access(id))));
     return { status: status === 'replayed' ? 'replayed' : 'created', access };

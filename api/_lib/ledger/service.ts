@@ -426,6 +426,9 @@ function accessFingerprint(account: Account, change: { readonly kind: AccessChan
   return requestFingerprint({ accountId: account.accountId, kind: change.kind, until: change.until ?? null });
 }
 
+/** The 409 of a ban or unban of an erased account. */
+const erasedClosed = () => new ServiceError('CONFLICT', 'This account is erased; it stays closed, and its ban cannot be changed.');
+
 /** The 422 of an access change's key used before with another request. */
 const keyReused = () =>
   new ServiceError(
@@ -451,7 +454,7 @@ async function changeAccess(
   if (change.kind !== 'revoke-sessions' && account.username === erasedUsername(account.studioId)) {
     const known = key === undefined ? undefined : await store.accessRecord(key, fingerprint);
     if (known?.status === 'replayed') return accessAnswer(account, known.access, true, clock());
-    throw new ServiceError('CONFLICT', 'This account is erased; it stays closed, and its ban cannot be changed.');
+    throw erasedClosed();
   }
   const out = await store.changeAccess({ accountId: account.accountId, change, key, fingerprint });
   switch (out.status) {
@@ -460,6 +463,8 @@ async function changeAccess(
       return accessAnswer(account, out.access, out.status === 'replayed', clock());
     case 'key-reused':
       throw keyReused();
+    case 'erased':
+      throw erasedClosed();
     default:
       throw new ServiceError('NOT_FOUND', 'No account has this studioId.');
   }

@@ -311,9 +311,11 @@ class SqliteLedger implements LedgerStore {
         if (k.status === 'key-reused') return { status: 'key-reused' };
         if (k.status === 'same') return { status: 'replayed', access: await current(tx) };
       }
-      const known = (await tx.execute({ sql: 'SELECT 1 FROM accounts WHERE account_id = ?', args: [id] })).rows.length > 0;
-      if (!known) return { status: 'no-account' };
+      const row = (await tx.execute({ sql: 'SELECT studio_id, username FROM accounts WHERE account_id = ?', args: [id] })).rows[0];
+      if (!row) return { status: 'no-account' };
       const c = request.change;
+      // an erased account stays closed (docs/architecture.md, "Erasure and the chain")
+      if (c.kind !== 'revoke-sessions' && str(row.username) === erasedUsername(str(row.studio_id))) return { status: 'erased' };
       const writes: InStatement[] = [];
       // a revocation time only moves forward: a late retry of an older revocation never re-admits tokens
       const revoke = (at: number): InStatement => ({

@@ -195,10 +195,10 @@ export interface AccessChangeRequest {
 /**
  * Outcome of {@link LedgerStore.changeAccess}: `created` (applied now) or `replayed` (the key was used
  * before with this request; nothing changed), each with the access as it stands after; `key-reused`;
- * `no-account`.
+ * `no-account`; `erased` (a ban or unban of an erased account, checked in the write: it stays closed).
  */
 export type AccessChangeOutcome =
-  { readonly status: 'created' | 'replayed'; readonly access: AccountAccess } | KeyReused | { readonly status: 'no-account' };
+  { readonly status: 'created' | 'replayed'; readonly access: AccountAccess } | KeyReused | { readonly status: 'no-account' | 'erased' };
 
 /**
  * What is written beside an entry rather than in its hashed rows (docs/architecture.md, "Erasure and the

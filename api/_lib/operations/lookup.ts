@@ -57,7 +57,8 @@ function encodeSearchCursor(q: string, position: string): string {
 /** @throws ServiceError INVALID_QUERY for a cursor that is not one of this search. */
 function decodeSearchCursor(cursor: string, q: string): string {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const m = /^s1\.([0-9a-f]{16})\.([^]+)$/.exec(text);
+  // the position is the store's: `<name key>\0<account id>` (the binding is no secret, so its form is checked)
+  const m = /^s1\.([0-9a-f]{16})\.([^\0]*\0[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(text);
   if (!m || m[1] !== binding(q))
     throw new ServiceError('INVALID_QUERY', 'The cursor is not one of this search. Start again without a cursor.', {
       errors: [{ name: 'cursor', message: 'it was not issued for this q' }],
