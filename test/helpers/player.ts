@@ -2,10 +2,16 @@
  * Player state on each test backend (`backends.ts`; docs/architecture.md, "Player state"), and a stand-in
  * for a store that races or fails.
  */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { useServiceConfig } from '../../api/_lib/config.js';
+import type { Account, LedgerStore } from '../../api/_lib/ledger/types.js';
 import { openRedisPlayerStore } from '../../api/_lib/player/redis.js';
 import { openSqlitePlayerStore } from '../../api/_lib/player/sqlite.js';
 import type { PlayerStore } from '../../api/_lib/player/types.js';
 import { fileOf, onBackend, redisOf, sqliteBackend, TEST_RETRY_DELAYS_MS, type BackendTarget, type Harness } from './backends.js';
+import { useGameConfig } from './game-api.js';
+import { sqliteHarness } from './ledger.js';
+import { addAccount, newAccount } from './ledger-ops.js';
 
 /** The player store's harness on a backend. */
 export type PlayerHarness = Harness<PlayerStore>;
@@ -32,5 +38,40 @@ export function withMethods<T extends object>(base: T, patch: Partial<T>): T {
       const value: unknown = Reflect.get(target, key, target);
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
+  });
+}
+
+/** What {@link twoAccountsEachTest} hands each test: fresh SQLite ledger and player stores and two accounts. */
+export interface TwoAccounts {
+  readonly ledger: LedgerStore;
+  readonly store: PlayerStore;
+  readonly ada: Account;
+  readonly bo: Account;
+}
+
+/**
+ * Register the hooks of a unit suite of the player services: before each test, fresh SQLite ledger and
+ * player stores, the game configuration of the sample catalog, and two accounts (Ada and Bo), handed to
+ * `use`; the stores and the configuration dropped after the suite.
+ */
+export function twoAccountsEachTest(use: (v: TwoAccounts) => void): void {
+  const ledgers = sqliteHarness();
+  const players = sqlitePlayerHarness();
+  beforeAll(async () => {
+    await ledgers.setup();
+    await players.setup();
+  });
+  afterAll(async () => {
+    useServiceConfig(undefined);
+    await ledgers.teardown();
+    await players.teardown();
+  });
+  beforeEach(async () => {
+    useGameConfig({});
+    const ledger = await ledgers.fresh();
+    const store = await players.fresh();
+    const ada = await addAccount(ledger, newAccount({ displayName: 'Ada' }));
+    const bo = await addAccount(ledger, newAccount({ displayName: 'Bo' }));
+    use({ ledger, store, ada, bo });
   });
 }

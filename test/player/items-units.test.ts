@@ -8,8 +8,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { useServiceConfig } from '../../api/_lib/config.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mintUuid } from '../../api/_lib/ledger/ids.js';
 import type { Account, LedgerStore } from '../../api/_lib/ledger/types.js';
 import { ITEM_TRANSITIONS, itemDefinitions, itemHistory, mintItem, recordItemEvent } from '../../api/_lib/player/items.js';
@@ -17,12 +16,9 @@ import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
 import type { ItemEventOutcome, PlayerStore } from '../../api/_lib/player/types.js';
 import { SAMPLE_OUT } from '../helpers/catalog.js';
 import { useGameConfig } from '../helpers/game-api.js';
-import { sqliteHarness } from '../helpers/ledger.js';
 import { addAccount, newAccount, refusal } from '../helpers/ledger-ops.js';
-import { sqlitePlayerHarness, withMethods } from '../helpers/player.js';
+import { twoAccountsEachTest, withMethods } from '../helpers/player.js';
 
-const ledgers = sqliteHarness();
-const players = sqlitePlayerHarness();
 const manifest = JSON.parse(readFileSync(join(SAMPLE_OUT, 'api/v1/canonical-items-manifest.json'), 'utf8')) as {
   items: { uuid: string; kind: string }[];
 };
@@ -33,23 +29,7 @@ let ledger: LedgerStore;
 let store: PlayerStore;
 let ada: Account;
 let bo: Account;
-
-beforeAll(async () => {
-  await ledgers.setup();
-  await players.setup();
-});
-afterAll(async () => {
-  useServiceConfig(undefined);
-  await ledgers.teardown();
-  await players.teardown();
-});
-beforeEach(async () => {
-  useGameConfig({});
-  ledger = await ledgers.fresh();
-  store = await players.fresh();
-  ada = await addAccount(ledger, newAccount({ displayName: 'Ada' }));
-  bo = await addAccount(ledger, newAccount({ displayName: 'Bo' }));
-});
+twoAccountsEachTest((v) => ({ ledger, store, ada, bo } = v));
 
 const mint = (fields: Record<string, string> = {}) =>
   mintItem(store, ledger, { definitionId: DEFINITION, studioId: ada.studioId, idempotencyKey: `mint-${mintUuid()}`, ...fields }, clock);

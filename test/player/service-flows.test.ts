@@ -7,8 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { useServiceConfig } from '../../api/_lib/config.js';
+import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../api/_lib/auth/tokens.js';
 import { mintUuid } from '../../api/_lib/ledger/ids.js';
 import type { Account, LedgerStore } from '../../api/_lib/ledger/types.js';
@@ -31,13 +30,9 @@ import {
 } from '../../api/_lib/player/service.js';
 import type { Character, IslandSave, PlayerStore, ProgressSave, ProgressSaveOutcome } from '../../api/_lib/player/types.js';
 import { SAMPLE_OUT } from '../helpers/catalog.js';
-import { useGameConfig } from '../helpers/game-api.js';
-import { sqliteHarness } from '../helpers/ledger.js';
-import { addAccount, newAccount, refusal } from '../helpers/ledger-ops.js';
-import { sqlitePlayerHarness, withMethods } from '../helpers/player.js';
+import { refusal } from '../helpers/ledger-ops.js';
+import { twoAccountsEachTest, withMethods } from '../helpers/player.js';
 
-const ledgers = sqliteHarness();
-const players = sqlitePlayerHarness();
 const RECIPE = (
   JSON.parse(readFileSync(join(SAMPLE_OUT, 'api/v1/master-recipes.json'), 'utf8')) as {
     recipes: { uuid: string }[];
@@ -50,23 +45,7 @@ let ledger: LedgerStore;
 let store: PlayerStore;
 let ada: Account;
 let bo: Account;
-
-beforeAll(async () => {
-  await ledgers.setup();
-  await players.setup();
-});
-afterAll(async () => {
-  useServiceConfig(undefined);
-  await ledgers.teardown();
-  await players.teardown();
-});
-beforeEach(async () => {
-  useGameConfig({});
-  ledger = await ledgers.fresh();
-  store = await players.fresh();
-  ada = await addAccount(ledger, newAccount({ displayName: 'Ada' }));
-  bo = await addAccount(ledger, newAccount({ displayName: 'Bo' }));
-});
+twoAccountsEachTest((v) => ({ ledger, store, ada, bo } = v));
 
 const principalOf = (a: Account): Principal => ({
   subject: a.studioId,
