@@ -11,7 +11,7 @@ import { UUID } from '../../api/_lib/ledger/ids.js';
 import { reverseEntry } from '../../api/_lib/ledger/reversals.js';
 import { createAccount, grantCoin } from '../../api/_lib/ledger/service.js';
 import { openSqliteLedger } from '../../api/_lib/ledger/sqlite.js';
-import type { CreditOutcome, CreditRequest, LedgerStore } from '../../api/_lib/ledger/types.js';
+import type { CreditOutcome, CreditRequest } from '../../api/_lib/ledger/types.js';
 import { requestFingerprint } from '../../api/_lib/stores/idempotency.js';
 import { expectSound } from '../helpers/ledger.js';
 import { refusal } from '../helpers/ledger-ops.js';
