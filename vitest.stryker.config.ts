@@ -8,6 +8,8 @@ import base from './vitest.config.js';
 
 /** Test files left out of mutation runs, each with why. */
 export const SANDBOX_EXCLUDED: Readonly<Record<string, string>> = {
+  'test/adversarial/small-holes.test.ts':
+    "sets and restores process.umask() around every test, which Node refuses in the runner's worker threads",
   'test/api/bundles.test.ts': '@vercel/nft traces the instrumented entries, and node_modules linked from outside the sandbox',
   'test/e2e/browser.test.ts': 'builds the site and starts Chromium again for every mutant it covers; the route suites reach the same code',
   'test/e2e/browser-real.test.ts':
@@ -23,10 +25,6 @@ export const SANDBOX_SKIPPED: Readonly<Record<string, Readonly<Record<string, st
   'test/client/client.test.ts': {
     'compiles on its own into the files its package.json publishes, which load as an ES module':
       'type-checks client/src with tsc, and the instrumented runtime.ts does not type-check',
-  },
-  'test/adversarial/small-holes.test.ts': {
-    'keeps the data folder 0700 and every file in it 0600 under a permissive umask; on Redis writes nothing there':
-      "sets process.umask(), which Node refuses in the worker threads of Stryker's vitest runner",
   },
   'test/build/scale.test.ts': {
     'derives the index and, within the budget, every static item file':
