@@ -358,6 +358,20 @@ describe('reversals (invariant 5)', () => {
     expect(checkInvariants(claims).map((v) => v.message)).toEqual(['Transfer verify-send:k2 is not a reversal but names e1.']);
   });
 
+  it('names the debit and the issuer credit a reversal of wrong postings lacks', () => {
+    const s = reversed();
+    s.transfers[1] = { ...s.transfers[1]!, amount: 6 };
+    expect(checkInvariants(s).filter((v) => v.invariant === 3)).toEqual([
+      { invariant: 3, message: 'Transfer reversal:k9 has 2 posting(s), not one debit of 6 and one issuer credit.' },
+    ]);
+  });
+
+  it('reports a back link naming an entry that does not exist', () => {
+    const s = reversed();
+    s.transfers[2] = { ...s.transfers[2]!, reversedBy: 'ghost' };
+    expect(checkInvariants(s)).toEqual([{ invariant: 5, message: 'Entry e2 names ghost as its reversal, which does not reverse it.' }]);
+  });
+
   it("checks a reversal's postings run from the account back to the issuer", () => {
     const s = reversed();
     // the reversal recorded as a second credit: the account gains instead of giving back
