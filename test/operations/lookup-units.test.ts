@@ -155,6 +155,9 @@ describe('findPlayers', () => {
       forged(`s1.${binding}.`),
       forged(`s1.${binding.toUpperCase()}.${position}`),
       forged(`s1.${binding}0.${position}`),
+      // the position must be the store's own: a name key, a NUL and an account id, nothing after
+      forged(`s1.${binding}.${position}x`),
+      forged(`s1.${binding}.${position.split('\u0000')[0]!}`),
     ]) {
       const q = cursor === first.cursor ? 'zeb' : 'zed';
       const e = await refusal(findPlayers(s, noExternal, { q, limit: 1, cursor }));
