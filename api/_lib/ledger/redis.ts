@@ -223,8 +223,7 @@ class RedisLedger implements LedgerStore {
     } else {
       id = selector.accountId.toLowerCase();
     }
-    const h = await this.#commands.hash(KEYS.account(id));
-    return h.studioId === undefined ? undefined : this.#remember(accountFrom(h));
+    return this.#read(id);
   }
 
   async accountByUsername(username: string): Promise<Account | undefined> {

@@ -471,7 +471,7 @@ async function changeAccess(
 }
 
 /** The second a revocation made at `now` holds from: every token issued in it or before is refused. */
-const revocationSecond = (now: Date): number => Math.floor(now.getTime() / 1000);
+export const revocationSecond = (now: Date): number => Math.floor(now.getTime() / 1000);
 
 /**
  * Refuse every token of an account issued until now (spec 5.3), once per key.

@@ -10,7 +10,7 @@
  * replay of the key completes an erasure a failure interrupted between the two.
  */
 import { ServiceError } from '../errors.js';
-import { accessAnswer, type AccessAnswer } from '../ledger/service.js';
+import { accessAnswer, revocationSecond, type AccessAnswer } from '../ledger/service.js';
 import type { LedgerStore } from '../ledger/types.js';
 import type { PlayerStore } from '../player/types.js';
 import { systemClock, type Clock } from '../stores/clock.js';
@@ -42,7 +42,7 @@ export async function erasePlayer(
     accountId: account.accountId,
     key: body.idempotencyKey,
     fingerprint: requestFingerprint({ erase: account.accountId }),
-    at: Math.floor(now.getTime() / 1000),
+    at: revocationSecond(now),
     atIso: now.toISOString(),
   });
   switch (out.status) {

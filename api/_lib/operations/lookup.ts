@@ -158,6 +158,11 @@ export async function accountNamed(ledger: LedgerStore, key: string): Promise<Ac
  */
 export async function playerSummary(stores: LookupStores, key: string, clock: Clock = systemClock): Promise<PlayerSummary> {
   const account = await accountNamed(stores.ledger, key);
+  return summaryOf(account, await partsOf(stores, account), clock());
+}
+
+/** Every part of an account as the stores hold it, read in parallel (the summary's and the export's reads). */
+async function partsOf(stores: LookupStores, account: Account) {
   const id = account.accountId;
   const [links, access, wallet, bag, items, characters, island, recipes] = await Promise.all([
     stores.player.externalLinksOf(id),
@@ -169,10 +174,16 @@ export async function playerSummary(stores: LookupStores, key: string, clock: Cl
     stores.player.findIsland(id),
     stores.player.recipes(id),
   ]);
+  return { links, access, wallet, bag, items, characters, island, recipes };
+}
+
+/** The summary of `account` from its parts at `now`. Pure. */
+function summaryOf(account: Account, parts: Awaited<ReturnType<typeof partsOf>>, now: Date): PlayerSummary {
+  const { links, access, wallet, bag, items, characters, island, recipes } = parts;
   return {
     account,
     links: links.map((l) => ({ provider: l.provider, externalUserId: l.externalUserId, username: l.username, linkedAt: l.linkedAt })),
-    access: accessAnswer(account, access, false, clock()).access,
+    access: accessAnswer(account, access, false, now).access,
     wallet,
     bag,
     items: items.map((i) => ({
@@ -240,8 +251,8 @@ export interface PlayerExport {
  * @throws ServiceError NOT_FOUND (operators' key), UPSTREAM_UNAVAILABLE
  */
 export async function exportPlayer(stores: LookupStores, account: Account, clock: Clock = systemClock): Promise<PlayerExport> {
-  const id = account.accountId;
-  const summary = await playerSummary(stores, id, clock);
+  const parts = await partsOf(stores, account);
+  const summary = summaryOf(account, parts, clock());
   const entries: WalletPage['transactions'][number][] = [];
   let cursor: string | undefined;
   do {
@@ -249,11 +260,7 @@ export async function exportPlayer(stores: LookupStores, account: Account, clock
     entries.push(...page.transactions);
     cursor = page.cursor ?? undefined;
   } while (cursor !== undefined);
-  const [histories, characters, island] = await Promise.all([
-    Promise.all(summary.items.map((i) => stores.player.itemHistory(i.studioUuid))),
-    Promise.all(ERAS.map((era) => stores.player.characters(id, era))).then((lists) => lists.flat()),
-    stores.player.findIsland(id),
-  ]);
+  const histories = await Promise.all(summary.items.map((i) => stores.player.itemHistory(i.studioUuid)));
   return {
     exportedAt: clock().toISOString(),
     account: summary.account,
@@ -262,8 +269,8 @@ export async function exportPlayer(stores: LookupStores, account: Account, clock
     wallet: { balance: summary.wallet.balance, entries },
     bag: summary.bag,
     items: summary.items.map((item, n) => ({ ...item, events: histories[n]?.events ?? [] })),
-    characters: characters.map((c) => ({ ...characterView(c), progress: c.progress })),
-    island: island ? { revision: island.revision, updatedAt: island.updatedAt, state: island.state } : null,
+    characters: parts.characters.map((c) => ({ ...characterView(c), progress: c.progress })),
+    island: parts.island ? { revision: parts.island.revision, updatedAt: parts.island.updatedAt, state: parts.island.state } : null,
     recipes: summary.recipes,
   };
 }
