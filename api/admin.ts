@@ -65,6 +65,8 @@ import {
   type CreateAccountBody,
   type GrantCoinBody,
 } from './_lib/ledger/service.js';
+import { AUDIT_PARAMS, listAudit, recordAudit } from './_lib/audit/service.js';
+import { auditLog } from './_lib/audit/store.js';
 
 /** Query parameters of the player search (also read by the OpenAPI document, `build/openapi/`). */
 export const PLAYER_SEARCH_PARAMS = Object.freeze({
@@ -73,100 +75,113 @@ export const PLAYER_SEARCH_PARAMS = Object.freeze({
   limit: { kind: 'int', min: 1, max: 100, default: 20, clamp: true },
 } as const);
 
+/** The audit log's query parameters (the OpenAPI document reads them here). */
+export { AUDIT_PARAMS };
+
 /** The method exports (see the file header). */
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('admin', {
-  accounts: {
-    POST: async ({ request }) => {
-      const body = await readJsonBody<CreateAccountBody>(request, { schema: 'create-account' });
-      const { account, created } = await createAccount(await ledgerStore(), body);
-      return idempotentAnswer({ account, created }, !created, { headers: { Location: `/api/admin/accounts/${account.studioId}` } });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
+  'admin',
+  {
+    accounts: {
+      POST: async ({ request }) => {
+        const body = await readJsonBody<CreateAccountBody>(request, { schema: 'create-account' });
+        const { account, created } = await createAccount(await ledgerStore(), body);
+        return idempotentAnswer({ account, created }, !created, { headers: { Location: `/api/admin/accounts/${account.studioId}` } });
+      },
+    },
+    account: {
+      // the route's path has a `{key}`, so a key is always there
+      GET: async ({ key }) => {
+        const selector = STUDIO_ID.test(key!) ? { studioId: key! } : UUID.test(key!) ? { accountId: key! } : undefined;
+        if (!selector) throw new ServiceError('NOT_FOUND', 'Name the account by its studioId (STUDIO_*) or accountId (uuid).');
+        const account = await (await ledgerStore()).findAccount(selector);
+        if (!account) throw new ServiceError('NOT_FOUND', 'No account has this id.');
+        return plainJson({ account });
+      },
+    },
+    players: {
+      GET: async ({ url }) => {
+        const parsed = parseQuery(url.searchParams, PLAYER_SEARCH_PARAMS);
+        const { q, cursor, limit } = parsed.values;
+        const stores = { ledger: await ledgerStore(), player: await playerStore() };
+        return plainJson(await findPlayers(stores, getServiceConfig(), { q, cursor, limit }), 200, clampHeaders(parsed.clamped));
+      },
+    },
+    player: {
+      GET: async ({ url, key }) => {
+        parseQuery(url.searchParams, {});
+        return plainJson(await playerSummary({ ledger: await ledgerStore(), player: await playerStore() }, key!));
+      },
+    },
+    'player-export': {
+      GET: async ({ url, key }) => {
+        parseQuery(url.searchParams, {});
+        const stores = { ledger: await ledgerStore(), player: await playerStore() };
+        const data = await exportPlayer(stores, await accountNamed(stores.ledger, key!));
+        return plainJson(data, 200, { 'Content-Disposition': exportDisposition(data.account.studioId) });
+      },
+    },
+    'player-wallet': {
+      GET: async ({ url, key }) => {
+        const parsed = parseQuery(url.searchParams, OVERVIEW_PARAMS);
+        const q = parsed.values;
+        const page = await walletHistory(await ledgerStore(), key!, {
+          limit: q.limit,
+          cursor: q.cursor,
+          kind: q.kind as TransferKindName | undefined,
+          purpose: q.purpose,
+        });
+        return plainJson(page, 200, clampHeaders(parsed.clamped));
+      },
+    },
+    'revoke-sessions': {
+      POST: async ({ request, key }) => {
+        const body = await readJsonBody<AccountActionBody>(request, { schema: 'account-action' });
+        const result = await revokeSessions(await ledgerStore(), key!, body);
+        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+      },
+    },
+    ban: {
+      POST: async ({ request, key }) => {
+        const body = await readJsonBody<AccountBanBody>(request, { schema: 'account-ban' });
+        const result = await banAccount(await ledgerStore(), key!, body);
+        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+      },
+    },
+    unban: {
+      POST: async ({ request, key }) => {
+        const body = await readJsonBody<AccountActionBody>(request, { schema: 'account-action' });
+        const result = await unbanAccount(await ledgerStore(), key!, body);
+        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+      },
+    },
+    erase: {
+      POST: async ({ request, key }) => {
+        const body = await readJsonBody<EraseBody>(request, { schema: 'account-action' });
+        const result = await erasePlayer({ ledger: await ledgerStore(), player: await playerStore() }, key!, body);
+        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+      },
+    },
+    audit: {
+      GET: async ({ url }) => {
+        const parsed = parseQuery(url.searchParams, AUDIT_PARAMS);
+        return plainJson(await listAudit(await auditLog(), await ledgerStore(), parsed.values), 200, clampHeaders(parsed.clamped));
+      },
+    },
+    reversals: {
+      POST: async ({ request, caller }) => {
+        const body = await readJsonBody<ReversalBody>(request, { schema: 'reversal' });
+        const result = await reverseEntry(await ledgerStore(), body, actorName(caller));
+        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+      },
+    },
+    'grant-coin': {
+      POST: async ({ request, caller }) => {
+        const body = await readJsonBody<GrantCoinBody>(request, { schema: 'grant-coin' });
+        const result = await grantCoin(await ledgerStore(), body, undefined, actorName(caller));
+        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+      },
     },
   },
-  account: {
-    // the route's path has a `{key}`, so a key is always there
-    GET: async ({ key }) => {
-      const selector = STUDIO_ID.test(key!) ? { studioId: key! } : UUID.test(key!) ? { accountId: key! } : undefined;
-      if (!selector) throw new ServiceError('NOT_FOUND', 'Name the account by its studioId (STUDIO_*) or accountId (uuid).');
-      const account = await (await ledgerStore()).findAccount(selector);
-      if (!account) throw new ServiceError('NOT_FOUND', 'No account has this id.');
-      return plainJson({ account });
-    },
-  },
-  players: {
-    GET: async ({ url }) => {
-      const parsed = parseQuery(url.searchParams, PLAYER_SEARCH_PARAMS);
-      const { q, cursor, limit } = parsed.values;
-      const stores = { ledger: await ledgerStore(), player: await playerStore() };
-      return plainJson(await findPlayers(stores, getServiceConfig(), { q, cursor, limit }), 200, clampHeaders(parsed.clamped));
-    },
-  },
-  player: {
-    GET: async ({ url, key }) => {
-      parseQuery(url.searchParams, {});
-      return plainJson(await playerSummary({ ledger: await ledgerStore(), player: await playerStore() }, key!));
-    },
-  },
-  'player-export': {
-    GET: async ({ url, key }) => {
-      parseQuery(url.searchParams, {});
-      const stores = { ledger: await ledgerStore(), player: await playerStore() };
-      const data = await exportPlayer(stores, await accountNamed(stores.ledger, key!));
-      return plainJson(data, 200, { 'Content-Disposition': exportDisposition(data.account.studioId) });
-    },
-  },
-  'player-wallet': {
-    GET: async ({ url, key }) => {
-      const parsed = parseQuery(url.searchParams, OVERVIEW_PARAMS);
-      const q = parsed.values;
-      const page = await walletHistory(await ledgerStore(), key!, {
-        limit: q.limit,
-        cursor: q.cursor,
-        kind: q.kind as TransferKindName | undefined,
-        purpose: q.purpose,
-      });
-      return plainJson(page, 200, clampHeaders(parsed.clamped));
-    },
-  },
-  'revoke-sessions': {
-    POST: async ({ request, key }) => {
-      const body = await readJsonBody<AccountActionBody>(request, { schema: 'account-action' });
-      const result = await revokeSessions(await ledgerStore(), key!, body);
-      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
-    },
-  },
-  ban: {
-    POST: async ({ request, key }) => {
-      const body = await readJsonBody<AccountBanBody>(request, { schema: 'account-ban' });
-      const result = await banAccount(await ledgerStore(), key!, body);
-      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
-    },
-  },
-  unban: {
-    POST: async ({ request, key }) => {
-      const body = await readJsonBody<AccountActionBody>(request, { schema: 'account-action' });
-      const result = await unbanAccount(await ledgerStore(), key!, body);
-      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
-    },
-  },
-  erase: {
-    POST: async ({ request, key }) => {
-      const body = await readJsonBody<EraseBody>(request, { schema: 'account-action' });
-      const result = await erasePlayer({ ledger: await ledgerStore(), player: await playerStore() }, key!, body);
-      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
-    },
-  },
-  reversals: {
-    POST: async ({ request, caller }) => {
-      const body = await readJsonBody<ReversalBody>(request, { schema: 'reversal' });
-      const result = await reverseEntry(await ledgerStore(), body, actorName(caller));
-      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
-    },
-  },
-  'grant-coin': {
-    POST: async ({ request, caller }) => {
-      const body = await readJsonBody<GrantCoinBody>(request, { schema: 'grant-coin' });
-      const result = await grantCoin(await ledgerStore(), body, undefined, actorName(caller));
-      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
-    },
-  },
-});
+  { audit: recordAudit },
+);

@@ -124,6 +124,7 @@ import { playerStore } from './_lib/player/store.js';
 import { changeBag, inventoryOf, type BagChangeBody } from './_lib/player/bag.js';
 import { instanceIdOf, itemHistory, mintItem, recordItemEvent, type ItemEventBody, type MintBody } from './_lib/player/items.js';
 import type { Json } from './_lib/util/merge-patch.js';
+import { recordAudit } from './_lib/audit/service.js';
 
 /** Byte cap of an island change: a full heightmap and scatter fit with room to spare. */
 export const ISLAND_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -196,152 +197,159 @@ function stateResponse(doc: IslandDoc): Response {
 }
 
 /** The method exports (see the file header). */
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('player', {
-  spec: {
-    GET: ({ request, url }) => {
-      // no parameters: an unknown one is a 400 here too, and no query can make the CDN keep another copy
-      parseQuery(url.searchParams, PLAYER_PARAMS.none);
-      const headers = { ...corsHeaders(), ...publicCacheHeaders(), ETag: SPEC_ETAG };
-      if (notModified(request, SPEC_ETAG)) return new Response(null, { status: 304, headers });
-      return new Response(SPEC_BODY, { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' } });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
+  'player',
+  {
+    spec: {
+      GET: ({ request, url }) => {
+        // no parameters: an unknown one is a 400 here too, and no query can make the CDN keep another copy
+        parseQuery(url.searchParams, PLAYER_PARAMS.none);
+        const headers = { ...corsHeaders(), ...publicCacheHeaders(), ETag: SPEC_ETAG };
+        if (notModified(request, SPEC_ETAG)) return new Response(null, { status: 304, headers });
+        return new Response(SPEC_BODY, { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' } });
+      },
+    },
+    state: {
+      GET: async ({ url, caller }) => {
+        const { account, store } = await actingState(caller, url);
+        return stateResponse(await readIsland(store, account));
+      },
+      PATCH: async ({ request, url, caller }) => {
+        const { account, store, acting } = await actingState(caller, url, true);
+        const patch = await readJsonBody<Record<string, Json>>(request, {
+          schema: 'island-state-patch',
+          maxBytes: ISLAND_BODY_LIMIT_BYTES,
+          mediaTypes: MERGE_PATCH_TYPES,
+        });
+        return stateResponse(await patchIsland(store, account, request.headers.get('if-match'), patch, acting.actor));
+      },
+    },
+    'export-from-rts': {
+      POST: async ({ request, url, caller }) => {
+        const { account, store } = await callerState(caller, url);
+        const body = await readJsonBody<RtsExportInput>(request, { schema: 'island-export-from-rts', maxBytes: ISLAND_BODY_LIMIT_BYTES });
+        return stateResponse(await exportIsland(store, account, request.headers.get('if-match'), body));
+      },
+    },
+    characters: {
+      GET: async ({ url, caller }) => {
+        const { era } = parseQuery(url.searchParams, PLAYER_PARAMS.characters).values;
+        const { account, store } = await callerState(caller, new URL(url.pathname, url));
+        return plainJson({ era, characters: (await store.characters(account.accountId, era as Era)).map(characterView) });
+      },
+      POST: async ({ request, url, caller }) => {
+        const { account, store } = await callerState(caller, url);
+        const body = await readJsonBody<CreateCharacterBody>(request, { schema: 'character-create' });
+        const { character, created } = await createCharacter(store, account, body);
+        const location = new URL(`/api/characters/${character.id}/progress`, url).pathname;
+        return idempotentAnswer({ character: characterView(character), created }, !created, { createdHeaders: { Location: location } });
+      },
+    },
+    progress: {
+      GET: async ({ url, key, caller }) => {
+        const { store, account } = await progressState(caller, url, key);
+        const c = await ownCharacter(store, account, characterIdOf(key));
+        return plainJson(progressView(c), 200, { ETag: revisionTag(c.progressRevision) });
+      },
+      PATCH: async ({ request, url, key, caller }) => {
+        const { store, account, acting } = await progressState(caller, url, key, true);
+        const body = await readJsonBody<ProgressPatchBody>(request, {
+          schema: 'character-progress-patch',
+          precheck: accountScopedProblems,
+        });
+        const { character, replayed } = await patchProgress(
+          store,
+          account,
+          characterIdOf(key),
+          request.headers.get('if-match'),
+          body,
+          acting.actor,
+        );
+        return idempotentAnswer(progressView(character), replayed, {
+          createdStatus: 200,
+          headers: { ETag: revisionTag(character.progressRevision) },
+        });
+      },
+    },
+    'account-export': {
+      GET: async ({ url, caller }) => {
+        const { account, store } = await callerState(caller, url);
+        const data = await exportPlayer({ ledger: await ledgerStore(), player: store }, account);
+        return plainJson(data, 200, { 'Content-Disposition': exportDisposition(account.studioId) });
+      },
+    },
+    recipes: {
+      GET: async ({ url, caller }) => {
+        const { account, store } = await actingState(caller, url);
+        return plainJson({ recipes: await store.recipes(account.accountId) });
+      },
+      POST: async ({ request, url, caller }) => {
+        parseQuery(url.searchParams, PLAYER_PARAMS.none);
+        const body = await readJsonBody<RecipeLearnBody>(request, { schema: 'recipe-learn' });
+        const out = await learnRecipe(await playerStore(), await writeLedger(caller), body);
+        return plainJson(out, out.learned ? 201 : 200);
+      },
+    },
+    external: {
+      POST: async ({ request, url }) => {
+        parseQuery(url.searchParams, PLAYER_PARAMS.none);
+        const body = await readJsonBody<ExternalTokenBody>(request, { schema: 'auth-external' });
+        return plainJson(await externalLogin(getServiceConfig(), await ledgerStore(), await playerStore(), body));
+      },
+    },
+    'external-link': {
+      POST: async ({ request, url, caller }) => {
+        const { account, store } = await callerState(caller, url);
+        const body = await readJsonBody<ExternalTokenBody>(request, { schema: 'auth-external' });
+        const out = await externalLinkTo(getServiceConfig(), store, account, body);
+        return plainJson(out, out.linked ? 201 : 200);
+      },
+    },
+    logout: {
+      POST: async ({ url, caller }) => {
+        parseQuery(url.searchParams, PLAYER_PARAMS.none);
+        await logout(await ledgerStore(), principalOf(caller));
+        return new Response(null, { status: 204 });
+      },
+    },
+    uuid: {
+      POST: async ({ request, url, caller }) => {
+        parseQuery(url.searchParams, PLAYER_PARAMS.none);
+        const body = await readJsonBody<MintBody>(request, { schema: 'item-mint' });
+        const out = await mintItem(await playerStore(), await writeLedger(caller), body);
+        return idempotentAnswer(out, out.idempotent, { createdHeaders: { Location: `/api/ledger/${out.item.studioUuid}` } });
+      },
+    },
+    item: {
+      GET: async ({ url, key }) => {
+        parseQuery(url.searchParams, PLAYER_PARAMS.none);
+        return plainJson(await itemHistory(await playerStore(), await ledgerStore(), instanceIdOf(key)));
+      },
+    },
+    'item-events': {
+      POST: async ({ request, url, key, caller }) => {
+        parseQuery(url.searchParams, PLAYER_PARAMS.none);
+        const id = instanceIdOf(key);
+        const body = await readJsonBody<ItemEventBody>(request, { schema: 'item-event' });
+        const out = await recordItemEvent(await playerStore(), await writeLedger(caller), id, body);
+        return idempotentAnswer(out, out.idempotent);
+      },
+    },
+    inventory: {
+      GET: async ({ url, caller }) => {
+        const { account, store } = await callerState(caller, url);
+        return plainJson(await inventoryOf(store, account.accountId));
+      },
+    },
+    'inventory-grant': {
+      POST: ({ request, url, caller }) => bagChange(request, url, caller, 1),
+    },
+    'inventory-consume': {
+      POST: ({ request, url, caller }) => bagChange(request, url, caller, -1),
     },
   },
-  state: {
-    GET: async ({ url, caller }) => {
-      const { account, store } = await actingState(caller, url);
-      return stateResponse(await readIsland(store, account));
-    },
-    PATCH: async ({ request, url, caller }) => {
-      const { account, store, acting } = await actingState(caller, url, true);
-      const patch = await readJsonBody<Record<string, Json>>(request, {
-        schema: 'island-state-patch',
-        maxBytes: ISLAND_BODY_LIMIT_BYTES,
-        mediaTypes: MERGE_PATCH_TYPES,
-      });
-      return stateResponse(await patchIsland(store, account, request.headers.get('if-match'), patch, acting.actor));
-    },
-  },
-  'export-from-rts': {
-    POST: async ({ request, url, caller }) => {
-      const { account, store } = await callerState(caller, url);
-      const body = await readJsonBody<RtsExportInput>(request, { schema: 'island-export-from-rts', maxBytes: ISLAND_BODY_LIMIT_BYTES });
-      return stateResponse(await exportIsland(store, account, request.headers.get('if-match'), body));
-    },
-  },
-  characters: {
-    GET: async ({ url, caller }) => {
-      const { era } = parseQuery(url.searchParams, PLAYER_PARAMS.characters).values;
-      const { account, store } = await callerState(caller, new URL(url.pathname, url));
-      return plainJson({ era, characters: (await store.characters(account.accountId, era as Era)).map(characterView) });
-    },
-    POST: async ({ request, url, caller }) => {
-      const { account, store } = await callerState(caller, url);
-      const body = await readJsonBody<CreateCharacterBody>(request, { schema: 'character-create' });
-      const { character, created } = await createCharacter(store, account, body);
-      const location = new URL(`/api/characters/${character.id}/progress`, url).pathname;
-      return idempotentAnswer({ character: characterView(character), created }, !created, { createdHeaders: { Location: location } });
-    },
-  },
-  progress: {
-    GET: async ({ url, key, caller }) => {
-      const { store, account } = await progressState(caller, url, key);
-      const c = await ownCharacter(store, account, characterIdOf(key));
-      return plainJson(progressView(c), 200, { ETag: revisionTag(c.progressRevision) });
-    },
-    PATCH: async ({ request, url, key, caller }) => {
-      const { store, account, acting } = await progressState(caller, url, key, true);
-      const body = await readJsonBody<ProgressPatchBody>(request, { schema: 'character-progress-patch', precheck: accountScopedProblems });
-      const { character, replayed } = await patchProgress(
-        store,
-        account,
-        characterIdOf(key),
-        request.headers.get('if-match'),
-        body,
-        acting.actor,
-      );
-      return idempotentAnswer(progressView(character), replayed, {
-        createdStatus: 200,
-        headers: { ETag: revisionTag(character.progressRevision) },
-      });
-    },
-  },
-  'account-export': {
-    GET: async ({ url, caller }) => {
-      const { account, store } = await callerState(caller, url);
-      const data = await exportPlayer({ ledger: await ledgerStore(), player: store }, account);
-      return plainJson(data, 200, { 'Content-Disposition': exportDisposition(account.studioId) });
-    },
-  },
-  recipes: {
-    GET: async ({ url, caller }) => {
-      const { account, store } = await actingState(caller, url);
-      return plainJson({ recipes: await store.recipes(account.accountId) });
-    },
-    POST: async ({ request, url, caller }) => {
-      parseQuery(url.searchParams, PLAYER_PARAMS.none);
-      const body = await readJsonBody<RecipeLearnBody>(request, { schema: 'recipe-learn' });
-      const out = await learnRecipe(await playerStore(), await writeLedger(caller), body);
-      return plainJson(out, out.learned ? 201 : 200);
-    },
-  },
-  external: {
-    POST: async ({ request, url }) => {
-      parseQuery(url.searchParams, PLAYER_PARAMS.none);
-      const body = await readJsonBody<ExternalTokenBody>(request, { schema: 'auth-external' });
-      return plainJson(await externalLogin(getServiceConfig(), await ledgerStore(), await playerStore(), body));
-    },
-  },
-  'external-link': {
-    POST: async ({ request, url, caller }) => {
-      const { account, store } = await callerState(caller, url);
-      const body = await readJsonBody<ExternalTokenBody>(request, { schema: 'auth-external' });
-      const out = await externalLinkTo(getServiceConfig(), store, account, body);
-      return plainJson(out, out.linked ? 201 : 200);
-    },
-  },
-  logout: {
-    POST: async ({ url, caller }) => {
-      parseQuery(url.searchParams, PLAYER_PARAMS.none);
-      await logout(await ledgerStore(), principalOf(caller));
-      return new Response(null, { status: 204 });
-    },
-  },
-  uuid: {
-    POST: async ({ request, url, caller }) => {
-      parseQuery(url.searchParams, PLAYER_PARAMS.none);
-      const body = await readJsonBody<MintBody>(request, { schema: 'item-mint' });
-      const out = await mintItem(await playerStore(), await writeLedger(caller), body);
-      return idempotentAnswer(out, out.idempotent, { createdHeaders: { Location: `/api/ledger/${out.item.studioUuid}` } });
-    },
-  },
-  item: {
-    GET: async ({ url, key }) => {
-      parseQuery(url.searchParams, PLAYER_PARAMS.none);
-      return plainJson(await itemHistory(await playerStore(), await ledgerStore(), instanceIdOf(key)));
-    },
-  },
-  'item-events': {
-    POST: async ({ request, url, key, caller }) => {
-      parseQuery(url.searchParams, PLAYER_PARAMS.none);
-      const id = instanceIdOf(key);
-      const body = await readJsonBody<ItemEventBody>(request, { schema: 'item-event' });
-      const out = await recordItemEvent(await playerStore(), await writeLedger(caller), id, body);
-      return idempotentAnswer(out, out.idempotent);
-    },
-  },
-  inventory: {
-    GET: async ({ url, caller }) => {
-      const { account, store } = await callerState(caller, url);
-      return plainJson(await inventoryOf(store, account.accountId));
-    },
-  },
-  'inventory-grant': {
-    POST: ({ request, url, caller }) => bagChange(request, url, caller, 1),
-  },
-  'inventory-consume': {
-    POST: ({ request, url, caller }) => bagChange(request, url, caller, -1),
-  },
-});
+  { audit: recordAudit },
+);
 
 /** A grant (+1) or consumption (−1) of a stackable, by a game server. */
 async function bagChange(request: Request, url: URL, caller: Caller, sign: 1 | -1): Promise<Response> {

@@ -44,6 +44,7 @@ import { checkFolder, deleteObject, storeFiles, storeOne, type FileResult } from
 import { openStaging, type StagingArea } from './_lib/storage/staging.js';
 import { storage } from './_lib/storage/store.js';
 import { readArchive, ZIP_LIMITS } from './_lib/storage/zip.js';
+import { recordAudit } from './_lib/audit/service.js';
 
 /** Files one `upload-multi` request may carry. */
 export const MAX_MULTI_FILES = 50;
@@ -83,68 +84,72 @@ const pagedListing =
   };
 
 /** The method exports (see the file header). */
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('storage', {
-  upload: {
-    POST: ({ request }) =>
-      withStaging(async (staging) => {
-        const received = await receiveMultipart(request, staging, ['file'], limitsOf(1));
-        const fields = checkBody<{ folder?: string }>('storage-upload', received.fields);
-        const stored = await storeOne(await storage(), received.files[0], checkFolder(fields.folder));
-        return plainJson(stored, 201, { Location: stored.url });
-      }),
-  },
-  'upload-multi': {
-    POST: ({ request }) =>
-      withStaging(async (staging) => {
-        const received = await receiveMultipart(request, staging, ['files'], limitsOf(MAX_MULTI_FILES));
-        const fields = checkBody<{ folder?: string }>('storage-upload', received.fields);
-        if (received.files.length === 0)
-          throw new ServiceError('INVALID_BODY', 'Send 1 to 50 files in form field "files".', {
-            errors: [{ name: 'files', message: 'No file was sent.' }],
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
+  'storage',
+  {
+    upload: {
+      POST: ({ request }) =>
+        withStaging(async (staging) => {
+          const received = await receiveMultipart(request, staging, ['file'], limitsOf(1));
+          const fields = checkBody<{ folder?: string }>('storage-upload', received.fields);
+          const stored = await storeOne(await storage(), received.files[0], checkFolder(fields.folder));
+          return plainJson(stored, 201, { Location: stored.url });
+        }),
+    },
+    'upload-multi': {
+      POST: ({ request }) =>
+        withStaging(async (staging) => {
+          const received = await receiveMultipart(request, staging, ['files'], limitsOf(MAX_MULTI_FILES));
+          const fields = checkBody<{ folder?: string }>('storage-upload', received.fields);
+          if (received.files.length === 0)
+            throw new ServiceError('INVALID_BODY', 'Send 1 to 50 files in form field "files".', {
+              errors: [{ name: 'files', message: 'No file was sent.' }],
+            });
+          const results = await storeFiles(await storage(), received.files, checkFolder(fields.folder));
+          return plainJson({ ...counts(results), results });
+        }),
+    },
+    'upload-zip': {
+      POST: ({ request }) =>
+        withStaging(async (staging) => {
+          const received = await receiveMultipart(request, staging, ['file'], limitsOf(1));
+          const fields = checkBody<{ folder: string }>('storage-upload-zip', received.fields);
+          const archive = received.files[0];
+          if (!archive)
+            throw new ServiceError('INVALID_BODY', 'Send the archive in form field "file".', {
+              errors: [{ name: 'file', message: 'No file was sent.' }],
+            });
+          const folder = checkFolder(fields.folder);
+          const contents = await readArchive(archive.staged.path, staging, {
+            ...ZIP_LIMITS,
+            maxEntryBytes: getServiceConfig().storageMaxFileBytes,
           });
-        const results = await storeFiles(await storage(), received.files, checkFolder(fields.folder));
-        return plainJson({ ...counts(results), results });
-      }),
-  },
-  'upload-zip': {
-    POST: ({ request }) =>
-      withStaging(async (staging) => {
-        const received = await receiveMultipart(request, staging, ['file'], limitsOf(1));
-        const fields = checkBody<{ folder: string }>('storage-upload-zip', received.fields);
-        const archive = received.files[0];
-        if (!archive)
-          throw new ServiceError('INVALID_BODY', 'Send the archive in form field "file".', {
-            errors: [{ name: 'file', message: 'No file was sent.' }],
-          });
-        const folder = checkFolder(fields.folder);
-        const contents = await readArchive(archive.staged.path, staging, {
-          ...ZIP_LIMITS,
-          maxEntryBytes: getServiceConfig().storageMaxFileBytes,
-        });
-        const results = await storeFiles(await storage(), contents.files, folder);
-        return plainJson({ folder, ...counts(results), skipped: contents.skipped, results });
-      }),
-  },
-  list: { GET: pagedListing(storage) },
-  register: {
-    POST: async ({ request }) => {
-      const body = await readJsonBody<{ entries: RegisterRequestEntry[] }>(request, { schema: 'storage-register' });
-      return plainJson(await registerAssets(storage, assetIndex, body.entries));
+          const results = await storeFiles(await storage(), contents.files, folder);
+          return plainJson({ folder, ...counts(results), skipped: contents.skipped, results });
+        }),
+    },
+    list: { GET: pagedListing(storage) },
+    register: {
+      POST: async ({ request }) => {
+        const body = await readJsonBody<{ entries: RegisterRequestEntry[] }>(request, { schema: 'storage-register' });
+        return plainJson(await registerAssets(storage, assetIndex, body.entries));
+      },
+    },
+    index: { GET: pagedListing(assetIndex) },
+    object: {
+      DELETE: async ({ key = '' }) => {
+        // a deployment without a store has no index to take the key out of
+        const unregister = getServiceConfig().store.driver === 'none' ? undefined : async (k: string) => (await assetIndex()).unregister(k);
+        await deleteObject(await storage(), unregister, key);
+        return new Response(null, { status: 204 });
+      },
+    },
+    presign: {
+      POST: async ({ request }) => {
+        const body = await readJsonBody<PresignBody>(request, { schema: 'storage-presign' });
+        return plainJson(await presignUpload(storage, body));
+      },
     },
   },
-  index: { GET: pagedListing(assetIndex) },
-  object: {
-    DELETE: async ({ key = '' }) => {
-      // a deployment without a store has no index to take the key out of
-      const unregister = getServiceConfig().store.driver === 'none' ? undefined : async (k: string) => (await assetIndex()).unregister(k);
-      await deleteObject(await storage(), unregister, key);
-      return new Response(null, { status: 204 });
-    },
-  },
-  presign: {
-    POST: async ({ request }) => {
-      const body = await readJsonBody<PresignBody>(request, { schema: 'storage-presign' });
-      return plainJson(await presignUpload(storage, body));
-    },
-  },
-});
+  { audit: recordAudit },
+);

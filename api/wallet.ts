@@ -28,31 +28,36 @@ import { ledgerStore } from './_lib/ledger/store.js';
 import { OVERVIEW_PARAMS } from './_lib/ledger/params.js';
 import { overview, verifySend, type VerifySendBody } from './_lib/ledger/service.js';
 import type { TransferKindName } from './_lib/ledger/types.js';
+import { recordAudit } from './_lib/audit/service.js';
 
 /** Query parameters of the overview (also read by the OpenAPI document, `build/openapi/`). */
 export { OVERVIEW_PARAMS };
 
 /** The method exports (see the file header). */
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('wallet', {
-  'verify-send': {
-    POST: async ({ request, caller }) => {
-      const body = await readJsonBody<VerifySendBody>(request, { schema: 'verify-send-to-account' });
-      const result = await verifySend(await ledgerStore(), body, getServiceConfig().walletVerifySendMax, undefined, actorName(caller));
-      return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
+  'wallet',
+  {
+    'verify-send': {
+      POST: async ({ request, caller }) => {
+        const body = await readJsonBody<VerifySendBody>(request, { schema: 'verify-send-to-account' });
+        const result = await verifySend(await ledgerStore(), body, getServiceConfig().walletVerifySendMax, undefined, actorName(caller));
+        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+      },
+    },
+    overview: {
+      GET: async ({ url, caller }) => {
+        const principal = principalOf(caller);
+        const parsed = parseQuery(url.searchParams, OVERVIEW_PARAMS);
+        const q = parsed.values;
+        const result = await overview(await ledgerStore(), principal, {
+          limit: q.limit,
+          cursor: q.cursor,
+          kind: q.kind as TransferKindName | undefined,
+          purpose: q.purpose,
+        });
+        return plainJson(result, 200, clampHeaders(parsed.clamped));
+      },
     },
   },
-  overview: {
-    GET: async ({ url, caller }) => {
-      const principal = principalOf(caller);
-      const parsed = parseQuery(url.searchParams, OVERVIEW_PARAMS);
-      const q = parsed.values;
-      const result = await overview(await ledgerStore(), principal, {
-        limit: q.limit,
-        cursor: q.cursor,
-        kind: q.kind as TransferKindName | undefined,
-        purpose: q.purpose,
-      });
-      return plainJson(result, 200, clampHeaders(parsed.clamped));
-    },
-  },
-});
+  { audit: recordAudit },
+);

@@ -18,7 +18,7 @@ import { EXPORT_PARAMS, SEARCH_PARAMS } from '../../api/catalog.js';
 import { SPECS as REGISTRY_PARAMS } from '../../api/registries.js';
 import { LIST_SPEC, MAX_MULTI_FILES } from '../../api/storage.js';
 import { OVERVIEW_PARAMS } from '../../api/wallet.js';
-import { PLAYER_SEARCH_PARAMS } from '../../api/admin.js';
+import { AUDIT_PARAMS, PLAYER_SEARCH_PARAMS } from '../../api/admin.js';
 import { PLAYER_PARAMS } from '../../api/player.js';
 import { MERGE_PATCH_TYPES } from '../../api/_lib/http/body.js';
 import { LOOKUP_PARAM_SPEC, listParamSpec } from '../../api/_lib/http/collection-params.js';
@@ -490,6 +490,20 @@ const operations: OperationSpec[] = [
     query: OVERVIEW_PARAMS,
     queryExample: { limit: '20' },
     success: [{ status: 200, description: 'A page of entries.', schema: 'responses/player-wallet', headers: LIMIT_HEADERS }],
+    errors: ['NOT_FOUND'],
+  },
+  {
+    entry: 'admin',
+    route: 'audit',
+    method: 'GET',
+    operationId: 'listAudit',
+    summary: 'The audit log, newest first, with filters',
+    description:
+      'One record per state-changing request of an operator or a game server (who, which route, which account, the idempotency key, the answer’s status, whether it changed something, the request id, when), and per refused operator authentication. A change in the ledger or player state is written with its record in one atomic step. Filters combine: `actor` (a token’s subject, `admin-password` or `anonymous`), `account` (studio id or account id), `route` (`<entry>/<route name>`), `from` and `to` (ISO 8601 times; `to` exclusive). The opaque `cursor` pages with the same filters. Reads only.',
+    tag: 'admin',
+    query: AUDIT_PARAMS,
+    queryExample: { route: 'admin/grant-coin', limit: '20' },
+    success: [{ status: 200, description: 'A page of records.', schema: 'responses/audit', headers: LIMIT_HEADERS }],
     errors: ['NOT_FOUND'],
   },
   {

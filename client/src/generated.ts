@@ -86,6 +86,7 @@ AccountActionRequest?: AccountActionRequest
 AccountBanRequest?: AccountBanRequest
 AccountRecipesResponse?: AccountRecipesResponse
 AccountResponse?: AccountResponse
+AuditResponse?: AuditResponse
 AuthExternalRequest?: AuthExternalRequest
 AuthLinkResponse?: AuthLinkResponse
 AuthLoginResponse?: AuthLoginResponse
@@ -258,6 +259,56 @@ username: string
 createdAt: string
 }
 created?: boolean
+}
+/**
+ * Body of GET /api/admin/audit (docs/architecture.md, "Audit log"): records newest first (time, then sequence number). Every state-changing request of an operator or a game server has exactly one record, and so has every refused operator authentication. A page may hold fewer than `limit` records and still have a `cursor` when many records did not match the filters.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "AuditResponse".
+ */
+export interface AuditResponse {
+records: {
+/**
+ * The record's sequence number in its store.
+ */
+id: string
+at: string
+/**
+ * Who: a verified token's subject and role, the admin password, or nobody verified (a refused authentication).
+ */
+actor: ({
+via: "token"
+subject: string
+role: string
+} | {
+via: ("password" | "none")
+})
+/**
+ * `<entry>/<route name>`, e.g. `admin/grant-coin`.
+ */
+route: string
+method: string
+/**
+ * The account id the request acted on, or null when none was resolved.
+ */
+account: (string | null)
+idempotencyKey: (string | null)
+status: number
+/**
+ * true: the change was made (written with this record, or confirmed by object storage); false: nothing changed; null: the request failed on the way (a change in the ledger or player store would carry its own record).
+ */
+changed: (boolean | null)
+requestId: string
+/**
+ * Why an operator's authentication was refused.
+ */
+reason?: ("invalid-token" | "role-not-allowed" | "wrong-password" | "no-credentials")
+}[]
+/**
+ * Opaque cursor of the next page (same filters), or null on the last page.
+ */
+cursor: (string | null)
+hasMore: boolean
 }
 /**
  * Body of POST /api/auth/external and POST /api/auth/external-link (spec 4.8, 5.5): the external platform's token (a compact JWT). It is verified and dropped: never stored or logged.
@@ -3064,6 +3115,43 @@ export interface ExportPlayerArgs {
 }
 
 /**
+ * Arguments of `listAudit` (GET /api/admin/audit).
+ */
+export interface ListAuditArgs {
+  /** Query parameters. */
+  readonly query?: {
+    /**
+     * `actor`
+     */
+    readonly "actor"?: string;
+    /**
+     * `account`
+     */
+    readonly "account"?: string;
+    /**
+     * `route`
+     */
+    readonly "route"?: string;
+    /**
+     * `from`
+     */
+    readonly "from"?: string;
+    /**
+     * `to`
+     */
+    readonly "to"?: string;
+    /**
+     * The opaque `cursor` of the previous page.
+     */
+    readonly "cursor"?: string;
+    /**
+     * Above 200, lowered to 200 (see `X-Limit-Applied`).
+     */
+    readonly "limit"?: number;
+  };
+}
+
+/**
  * Arguments of `reverseEntry` (POST /api/admin/reversals).
  */
 export interface ReverseEntryArgs {
@@ -3884,6 +3972,20 @@ export class GameDataClient {
   }
 
   /**
+   * The audit log, newest first, with filters.
+   *
+   * `GET /api/admin/audit` (200: A page of records.)
+   *
+   * One record per state-changing request of an operator or a game server (who, which route, which account, the idempotency key, the answer’s status, whether it changed something, the request id, when), and per refused operator authentication. A change in the ledger or player state is written with its record in one atomic step. Filters combine: `actor` (a token’s subject, `admin-password` or `anonymous`), `account` (studio id or account id), `route` (`<entry>/<route name>`), `from` and `to` (ISO 8601 times; `to` exclusive). The opaque `cursor` pages with the same filters. Reads only.
+   *
+   * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  listAudit(args: ListAuditArgs = {}, options?: CallOptions): Promise<ApiResponse<AuditResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/admin/audit', query: args.query, security: 'token-or-password' }, options);
+  }
+
+  /**
    * Reverse a wallet credit by a compensating transfer.
    *
    * `POST /api/admin/reversals` (200: The reversal (or its replay).)
@@ -4322,4 +4424,4 @@ export class GameDataClient {
 }
 
 /** Every operation id, as the methods of {@link GameDataClient} are named. */
-export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","findPlayers","getPlayerSummary","getPlayerWallet","revokeSessions","banAccount","unbanAccount","erasePlayer","exportPlayer","reverseEntry","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","exportOwnData","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;
+export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","findPlayers","getPlayerSummary","getPlayerWallet","revokeSessions","banAccount","unbanAccount","erasePlayer","exportPlayer","listAudit","reverseEntry","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","exportOwnData","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;

@@ -59,6 +59,7 @@ const SENDS: Record<string, Send> = {
   'admin/players GET': () => call(admin, 'GET', '/api/admin/players?q=ada', { headers: password }),
   'admin/player GET': () => call(admin, 'GET', `/api/admin/players/${STUDIO}`, { headers: password }),
   'admin/player-wallet GET': () => call(admin, 'GET', `/api/admin/players/${STUDIO}/wallet`, { headers: password }),
+  'admin/audit GET': () => call(admin, 'GET', '/api/admin/audit', { headers: password }),
   'admin/grant-coin POST': () =>
     call(admin, 'POST', '/api/admin/grant-coin', {
       body: { studioId: STUDIO, amount: 1, reason: 'r', idempotencyKey: 'config-grant-1' },

@@ -134,6 +134,7 @@ describe('the table', () => {
       ['/api/admin/players/{key}/unban', ['POST']],
       ['/api/admin/players/{key}/erase', ['POST']],
       ['/api/admin/players/{key}/export', ['GET']],
+      ['/api/admin/audit', ['GET']],
       ['/api/admin/reversals', ['POST']],
     ]);
     expect(
@@ -181,7 +182,7 @@ describe('the table', () => {
         expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
       else if (
         ['wallet', 'admin'].includes(r.entry) &&
-        !['overview', 'account', 'players', 'player', 'player-wallet', 'player-export'].includes(r.name)
+        !['overview', 'account', 'players', 'player', 'player-wallet', 'player-export', 'audit'].includes(r.name)
       )
         expect(r.methods, r.path).toEqual(['POST']);
       else if (r.entry === 'player')

@@ -246,6 +246,7 @@ const CASES: Case[] = [
   ['GET', '/api/admin/accounts/STUDIO_7QF3K2M9X4D1H8TB', 'admin', 'account', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['POST', '/api/admin/grant-coin', 'admin', 'grant-coin', null],
   ['GET', '/api/admin/players', 'admin', 'players', null],
+  ['GET', '/api/admin/audit', 'admin', 'audit', null],
   ['GET', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB', 'admin', 'player', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['GET', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/wallet', 'admin', 'player-wallet', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['POST', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/revoke-sessions', 'admin', 'revoke-sessions', 'STUDIO_7QF3K2M9X4D1H8TB'],

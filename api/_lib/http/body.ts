@@ -16,6 +16,7 @@
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { ServiceError, type FieldProblem } from '../errors.js';
 import { checkBody, invalid, requestValidator } from '../validation/check.js';
+import { noteIdempotencyKey } from '../util/audit-scope.js';
 
 /** Default byte cap of a JSON body: 64 KiB. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
@@ -168,5 +169,9 @@ export async function readJsonBody<T>(request: Request, options: BodyOptions): P
   } catch {
     throw invalid('The body is not UTF-8 text.', [{ name: '', message: 'The body is not UTF-8 text.' }]);
   }
-  return checkBody<T>(options.schema, parseJson(text), options.precheck);
+  const body = checkBody<T>(options.schema, parseJson(text), options.precheck);
+  // the key goes into the request's audit record (docs/architecture.md, "Audit log")
+  const key = (body as { idempotencyKey?: unknown }).idempotencyKey;
+  if (typeof key === 'string') noteIdempotencyKey(key);
+  return body;
 }

@@ -51,6 +51,7 @@ import {
   type Writer,
 } from '../throttle/policy.js';
 import { accessOf, hasKey, matchPath, routesOf, type Access, type EntryName, type Method, type RouteDef } from '../routing/table.js';
+import { inAuditScope, openAuditScope, type AuditActor, type AuditScope } from '../util/audit-scope.js';
 import { requestIdOf, withAnswerHeaders } from './request-id.js';
 import { preflight, toProblemResponse } from './respond.js';
 
@@ -154,8 +155,8 @@ function isOperatorRequest(access: Access, caller: Caller | undefined, request: 
   return request.headers.has('x-admin-password') && !request.headers.has('authorization');
 }
 
-/** Who an operator line names: the token's subject and role, or the password (never the credential itself). */
-function actorOf(caller: Caller): Record<string, string> {
+/** Who an operator line and an audit record name: the token's subject and role, or the password (never the credential itself). */
+function actorOf(caller: Caller): AuditActor {
   return caller.via === 'token' ? { via: 'token', subject: caller.principal.subject, role: caller.principal.role } : { via: caller.via };
 }
 
@@ -186,6 +187,27 @@ interface Seen {
   write?: boolean;
   /** True when the request could be a guess at a credential (checked against the failed-authentication budget). */
   guess?: boolean;
+  /** The audit scope of an operator's or a game server's write (docs/architecture.md, "Audit log"). */
+  scope?: AuditScope;
+}
+
+/**
+ * Appends the audit record of a request that has none yet: a write that changed nothing in a store (its
+ * `scope`, with the answer's `status`), or a refused operator authentication (a scope whose actor is
+ * nobody, with the refusal's `reason`). `api/_lib/audit/service.ts` provides it.
+ * @throws ServiceError UPSTREAM_UNAVAILABLE when the log cannot be written
+ */
+export type AuditRecorder = (scope: AuditScope, status: number, reason?: string) => Promise<void>;
+
+/** Options of {@link defineEntry}. */
+export interface EntryOptions {
+  /** Required by an entry with a route whose writes an operator or a game server makes. */
+  readonly audit?: AuditRecorder;
+}
+
+/** True when some write of `route` is an operator's or a game server's (audited). */
+function hasOperatorWrites(route: RouteDef): boolean {
+  return route.methods.some((m) => WRITES.has(m) && ['admin', 'game-server', 'player-or-game-server'].includes(accessOf(route, m)));
 }
 
 /** Methods that change state: counted by the throttle's write budgets. */
@@ -243,12 +265,17 @@ function locate(entry: EntryName, url: URL): { route: RouteDef; key: string | un
  * @param entry the entry's name in the route table.
  * @param handlers a handler for every method of every route of the entry (`gone` routes need only `GET`,
  *   which answers every method).
+ * @param options.audit the audit log's recorder, required when a route has operator or game-server writes.
  * @returns `{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS }`, each the same dispatcher.
- * @throws Error at import time when a declared route or method has no handler, or a handler names a
- *   route or method the table does not declare (the table and the entry must agree).
+ * @throws Error at import time when a declared route or method has no handler, a handler names a route
+ *   or method the table does not declare (the table and the entry must agree), or an entry with audited
+ *   writes has no recorder.
  */
-export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExports {
+export function defineEntry(entry: EntryName, handlers: EntryHandlers, options: EntryOptions = {}): EntryExports {
   const routes = routesOf(entry);
+  const record = options.audit;
+  if (!record && routes.some(hasOperatorWrites))
+    throw new Error(`Entry ${entry}: a route has operator writes, so the entry needs an audit recorder.`);
   for (const r of routes) {
     const h = handlers[r.name];
     const needed = r.gone ? (['GET'] as const) : r.methods;
@@ -285,8 +312,20 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
     if (seen.guess) seen.reserved = await reserveAuthAttempt(seen.throttle);
     const caller = await admit(seen.access, request);
     seen.caller = caller;
+    // an operator's or a game server's write is audited from here on, a refusal by its write budget included
+    if (seen.write && isOperatorRequest(seen.access, caller, request)) {
+      seen.scope = openAuditScope({
+        actor: actorOf(caller),
+        route: `${entry}/${route.name}`,
+        method,
+        requestId: seen.requestId!,
+        changeStatus: route.changeStatus ?? 200,
+      });
+    }
+    // the throttle's own writes are not the request's change: they run outside its audit scope
     if (seen.write) await admitWrite(writerOf(caller), seen.throttle);
-    const res = await handler({ request, url, route, key, caller });
+    const run = () => Promise.resolve(handler({ request, url, route, key, caller }));
+    const res = seen.scope ? await inAuditScope(seen.scope, run) : await run();
     if (request.method === 'HEAD' && res.body !== null) {
       await res.body.cancel();
       return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
@@ -309,15 +348,41 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers): EntryExp
     else if (res.status === 401 && seen.throttle !== undefined && (seen.guess === true || presentsCredentials(request)))
       await countAuthFailure(seen.throttle);
     const operator = seen.access !== undefined && isOperatorRequest(seen.access, seen.caller, request);
+    if (seen.scope && !seen.scope.recorded) {
+      // the record of a write that changed nothing in a store; a write is never answered without its record
+      try {
+        await record!(seen.scope, res.status);
+      } catch (error) {
+        res = toProblemResponse(error, request, { requestId, route: `${entry}/${seen.route!.name}` });
+      }
+    }
     if (operator && seen.caller === undefined && (res.status === 401 || res.status === 403 || res.status === 429)) {
+      const reason = refusalReason(request, res.status);
       logEvent('warn', 'operator-auth-failed', {
         route: `${entry}/${seen.route!.name}`,
         method: request.method,
         access: seen.access,
         status: res.status,
-        reason: refusalReason(request, res.status),
+        reason,
         requestId,
       });
+      // a refused authentication is audited (a throttled one, whose credential was not read, is logged only)
+      if (record && res.status !== 429) {
+        const scope = openAuditScope({
+          actor: { via: 'none' },
+          route: `${entry}/${seen.route!.name}`,
+          method: request.method,
+          requestId,
+          changeStatus: seen.route!.changeStatus ?? 200,
+        });
+        await record(scope, res.status, reason).catch((error: unknown) =>
+          logEvent('error', 'audit-unavailable', {
+            route: `${entry}/${seen.route!.name}`,
+            requestId,
+            cause: String((error as Error)?.message ?? error),
+          }),
+        );
+      }
     } else if (operator && seen.caller !== undefined && seen.method !== 'GET') {
       logEvent('info', 'operator-write', {
         route: `${entry}/${seen.route!.name}`,

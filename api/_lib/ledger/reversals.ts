@@ -17,6 +17,7 @@ import { requestFingerprint } from '../stores/idempotency.js';
 import { mintUuid, UUID } from './ids.js';
 import { REVERSAL_PURPOSE, refOf, type AccountRef } from './service.js';
 import { SOURCE_REF_PREFIX, TRANSFER_KIND_NAMES, type LedgerStore, type Transfer } from './types.js';
+import { noteAuditAccount } from '../util/audit-scope.js';
 
 /** Body of `POST /api/admin/reversals` after schema validation. */
 export interface ReversalBody {
@@ -89,6 +90,7 @@ export async function reverseEntry(
   if (original.kind === 'reversal') throw new ServiceError('CONFLICT', `Entry ${entryId} is a reversal; a reversal is final.`);
   const account = await store.findAccount({ accountId: original.accountId });
   if (!account) throw new ServiceError('NOT_FOUND', 'The account of this entry no longer exists.');
+  noteAuditAccount(account.accountId);
   const outcome = await store.credit({
     entryId: mintUuid(),
     sourceRef: SOURCE_REF_PREFIX.reversal + body.idempotencyKey,

@@ -34,6 +34,7 @@ import {
   type Transfer,
   type TransferKind,
 } from './types.js';
+import { noteAuditAccount } from '../util/audit-scope.js';
 
 /** Purposes of verify-send (spec 4.8). */
 export const VERIFY_SEND_PURPOSES = ['verify', 'test', 'platform_verify', 'ledger_verify'] as const;
@@ -118,6 +119,7 @@ export async function resolveAccount(
   const selector: AccountSelector = body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! };
   const account = await store.findAccount(selector);
   if (!account) throw new ServiceError('NOT_FOUND', `No account has this ${body.studioId !== undefined ? 'studioId' : 'accountId'}.`);
+  noteAuditAccount(account.accountId);
   return account;
 }
 
@@ -259,10 +261,12 @@ export async function createAccount(
       username: body.username ?? `studio:${studioId}`,
       createdAt: clock().toISOString(),
     };
+    noteAuditAccount(account.accountId, true);
     const out = await store.createAccount({ account, clientKey: body.idempotencyKey, fingerprint });
     switch (out.status) {
       case 'created':
       case 'replayed':
+        noteAuditAccount(out.account.accountId, true);
         return { account: out.account, created: out.status === 'created' };
       case 'key-reused':
         throw new ServiceError(
@@ -418,6 +422,7 @@ export function accessAnswer(account: Account, access: AccountAccess, idempotent
 export async function namedAccount(store: LedgerStore, studioId: string): Promise<Account> {
   const account = STUDIO_ID.test(studioId) ? await store.findAccount({ studioId }) : undefined;
   if (!account) throw new ServiceError('NOT_FOUND', 'No account has this studioId.');
+  noteAuditAccount(account.accountId);
   return account;
 }
 

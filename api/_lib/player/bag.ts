@@ -22,6 +22,7 @@ import { itemDefinitions } from './items.js';
 import { systemClock, type Clock } from '../stores/clock.js';
 import { requestFingerprint } from '../stores/idempotency.js';
 import type { BagEntry, BagLine, PlayerStore } from './types.js';
+import { noteAuditAccount } from '../util/audit-scope.js';
 
 /** Most units one grant or consumption moves. */
 export const BAG_MAX_CHANGE = 1_000_000;
@@ -72,6 +73,7 @@ export async function changeBag(store: PlayerStore, ledger: LedgerStore, body: B
   const selector: AccountSelector = body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! };
   const account = await ledger.findAccount(selector);
   if (!account) throw new ServiceError('NOT_FOUND', 'No account has this id.');
+  noteAuditAccount(account.accountId);
   const kind = sign > 0 ? 'grant' : 'consume';
   const out = await store.changeBag({
     accountId: account.accountId,

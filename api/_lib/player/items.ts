@@ -27,6 +27,7 @@ import type { Account, AccountSelector, LedgerStore } from '../ledger/types.js';
 import { systemClock, type Clock } from '../stores/clock.js';
 import { requestFingerprint } from '../stores/idempotency.js';
 import type { ItemEvent, ItemEventKind, ItemEventOutcome, ItemEventRequest, ItemInstance, ItemState, PlayerStore } from './types.js';
+import { noteAuditAccount } from '../util/audit-scope.js';
 
 /** The transition table (see the module header). */
 export const ITEM_TRANSITIONS: Readonly<
@@ -68,6 +69,7 @@ export function itemDefinitions(): Promise<ItemDefinitions> {
 async function accountOf(ledger: LedgerStore, selector: AccountSelector, field: string): Promise<Account> {
   const account = await ledger.findAccount(selector);
   if (!account) throw new ServiceError('NOT_FOUND', `No account has this ${field}.`);
+  noteAuditAccount(account.accountId);
   return account;
 }
 

@@ -34,6 +34,7 @@ import {
 } from './types.js';
 import { checkAuthority, ISLAND_AUTHORITY, PROGRESS_AUTHORITY, type Actor } from './authority.js';
 import { checkProgress } from './progress.js';
+import { noteAuditAccount } from '../util/audit-scope.js';
 
 /** Most characters of one era per account (POST /api/characters answers 409 beyond it). */
 export const CHARACTER_SLOTS_PER_ERA = 4;
@@ -125,6 +126,7 @@ export async function actingAccount(ledger: LedgerStore, who: ActingCaller, stud
     });
   const account = await ledger.findAccount({ studioId });
   if (!account) throw new ServiceError('NOT_FOUND', 'No account has this studioId.');
+  noteAuditAccount(account.accountId);
   return account;
 }
 
@@ -138,6 +140,7 @@ export async function characterAccount(ledger: LedgerStore, store: PlayerStore, 
   const owner = await store.characterOwner(characterId);
   const account = owner === undefined ? undefined : await ledger.findAccount({ accountId: owner });
   if (!account) throw new ServiceError('NOT_FOUND', 'No character has this id.');
+  noteAuditAccount(account.accountId);
   return account;
 }
 
@@ -547,5 +550,6 @@ export async function learnRecipe(
   }
   const account = await ledger.findAccount(body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! });
   if (!account) throw new ServiceError('NOT_FOUND', `No account has this ${body.studioId !== undefined ? 'studioId' : 'accountId'}.`);
+  noteAuditAccount(account.accountId);
   return store.learnRecipe(account.accountId, body.recipeId, clock().toISOString());
 }

@@ -59,6 +59,12 @@ export interface RouteDef {
   /** Who may call it: one level for every method, or one per method (see {@link ACCESS}). */
   readonly access: Access | Readonly<Partial<Record<Method, Access>>>;
   /**
+   * The status the route's write method answers when it changes something (201 for a creation, 204 for
+   * a deletion without body; default 200): what the audit record written with the change says
+   * (docs/architecture.md, "Audit log").
+   */
+  readonly changeStatus?: 201 | 204;
+  /**
    * True for routes that answer 404 to every method, OPTIONS included (the retired systems catalog and
    * the catch-alls): nothing is served there, so nothing is allowed either.
    */
@@ -113,7 +119,7 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/wallet/verify-send-to-account', entry: 'wallet', name: 'verify-send', methods: ['POST'], access: 'admin' },
   { path: '/api/wallet/overview', entry: 'wallet', name: 'overview', methods: GET, access: 'player' },
   // §4.8 admin: accounts (spec 2.6, 2.8) and grant-coin
-  { path: '/api/admin/accounts', entry: 'admin', name: 'accounts', methods: ['POST'], access: 'admin' },
+  { path: '/api/admin/accounts', entry: 'admin', name: 'accounts', methods: ['POST'], access: 'admin', changeStatus: 201 },
   { path: '/api/admin/accounts/{key}', entry: 'admin', name: 'account', methods: GET, access: 'support' },
   { path: '/api/admin/grant-coin', entry: 'admin', name: 'grant-coin', methods: ['POST'], access: 'admin' },
   // player look-up (docs/architecture.md, "Player look-up")
@@ -127,10 +133,12 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   // data requests (GDPR articles 15 and 17; docs/architecture.md, "Erasure and the chain")
   { path: '/api/admin/players/{key}/erase', entry: 'admin', name: 'erase', methods: ['POST'], access: 'admin' },
   { path: '/api/admin/players/{key}/export', entry: 'admin', name: 'player-export', methods: GET, access: 'support' },
+  // the audit log (spec 5.3; docs/architecture.md, "Audit log")
+  { path: '/api/admin/audit', entry: 'admin', name: 'audit', methods: GET, access: 'support' },
   // reversals (spec 4.8, 8; docs/architecture.md, "Reversals")
   { path: '/api/admin/reversals', entry: 'admin', name: 'reversals', methods: ['POST'], access: 'admin' },
   // §4.7 storage (admin only, spec 5.6 shows none): the named routes before the key route
-  { path: '/api/storage/upload', entry: 'storage', name: 'upload', methods: ['POST'], access: 'admin' },
+  { path: '/api/storage/upload', entry: 'storage', name: 'upload', methods: ['POST'], access: 'admin', changeStatus: 201 },
   { path: '/api/storage/upload-multi', entry: 'storage', name: 'upload-multi', methods: ['POST'], access: 'admin' },
   { path: '/api/storage/upload-zip', entry: 'storage', name: 'upload-zip', methods: ['POST'], access: 'admin' },
   { path: '/api/storage/presign', entry: 'storage', name: 'presign', methods: ['POST'], access: 'admin' },
@@ -138,7 +146,7 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   // §4.9 the metadata index of stored binaries
   { path: '/api/storage/register', entry: 'storage', name: 'register', methods: ['POST'], access: 'admin' },
   { path: '/api/storage/index', entry: 'storage', name: 'index', methods: GET, access: 'admin' },
-  { path: '/api/storage/{key+}', entry: 'storage', name: 'object', methods: ['DELETE'], access: 'admin' },
+  { path: '/api/storage/{key+}', entry: 'storage', name: 'object', methods: ['DELETE'], access: 'admin', changeStatus: 204 },
   // §2.9, §4.8 home island: the spec is public; the state acts for the caller's account only
   { path: '/api/island/spec', entry: 'player', name: 'spec', methods: GET, access: 'public' },
   { path: '/api/island/state', entry: 'player', name: 'state', methods: ['GET', 'PATCH'], access: 'player-or-game-server' },
@@ -151,13 +159,20 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/auth/external-link', entry: 'player', name: 'external-link', methods: ['POST'], access: 'player' },
   { path: '/api/auth/logout', entry: 'player', name: 'logout', methods: ['POST'], access: 'player' },
   // §2.6, §4.8 unique items: minting and the item ledger (game servers and admins)
-  { path: '/api/uuid', entry: 'player', name: 'uuid', methods: ['POST'], access: 'game-server' },
+  { path: '/api/uuid', entry: 'player', name: 'uuid', methods: ['POST'], access: 'game-server', changeStatus: 201 },
   { path: '/api/ledger/{key}', entry: 'player', name: 'item', methods: GET, access: 'game-server' },
-  { path: '/api/ledger/{key}/events', entry: 'player', name: 'item-events', methods: ['POST'], access: 'game-server' },
+  { path: '/api/ledger/{key}/events', entry: 'player', name: 'item-events', methods: ['POST'], access: 'game-server', changeStatus: 201 },
   // §2.6, §2.8, §4.8 the account bag: read by its owner, changed by game servers
   { path: '/api/inventory', entry: 'player', name: 'inventory', methods: GET, access: 'player' },
-  { path: '/api/inventory/grant', entry: 'player', name: 'inventory-grant', methods: ['POST'], access: 'game-server' },
-  { path: '/api/inventory/consume', entry: 'player', name: 'inventory-consume', methods: ['POST'], access: 'game-server' },
+  { path: '/api/inventory/grant', entry: 'player', name: 'inventory-grant', methods: ['POST'], access: 'game-server', changeStatus: 201 },
+  {
+    path: '/api/inventory/consume',
+    entry: 'player',
+    name: 'inventory-consume',
+    methods: ['POST'],
+    access: 'game-server',
+    changeStatus: 201,
+  },
   // §4.8 account-scoped state: learned recipes are read by the player, taught by game servers
   {
     path: '/api/account/recipes',
@@ -165,6 +180,7 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
     name: 'recipes',
     methods: ['GET', 'POST'],
     access: { GET: 'player-or-game-server', POST: 'game-server' },
+    changeStatus: 201,
   },
   // a player's own data export (GDPR article 15; docs/architecture.md, "Player look-up")
   { path: '/api/account/export', entry: 'player', name: 'account-export', methods: GET, access: 'player' },

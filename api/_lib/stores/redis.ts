@@ -27,6 +27,7 @@ import { createHash } from 'node:crypto';
 import { Redis, type Requester } from '@upstash/redis';
 import { ConfigError } from '../config.js';
 import type { ServiceError } from '../errors.js';
+import { auditedCall } from './audit.js';
 import { storeMisconfigured, storeUnavailable, type StoreIdentity } from './unavailable.js';
 
 /** Waits between attempts of one command, milliseconds (3 attempts in all). */
@@ -234,16 +235,23 @@ export class RedisCommands {
     return (await this.call('read', () => this.redis.smembers(key))).map((v) => textOf(v) ?? '');
   }
 
-  /** EVALSHA of the call's script, EVAL when the server does not know it; retried like {@link call}. */
-  script(call: ScriptCall): Promise<unknown[]> {
-    return this.call('script', async () => {
+  /**
+   * EVALSHA of the call's script, EVAL when the server does not know it; retried like {@link call}. Inside
+   * a request's audit scope, the script's audited variant runs, which appends the request's record when
+   * the script writes (`audit.ts`); the reply is the script's own either way.
+   */
+  async script(call: ScriptCall): Promise<unknown[]> {
+    const audited = auditedCall(call);
+    const sent = audited.call;
+    const raw = await this.call('script', async () => {
       try {
-        return await this.redis.evalsha<string[], unknown[]>(call.script.sha, call.keys, call.args);
+        return await this.redis.evalsha<string[], unknown[]>(sent.script.sha, sent.keys, sent.args);
       } catch (e) {
         if (!/NOSCRIPT/.test(String((e as Error).message))) throw e;
-        return await this.redis.eval<string[], unknown[]>(call.script.source, call.keys, call.args);
+        return await this.redis.eval<string[], unknown[]>(sent.script.source, sent.keys, sent.args);
       }
     });
+    return audited.reply(raw);
   }
 }
 

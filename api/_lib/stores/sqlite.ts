@@ -32,6 +32,7 @@ import { pathToFileURL } from 'node:url';
 // 50 ms more of a cold start on this machine), which a file database never uses
 import { createClient, type Client, type InValue, type Row, type Transaction } from '@libsql/client/sqlite3';
 import { ServiceError } from '../errors.js';
+import { AUDIT_LAYOUT, auditedWork } from './audit.js';
 import { IDEMPOTENCY_DDL } from './idempotency.js';
 import { storeUnavailable, type StoreIdentity } from './unavailable.js';
 
@@ -260,7 +261,8 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
   }
   engine.users++;
   try {
-    const layouts: readonly SqliteLayout[] = 'component' in options.layout ? [options.layout] : options.layout;
+    // every file keeps the audit log beside its stores' tables (audit.ts)
+    const layouts: readonly SqliteLayout[] = [AUDIT_LAYOUT, ...('component' in options.layout ? [options.layout] : options.layout)];
     for (const layout of layouts) await applyLayout(engine, layout, store);
   } catch (e) {
     await release(engine);
@@ -271,7 +273,12 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
   return {
     async write<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
       if (closed) throw refuseClosed();
-      return (await engine.enqueue(work, store)) as T;
+      // the request's audit record rides with its first change (audit.ts); its scope is taken here,
+      // where the write is queued, since the group commit runs it in another request's context
+      const audited = auditedWork(work);
+      const out = (await engine.enqueue(audited.work, store)) as T;
+      audited.settle();
+      return out;
     },
     async read(sql, args = []) {
       if (closed) throw refuseClosed();
