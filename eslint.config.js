@@ -4,7 +4,20 @@
 import tseslint from 'typescript-eslint';
 
 /** Folders of `api/_lib/`, and its three top-level modules. */
-const DOMAIN = ['catalog', 'collections', 'search', 'registries', 'export', 'ledger', 'player', 'island', 'storage', 'asset-index', 'operations', 'audit'];
+const DOMAIN = [
+  'catalog',
+  'collections',
+  'search',
+  'registries',
+  'export',
+  'ledger',
+  'player',
+  'island',
+  'storage',
+  'asset-index',
+  'operations',
+  'audit',
+];
 const FOLDERS = ['formats', 'util', 'text', 'validation', 'stores', 'auth', 'throttle', 'routing', 'http', ...DOMAIN];
 /** Folders that are store ports: their adapter files follow the adapter rule. */
 const PORTS = [...DOMAIN, 'throttle'];
