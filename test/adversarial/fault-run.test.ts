@@ -45,6 +45,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useServiceConfig, type ServiceConfig } from '../../api/_lib/config.js';
 import type { EntryExports } from '../../api/_lib/http/entry.js';
 import { useLogSink } from '../../api/_lib/log.js';
+import { auditLog } from '../../api/_lib/audit/store.js';
+import type { AuditPosition } from '../../api/_lib/audit/types.js';
+import type { AuditRecord } from '../../api/_lib/util/audit-scope.js';
 import { openRedisLedger } from '../../api/_lib/ledger/redis.js';
 import { openSqliteLedger } from '../../api/_lib/ledger/sqlite.js';
 import { ledgerStore } from '../../api/_lib/ledger/store.js';
@@ -795,6 +798,60 @@ async function modelProblems(
   return p;
 }
 
+/**
+ * Everything in which the audit log differs from the answers and the stores (docs/architecture.md, "Audit
+ * log"): every audited request (all but a player's own island PATCH) has exactly one record, or none when
+ * it was answered 503 and its store could not be reached for the record either; a record's status is its
+ * answer's, unless the answer was a 503 or the change's answer was lost and its retry answered as a
+ * replay; and every key that took effect has exactly one record saying it changed something, a key that
+ * never did none.
+ */
+async function auditProblems(intents: readonly Intent[], answers: readonly Answered[]): Promise<string[]> {
+  const p: string[] = [];
+  const log = await auditLog();
+  const records: AuditRecord[] = [];
+  let after: AuditPosition | undefined;
+  do {
+    const page = await log.list({ limit: 200, after });
+    records.push(...page.records);
+    after = page.next;
+  } while (after);
+  const byRequest = new Map<string, AuditRecord[]>();
+  for (const r of records) byRequest.set(r.requestId, [...(byRequest.get(r.requestId) ?? []), r]);
+  const audited = (a: Answered) => a.intent.op !== 'island' || a.intent.sent.path.includes('studioId=');
+  const recordsOf = (a: Answered) => byRequest.get(a.reply.headers.get('x-request-id') ?? '') ?? [];
+  for (const a of answers) {
+    const mine = recordsOf(a);
+    if (!audited(a)) {
+      if (mine.length > 0) p.push(`${a.intent.id}: a player's own write has ${mine.length} records`);
+      continue;
+    }
+    if (mine.length > 1) p.push(`${a.intent.id}: ${mine.length} records of one request`);
+    if (mine.length === 0 && a.reply.status !== 503) p.push(`${a.intent.id}: answered ${a.reply.status} without a record`);
+    // a 503 may follow a record: a change made with its record whose answer was lost, or an answer whose
+    // record was appended but the append's own answer lost; a change retried after its lost answer may be
+    // answered as a replay (200) by a store that cannot tell its own retry, its record saying the change
+    const r = mine[0];
+    const retried = r?.changed === true && a.reply.status >= 200 && a.reply.status < 300;
+    if (r && a.reply.status !== 503 && r.status !== a.reply.status && !retried)
+      p.push(`${a.intent.id}: answered ${a.reply.status}, recorded ${r.status}`);
+  }
+  const of = new Map<string, Answered[]>();
+  for (const a of answers) of.set(a.intent.id, [...(of.get(a.intent.id) ?? []), a]);
+  for (const i of intents) {
+    if (i.op === 'island') continue;
+    const mine = of.get(i.id) ?? [];
+    const applied = mine.some((a) => a.reply.status >= 200 && a.reply.status < 300);
+    const changes = mine.flatMap(recordsOf).filter((r) => r.changed === true);
+    if (changes.length !== (applied ? 1 : 0))
+      p.push(
+        `${i.id}: ${changes.length} records say they changed something; the key ${applied ? 'took effect once' : 'never took effect'}`,
+      );
+    for (const r of changes) if (r.idempotencyKey !== i.id) p.push(`${i.id}: its change is recorded under key ${r.idempotencyKey}`);
+  }
+  return p;
+}
+
 /** `npm run ledger:verify` in-process: its exit code and what it printed. */
 async function verify(env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -867,6 +924,7 @@ describe.each([sqliteKit(), redisKit()])('fault run of 1,000 concurrent mixed re
     const ledger = await ledgerStore();
     const players = await playerStore();
     expect.soft(await modelProblems(kit.name, world, intents, answers, ledger, players)).toEqual([]);
+    expect.soft(await auditProblems(intents, answers)).toEqual([]);
     await expectSound(ledger);
     expect(checkBagInvariants(await players.bagSnapshot())).toEqual([]);
     const verified = await verify(env);

@@ -101,12 +101,20 @@ export async function startRedis(): Promise<TestRedis> {
   };
 }
 
-/** Empty every database of the server at `url` (`FLUSHALL`), over a connection of its own. */
-export async function flushRedis(url: string): Promise<void> {
+/** Send one command to the server at `url`, over a connection of its own; its reply. */
+export async function redisCommand(url: string, command: readonly string[]): Promise<unknown> {
   const { connectRespRequester } = await import('../../api/_lib/stores/resp-requester.js');
   const r = await connectRespRequester(url);
-  await r.request({ body: ['flushall'] });
-  await r.close();
+  try {
+    return (await r.request({ body: [...command] })).result;
+  } finally {
+    await r.close();
+  }
+}
+
+/** Empty every database of the server at `url` (`FLUSHALL`), over a connection of its own. */
+export async function flushRedis(url: string): Promise<void> {
+  await redisCommand(url, ['flushall']);
 }
 
 /**

@@ -353,7 +353,15 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers, options: 
       try {
         await record!(seen.scope, res.status);
       } catch (error) {
-        res = toProblemResponse(error, request, { requestId, route: `${entry}/${seen.route!.name}` });
+        // an answer that is not already a failure becomes the log's 503 (the client sends it again); a
+        // 5xx stays as it is, its cause logged once, and the record's failure beside it
+        if (res.status < 500) res = toProblemResponse(error, request, { requestId, route: `${entry}/${seen.route!.name}` });
+        else
+          logEvent('error', 'audit-unavailable', {
+            route: `${entry}/${seen.route!.name}`,
+            requestId,
+            cause: String((error as Error)?.message ?? error),
+          });
       }
     }
     if (operator && seen.caller === undefined && (res.status === 401 || res.status === 403 || res.status === 429)) {

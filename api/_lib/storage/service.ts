@@ -14,6 +14,7 @@ import { ServiceError } from '../errors.js';
 import { checkContent } from './content-types.js';
 import { joinKey, keyProblem, normalizeKey } from './keys.js';
 import type { StagedFile, StorageAdapter } from './types.js';
+import { noteConfirmedChange } from '../util/audit-scope.js';
 
 /** A file ready to be stored: its name (an archive entry's path) and staged bytes. */
 export interface IncomingFile {
@@ -115,6 +116,8 @@ export async function storeFiles(adapter: StorageAdapter, files: readonly Incomi
     await Promise.allSettled(accepted.filter((a) => results[a.index]).map((a) => adapter.delete(a.key)));
     throw e;
   }
+  // the request's audit record says object storage confirmed a change (docs/architecture.md, "Audit log")
+  if (accepted.length > 0) noteConfirmedChange();
   // every accepted file was stored (a failure threw above), so every slot is filled
   return results as FileResult[];
 }
@@ -163,5 +166,6 @@ export async function deleteObject(
   if (problem)
     throw new ServiceError('INVALID_QUERY', `The path names no storage key: ${problem}`, { errors: [{ name: 'key', message: problem }] });
   await adapter.delete(key);
+  noteConfirmedChange();
   await unregister?.(key);
 }

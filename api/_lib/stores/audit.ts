@@ -135,20 +135,38 @@ export const AUDIT_KEYS = {
 } as const;
 
 /**
- * `audit_append(request_id, json, at_ms, account, actor, route)`: append a record unless its request has one.
- * @returns the record's sequence number, or false when the request already had a record
+ * `audit_check(account, actor, route)`: an error reply naming the key when one of the keys a record would
+ * be written to holds another type, else nil. An audited script runs it before its body, so that the
+ * record's writes after the body cannot fail (a Lua script is not rolled back: a failure after the body
+ * wrote would leave a change without its record).
+ *
+ * `audit_append(request_id, json, at_ms, account, actor, route)`: append a record unless its request has
+ * one; the record's sequence number, or false when the request already had a record.
  */
 const AUDIT_APPEND_LUA = `
+local function audit_index_keys(account, actor, route)
+  local keys = {'${AUDIT_KEYS.index('all')}', 'audit:i:actor:' .. actor, 'audit:i:route:' .. route}
+  if account ~= '' then keys[#keys + 1] = 'audit:i:account:' .. account end
+  return keys
+end
+local function audit_check(account, actor, route)
+  local expected = {['${AUDIT_KEYS.seq}'] = 'string', ['${AUDIT_KEYS.records}'] = 'hash', ['${AUDIT_KEYS.requests}'] = 'hash'}
+  for _, k in ipairs(audit_index_keys(account, actor, route)) do expected[k] = 'zset' end
+  for k, t in pairs(expected) do
+    local found = redis.call('TYPE', k)['ok']
+    if found ~= 'none' and found ~= t then return redis.error_reply('ERR audit log: ' .. k .. ' holds a ' .. found) end
+  end
+  local seq = redis.call('GET', '${AUDIT_KEYS.seq}')
+  if seq and not string.match(seq, '^%d+$') then return redis.error_reply('ERR audit log: ${AUDIT_KEYS.seq} is not a count') end
+  return nil
+end
 local function audit_append(rid, json, at, account, actor, route)
   if redis.call('HEXISTS', '${AUDIT_KEYS.requests}', rid) == 1 then return false end
   local seq = redis.call('INCR', '${AUDIT_KEYS.seq}')
   local member = string.format('%016d', seq)
   redis.call('HSET', '${AUDIT_KEYS.requests}', rid, member)
   redis.call('HSET', '${AUDIT_KEYS.records}', member, json)
-  redis.call('ZADD', '${AUDIT_KEYS.index('all')}', at, member)
-  if account ~= '' then redis.call('ZADD', 'audit:i:account:' .. account, at, member) end
-  redis.call('ZADD', 'audit:i:actor:' .. actor, at, member)
-  redis.call('ZADD', 'audit:i:route:' .. route, at, member)
+  for _, k in ipairs(audit_index_keys(account, actor, route)) do redis.call('ZADD', k, at, member) end
   return seq
 end
 `;
@@ -203,6 +221,8 @@ local audit_argv = {}
 for i = 6, 1, -1 do audit_argv[i] = table.remove(ARGV) end
 local audit_reads = {}
 for _, c in ipairs({${READ_COMMANDS.map((c) => `'${c}'`).join(',')}}) do audit_reads[c] = true end
+local audit_fault = audit_check(audit_argv[4], audit_argv[5], audit_argv[6])
+if audit_fault then return audit_fault end
 local audit_wrote = false
 local function audit_call(command, ...)
   if not audit_reads[string.upper(command)] then audit_wrote = true end
