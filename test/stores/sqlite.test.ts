@@ -55,6 +55,7 @@ describe('the SQLite database of the store kit', () => {
     const other = await openSqliteDatabase({ file, layout: layout(1, 'other-part'), store });
     const read = async (sql: string) => (await other.read(sql)).map((r) => ({ ...r }));
     expect(await read('SELECT component, version FROM store_layout ORDER BY component')).toEqual([
+      { component: 'audit', version: 1 },
       { component: 'other-part', version: 1 },
       { component: 'probe', version: 1 },
     ]);
@@ -115,6 +116,7 @@ describe('the SQLite database of the store kit', () => {
     ]);
     expect(await Promise.all(writes)).toEqual(Array<string>(40).fill('created'));
     expect((await probe.read('SELECT component FROM store_layout ORDER BY component')).map((r) => r.component)).toEqual([
+      'audit',
       'late-one',
       'late-two',
       'ledger',

@@ -19,6 +19,8 @@
  *   file with tables but no layout record, is refused with what to do (move the file away): data is never
  *   read through the wrong shape.
  * - **The idempotency table** (`idempotency.ts`) is created with the file's first layout.
+ * - **The audit log** (`audit.ts`) is a layout of its own that every store applies, and a write inside a
+ *   request's audit scope carries the request's record in its transaction when it changed a row.
  * - **Permissions.** The data folder is created 0700 and the database file 0600 (SQLite gives its WAL and
  *   shared-memory files the database file's mode).
  *
