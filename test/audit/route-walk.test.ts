@@ -55,6 +55,7 @@ const raw = (entry: EntryExports, method: Method, path: string, headers: Record<
 /** What the walk knows of the world it set up. */
 interface World {
   readonly studioId: string;
+  readonly accountId: string;
   readonly characterId: string;
   readonly item: string;
   readonly grantEntry: string;
@@ -63,9 +64,10 @@ interface World {
 
 /**
  * The request each audited route and method is sent, meant to succeed on the world (or answer `status`);
- * `changes` when it changes something.
+ * `changes` when it changes something; its record names the world's account, unless `account` says it
+ * acts on none (storage) or on a new one.
  */
-const WALK: Record<string, { send: (w: World) => Promise<Sent>; changes: boolean; status?: number }> = {
+const WALK: Record<string, { send: (w: World) => Promise<Sent>; changes: boolean; status?: number; account?: 'none' | 'new' }> = {
   'wallet/verify-send POST': {
     changes: true,
     send: (w) =>
@@ -77,6 +79,7 @@ const WALK: Record<string, { send: (w: World) => Promise<Sent>; changes: boolean
       ),
   },
   'admin/accounts POST': {
+    account: 'new',
     changes: true,
     send: () =>
       sent(
@@ -147,14 +150,17 @@ const WALK: Record<string, { send: (w: World) => Promise<Sent>; changes: boolean
       ),
   },
   'storage/upload POST': {
+    account: 'none',
     changes: true,
     send: () => raw(storage, 'POST', '/api/storage/upload', password, form('file', [['a.png', png()]], { folder: 'walk' })),
   },
   'storage/upload-multi POST': {
+    account: 'none',
     changes: true,
     send: () => raw(storage, 'POST', '/api/storage/upload-multi', password, form('files', [['b.png', png()]], { folder: 'walk' })),
   },
   'storage/upload-zip POST': {
+    account: 'none',
     changes: true,
     send: async () =>
       raw(
@@ -167,6 +173,7 @@ const WALK: Record<string, { send: (w: World) => Promise<Sent>; changes: boolean
   },
   // local storage presigns nothing (409): the refusal is recorded as changing nothing
   'storage/presign POST': {
+    account: 'none',
     changes: false,
     status: 409,
     send: () =>
@@ -179,6 +186,7 @@ const WALK: Record<string, { send: (w: World) => Promise<Sent>; changes: boolean
       ),
   },
   'storage/register POST': {
+    account: 'none',
     changes: true,
     send: () =>
       raw(
@@ -189,7 +197,7 @@ const WALK: Record<string, { send: (w: World) => Promise<Sent>; changes: boolean
         JSON.stringify({ entries: [{ key: 'walk/a.png', purpose: 'play' }] }),
       ),
   },
-  'storage/object DELETE': { changes: true, send: () => raw(storage, 'DELETE', '/api/storage/walk/a.png', password) },
+  'storage/object DELETE': { changes: true, account: 'none', send: () => raw(storage, 'DELETE', '/api/storage/walk/a.png', password) },
   'player/state PATCH': {
     changes: true,
     send: (w) =>
@@ -286,7 +294,14 @@ onEachStore('the audit log, walked route by route', (store) => {
       body: { studioId: p.studioId, amount: 40, reason: 'setup', idempotencyKey: 'walk-grant-setup-1' },
       headers: auth,
     });
-    const world: World = { studioId: p.studioId, characterId, item, grantEntry: grant.body.entryId as string, server };
+    const world: World = {
+      studioId: p.studioId,
+      accountId: (grant.body.account as { accountId: string }).accountId,
+      characterId,
+      item,
+      grantEntry: grant.body.entryId as string,
+      server,
+    };
     const all = async (): Promise<AuditRecord[]> => {
       const r = await call(admin, 'GET', '/api/admin/audit?limit=200', { headers: auth });
       return (r.body.records as AuditRecord[]) ?? [];
@@ -304,6 +319,13 @@ onEachStore('the audit log, walked route by route', (store) => {
       if (WALK[name]!.status) expect(out.status, name).toBe(WALK[name]!.status);
       else expect(out.status, `${name} succeeds on the world`).toBeLessThan(300);
       expect(record!.changed, name).toBe(WALK[name]!.changes);
+      const account = WALK[name]!.account;
+      if (account === 'none') expect(record!.account, name).toBeNull();
+      else if (account === 'new') expect(record!.account, name).toMatch(/^[0-9a-f-]{36}$/);
+      else expect(record!.account, name).toBe(world.accountId);
+      expect(record!.actor, name).toEqual(
+        name.startsWith('player/') ? { via: 'token', subject: 'STUDIO_GAME_SERVER', role: 'server' } : { via: 'password' },
+      );
     }
   });
 });

@@ -21,6 +21,7 @@ import type { BagLine, ItemEvent, LearnedRecipe, PlayerStore, Progress } from '.
 import { ERAS } from '../player/types.js';
 import { requestFingerprint } from '../stores/idempotency.js';
 import { systemClock, type Clock } from '../stores/clock.js';
+import { noteAuditAccount } from '../util/audit-scope.js';
 
 /** The stores the look-up reads. */
 export interface LookupStores {
@@ -149,6 +150,7 @@ export async function accountNamed(ledger: LedgerStore, key: string): Promise<Ac
   const selector = STUDIO_ID.test(key) ? { studioId: key } : UUID.test(key) ? { accountId: key } : undefined;
   const account = selector ? await ledger.findAccount(selector) : undefined;
   if (!account) throw new ServiceError('NOT_FOUND', 'No account has this studioId or accountId.');
+  noteAuditAccount(account.accountId);
   return account;
 }
 
