@@ -255,6 +255,9 @@ const CASES: Case[] = [
   ['GET', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/export', 'admin', 'player-export', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['GET', '/api/account/export', 'player', 'account-export', null],
   ['POST', '/api/admin/reversals', 'admin', 'reversals', null],
+  ['GET', '/api/admin/ledger/verify', 'admin', 'ledger-verify', null],
+  ['POST', '/api/admin/ledger/verify', 'admin', 'ledger-verify', null],
+  ['GET', '/api/admin/ledger/health', 'admin', 'ledger-health', null],
   // 2.9, 4.8 player state: island, characters (a key in the middle of the path), account recipes
   ['GET', '/api/island/spec', 'player', 'spec', null],
   ['PATCH', '/api/island/state', 'player', 'state', null],
