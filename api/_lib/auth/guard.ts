@@ -93,7 +93,8 @@ export interface CronGrant {
 export function requireCron(request: Request, config: ServiceConfig): CronGrant {
   const secret = bearerToken(request);
   if (secret === undefined) throw unauthorized('This operation needs Authorization: Bearer <CRON_SECRET>.');
-  if (config.cronSecret === undefined || !config.cronSecret.equals(secret)) throw unauthorized('The credentials are not valid.', 'invalid_token');
+  if (config.cronSecret === undefined || !config.cronSecret.equals(secret))
+    throw unauthorized('The credentials are not valid.', 'invalid_token');
   return { via: 'cron' };
 }
 
