@@ -324,3 +324,142 @@ describe('the record', () => {
     await s.close();
   });
 });
+
+describe('what broke, word for word (SQLite)', () => {
+  const h = fileHarness();
+  beforeAll(() => h.setup());
+  afterAll(() => h.teardown());
+
+  /** A populated ledger damaged by `sql` (accounts and the entry ids of the first account's chain given), checked in one run. */
+  async function damaged(sql: (a: Account[], entries: string[]) => string, seed = populate) {
+    const s = await h.fresh();
+    const accounts = await seed(s);
+    const entries = (await s.chain(accounts[0]!.accountId, { fromSeq: 1, limit: 100 })).map((p) => p.entryId);
+    await s.close();
+    const db = createClient({ url: `file:${h.file()}` });
+    await db.executeMultiple(sql(accounts, entries));
+    db.close();
+    const store = await h.reopen();
+    const run = await runVerification(store, { trigger: 'cli', budgetMs: 60_000 });
+    const full = checkInvariants(await store.snapshot());
+    return { store, accounts, run, full };
+  }
+
+  it('a leg that is not its transfer’s, a chain shorter than its head, a head that names another hash, a sum that is not zero', async () => {
+    const leg = await damaged(
+      (a) => `DROP TRIGGER postings_append_only_u; UPDATE postings SET amount = 99 WHERE account_id = '${a[0]!.accountId}' AND seq = 2;`,
+    );
+    const id = leg.accounts[0]!.accountId;
+    expect(leg.run.failures.filter((f) => f.invariant === 3)).toEqual([
+      {
+        invariant: 3,
+        account: id,
+        seq: 2,
+        message: `Account ${id}: posting 2 is not a leg of transfer ${(await leg.store.chain(id, { fromSeq: 2, limit: 1 }))[0]!.sourceRef}.`,
+      },
+    ]);
+    await leg.store.close();
+
+    const short = await damaged((a) => `UPDATE ledger_accounts SET seq = seq + 2 WHERE account_id = '${a[1]!.accountId}';`);
+    const b = short.accounts[1]!.accountId;
+    expect(short.run.failures).toEqual([
+      { invariant: 4, account: b, message: `Account ${b}: the chain ends at posting 6, its head names posting 8.` },
+    ]);
+    await short.store.close();
+
+    const head = await damaged((a) => `UPDATE ledger_accounts SET head = 'f00d' WHERE account_id = '${a[2]!.accountId}';`);
+    const c = head.accounts[2]!.accountId;
+    expect(head.run.failures).toEqual([
+      { invariant: 4, account: c, message: `Account ${c}: the head does not name the last posting's hash.` },
+    ]);
+    await head.store.close();
+
+    const sum = await damaged((a) => `UPDATE ledger_accounts SET balance = balance + 1 WHERE account_id = '${a[2]!.accountId}';`);
+    expect(sum.run.failures.find((f) => f.invariant === 2)).toEqual({ invariant: 2, message: 'The balances sum to 1, not 0.' });
+    expect(sum.full.find((f) => f.invariant === 2)).toEqual({ invariant: 2, message: 'The balances sum to 1, not 0.' });
+    await sum.store.close();
+  });
+
+  it('a transfer without postings, and legs that name other entries than the transfers, by the totals', async () => {
+    const ghost = await damaged(
+      (a) =>
+        `INSERT INTO transfers (source_ref, entry_id, kind, account_id, amount, purpose, note, balance_after, at) VALUES ('verify-send:ghost', 'ghost', 'verify_send', '${a[0]!.accountId}', 5, 'verify', '', 5, 'x');`,
+    );
+    expect(ghost.run.failures).toEqual([
+      { invariant: 3, message: "15 transfer(s), but the issuer's chain holds 14 posting(s) and the accounts' chains 14." },
+    ]);
+    expect(ghost.run.totals).toEqual({ checked: true, transfers: 15, madeDuringPass: 0 });
+    await ghost.store.close();
+
+    // an account leg filed under another entry of the same account and amount: every count agrees, the digests do not
+    const swapped = await damaged(
+      (_a, e) =>
+        `DROP TRIGGER postings_append_only_u; UPDATE postings SET entry_id = '${e[1]}' WHERE entry_id = '${e[0]}' AND account_id <> '${ISSUER_ACCOUNT_ID}';`,
+    );
+    expect(swapped.run.failures.map((f) => f.message)).toContain(
+      "The issuer's postings and the accounts' postings name different entries.",
+    );
+    expect(invariantsOf(swapped.run.failures)).toEqual(invariantsOf(swapped.full));
+    await swapped.store.close();
+  });
+
+  it('a reversal whose links were removed or point elsewhere', async () => {
+    const unlinked = await damaged(() => `DROP TRIGGER reversals_append_only_d; DELETE FROM reversals;`);
+    expect(invariantsOf(unlinked.run.failures)).toEqual(invariantsOf(unlinked.full));
+    expect(unlinked.run.failures.map((f) => f.message)).toContain(
+      `Reversal reversal:verify-1 does not mirror a credit of 40 to account ${unlinked.accounts[1]!.accountId}.`,
+    );
+    await unlinked.store.close();
+
+    // the original's back link names another entry (a credit of the same account), which does not reverse it
+    const relinked = await damaged(
+      (a) =>
+        `DROP TRIGGER reversals_append_only_u; UPDATE reversals SET original_entry_id = (SELECT entry_id FROM transfers WHERE account_id = '${a[1]!.accountId}' AND amount = 11);`,
+    );
+    const messages = relinked.run.failures.map((f) => f.message);
+    expect(
+      messages.some(
+        (m) =>
+          /^Entry .* names .* as its reversal, which does not reverse it\.$/.test(m) ||
+          /^Reversal reversal:verify-1 does not mirror/.test(m),
+      ),
+    ).toBe(true);
+    expect(invariantsOf(relinked.run.failures)).toEqual(invariantsOf(relinked.full));
+    await relinked.store.close();
+  });
+
+  it('a credit that claims to reverse, and an original that does not link back', async () => {
+    // a second reversal link onto the same reversal's original is refused by the table; a credit named as a reversal is not
+    const claims = await damaged(
+      (a) =>
+        `DROP TRIGGER reversals_append_only_u; INSERT INTO reversals (original_entry_id, reversal_entry_id) SELECT entry_id, (SELECT entry_id FROM transfers WHERE account_id = '${a[2]!.accountId}' AND amount = 12) FROM transfers WHERE account_id = '${a[0]!.accountId}' AND amount = 10;`,
+    );
+    expect(claims.run.failures.map((f) => f.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/is not a reversal but names/)]),
+    );
+    expect(invariantsOf(claims.run.failures)).toEqual(invariantsOf(claims.full));
+    await claims.store.close();
+  });
+
+  it('lists the first 50 failures of a run and counts the rest; the health shows the account under way', async () => {
+    const many = async (s: LedgerStore) => {
+      const a = await addAccount(s, newAccount());
+      for (let i = 1; i <= 30; i++) await s.credit(creditOf(a, { amount: i }));
+      return [a];
+    };
+    const all = await damaged(() => `DROP TRIGGER postings_append_only_u; UPDATE postings SET purpose = 'x';`, many);
+    expect([all.run.failures.length, all.run.failuresOmitted]).toEqual([50, 10]);
+    expect((await verificationHealth(all.store)).pass!.failures).toBe(60);
+    await all.store.close();
+
+    const s = await h.fresh();
+    await many(s);
+    for (let i = 0; i < 4; i++) await runVerification(s, { trigger: 'cli', budgetMs: 0, chainPage: 4 });
+    // the pass start, the issuer taken, two pages of four: the issuer is under way at seq 8 of 30
+    expect((await verificationHealth(s)).pass).toMatchObject({
+      after: '',
+      current: { accountId: ISSUER_ACCOUNT_ID, seq: 8, targetSeq: 30 },
+    });
+    await s.close();
+  });
+});
