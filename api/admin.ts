@@ -40,6 +40,15 @@
  *   entry (`api/_lib/ledger/reversals.ts`). 200 `schemas/responses/reversal.schema.json`; 409 when the
  *   entry was reversed before (naming that reversal), is a reversal, or exceeds the balance.
  *
+ * - `GET /api/admin/ledger/verify` (Vercel Cron: `Authorization: Bearer <CRON_SECRET>`, the `cron` access)
+ *   and `POST /api/admin/ledger/verify` (admin; no body): one run of the scheduled ledger check
+ *   (`api/_lib/ledger/verification.ts`), resumed where the last stopped, for up to `budgetMs` (query,
+ *   0-8000, default 5000); a run that finds a broken invariant logs `ledger-alert` and POSTs to
+ *   `ALERT_WEBHOOK_URL` when set (`api/_lib/ledger/alerts.ts`). 200
+ *   `schemas/responses/ledger-verification.schema.json`, failures or not (they are data).
+ * - `GET /api/admin/ledger/health` (support): the pass's progress and the last results, newest first.
+ *   200 `schemas/responses/ledger-health.schema.json`.
+ *
  * Errors (problem+json): 400, 401 with `WWW-Authenticate`, 403, 404, 409 CONFLICT (username taken),
  * 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 503 UPSTREAM_UNAVAILABLE. A refused request changes nothing.
  */
@@ -54,6 +63,15 @@ import { OVERVIEW_PARAMS } from './_lib/ledger/params.js';
 import { STUDIO_ID, UUID } from './_lib/ledger/ids.js';
 import { reverseEntry, type ReversalBody } from './_lib/ledger/reversals.js';
 import { ledgerStore } from './_lib/ledger/store.js';
+import {
+  runVerification,
+  verificationHealth,
+  VERIFY_BUDGET_MAX_MS,
+  VERIFY_BUDGET_MS,
+  type VerificationTrigger,
+} from './_lib/ledger/verification.js';
+import { alertOnFailures } from './_lib/ledger/alerts.js';
+import { logEvent } from './_lib/log.js';
 import {
   banAccount,
   createAccount,
@@ -77,6 +95,20 @@ export const PLAYER_SEARCH_PARAMS = Object.freeze({
 
 /** The audit log's query parameters (the OpenAPI document reads them here). */
 export { AUDIT_PARAMS };
+
+/** Query parameters of a run of the scheduled ledger check (also read by the OpenAPI document, `build/openapi/`). */
+export const LEDGER_VERIFY_PARAMS = Object.freeze({
+  budgetMs: { kind: 'int', min: 0, max: VERIFY_BUDGET_MAX_MS, default: VERIFY_BUDGET_MS },
+} as const);
+
+/** One run of the scheduled ledger check, and its alert (see the file header). */
+async function verifyLedger(url: URL, trigger: VerificationTrigger): Promise<Response> {
+  const { budgetMs } = parseQuery(url.searchParams, LEDGER_VERIFY_PARAMS).values;
+  const config = getServiceConfig();
+  const run = await runVerification(await ledgerStore(), { trigger, budgetMs });
+  const alert = await alertOnFailures(run, { webhookUrl: config.alertWebhookUrl, log: logEvent });
+  return plainJson({ ...run, alert });
+}
 
 /** The method exports (see the file header). */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
@@ -180,6 +212,16 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
         const body = await readJsonBody<GrantCoinBody>(request, { schema: 'grant-coin' });
         const result = await grantCoin(await ledgerStore(), body, undefined, actorName(caller));
         return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+      },
+    },
+    'ledger-verify': {
+      GET: ({ url }) => verifyLedger(url, 'cron'),
+      POST: ({ url }) => verifyLedger(url, 'operator'),
+    },
+    'ledger-health': {
+      GET: async ({ url }) => {
+        parseQuery(url.searchParams, {});
+        return plainJson(await verificationHealth(await ledgerStore()));
       },
     },
   },

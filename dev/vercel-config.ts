@@ -7,13 +7,15 @@
  * - `functions`: one block per entry file with `includeFiles` (only the catalog files its routes read,
  *   plus the request schemas it validates bodies with) and `maxDuration` (seconds).
  * - `redirects`: `/docs` → `/docs/`, the API reference page (`site/docs/`).
+ * - `crons`: the Vercel Cron jobs of {@link CRON_JOBS}, each the path of a route whose `GET` has the `cron`
+ *   access (Vercel sends `Authorization: Bearer <CRON_SECRET>`; docs/architecture.md, "Scheduled verification").
  * - `headers`: static catalog files (`/api/v1/**`, spec 4.1), the OpenAPI document and published schemas get CORS,
  *   `Cache-Control: public, max-age=300` for clients and the same `CDN-Cache-Control` for the edge
  *   (spec 4.2, 8; Vercel would turn an `s-maxage` into `max-age=0, must-revalidate` for browsers).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENTRIES, vercelRewrites, type EntryName } from '../api/_lib/routing/table.js';
+import { accessOf, ENTRIES, ROUTES, vercelRewrites, type EntryName } from '../api/_lib/routing/table.js';
 import { ENTRY_CATALOG_FILES, ENTRY_PROJECT_FILES } from '../api/_lib/routing/bundles.js';
 import { CACHE_MAX_AGE_S } from '../api/_lib/http/respond.js';
 import { PROJECT_ROOT } from '../api/_lib/config.js';
@@ -41,6 +43,27 @@ export function globOf(patterns: readonly string[]): string {
   if (glob.length > INCLUDE_FILES_MAX_CHARS)
     throw new Error(`includeFiles glob is ${glob.length} characters, more than Vercel's ${INCLUDE_FILES_MAX_CHARS}: ${glob}`);
   return glob;
+}
+
+/**
+ * The scheduled calls: a route of the table (entry and name) and a cron expression (UTC, five fields; the
+ * Hobby plan runs a job at most once a day). The ledger check runs daily at 04:17 UTC, off the hour.
+ */
+export const CRON_JOBS: readonly { readonly entry: EntryName; readonly route: string; readonly schedule: string }[] = Object.freeze([
+  { entry: 'admin', route: 'ledger-verify', schedule: '17 4 * * *' },
+]);
+
+/**
+ * The `crons` of `vercel.json`: the public path of each job's route.
+ * @throws Error for a job whose route is not in the table, has a `{key}`, or whose `GET` is not of the `cron` access
+ */
+export function vercelCrons(jobs: typeof CRON_JOBS = CRON_JOBS): { path: string; schedule: string }[] {
+  return jobs.map((job) => {
+    const route = ROUTES.find((r) => r.entry === job.entry && r.name === job.route);
+    if (!route || route.path.includes('{') || !route.methods.includes('GET') || accessOf(route, 'GET') !== 'cron')
+      throw new Error(`Cron job ${job.entry}/${job.route} names no keyless route whose GET has the cron access.`);
+    return { path: route.path, schedule: job.schedule };
+  });
 }
 
 /** True when `api/<entry>.ts` exists under `root`. */
@@ -85,6 +108,7 @@ export function renderVercelConfig(root: string = PROJECT_ROOT): Record<string, 
     ],
     redirects: [{ source: '/docs', destination: '/docs/', permanent: true }],
     rewrites: vercelRewrites(exists),
+    crons: vercelCrons(),
   };
 }
 

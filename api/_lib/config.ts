@@ -18,13 +18,13 @@
  * 2. **Choosing a driver makes that driver's variables required.**
  * 3. **Remote endpoints over TLS.** Every URL the service sends a credential to or hands to clients
  *    (`UPSTASH_REDIS_REST_URL`, `REDIS_URL`, `S3_ENDPOINT`, `S3_PUBLIC_URL`, `JWT_JWKS_URL`,
- *    `EXTERNAL_AUTH_JWKS_URL`) is `https://` (`rediss://` for `REDIS_URL`) except on the loopback interface
+ *    `EXTERNAL_AUTH_JWKS_URL`, `ALERT_WEBHOOK_URL`) is `https://` (`rediss://` for `REDIS_URL`) except on the loopback interface
  *    (`127.0.0.1`, `[::1]`, `localhost`), and carries no credentials but `REDIS_URL`'s password.
  *    `STORAGE_PUBLIC_URL`, the local server's address for the `local` driver, may be `http://`.
- * 4. **Strong secrets.** Secrets (`JWT_SECRET`, `ADMIN_PASSWORD`, `UPSTASH_REDIS_REST_TOKEN`,
+ * 4. **Strong secrets.** Secrets (`JWT_SECRET`, `ADMIN_PASSWORD`, `CRON_SECRET`, `UPSTASH_REDIS_REST_TOKEN`,
  *    `S3_SECRET_ACCESS_KEY`, the password in `REDIS_URL`) are held in {@link Secret}, which never prints its
- *    value, and refused when weak: shorter than their minimum (`JWT_SECRET` 32 bytes, `ADMIN_PASSWORD` 16
- *    characters), or weak by {@link secretWeakness} (few different characters, a short unit repeated, a
+ *    value, and refused when weak: shorter than their minimum (`JWT_SECRET` 32 bytes, `ADMIN_PASSWORD` and
+ *    `CRON_SECRET` 16 characters), or weak by {@link secretWeakness} (few different characters, a short unit repeated, a
  *    well-known placeholder): they guard tokens and the admin header (spec 5.2, 5.3).
  * 5. **Two halves.** The catalog half is `CATALOG_DIR` alone ({@link getCatalogDir}: search, stats,
  *    export, collections, registries); the stateful half is every other variable
@@ -136,6 +136,14 @@ export interface ServiceConfig {
   readonly externalAuth: ExternalAuthConfig;
   /** `X-Admin-Password` value (spec 5.3); undefined disables password admin access. */
   readonly adminPassword: Secret | undefined;
+  /**
+   * `CRON_SECRET`: the bearer credential of the scheduled ledger check's `GET` (Vercel Cron sends it as
+   * `Authorization: Bearer <CRON_SECRET>`; docs/architecture.md, "Scheduled verification"); undefined turns
+   * that access off.
+   */
+  readonly cronSecret: Secret | undefined;
+  /** `ALERT_WEBHOOK_URL`: where the scheduled check POSTs an alert when it finds a broken invariant; undefined: the log line only. */
+  readonly alertWebhookUrl: string | undefined;
   /** Largest verify-send amount, integer coin units (spec 4.8, 8). */
   readonly walletVerifySendMax: number;
   /** Largest uploaded file, bytes (spec 4.7). */
@@ -559,6 +567,17 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
           why: '',
         });
 
+  const cron = r.get('CRON_SECRET');
+  const cronSecret =
+    cron === undefined
+      ? undefined
+      : r.secret('CRON_SECRET', cron, `${RANDOM_SECRET} (or unset it, which turns the scheduled ledger check's GET off)`, {
+          length: 16,
+          unit: 'characters',
+          why: '',
+        });
+  const alertWebhookUrl = r.url('ALERT_WEBHOOK_URL', r.get('ALERT_WEBHOOK_URL'), 'remote');
+
   const config: ServiceConfig = {
     onVercel,
     localRuntime,
@@ -569,6 +588,8 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     jwt,
     externalAuth,
     adminPassword,
+    cronSecret,
+    alertWebhookUrl,
     walletVerifySendMax: r.int('WALLET_VERIFY_SEND_MAX', 1000, 1, 1_000_000_000, 'integer coin units'),
     storageMaxFileBytes: r.int('STORAGE_MAX_FILE_BYTES', 100 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024, 'bytes'),
     throttle: {
@@ -675,10 +696,15 @@ export function useEnvironment(env: Environment): void {
   putInForce({ env });
 }
 
-/** Variables whose values are secrets (rule 4 of the module header), `REDIS_URL` for its password. */
+/**
+ * Variables whose values are secrets (rule 4 of the module header), `REDIS_URL` for its password, and
+ * `ALERT_WEBHOOK_URL`, whose path may carry the receiver's token.
+ */
 export const SECRET_VARIABLES: readonly string[] = Object.freeze([
   'JWT_SECRET',
   'ADMIN_PASSWORD',
+  'CRON_SECRET',
+  'ALERT_WEBHOOK_URL',
   'UPSTASH_REDIS_REST_TOKEN',
   'S3_SECRET_ACCESS_KEY',
   'REDIS_URL',
@@ -696,6 +722,8 @@ export function secretValuesInForce(): string[] {
     const c = inForce.config;
     const secrets = [
       c.adminPassword,
+      c.cronSecret,
+      c.alertWebhookUrl === undefined ? undefined : new Secret(c.alertWebhookUrl),
       c.jwt.keys.kind === 'secret' ? c.jwt.keys.secret : undefined,
       c.store.driver === 'redis' ? (c.store.protocol === 'rest' ? c.store.token : c.store.url) : undefined,
       c.storage.driver === 's3' ? c.storage.secretAccessKey : undefined,

@@ -9,7 +9,8 @@
  * a `key` path parameter); per operation its query parameters (from the handler's `ParamSpec`s), `If-Match`
  * / `If-None-Match` where the route uses them, the body, every success, 304 for cacheable answers, and
  * every refusal as `application/problem+json` (`Problem`, RFC 9457) with the codes it can carry (§7);
- * security `bearerAuth` (JWT, §5.2-§5.4) and `adminPassword` (`X-Admin-Password`, §5.3). A path parameter
+ * security `bearerAuth` (JWT, §5.2-§5.4), `adminPassword` (`X-Admin-Password`, §5.3) and `cronSecret` (the scheduled
+ * ledger check's `Authorization: Bearer <CRON_SECRET>`). A path parameter
  * that may hold `/` (a storage key, a catalog file path) carries `x-multi-segment: true`.
  */
 import { STATUS_OF, type ErrorCode } from '../../api/_lib/errors.js';
@@ -136,6 +137,7 @@ export function errorCodes(op: OperationSpec): ErrorCode[] {
     codes.add('UNAUTHORIZED');
     codes.add('FORBIDDEN');
   }
+  if (access === 'cron') codes.add('UNAUTHORIZED');
   // a game server's token writes to no banned account (docs/architecture.md, "Sessions and bans")
   if (access === 'game-server' && op.method !== 'GET') codes.add('ACCOUNT_SUSPENDED');
   if (op.query) codes.add('INVALID_QUERY');
@@ -272,6 +274,7 @@ const SECURITY: Readonly<Record<Access, Json[]>> = {
   support: [{ bearerAuth: [] }, { adminPassword: [] }],
   'game-server': [{ bearerAuth: [] }, { adminPassword: [] }],
   'player-or-game-server': [{ bearerAuth: [] }, { adminPassword: [] }],
+  cron: [{ cronSecret: [] }],
 };
 
 const ACCESS_NOTE: Readonly<Record<Access, string>> = {
@@ -282,6 +285,7 @@ const ACCESS_NOTE: Readonly<Record<Access, string>> = {
   'game-server': 'Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.',
   'player-or-game-server':
     'A player’s own token (not a guest), or a game server’s credentials (a token whose role is server, admin or master, or `X-Admin-Password`) acting for the account; what each may write is listed in the description.',
+  cron: 'Scheduled calls only: `Authorization: Bearer <CRON_SECRET>`, as Vercel Cron sends it (off while `CRON_SECRET` is unset).',
 };
 
 /** The OpenAPI path of a route: `{key}`, `{key+}` → `{key}`. */
@@ -479,6 +483,11 @@ export function openApiDocument(options: DocumentOptions): Json {
           in: 'header',
           name: 'X-Admin-Password',
           description: '`ADMIN_PASSWORD` (off when unset); admin and game-server routes only.',
+        },
+        cronSecret: {
+          type: 'http',
+          scheme: 'bearer',
+          description: '`CRON_SECRET` (off when unset), as Vercel Cron sends it; the scheduled ledger check’s `GET` only.',
         },
       },
     },

@@ -18,7 +18,7 @@ import { EXPORT_PARAMS, SEARCH_PARAMS } from '../../api/catalog.js';
 import { SPECS as REGISTRY_PARAMS } from '../../api/registries.js';
 import { LIST_SPEC, MAX_MULTI_FILES } from '../../api/storage.js';
 import { OVERVIEW_PARAMS } from '../../api/wallet.js';
-import { AUDIT_PARAMS, PLAYER_SEARCH_PARAMS } from '../../api/admin.js';
+import { AUDIT_PARAMS, LEDGER_VERIFY_PARAMS, PLAYER_SEARCH_PARAMS } from '../../api/admin.js';
 import { PLAYER_PARAMS } from '../../api/player.js';
 import { MERGE_PATCH_TYPES } from '../../api/_lib/http/body.js';
 import { LOOKUP_PARAM_SPEC, listParamSpec } from '../../api/_lib/http/collection-params.js';
@@ -615,6 +615,33 @@ const operations: OperationSpec[] = [
     },
     success: [{ status: 200, description: 'The reversal (or its replay).', schema: 'responses/reversal', headers: REPLAYED }],
     errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  // the scheduled ledger check (§4.8, §8; docs/architecture.md, "Scheduled verification")
+  ...(['GET', 'POST'] as const).map((method): OperationSpec => ({
+    entry: 'admin',
+    route: 'ledger-verify',
+    method,
+    operationId: method === 'GET' ? 'runScheduledLedgerCheck' : 'runLedgerCheck',
+    summary: method === 'GET' ? 'Run the scheduled ledger check (Vercel Cron)' : 'Run the ledger check now',
+    description:
+      'Verifies the ledger’s invariants piece by piece from where the last run stopped, for up to `budgetMs`: each account’s hash chain and running balance up to its head, each posting against its transfer, each reversal’s links, and at the end of a quiet pass the totals. The cursor and the result are kept in the store (see `getLedgerHealth`). A run that finds a broken invariant logs `ledger-alert` and posts to `ALERT_WEBHOOK_URL` when set; the answer is 200 either way.' +
+      (method === 'GET' ? ' Vercel Cron calls it daily (`vercel.json` `crons`).' : ''),
+    tag: 'admin',
+    query: LEDGER_VERIFY_PARAMS,
+    queryExample: { budgetMs: '5000' },
+    success: [{ status: 200, description: 'The run.', schema: 'responses/ledger-verification' }],
+  })),
+  {
+    entry: 'admin',
+    route: 'ledger-health',
+    method: 'GET',
+    operationId: 'getLedgerHealth',
+    summary: 'The scheduled ledger check’s progress and last results',
+    description:
+      'How far the pass under way has come (or the last one, when it is over) and the last 100 results, newest first. Reads only.',
+    tag: 'admin',
+    query: PLAYER_PARAMS.none,
+    success: [{ status: 200, description: 'Progress and results.', schema: 'responses/ledger-health' }],
   },
   // §4.7, §4.9
   {

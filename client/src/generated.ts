@@ -124,6 +124,8 @@ ItemEventResponse?: ItemEventResponse
 ItemHistoryResponse?: ItemHistoryResponse
 ItemMintRequest?: ItemMintRequest
 ItemMintedResponse?: ItemMintedResponse
+LedgerHealthResponse?: LedgerHealthResponse
+LedgerVerificationResponse?: LedgerVerificationResponse
 PlayerExportResponse?: PlayerExportResponse
 PlayerSearchResponse?: PlayerSearchResponse
 PlayerSummaryResponse?: PlayerSummaryResponse
@@ -281,7 +283,7 @@ via: "token"
 subject: string
 role: string
 } | {
-via: ("password" | "none")
+via: ("password" | "cron" | "none")
 })
 /**
  * `<entry>/<route name>`, e.g. `admin/grant-coin`.
@@ -1406,6 +1408,167 @@ idempotencyKey: string
 export interface ItemMintedResponse {
 item: Item
 idempotent: boolean
+}
+/**
+ * Body of GET /api/admin/ledger/health (docs/architecture.md, "Scheduled verification"): how far the pass under way (or the last one) has come, and the last results of the scheduled ledger check, newest first. Reads only.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "LedgerHealthResponse".
+ */
+export interface LedgerHealthResponse {
+/**
+ * Null before the first run.
+ */
+pass: (null | {
+pass: number
+startedAt: string
+/**
+ * Set when the pass is over: the next run starts a new one.
+ */
+finishedAt?: string
+accountsChecked: number
+postingsChecked: number
+/**
+ * Failures the pass found so far.
+ */
+failures: number
+/**
+ * The last account finished, in account-id order (`''` before the first).
+ */
+after: string
+/**
+ * The account under way: its chain verified up to `seq`, to be verified up to `targetSeq` (its head when the pass reached it).
+ */
+current?: {
+accountId: string
+seq: number
+targetSeq: number
+}
+/**
+ * The ledger's totals when the pass started.
+ */
+start: {
+transfers: number
+issuerSeq: number
+}
+totals?: Totals
+})
+/**
+ * @maxItems 100
+ */
+results: Result[]
+}
+/**
+ * The totals check at the end of a pass: balances summing to zero, one posting per transfer on each side.
+ * 
+ * This interface was referenced by `LedgerVerificationResponse`'s JSON-Schema
+ * via the `definition` "totals".
+ */
+export interface Totals {
+/**
+ * False when transfers were made during the pass: the totals wait for a quiet pass.
+ */
+checked: boolean
+transfers: number
+madeDuringPass: number
+}
+/**
+ * A run as the store keeps it.
+ * 
+ * This interface was referenced by `LedgerVerificationResponse`'s JSON-Schema
+ * via the `definition` "result".
+ */
+export interface Result {
+runId: string
+/**
+ * Who started the run.
+ * 
+ * This interface was referenced by `LedgerVerificationResponse`'s JSON-Schema
+ * via the `definition` "trigger".
+ */
+trigger: ("cron" | "operator" | "cli")
+startedAt: string
+finishedAt: string
+durationMs: number
+budgetMs: number
+pass: number
+passStarted: boolean
+passFinished: boolean
+accountsChecked: number
+postingsChecked: number
+totals?: Totals
+/**
+ * @maxItems 50
+ */
+failures: Failure[]
+failuresOmitted: number
+}
+/**
+ * This interface was referenced by `LedgerVerificationResponse`'s JSON-Schema
+ * via the `definition` "failure".
+ */
+export interface Failure {
+/**
+ * As numbered in docs/architecture.md, "Ledger".
+ */
+invariant: number
+/**
+ * The account whose chain or leg broke it; absent for a break of the totals.
+ */
+account?: string
+/**
+ * The posting's place in that chain.
+ */
+seq?: number
+message: string
+}
+/**
+ * Body of GET and POST /api/admin/ledger/verify (docs/architecture.md, "Scheduled verification"): one run of the scheduled ledger check, resumed where the last stopped and stopped at its budget or at the end of its pass, with what became of its cursor and of its alert.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "LedgerVerificationResponse".
+ */
+export interface LedgerVerificationResponse {
+runId: string
+/**
+ * Who started the run.
+ * 
+ * This interface was referenced by `LedgerVerificationResponse`'s JSON-Schema
+ * via the `definition` "trigger".
+ */
+trigger: ("cron" | "operator" | "cli")
+startedAt: string
+finishedAt: string
+durationMs: number
+budgetMs: number
+/**
+ * The pass the run worked on.
+ */
+pass: number
+passStarted: boolean
+passFinished: boolean
+/**
+ * Accounts whose chain the run finished.
+ */
+accountsChecked: number
+postingsChecked: number
+totals?: Totals
+/**
+ * @maxItems 50
+ */
+failures: Failure[]
+/**
+ * Failures found beyond those listed.
+ */
+failuresOmitted: number
+/**
+ * `superseded` when another run moved the cursor first: this run's progress was not kept.
+ */
+cursor: ("written" | "superseded")
+/**
+ * `none` for a sound run; otherwise the `ledger-alert` line was logged, and the webhook (when `ALERT_WEBHOOK_URL` is set) answered 2xx or failed.
+ */
+alert: ("none" | "logged" | "posted" | "webhook-failed")
 }
 /**
  * Body of GET /api/admin/players/{studioId}/export and GET /api/account/export (GDPR article 15): everything held about one account, as one document: the account, its links and access, every wallet entry newest first, the bag, each unique item with its history, each character with its progress, the island's state (null while never opened) and the learned recipes.
@@ -3160,6 +3323,32 @@ export interface ReverseEntryArgs {
 }
 
 /**
+ * Arguments of `runScheduledLedgerCheck` (GET /api/admin/ledger/verify).
+ */
+export interface RunScheduledLedgerCheckArgs {
+  /** Query parameters. */
+  readonly query?: {
+    /**
+     * `budgetMs`
+     */
+    readonly "budgetMs"?: number;
+  };
+}
+
+/**
+ * Arguments of `runLedgerCheck` (POST /api/admin/ledger/verify).
+ */
+export interface RunLedgerCheckArgs {
+  /** Query parameters. */
+  readonly query?: {
+    /**
+     * `budgetMs`
+     */
+    readonly "budgetMs"?: number;
+  };
+}
+
+/**
  * Arguments of `uploadObject` (POST /api/storage/upload).
  */
 export interface UploadObjectArgs {
@@ -4000,6 +4189,48 @@ export class GameDataClient {
   }
 
   /**
+   * Run the scheduled ledger check (Vercel Cron).
+   *
+   * `GET /api/admin/ledger/verify` (200: The run.)
+   *
+   * Verifies the ledger’s invariants piece by piece from where the last run stopped, for up to `budgetMs`: each account’s hash chain and running balance up to its head, each posting against its transfer, each reversal’s links, and at the end of a quiet pass the totals. The cursor and the result are kept in the store (see `getLedgerHealth`). A run that finds a broken invariant logs `ledger-alert` and posts to `ALERT_WEBHOOK_URL` when set; the answer is 200 either way. Vercel Cron calls it daily (`vercel.json` `crons`).
+   *
+   * Scheduled calls only: `Authorization: Bearer <CRON_SECRET>`, as Vercel Cron sends it (off while `CRON_SECRET` is unset).
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  runScheduledLedgerCheck(args: RunScheduledLedgerCheckArgs = {}, options?: CallOptions): Promise<ApiResponse<LedgerVerificationResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/admin/ledger/verify', query: args.query, security: 'token' }, options);
+  }
+
+  /**
+   * Run the ledger check now.
+   *
+   * `POST /api/admin/ledger/verify` (200: The run.)
+   *
+   * Verifies the ledger’s invariants piece by piece from where the last run stopped, for up to `budgetMs`: each account’s hash chain and running balance up to its head, each posting against its transfer, each reversal’s links, and at the end of a quiet pass the totals. The cursor and the result are kept in the store (see `getLedgerHealth`). A run that finds a broken invariant logs `ledger-alert` and posts to `ALERT_WEBHOOK_URL` when set; the answer is 200 either way.
+   *
+   * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  runLedgerCheck(args: RunLedgerCheckArgs = {}, options?: CallOptions): Promise<ApiResponse<LedgerVerificationResponse>> {
+    return send(this.options, { method: 'POST', path: '/api/admin/ledger/verify', query: args.query, security: 'token-or-password' }, options);
+  }
+
+  /**
+   * The scheduled ledger check’s progress and last results.
+   *
+   * `GET /api/admin/ledger/health` (200: Progress and results.)
+   *
+   * How far the pass under way has come (or the last one, when it is over) and the last 100 results, newest first. Reads only.
+   *
+   * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  getLedgerHealth(options?: CallOptions): Promise<ApiResponse<LedgerHealthResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/admin/ledger/health', security: 'token-or-password' }, options);
+  }
+
+  /**
    * Store one file.
    *
    * `POST /api/storage/upload` (201: The stored object.)
@@ -4424,4 +4655,4 @@ export class GameDataClient {
 }
 
 /** Every operation id, as the methods of {@link GameDataClient} are named. */
-export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","findPlayers","getPlayerSummary","getPlayerWallet","revokeSessions","banAccount","unbanAccount","erasePlayer","exportPlayer","listAudit","reverseEntry","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","exportOwnData","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;
+export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","findPlayers","getPlayerSummary","getPlayerWallet","revokeSessions","banAccount","unbanAccount","erasePlayer","exportPlayer","listAudit","reverseEntry","runScheduledLedgerCheck","runLedgerCheck","getLedgerHealth","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","exportOwnData","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;

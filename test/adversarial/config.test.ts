@@ -30,6 +30,7 @@ afterAll(() => useServiceConfig(undefined));
 const STUDIO = 'STUDIO_7QF3K2M9X4D1H8TB';
 const UUID = '7d6a3c58-0b8e-4c1f-9a41-7f0e5d2b9c10';
 const password = { 'X-Admin-Password': ADMIN_PASSWORD };
+const CRON_SECRET = 'cron-Q7v2Lk9pX4mZ8rT1';
 
 /** A multipart body holding `files` in `field`, and `fields`. */
 function form(field: string, files: [string, Buffer][], fields: Record<string, string> = {}): FormData {
@@ -89,6 +90,9 @@ const SENDS: Record<string, Send> = {
       body: { entryId: '9b2f4c1e-3d5a-4e7b-8c9d-0a1b2c3d4e5f', reason: 'r', idempotencyKey: 'config-reverse-1' },
       headers: password,
     }),
+  'admin/ledger-verify GET': () => call(admin, 'GET', '/api/admin/ledger/verify', { headers: { Authorization: `Bearer ${CRON_SECRET}` } }),
+  'admin/ledger-verify POST': () => call(admin, 'POST', '/api/admin/ledger/verify', { headers: password }),
+  'admin/ledger-health GET': () => call(admin, 'GET', '/api/admin/ledger/health', { headers: password }),
   'player/logout POST': (p) => call(player, 'POST', '/api/auth/logout', { headers: p }),
   'storage/upload POST': () => raw(storage, 'POST', '/api/storage/upload', password, form('file', [['a.png', png()]], { folder: 'cfg' })),
   'storage/upload-multi POST': () => raw(storage, 'POST', '/api/storage/upload-multi', password, form('files', [['a.png', png()]])),
@@ -205,7 +209,7 @@ onEachStore('a careless production configuration', (store) => {
   const base = () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'adv-config-'));
     dirs.push(dataDir);
-    return { CATALOG_DIR: SAMPLE_OUT, JWT_SECRET: SECRET, ADMIN_PASSWORD, DATA_DIR: dataDir, VERCEL: '1' };
+    return { CATALOG_DIR: SAMPLE_OUT, JWT_SECRET: SECRET, ADMIN_PASSWORD, CRON_SECRET, DATA_DIR: dataDir, VERCEL: '1' };
   };
 
   it('answers 503 on every stateful route on Vercel when no driver is named, the local marker copied along or not; nothing is written', async () => {

@@ -227,6 +227,19 @@ describe('tokens, admin password and limits', () => {
     expect(loadServiceConfig({ ADMIN_PASSWORD: ADMIN_16 }).adminPassword?.equals(ADMIN_16)).toBe(true);
   });
 
+  it('takes a cron secret of at least 16 characters and an https alert webhook (http on the loopback only), both optional', () => {
+    const none = loadServiceConfig({});
+    expect([none.cronSecret, none.alertWebhookUrl]).toEqual([undefined, undefined]);
+    expect(variables({ CRON_SECRET: ADMIN_16.slice(1) })).toEqual(['CRON_SECRET']);
+    const c = loadServiceConfig({ CRON_SECRET: ADMIN_16, ALERT_WEBHOOK_URL: 'https://hooks.example.com/ledger/' });
+    expect(c.cronSecret?.equals(ADMIN_16)).toBe(true);
+    expect(String(c.cronSecret)).toBe('[redacted]');
+    expect(c.alertWebhookUrl).toBe('https://hooks.example.com/ledger');
+    expect(loadServiceConfig({ ALERT_WEBHOOK_URL: 'http://127.0.0.1:9000/hook' }).alertWebhookUrl).toBe('http://127.0.0.1:9000/hook');
+    for (const bad of ['http://hooks.example.com/ledger', 'ftp://hooks.example.com', 'https://user:pw@hooks.example.com', 'not a url'])
+      expect(variables({ ALERT_WEBHOOK_URL: bad }), bad).toEqual(['ALERT_WEBHOOK_URL']);
+  });
+
   it('bounds WALLET_VERIFY_SEND_MAX to 1..1,000,000,000 whole coin units and PORT to 0..65535', () => {
     expect(loadServiceConfig({ WALLET_VERIFY_SEND_MAX: '1' }).walletVerifySendMax).toBe(1);
     expect(loadServiceConfig({ WALLET_VERIFY_SEND_MAX: '1000000000' }).walletVerifySendMax).toBe(1_000_000_000);
@@ -532,6 +545,7 @@ describe('weak secrets, refused by name', () => {
   const SECRETS: [string, (value: string) => Record<string, string>][] = [
     ['JWT_SECRET', (v) => ({ JWT_SECRET: v })],
     ['ADMIN_PASSWORD', (v) => ({ ADMIN_PASSWORD: v })],
+    ['CRON_SECRET', (v) => ({ CRON_SECRET: v })],
     ['UPSTASH_REDIS_REST_TOKEN', (v) => ({ ...REDIS, UPSTASH_REDIS_REST_TOKEN: v })],
     ['S3_SECRET_ACCESS_KEY', (v) => ({ ...S3, S3_SECRET_ACCESS_KEY: v })],
     ['REDIS_URL', (v) => ({ STORE_DRIVER: 'redis', REDIS_URL: `redis://:${encodeURIComponent(v)}@127.0.0.1:6379` })],

@@ -136,6 +136,8 @@ describe('the table', () => {
       ['/api/admin/players/{key}/export', ['GET']],
       ['/api/admin/audit', ['GET']],
       ['/api/admin/reversals', ['POST']],
+      ['/api/admin/ledger/verify', ['GET', 'POST']],
+      ['/api/admin/ledger/health', ['GET']],
     ]);
     expect(
       tbl()
@@ -182,9 +184,10 @@ describe('the table', () => {
         expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
       else if (
         ['wallet', 'admin'].includes(r.entry) &&
-        !['overview', 'account', 'players', 'player', 'player-wallet', 'player-export', 'audit'].includes(r.name)
+        !['overview', 'account', 'players', 'player', 'player-wallet', 'player-export', 'audit', 'ledger-health'].includes(r.name)
       )
-        expect(r.methods, r.path).toEqual(['POST']);
+        // the scheduled check: Vercel Cron's GET beside the operator's POST
+        expect(r.methods, r.path).toEqual(r.name === 'ledger-verify' ? ['GET', 'POST'] : ['POST']);
       else if (r.entry === 'player')
         expect(r.methods[0], r.path).toBe(
           [

@@ -8,7 +8,7 @@ import { getTransformedRoutes, type Route } from '@vercel/routing-utils';
 import { createResolver, toRelativeFile, type Resolution } from '../../dev/resolve.js';
 import { ENTRIES, ROUTES, matchPath, vercelRewrites } from '../../api/_lib/routing/table.js';
 import { ENTRY_CATALOG_FILES, ENTRY_PROJECT_FILES } from '../../api/_lib/routing/bundles.js';
-import { globOf, renderVercelJson } from '../../dev/vercel-config.js';
+import { globOf, renderVercelConfig, renderVercelJson, vercelCrons } from '../../dev/vercel-config.js';
 import picomatch from 'picomatch';
 import { Ajv } from 'ajv';
 import { functionsSchema } from '@vercel/build-utils';
@@ -151,6 +151,14 @@ describe('vercel.json', () => {
     expect(() => globOf(Array.from({ length: 40 }, (_, i) => `dist/api/v1/file-number-${i}.json`))).toThrow(/256/);
   });
 
+  it('declares the daily ledger check for Vercel Cron, on a route whose GET only the cron secret opens', () => {
+    expect(renderVercelConfig().crons).toEqual([{ path: '/api/admin/ledger/verify', schedule: '17 4 * * *' }]);
+    expect(matchPath('/api/admin/ledger/verify')?.route.access).toEqual({ GET: 'cron', POST: 'admin' });
+    // a job must name a keyless route of the table whose GET has the cron access
+    for (const route of ['no-such-route', 'ledger-health', 'reversals', 'account'])
+      expect(() => vercelCrons([{ entry: 'admin', route, schedule: '0 0 * * *' }]), route).toThrow(/cron access/);
+  });
+
   it('keeps clean URLs off, so /api/v1/stats and /api/v1/sprites stay functions next to stats.json and sprites.json', async () => {
     expect(config.cleanUrls).not.toBe(true);
     expect(fn(await resolveAll('GET', '/api/v1/stats')).route).toBe('stats');
@@ -256,6 +264,9 @@ const CASES: Case[] = [
   ['GET', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/export', 'admin', 'player-export', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['GET', '/api/account/export', 'player', 'account-export', null],
   ['POST', '/api/admin/reversals', 'admin', 'reversals', null],
+  ['GET', '/api/admin/ledger/verify', 'admin', 'ledger-verify', null],
+  ['POST', '/api/admin/ledger/verify', 'admin', 'ledger-verify', null],
+  ['GET', '/api/admin/ledger/health', 'admin', 'ledger-health', null],
   // 2.9, 4.8 player state: island, characters (a key in the middle of the path), account recipes
   ['GET', '/api/island/spec', 'player', 'spec', null],
   ['PATCH', '/api/island/state', 'player', 'state', null],

@@ -149,6 +149,12 @@ const WALK: Record<string, { send: (w: World) => Promise<Sent>; changes: boolean
         }),
       ),
   },
+  // a run of the ledger check by hand writes its result and where it stopped
+  'admin/ledger-verify POST': {
+    changes: true,
+    account: 'none',
+    send: () => sent(call(admin, 'POST', '/api/admin/ledger/verify', { headers: password })),
+  },
   'storage/upload POST': {
     account: 'none',
     changes: true,

@@ -5,7 +5,8 @@
  * command (its continuation lines included) and the `# → ` lines after it: the command must exit 0, and
  * its standard output, trimmed, must match the shown output, where `…` stands for any text and an
  * upper-case `<NAME>` for any text within one JSON value (an id, a time). A block fenced `sh` runs; the
- * guides' other code blocks are prose.
+ * guides' other code blocks are prose. A guide that tells the reader to start the server with a variable
+ * says so for the runner too, in a comment `<!-- guide-env: NAME=value -->`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,6 +63,11 @@ export function stepsOf(markdown: string, file: string): Step[] {
   return steps;
 }
 
+/** The variables a guide starts the server with (its `<!-- guide-env: NAME=value -->` comments). */
+export function guideEnv(markdown: string): Record<string, string> {
+  return Object.fromEntries([...markdown.matchAll(/<!-- guide-env: ([A-Z][A-Z0-9_]*)=(\S+) -->/g)].map((m) => [m[1]!, m[2]!]));
+}
+
 /** The shown output as a pattern of the whole trimmed output (see the module header). */
 export function shownPattern(shown: string): RegExp {
   const parts = shown.trim().split(/(…|<[A-Z][A-Z0-9_]*>)/);
@@ -116,10 +122,11 @@ describe.each(guides)('docs/guides/%s, run against the local server', (file) => 
   });
 
   it('runs every command, each exiting 0 with the output it shows', async () => {
-    const steps = stepsOf(readFileSync(join(GUIDES, file), 'utf8'), `docs/guides/${file}`);
+    const markdown = readFileSync(join(GUIDES, file), 'utf8');
+    const steps = stepsOf(markdown, `docs/guides/${file}`);
     expect(steps.length).toBeGreaterThan(0);
     const port = await freePort();
-    const env = { ...process.env, DATA_DIR: join(data, 'data'), PORT: String(port), CI: '' };
+    const env = { ...process.env, DATA_DIR: join(data, 'data'), PORT: String(port), CI: '', ...guideEnv(markdown) };
     server = spawn(process.execPath, ['--import', 'tsx', 'dev/server.ts', '--no-build', '--out', SAMPLE_OUT], {
       cwd: REPO_ROOT,
       env,
@@ -140,7 +147,14 @@ describe.each(guides)('docs/guides/%s, run against the local server', (file) => 
       await new Promise((r) => setTimeout(r, 100));
     }
     const dir = join(data, 'steps');
-    const script = ['set -o pipefail', `mkdir -p ${dir}`, `cd ${JSON.stringify(REPO_ROOT)}`];
+    // the guide runs in a folder of its own (what it downloads lands there); npm runs the repository's scripts
+    const work = join(data, 'work');
+    const script = [
+      'set -o pipefail',
+      `mkdir -p ${dir} ${work}`,
+      `cd ${JSON.stringify(work)}`,
+      `npm() { command npm --prefix ${JSON.stringify(REPO_ROOT)} "$@"; }`,
+    ];
     steps.forEach((s, i) => {
       const command = s.command.replaceAll('localhost:3000', `localhost:${port}`);
       script.push(`{\n${command}\n} > ${dir}/${i}.out 2> ${dir}/${i}.err; echo $? > ${dir}/${i}.rc`);

@@ -3,7 +3,9 @@
  * adapter's test file runs with its own harness (`sqlite.contract.test.ts`, `redis.contract.test.ts`,
  * `redis-rest.contract.test.ts`): accounts (minting, both selectors, idempotent creation, taken usernames
  * and studio ids), credit once per source ref (replay, key reused, missing account), postings newest
- * first with filters and paging, persistence across a restart, and the invariants after every step; then
+ * first with filters and paging, the paged reads of the scheduled check (chain heads in id order, a chain
+ * from a seq, the totals) and its record (a cursor replaced only while expected, bounded results),
+ * persistence across a restart, and the invariants after every step; then
  * a property-based model run (fast-check) of random operation sequences against a plain in-memory model.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -379,6 +381,82 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
         expect(exact.postings.map((p) => p.seq)).toEqual([2, 1]);
         expect(exact.nextBeforeSeq).toBeUndefined();
         await s.close();
+      });
+    });
+
+    describe('paged reads and the scheduled check record', () => {
+      it('lists chain heads in account-id order after a position, each head the last posting of its chain', async () => {
+        const s = await fresh();
+        const accounts = [newAccount(), newAccount(), newAccount(), newAccount()];
+        for (const a of accounts) await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+        // the fourth account has no postings: it is no ledger account
+        for (const [i, a] of accounts.slice(0, 3).entries()) for (let k = 0; k <= i; k++) await s.credit(creditOf(a, { amount: 10 + k }));
+        const ids = [ISSUER_ACCOUNT_ID, ...accounts.slice(0, 3).map((a) => a.accountId)].sort();
+        const all = await s.ledgerAccounts({ limit: 1000 });
+        expect(all.map((h) => h.accountId)).toEqual(ids);
+        for (const h of all) {
+          const [last] = (await s.postings(h.accountId, { limit: 1, filter: {} })).postings;
+          expect(h).toEqual({ accountId: h.accountId, balance: last!.balanceAfter, seq: last!.seq, head: last!.hash });
+        }
+        const paged: string[] = [];
+        let after: string | undefined;
+        for (;;) {
+          const page = await s.ledgerAccounts({ after, limit: 2 });
+          if (page.length === 0) break;
+          expect(page.length).toBeLessThanOrEqual(2);
+          paged.push(...page.map((h) => h.accountId));
+          after = page[page.length - 1]!.accountId;
+        }
+        expect(paged).toEqual(ids);
+        expect(await s.ledgerAccounts({ after: ids[ids.length - 1], limit: 5 })).toEqual([]);
+        // a position between two ids: the accounts above it
+        expect((await s.ledgerAccounts({ after: ids[1]!.slice(0, 10), limit: 5 })).map((h) => h.accountId)).toEqual(ids.slice(1));
+        await s.close();
+      });
+
+      it('reads a chain oldest first from a seq, as the newest-first listing holds it, and nothing past the head', async () => {
+        const s = await fresh();
+        const a = newAccount();
+        await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+        for (let i = 1; i <= 7; i++) await s.credit(creditOf(a, { amount: i, note: `n${i}` }));
+        const newestFirst = (await s.postings(a.accountId, { limit: 100, filter: {} })).postings;
+        expect(await s.chain(a.accountId, { fromSeq: 1, limit: 100 })).toEqual([...newestFirst].reverse());
+        expect((await s.chain(a.accountId, { fromSeq: 3, limit: 2 })).map((p) => p.seq)).toEqual([3, 4]);
+        expect((await s.chain(a.accountId, { fromSeq: 6, limit: 5 })).map((p) => p.seq)).toEqual([6, 7]);
+        expect(await s.chain(a.accountId, { fromSeq: 8, limit: 5 })).toEqual([]);
+        expect(await s.chain(mintUuid(), { fromSeq: 1, limit: 5 })).toEqual([]);
+        expect((await s.chain(ISSUER_ACCOUNT_ID, { fromSeq: 7, limit: 5 })).map((p) => [p.seq, p.amount])).toEqual([[7, -7]]);
+        await s.close();
+      });
+
+      it('reads the totals: one transfer and one issuer posting per credit', async () => {
+        const s = await fresh();
+        expect(await s.ledgerTotals()).toEqual({ transfers: 0, issuerSeq: 0 });
+        const a = newAccount();
+        await s.createAccount({ account: a, clientKey: undefined, fingerprint: 'f' });
+        const first = creditOf(a, { amount: 5 });
+        await s.credit(first);
+        await s.credit(first);
+        await s.credit(creditOf(a, { amount: 6 }));
+        expect(await s.ledgerTotals()).toEqual({ transfers: 2, issuerSeq: 2 });
+        await s.close();
+      });
+
+      it('keeps the cursor while it is the one expected, every result newest first, and the newest `keep` only', async () => {
+        const s = await fresh();
+        expect(await s.verification()).toEqual({ cursor: undefined, results: [] });
+        expect(await s.recordVerification({ expect: undefined, cursor: '{"n":1}', result: 'r1', keep: 3 })).toBe('written');
+        // another run started from no cursor too: its result is kept, its cursor is not
+        expect(await s.recordVerification({ expect: undefined, cursor: '{"n":9}', result: 'r2', keep: 3 })).toBe('superseded');
+        expect(await s.verification()).toEqual({ cursor: '{"n":1}', results: ['r2', 'r1'] });
+        expect(await s.recordVerification({ expect: '{"n":1}', cursor: '{"n":2}', result: 'r3', keep: 3 })).toBe('written');
+        expect(await s.recordVerification({ expect: '{"n":2}', cursor: '{"n":3}', result: 'r4', keep: 3 })).toBe('written');
+        expect(await s.recordVerification({ expect: '{"n":2}', cursor: '{"n":4}', result: 'r5', keep: 3 })).toBe('superseded');
+        expect(await s.verification()).toEqual({ cursor: '{"n":3}', results: ['r5', 'r4', 'r3'] });
+        await s.close();
+        const again = await h.reopen();
+        expect(await again.verification()).toEqual({ cursor: '{"n":3}', results: ['r5', 'r4', 'r3'] });
+        await again.close();
       });
     });
 

@@ -184,6 +184,7 @@ describe('the store over a real server', () => {
     expect(keys).toEqual(
       [
         'ledger:accounts',
+        'ledger:account-order',
         'ledger:entries',
         'ledger:keys:account',
         'ledger:keys:credit',
@@ -197,14 +198,16 @@ describe('the store over a real server', () => {
         `ledger:{a:${ISSUER_ACCOUNT_ID}}:postings`,
       ].sort(),
     );
-    expect([KEYS.creditKeys, KEYS.accountKeys, KEYS.transfers, KEYS.studio, KEYS.username, KEYS.accounts]).toEqual([
+    expect([KEYS.creditKeys, KEYS.accountKeys, KEYS.transfers, KEYS.studio, KEYS.username, KEYS.accounts, KEYS.accountOrder]).toEqual([
       'ledger:keys:credit',
       'ledger:keys:account',
       'ledger:transfers',
       'ledger:studio',
       'ledger:username',
       'ledger:accounts',
+      'ledger:account-order',
     ]);
+    expect([KEYS.verifyCursor, KEYS.verifyResults]).toEqual(['ledger:verify:cursor', 'ledger:verify:results']);
     const slot = async (k: string) => (await raw.request<number>({ body: ['cluster', 'keyslot', k] })).result;
     expect(await slot(KEYS.account(a.accountId))).toBe(await slot(KEYS.postings(a.accountId)));
   });

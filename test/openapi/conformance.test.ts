@@ -25,6 +25,7 @@ import { expectDocumented, openApiOracle, type OpenApiOracle } from '../helpers/
 import { arbitraryOf, hostileString, invalidVariants } from '../helpers/schema-arbitrary.js';
 
 const ADMIN_PASSWORD = 'conformance-Hq7vT2mX9kLp4RzW';
+const CRON_SECRET = 'conformance-cron-Vb3nK8qZ2xLw5R';
 /** Runs per operation of the generated requests (valid and invalid mixed). */
 const RUNS = Number(process.env.CONFORMANCE_RUNS ?? 30);
 
@@ -37,7 +38,7 @@ const auth: Record<'player' | 'server' | 'leaver', string> = { player: '', serve
 beforeAll(async () => {
   oracle = await openApiOracle();
   dataDir = await mkdtemp(join(tmpdir(), 'conformance-'));
-  const env = { ...THROTTLE_UNLIMITED, DATA_DIR: dataDir, JWT_SECRET: 'conformance-secret-Kd8wQ3nV6yHt1ZmB', ADMIN_PASSWORD };
+  const env = { ...THROTTLE_UNLIMITED, DATA_DIR: dataDir, JWT_SECRET: 'conformance-secret-Kd8wQ3nV6yHt1ZmB', ADMIN_PASSWORD, CRON_SECRET };
   handle = await createLocalHandler({ out: SAMPLE_OUT, env });
   const config = loadServiceConfig({ ...env, CATALOG_DIR: SAMPLE_OUT });
   const made = await handle(
@@ -114,6 +115,8 @@ function credentialsFor(op: OperationSpec): Record<string, string> {
       return { Authorization: auth.player };
     case 'game-server':
       return { Authorization: auth.server };
+    case 'cron':
+      return { Authorization: `Bearer ${CRON_SECRET}` };
     default:
       return { 'X-Admin-Password': ADMIN_PASSWORD };
   }

@@ -123,6 +123,7 @@ describe('the SQLite database of the store kit', () => {
       'ledger-access',
       'ledger-entries',
       'ledger-lookup',
+      'ledger-verification',
     ]);
     await Promise.all([probe.close(), other.close(), ledger.close()]);
   });

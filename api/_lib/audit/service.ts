@@ -29,7 +29,7 @@ export const AUDIT_PARAMS = Object.freeze({
 
 /** The parsed query of `GET /api/admin/audit`. */
 export interface AuditListQuery {
-  /** A token's subject, `admin-password` or `anonymous`. */
+  /** A token's subject, `admin-password`, `cron` or `anonymous`. */
   readonly actor?: string | undefined;
   /** A studio id or an account id. */
   readonly account?: string | undefined;
@@ -83,7 +83,7 @@ function decodeCursor(cursor: string, bound: string): AuditPosition {
 
 /**
  * A page of the audit log, newest first (time, then sequence number). `account` may name a studio id or an
- * account id; `actor` is a token's subject, `admin-password` or `anonymous`.
+ * account id; `actor` is a token's subject, `admin-password`, `cron` or `anonymous`.
  * @throws ServiceError INVALID_QUERY (a bad time, `from` not before `to`, a cursor of other filters),
  *   NOT_FOUND (no account has the id), UPSTREAM_UNAVAILABLE
  */

@@ -13,6 +13,10 @@
  * {@link requireGameServer} (unique-item minting and the item ledger, spec 2.6: server-side only): as
  * {@link requireAdmin}, with the `server` role (a game server's token) let in beside admin and master.
  *
+ * {@link requireCron} (the scheduled ledger check's `GET`, as Vercel Cron calls it): `Authorization: Bearer
+ * <CRON_SECRET>`, compared in constant time; no token of our issuer and no password is taken there, and
+ * the access is off (401) while `CRON_SECRET` is unset.
+ *
  * {@link requireLogin} (wallet overview and player state): a valid, non-guest token of any role; no
  * token, an invalid token or a guest token is 401 with `WWW-Authenticate` and nothing else (no
  * re-login hint, spec 5.4).
@@ -75,6 +79,25 @@ async function admit(request: Request, config: ServiceConfig, roles: readonly Ro
   throw unauthorized(password === null ? 'This operation needs an admin token or X-Admin-Password.' : 'The credentials are not valid.');
 }
 
+/** How a scheduled call was let in: the cron secret (no person, no token of our issuer). */
+export interface CronGrant {
+  readonly via: 'cron';
+}
+
+/**
+ * Admit a scheduled call (see the module header): the bearer credential must equal `CRON_SECRET`
+ * ({@link Secret.equals}, constant time).
+ * @throws ServiceError UNAUTHORIZED (401) with `WWW-Authenticate`, for a missing, malformed or wrong
+ *   credential, and for any while `CRON_SECRET` is unset.
+ */
+export function requireCron(request: Request, config: ServiceConfig): CronGrant {
+  const secret = bearerToken(request);
+  if (secret === undefined) throw unauthorized('This operation needs Authorization: Bearer <CRON_SECRET>.');
+  if (config.cronSecret === undefined || !config.cronSecret.equals(secret))
+    throw unauthorized('The credentials are not valid.', 'invalid_token');
+  return { via: 'cron' };
+}
+
 /**
  * Admit a caller acting for a player account: the player's own non-guest token (any role), or a game
  * server's credentials (a token whose role is `server`, `admin` or `master`, or `X-Admin-Password`).
@@ -91,8 +114,9 @@ export async function requirePlayerOrGameServer(request: Request, config: Servic
 /** Roles that act as a game server: they write what only game servers write (spec 2.6). */
 export const GAME_SERVER_ROLES: readonly Role[] = Object.freeze(['server', 'admin', 'master']);
 
-/** True when a grant acts as a game server: the admin password, or a token of a {@link GAME_SERVER_ROLES} role. */
-export function actsAsGameServer(grant: AdminGrant): boolean {
+/** True when a grant acts as a game server: the admin password, or a token of a {@link GAME_SERVER_ROLES} role (never a scheduled call). */
+export function actsAsGameServer(grant: AdminGrant | CronGrant): boolean {
+  if (grant.via === 'cron') return false;
   return grant.via === 'password' || GAME_SERVER_ROLES.includes(grant.principal.role);
 }
 

@@ -32,6 +32,7 @@ import {
   actsAsGameServer,
   bearerToken,
   requireAdmin,
+  requireCron,
   requireGameServer,
   requireLogin,
   requirePlayerOrGameServer,
@@ -57,9 +58,13 @@ import { preflight, toProblemResponse } from './respond.js';
 
 /**
  * Who a route's access let in: nobody in particular (a public route), the holder of a verified token,
- * or the holder of the admin password.
+ * the holder of the admin password, or a scheduled call with the cron secret.
  */
-export type Caller = { readonly via: 'none' } | { readonly via: 'token'; readonly principal: Principal } | { readonly via: 'password' };
+export type Caller =
+  | { readonly via: 'none' }
+  | { readonly via: 'token'; readonly principal: Principal }
+  | { readonly via: 'password' }
+  | { readonly via: 'cron' };
 
 const ANONYMOUS: Caller = Object.freeze({ via: 'none' });
 
@@ -79,6 +84,8 @@ export async function admit(access: Access, request: Request): Promise<Caller> {
       return requirePlayerOrGameServer(request, getServiceConfig());
     case 'support':
       return requireSupport(request, getServiceConfig());
+    case 'cron':
+      return requireCron(request, getServiceConfig());
     default:
       return requireAdmin(request, getServiceConfig());
   }
@@ -95,11 +102,11 @@ export function principalOf(caller: Caller): Principal {
 
 /**
  * Who an operator caller is, as the ledger records it beside an entry (docs/architecture.md, "Reversals"):
- * `<role>:<subject>` of a token, `admin-password`, or `''` for no credential.
+ * `<role>:<subject>` of a token, `admin-password`, `cron`, or `''` for no credential.
  */
 export function actorName(caller: Caller): string {
   if (caller.via === 'token') return `${caller.principal.role}:${caller.principal.subject}`;
-  return caller.via === 'password' ? 'admin-password' : '';
+  return caller.via === 'password' ? 'admin-password' : caller.via === 'cron' ? 'cron' : '';
 }
 
 /** What a route handler receives. */
@@ -140,7 +147,7 @@ function notFound(url: URL): ServiceError {
 }
 
 /** Accesses whose writes and refusals are logged for the operator. */
-const OPERATOR_ACCESS: ReadonlySet<Access> = new Set(['admin', 'support', 'game-server']);
+const OPERATOR_ACCESS: ReadonlySet<Access> = new Set(['admin', 'support', 'game-server', 'cron']);
 
 /**
  * True when a request is an operator's or a game server's, whose writes and refusals are logged: on an
@@ -237,6 +244,7 @@ function presentsUnknownCredentials(request: Request): boolean {
 function writerOf(caller: Caller): Writer {
   if (caller.via === 'none') return { kind: 'anonymous' };
   if (caller.via === 'password') return { kind: 'game-server', subject: 'admin-password' };
+  if (caller.via === 'cron') return { kind: 'game-server', subject: 'cron' };
   const subject = caller.principal.subject;
   return actsAsGameServer(caller) ? { kind: 'game-server', subject } : { kind: 'player', subject };
 }

@@ -1,6 +1,7 @@
 /**
- * The ledger's invariants (docs/architecture.md, "Ledger"), checked by the tests after every step and by
- * `npm run ledger:verify` on a live store:
+ * The ledger's invariants (docs/architecture.md, "Ledger"), checked by the tests after every step, by
+ * `npm run ledger:verify` on a live store, and piece by piece by the scheduled check (`verification.ts`;
+ * docs/architecture.md, "Scheduled verification"):
  *
  * 1. every balance equals the sum of its postings, and each posting's `balanceAfter` is the running sum;
  * 2. the sum of all balances is zero (coin comes from the issuer account: double entry);
@@ -14,13 +15,37 @@
  *    original's `reversedBy` names that reversal.
  */
 import { postingVerifies } from './chain.js';
-import { ISSUER_ACCOUNT_ID, type LedgerSnapshot } from './types.js';
+import { ISSUER_ACCOUNT_ID, type LedgerSnapshot, type Posting } from './types.js';
 
 /** One broken invariant, named for an operator. */
 export interface InvariantViolation {
   /** 1-5, as numbered in the module header. */
   readonly invariant: 1 | 2 | 3 | 4 | 5;
   readonly message: string;
+}
+
+/**
+ * Invariants 1 and 4 of one posting of a chain (the module header): it names the account it is listed
+ * under, has the seq expected at its place, links to the previous posting's hash, matches its own hash,
+ * and records the running sum as its balance. Shared by {@link checkInvariants} and the scheduled check
+ * (`verification.ts`), so both word a break the same way. Pure.
+ * @param seq the seq expected at the posting's place (1-based).
+ * @param prev the previous posting's hash, `''` before the first.
+ * @param running the sum of the chain's amounts up to and including this posting.
+ */
+export function linkViolations(accountId: string, seq: number, prev: string, running: number, p: Posting): InvariantViolation[] {
+  const out: InvariantViolation[] = [];
+  if (p.accountId !== accountId)
+    out.push({ invariant: 4, message: `Posting ${p.entryId} is listed under account ${accountId} but names ${p.accountId}.` });
+  if (p.seq !== seq) out.push({ invariant: 4, message: `Account ${accountId}: posting ${seq} has seq ${p.seq}.` });
+  if (p.prev !== prev) out.push({ invariant: 4, message: `Account ${accountId}: posting ${p.seq} does not link to the previous hash.` });
+  if (!postingVerifies(p)) out.push({ invariant: 4, message: `Account ${accountId}: posting ${p.seq} does not match its hash.` });
+  if (p.balanceAfter !== running)
+    out.push({
+      invariant: 1,
+      message: `Account ${accountId}: posting ${p.seq} records balance ${p.balanceAfter}, the running sum is ${running}.`,
+    });
+  return out;
 }
 
 /**
@@ -37,17 +62,7 @@ export function checkInvariants(snapshot: LedgerSnapshot): InvariantViolation[] 
     let prev = '';
     acct.postings.forEach((p, i) => {
       running += p.amount;
-      if (p.accountId !== acct.accountId)
-        out.push({ invariant: 4, message: `Posting ${p.entryId} is listed under account ${acct.accountId} but names ${p.accountId}.` });
-      if (p.seq !== i + 1) out.push({ invariant: 4, message: `Account ${acct.accountId}: posting ${i + 1} has seq ${p.seq}.` });
-      if (p.prev !== prev)
-        out.push({ invariant: 4, message: `Account ${acct.accountId}: posting ${p.seq} does not link to the previous hash.` });
-      if (!postingVerifies(p)) out.push({ invariant: 4, message: `Account ${acct.accountId}: posting ${p.seq} does not match its hash.` });
-      if (p.balanceAfter !== running)
-        out.push({
-          invariant: 1,
-          message: `Account ${acct.accountId}: posting ${p.seq} records balance ${p.balanceAfter}, the running sum is ${running}.`,
-        });
+      out.push(...linkViolations(acct.accountId, i + 1, prev, running, p));
       prev = p.hash;
       const list = byEntry.get(p.entryId) ?? [];
       list.push({ accountId: p.accountId, amount: p.amount, sourceRef: p.sourceRef });

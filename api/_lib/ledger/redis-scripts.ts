@@ -25,7 +25,7 @@ end
  * KEYS: 1 credit keys hash (idempotency records), 2 account hash, 3 account postings list, 4 issuer hash,
  *       5 issuer postings list, 6 set of ledger accounts, 7 transfers hash (entry id → transfer JSON),
  *       8 entry hash (`n:<entry id>` → the annotation `{note, actor}` as JSON, `r:<entry id>` → the
- *       entry id of its reversal).
+ *       entry id of its reversal), 9 the ledger accounts in id order (sorted set, all scores 0).
  * ARGV: 1 sourceRef, 2 entryId, 3 kind, 4 accountId, 5 amount (decimal), 6 purpose, 7 note, 8 at,
  *       9 issuer id, 10 request fingerprint, 11 actor, 12 the entry a reversal reverses (`''` otherwise).
  * Returns `{'stored', entryId}` when the source ref was recorded with this fingerprint, `{'key-reused'}`
@@ -74,6 +74,7 @@ local function post(hkey, lkey, account, seq, amt, bal, counterparty, prev)
     counterparty = counterparty, at = ARGV[8], reverses = reverses, prev = prev, hash = hash}))
   redis.call('HSET', hkey, 'balance', sbal, 'seq', sseq, 'head', hash)
   redis.call('SADD', KEYS[6], account)
+  redis.call('ZADD', KEYS[9], 0, account)
 end
 post(KEYS[4], KEYS[5], ARGV[9], iseq + 1, -gain, ib - gain, ARGV[4], ihead)
 post(KEYS[2], KEYS[3], ARGV[4], aseq + 1, gain, ab + gain, ARGV[9], ahead)
@@ -191,4 +192,32 @@ redis.call('HSET', KEYS[7], 'banReason', ARGV[7], 'banAt', ARGV[6])
 redis.call('HDEL', KEYS[7], 'banUntil')
 idem_record(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
 return {'erased'}
+`;
+
+/**
+ * The ledger's totals in one atomic step (docs/architecture.md, "Scheduled verification").
+ * KEYS: 1 transfers hash, 2 the issuer's account hash.
+ * Returns `{transfers, issuerSeq}`, both in decimal.
+ */
+export const TOTALS_SCRIPT = `
+return {tostring(redis.call('HLEN', KEYS[1])), redis.call('HGET', KEYS[2], 'seq') or '0'}
+`;
+
+/**
+ * Record a run of the scheduled check: push its result (keeping the newest `keep`), and replace the
+ * cursor only while it is still the one the run started from.
+ * KEYS: 1 the cursor (string), 2 the results (list, newest first).
+ * ARGV: 1 `1` when the run started from a cursor, `0` when there was none, 2 that cursor, 3 the new
+ *       cursor, 4 the result, 5 keep.
+ * Returns `{'written'}` or `{'superseded'}`.
+ */
+export const RECORD_VERIFICATION_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+redis.call('LPUSH', KEYS[2], ARGV[4])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[5]) - 1)
+local same
+if ARGV[1] == '0' then same = (current == false) else same = (current == ARGV[2]) end
+if not same then return {'superseded'} end
+redis.call('SET', KEYS[1], ARGV[3])
+return {'written'}
 `;

@@ -15,12 +15,23 @@
  * JSON, read when no annotation exists; `r:<entry id>` → the entry id of its reversal), `ledger:studio` and
  * `ledger:username` (indexes → account id), `ledger:names` (sorted set, the display-name index of
  * docs/architecture.md, "Player look-up": members `<name key>\0<account id>`, filled for every account
- * created since), `ledger:accounts` (set of accounts with postings).
+ * created since), `ledger:accounts` (set of accounts with postings) and `ledger:account-order` (the same
+ * accounts as a sorted set, all scores 0, read in id order by the scheduled check; filled from
+ * `ledger:accounts` for accounts credited before it existed), `ledger:verify:cursor` and
+ * `ledger:verify:results` (the scheduled check's cursor, and its results as a list, newest first;
+ * docs/architecture.md, "Scheduled verification").
  */
 import { byCodeUnits } from '../util/sorted.js';
 import { storeUnavailable } from '../stores/unavailable.js';
 import { connectRedis, redisScript, type RedisCommands, type RedisConnection, type RedisTarget, type ScriptCall } from '../stores/redis.js';
-import { ACCESS_SCRIPT, CREATE_ACCOUNT_SCRIPT, CREDIT_SCRIPT, ERASE_SCRIPT } from './redis-scripts.js';
+import {
+  ACCESS_SCRIPT,
+  CREATE_ACCOUNT_SCRIPT,
+  CREDIT_SCRIPT,
+  ERASE_SCRIPT,
+  RECORD_VERIFICATION_SCRIPT,
+  TOTALS_SCRIPT,
+} from './redis-scripts.js';
 import { storedCredit } from './outcome.js';
 import { accountFrom, postingFrom, text as s, transferFrom } from './decode.js';
 import {
@@ -31,11 +42,13 @@ import {
   LEDGER_STORE,
   type Account,
   type AccountSelector,
+  type ChainHead,
   type CreateAccountOutcome,
   type CreditOutcome,
   type CreditRequest,
   type LedgerSnapshot,
   type LedgerStore,
+  type LedgerTotals,
   ERASED_REASON,
   erasedUsername,
   type EraseOutcome,
@@ -47,6 +60,8 @@ import {
   type PostingFilter,
   type PostingPage,
   type Transfer,
+  type VerificationRecord,
+  type VerificationWrite,
 } from './types.js';
 
 const P = 'ledger:';
@@ -63,6 +78,9 @@ export const KEYS = Object.freeze({
   names: `${P}names`,
   username: `${P}username`,
   accounts: `${P}accounts`,
+  accountOrder: `${P}account-order`,
+  verifyCursor: `${P}verify:cursor`,
+  verifyResults: `${P}verify:results`,
   account: (id: string) => `${P}{a:${id}}:acct`,
   postings: (id: string) => `${P}{a:${id}}:postings`,
   access: (id: string) => `${P}{a:${id}}:access`,
@@ -72,6 +90,8 @@ const CREDIT = redisScript(CREDIT_SCRIPT);
 const CREATE = redisScript(CREATE_ACCOUNT_SCRIPT);
 const ACCESS = redisScript(ACCESS_SCRIPT);
 const ERASE = redisScript(ERASE_SCRIPT);
+const TOTALS = redisScript(TOTALS_SCRIPT);
+const RECORD_VERIFICATION = redisScript(RECORD_VERIFICATION_SCRIPT);
 
 /**
  * How long an instance keeps an account's access once read, ms: a revocation or ban made elsewhere holds
@@ -107,6 +127,7 @@ export function creditCall(request: CreditRequest): ScriptCall {
       KEYS.accounts,
       KEYS.transfers,
       KEYS.entries,
+      KEYS.accountOrder,
     ],
     args: [
       request.sourceRef,
@@ -416,6 +437,70 @@ class RedisLedger implements LedgerStore {
     }
     const postings = await this.#withLinks(found.slice(0, options.limit));
     return { postings, nextBeforeSeq: found.length > options.limit ? postings[postings.length - 1]!.seq : undefined };
+  }
+
+  async ledgerAccounts(options: { after?: string | undefined; limit: number }): Promise<ChainHead[]> {
+    if (options.after === undefined) await this.#fillAccountOrder();
+    const min: `[${string}` | `(${string}` | '-' = options.after === undefined ? '-' : `(${options.after}`;
+    const ids = await this.#commands.call('read', () =>
+      this.#commands.redis.zrange<string[]>(KEYS.accountOrder, min, '+', { byLex: true, offset: 0, count: options.limit }),
+    );
+    const heads = await Promise.all(ids.map((id) => this.#commands.fields(KEYS.account(String(id)), ['balance', 'seq', 'head'])));
+    return ids.map((id, i) => {
+      const [balance, seq, head] = heads[i]!;
+      return { accountId: String(id), balance: Number(balance ?? 0), seq: Number(seq ?? 0), head: head ?? '' };
+    });
+  }
+
+  /**
+   * Put the accounts of `ledger:accounts` that `ledger:account-order` lacks into it (accounts credited
+   * before the order existed), in chunks; two sizes that agree mean nothing is missing. Idempotent.
+   */
+  async #fillAccountOrder(): Promise<void> {
+    const [all, ordered] = await Promise.all([
+      this.#commands.call('read', () => this.#commands.redis.scard(KEYS.accounts)),
+      this.#commands.call('read', () => this.#commands.redis.zcard(KEYS.accountOrder)),
+    ]);
+    if (Number(all) <= Number(ordered)) return;
+    let cursor = '0';
+    do {
+      const [next, members] = await this.#commands.call('read', () => this.#commands.redis.sscan(KEYS.accounts, cursor, { count: 1000 }));
+      cursor = String(next);
+      const ids = (members as unknown[]).map(String);
+      const [first, ...rest] = ids.map((member) => ({ score: 0, member }));
+      if (first) await this.#commands.call('write', () => this.#commands.redis.zadd(KEYS.accountOrder, first, ...rest));
+    } while (cursor !== '0');
+  }
+
+  async chain(accountId: string, options: { fromSeq: number; limit: number }): Promise<Posting[]> {
+    const items = await this.#commands.list(KEYS.postings(accountId), options.fromSeq - 1, options.fromSeq + options.limit - 2);
+    return this.#withLinks(items.map(postingOf));
+  }
+
+  async ledgerTotals(): Promise<LedgerTotals> {
+    const [transfers, issuerSeq] = await this.#commands.script({
+      script: TOTALS,
+      keys: [KEYS.transfers, KEYS.account(ISSUER_ACCOUNT_ID)],
+      args: [],
+    });
+    return { transfers: Number(transfers), issuerSeq: Number(issuerSeq) };
+  }
+
+  async verification(): Promise<VerificationRecord> {
+    const [cursor, results] = await Promise.all([
+      this.#commands.call('read', () => this.#commands.redis.get<string>(KEYS.verifyCursor)),
+      this.#commands.list(KEYS.verifyResults, 0, -1),
+    ]);
+    return { cursor: cursor === null ? undefined : String(cursor), results };
+  }
+
+  async recordVerification(write: VerificationWrite): Promise<'written' | 'superseded'> {
+    const [status] = await this.#commands.script({
+      script: RECORD_VERIFICATION,
+      keys: [KEYS.verifyCursor, KEYS.verifyResults],
+      args: [write.expect === undefined ? '0' : '1', write.expect ?? '', write.cursor, write.result, String(write.keep)],
+    });
+    return status === 'written' ? 'written' : 'superseded';
   }
 
   async snapshot(): Promise<LedgerSnapshot> {

@@ -25,11 +25,13 @@ import {
   LEDGER_STORE,
   type Account,
   type AccountSelector,
+  type ChainHead,
   type CreateAccountOutcome,
   type CreditOutcome,
   type CreditRequest,
   type LedgerSnapshot,
   type LedgerStore,
+  type LedgerTotals,
   ERASED_REASON,
   erasedUsername,
   type EraseOutcome,
@@ -41,6 +43,8 @@ import {
   type PostingFilter,
   type PostingPage,
   type Transfer,
+  type VerificationRecord,
+  type VerificationWrite,
 } from './types.js';
 
 const DDL = `
@@ -172,6 +176,25 @@ INSERT OR IGNORE INTO account_names (name_key, account_id) SELECT lower(display_
 `,
 });
 
+/**
+ * What the scheduled check keeps (docs/architecture.md, "Scheduled verification"): its cursor (one row,
+ * `name = 'cursor'`) and its last results, numbered in the order they were recorded.
+ */
+export const VERIFICATION_LAYOUT = Object.freeze({
+  component: 'ledger-verification',
+  version: 1,
+  ddl: `
+CREATE TABLE IF NOT EXISTS verification_state (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS verification_results (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  result TEXT NOT NULL
+);
+`,
+});
+
 /** A posting's columns with its annotation and reversal links (`p` postings; see {@link POSTING_JOINS}). */
 const POSTING_COLUMNS = `p.account_id, p.seq, p.entry_id, p.amount, p.balance_after, p.source_ref, p.kind, p.purpose,
   COALESCE(n.note, p.note) AS note, COALESCE(n.actor, '') AS actor, p.counterparty, p.at,
@@ -203,7 +226,7 @@ function accessOf(row: Row | undefined): AccountAccess {
 export async function openSqliteLedger(options: SqliteLedgerOptions): Promise<LedgerStore> {
   const db = await openSqliteDatabase({
     file: options.file,
-    layout: [LEDGER_LAYOUT, ACCESS_LAYOUT, ENTRIES_LAYOUT, LOOKUP_LAYOUT],
+    layout: [LEDGER_LAYOUT, ACCESS_LAYOUT, ENTRIES_LAYOUT, LOOKUP_LAYOUT, VERIFICATION_LAYOUT],
     store: LEDGER_STORE,
     busyTimeoutMs: options.busyTimeoutMs,
   });
@@ -549,6 +572,62 @@ class SqliteLedger implements LedgerStore {
     );
     const postings = rows.slice(0, options.limit).map(postingOf);
     return { postings, nextBeforeSeq: rows.length > options.limit ? postings[postings.length - 1]!.seq : undefined };
+  }
+
+  async ledgerAccounts(options: { after?: string | undefined; limit: number }): Promise<ChainHead[]> {
+    const rows = await this.db.read(
+      'SELECT account_id, balance, seq, head FROM ledger_accounts WHERE account_id > ? ORDER BY account_id LIMIT ?',
+      [options.after ?? '', options.limit],
+    );
+    return rows.map((r) => ({ accountId: str(r.account_id), balance: Number(r.balance), seq: Number(r.seq), head: str(r.head) }));
+  }
+
+  async chain(accountId: string, options: { fromSeq: number; limit: number }): Promise<Posting[]> {
+    const rows = await this.db.read(
+      `SELECT ${POSTING_COLUMNS} FROM postings p ${POSTING_JOINS} WHERE p.account_id = ? AND p.seq >= ? ORDER BY p.seq LIMIT ?`,
+      [accountId, options.fromSeq, options.limit],
+    );
+    return rows.map(postingOf);
+  }
+
+  async ledgerTotals(): Promise<LedgerTotals> {
+    // one statement: both counts from the same read snapshot
+    const row = (
+      await this.db.read(
+        `SELECT (SELECT count(*) FROM transfers) AS transfers,
+                COALESCE((SELECT seq FROM ledger_accounts WHERE account_id = ?), 0) AS issuer_seq`,
+        [ISSUER_ACCOUNT_ID],
+      )
+    )[0]!;
+    return { transfers: Number(row.transfers), issuerSeq: Number(row.issuer_seq) };
+  }
+
+  async verification(): Promise<VerificationRecord> {
+    const cursor = (await this.db.read("SELECT value FROM verification_state WHERE name = 'cursor'"))[0];
+    const results = await this.db.read('SELECT result FROM verification_results ORDER BY id DESC');
+    return { cursor: cursor ? str(cursor.value) : undefined, results: results.map((r) => str(r.result)) };
+  }
+
+  recordVerification(write: VerificationWrite): Promise<'written' | 'superseded'> {
+    return this.db.write(async (tx) => {
+      const row = (await tx.execute("SELECT value FROM verification_state WHERE name = 'cursor'")).rows[0];
+      const current = row ? str(row.value) : undefined;
+      const writes: InStatement[] = [
+        { sql: 'INSERT INTO verification_results (result) VALUES (?)', args: [write.result] },
+        {
+          sql: 'DELETE FROM verification_results WHERE id NOT IN (SELECT id FROM verification_results ORDER BY id DESC LIMIT ?)',
+          args: [write.keep],
+        },
+      ];
+      const moved = current !== write.expect;
+      if (!moved)
+        writes.push({
+          sql: "INSERT INTO verification_state (name, value) VALUES ('cursor', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+          args: [write.cursor],
+        });
+      await tx.batch(writes);
+      return moved ? 'superseded' : 'written';
+    });
   }
 
   async snapshot(): Promise<LedgerSnapshot> {

@@ -323,6 +323,50 @@ export interface LedgerSnapshot {
 }
 
 /**
+ * One ledger account's chain head, as one atomic read returns it (docs/architecture.md, "Scheduled
+ * verification"): the stored balance, the seq of its last posting and that posting's hash.
+ */
+export interface ChainHead {
+  readonly accountId: string;
+  /** Integer coin units. */
+  readonly balance: number;
+  /** The last posting's seq (1-based; every ledger account has at least one posting). */
+  readonly seq: number;
+  /** The last posting's hash. */
+  readonly head: string;
+}
+
+/** Totals of the whole ledger read in one atomic step: how many transfers, and the issuer's chain length. */
+export interface LedgerTotals {
+  readonly transfers: number;
+  /** The issuer's head seq: one posting per transfer, so equal to `transfers` in a sound ledger. */
+  readonly issuerSeq: number;
+}
+
+/**
+ * What the scheduled check keeps in the store (`verification.ts`): its cursor and its last results, each
+ * as the check's own JSON text (the store keeps them as they are).
+ */
+export interface VerificationRecord {
+  /** The cursor of the pass under way, or undefined before the first run. */
+  readonly cursor: string | undefined;
+  /** The results kept, newest first. */
+  readonly results: readonly string[];
+}
+
+/** Input of {@link LedgerStore.recordVerification}. */
+export interface VerificationWrite {
+  /** The cursor the run started from (undefined when there was none): the cursor is replaced only while it is still this one. */
+  readonly expect: string | undefined;
+  /** The cursor to leave for the next run. */
+  readonly cursor: string;
+  /** The run's result, recorded whatever happens to the cursor. */
+  readonly result: string;
+  /** How many results to keep (the oldest beyond it are dropped), 1-1000. */
+  readonly keep: number;
+}
+
+/**
  * The store of accounts and the ledger. Every write is atomic and safe to run twice with the same
  * arguments (a retry after a lost response changes nothing more); refusals are outcomes, worded by the
  * service. Errors: a store that cannot be reached throws `ServiceError('UPSTREAM_UNAVAILABLE')`.
@@ -371,6 +415,29 @@ export interface LedgerStore {
    * revoked and a ban without end ({@link ERASED_REASON}) closes it. Postings, transfers and balances stay.
    */
   eraseAccount(request: EraseRequest): Promise<EraseOutcome>;
+  /**
+   * Chain heads of ledger accounts (those with postings, the issuer among them) in account-id order (UTF-16
+   * code units, the same as bytes for these ids), after `after` when given; each head read atomically.
+   * @param limit 1-1000.
+   */
+  ledgerAccounts(options: { readonly after?: string | undefined; readonly limit: number }): Promise<ChainHead[]>;
+  /**
+   * Postings of an account's chain, oldest first, from `fromSeq` on (with their annotations and links, as
+   * {@link postings} reads them); empty past the head or for an unknown account.
+   * @param fromSeq 1 or more. @param limit 1-1000.
+   */
+  chain(accountId: string, options: { readonly fromSeq: number; readonly limit: number }): Promise<Posting[]>;
+  /** The ledger's totals, read in one atomic step (see {@link LedgerTotals}). */
+  ledgerTotals(): Promise<LedgerTotals>;
+  /** The scheduled check's cursor and results (see {@link VerificationRecord}). */
+  verification(): Promise<VerificationRecord>;
+  /**
+   * Record a run of the scheduled check in one atomic step: the result always (the oldest beyond `keep`
+   * dropped); the cursor only while the stored one is still `expect` (another run that moved it first
+   * wins).
+   * @returns `written` when the cursor was replaced, `superseded` when another run had moved it.
+   */
+  recordVerification(write: VerificationWrite): Promise<'written' | 'superseded'>;
   /** Read everything for the invariant check (operators, tests). */
   snapshot(): Promise<LedgerSnapshot>;
   /** Release connections. */

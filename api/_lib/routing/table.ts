@@ -35,9 +35,11 @@ export type Method = (typeof METHODS)[number];
  *   account (what each may write of player state is the player service's field table);
  * - `support`: an operator who may look and export, not change: a token whose role is `support`,
  *   `admin` or `master`, or `X-Admin-Password`;
- * - `admin`: a token whose role is `admin` or `master`, or `X-Admin-Password` (spec 5.3).
+ * - `admin`: a token whose role is `admin` or `master`, or `X-Admin-Password` (spec 5.3);
+ * - `cron`: a scheduled call, `Authorization: Bearer <CRON_SECRET>` as Vercel Cron sends it (no token of
+ *   our issuer, no password; off while `CRON_SECRET` is unset; docs/architecture.md, "Scheduled verification").
  */
-export const ACCESS = ['public', 'player', 'game-server', 'player-or-game-server', 'support', 'admin'] as const;
+export const ACCESS = ['public', 'player', 'game-server', 'player-or-game-server', 'support', 'admin', 'cron'] as const;
 /** One access level. */
 export type Access = (typeof ACCESS)[number];
 
@@ -137,6 +139,15 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/admin/audit', entry: 'admin', name: 'audit', methods: GET, access: 'support' },
   // reversals (spec 4.8, 8; docs/architecture.md, "Reversals")
   { path: '/api/admin/reversals', entry: 'admin', name: 'reversals', methods: ['POST'], access: 'admin' },
+  // the scheduled ledger check: Vercel Cron's GET, an operator's POST, and its health (docs/architecture.md, "Scheduled verification")
+  {
+    path: '/api/admin/ledger/verify',
+    entry: 'admin',
+    name: 'ledger-verify',
+    methods: ['GET', 'POST'],
+    access: { GET: 'cron', POST: 'admin' },
+  },
+  { path: '/api/admin/ledger/health', entry: 'admin', name: 'ledger-health', methods: GET, access: 'support' },
   // §4.7 storage (admin only, spec 5.6 shows none): the named routes before the key route
   { path: '/api/storage/upload', entry: 'storage', name: 'upload', methods: ['POST'], access: 'admin', changeStatus: 201 },
   { path: '/api/storage/upload-multi', entry: 'storage', name: 'upload-multi', methods: ['POST'], access: 'admin' },

@@ -19,9 +19,9 @@ import type { InStatement, Transaction } from '@libsql/client';
 import { auditRecordOf, currentAuditScope, type AuditActor, type AuditRecordDraft, type AuditScope } from '../util/audit-scope.js';
 import { redisScript, type RedisScript, type ScriptCall } from './redis.js';
 
-/** The actor a record is filed under in the actor filter: the token's subject, `admin-password` or `anonymous`. */
+/** The actor a record is filed under in the actor filter: the token's subject, `admin-password`, `cron` or `anonymous`. */
 export function actorKey(actor: AuditActor): string {
-  return actor.via === 'token' ? actor.subject : actor.via === 'password' ? 'admin-password' : 'anonymous';
+  return actor.via === 'token' ? actor.subject : actor.via === 'password' ? 'admin-password' : actor.via === 'cron' ? 'cron' : 'anonymous';
 }
 
 /** The record a change writes with itself: the route's change status, changed. */

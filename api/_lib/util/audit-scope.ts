@@ -19,10 +19,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
  * Who made a request, as its audit record names them (never a credential): a verified token's subject
- * and role, the admin password, or nobody verified (a refused authentication).
+ * and role, the admin password, the cron secret, or nobody verified (a refused authentication).
  */
 export type AuditActor =
-  { readonly via: 'token'; readonly subject: string; readonly role: string } | { readonly via: 'password' } | { readonly via: 'none' };
+  | { readonly via: 'token'; readonly subject: string; readonly role: string }
+  | { readonly via: 'password' }
+  | { readonly via: 'cron' }
+  | { readonly via: 'none' };
 
 /** What a scope knows from the start: who, where, which request. */
 export interface AuditDraft {
