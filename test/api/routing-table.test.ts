@@ -129,12 +129,17 @@ describe('the table', () => {
       ['/api/admin/players', ['GET']],
       ['/api/admin/players/{key}', ['GET']],
       ['/api/admin/players/{key}/wallet', ['GET']],
+      ['/api/admin/players/{key}/bag', ['GET']],
+      ['/api/admin/players/{key}/items', ['GET']],
+      ['/api/admin/items/{key}/events', ['GET']],
       ['/api/admin/players/{key}/revoke-sessions', ['POST']],
       ['/api/admin/players/{key}/ban', ['POST']],
       ['/api/admin/players/{key}/unban', ['POST']],
       ['/api/admin/players/{key}/erase', ['POST']],
       ['/api/admin/players/{key}/export', ['GET']],
       ['/api/admin/reversals', ['POST']],
+      ['/api/admin/bag-reversals', ['POST']],
+      ['/api/admin/items/{key}/void', ['POST']],
     ]);
     expect(
       tbl()
@@ -181,7 +186,17 @@ describe('the table', () => {
         expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
       else if (
         ['wallet', 'admin'].includes(r.entry) &&
-        !['overview', 'account', 'players', 'player', 'player-wallet', 'player-export'].includes(r.name)
+        ![
+          'overview',
+          'account',
+          'players',
+          'player',
+          'player-wallet',
+          'player-bag',
+          'player-items',
+          'item-history',
+          'player-export',
+        ].includes(r.name)
       )
         expect(r.methods, r.path).toEqual(['POST']);
       else if (r.entry === 'player')
@@ -229,11 +244,15 @@ describe('the table', () => {
       'account',
       'player',
       'player-wallet',
+      'player-bag',
+      'player-items',
+      'item-history',
       'revoke-sessions',
       'ban',
       'unban',
       'erase',
       'player-export',
+      'item-void',
       'object',
       'progress',
       'item',
