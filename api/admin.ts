@@ -26,10 +26,19 @@
  *   user id or display-name prefix (`api/_lib/operations/lookup.ts`), `cursor`, `limit` (1-100, default
  *   20). 200 `schemas/responses/player-search.schema.json`.
  * - `GET /api/admin/players/{studioId or accountId}` (support): the account, its links, access, wallet
- *   (balance and latest entries), bag, unique items, characters, island summary and recipes. 200
+ *   (balance and latest entries), bag (quantities and latest entries), unique items (owned, and the latest
+ *   in every state), characters, island summary and recipes. 200
  *   `schemas/responses/player-summary.schema.json`.
  * - `GET /api/admin/players/{studioId or accountId}/wallet` (support): the wallet's entries newest first
  *   with who asked for each; the overview's parameters. 200 `schemas/responses/player-wallet.schema.json`.
+ * - `GET /api/admin/players/{studioId or accountId}/bag` (support): the quantities held and the bag's
+ *   entries newest first, reversals and reversed grants linked; `limit` (1-200, default 50), `cursor`,
+ *   `definitionId` (`api/_lib/operations/history.ts`). 200 `schemas/responses/player-bag.schema.json`.
+ * - `GET /api/admin/players/{studioId or accountId}/items` (support): the account's unique items newest
+ *   mint first, in every state (consumed, destroyed, voided included); `limit`, `cursor`, `state`. 200
+ *   `schemas/responses/player-items.schema.json`.
+ * - `GET /api/admin/items/{studio_uuid}/events` (support): an item as it stands and its events newest
+ *   first, a void with its reason; `limit`, `cursor`. 200 `schemas/responses/item-events.schema.json`.
  * - `POST /api/admin/players/{studioId or accountId}/erase`: body `account-action` (`reason`,
  *   `idempotencyKey`): erases the account's personal data and closes it, once per key
  *   (`api/_lib/operations/erasure.ts`). 200 `schemas/responses/account-access.schema.json`.
@@ -39,7 +48,19 @@
  *   `idempotencyKey`): a compensating transfer of the entry's amount back to the issuer, at most once per
  *   entry (`api/_lib/ledger/reversals.ts`). 200 `schemas/responses/reversal.schema.json`; 409 when the
  *   entry was reversed before (naming that reversal), is a reversal, or exceeds the balance.
+ * - `POST /api/admin/bag-reversals`: body `schemas/requests/bag-reversal.schema.json` (`studioId` |
+ *   `accountId`, `sourceRef` of the grant, `reason`, `idempotencyKey`): an entry that takes the grant's
+ *   units back, linked to it, at most once per grant (`reverseBagGrant`, `api/_lib/player/bag.ts`). 200
+ *   `schemas/responses/bag-reversal.schema.json`; 404 when no entry of the account has the source ref; 409
+ *   when it is a consumption or a reversal, was reversed before (naming that reversal), or more units than
+ *   are held.
+ * - `POST /api/admin/items/{studio_uuid}/void`: body `schemas/requests/item-void.schema.json` (`reason`,
+ *   `idempotencyKey`): the item's final `voided` event (`voidItem`, `api/_lib/player/items.ts`); game
+ *   servers may not void. 200 `schemas/responses/item-voided.schema.json`; 409 when the item is consumed,
+ *   destroyed or voided already.
  *
+ * Errors (problem+json): 400, 401 with `WWW-Authenticate`, 403, 404, 409 CONFLICT (username taken),
+ * 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 503 UPSTREAM_UNAVAILABLE. A refused request changes nothing.
  * - `GET /api/admin/ledger/verify` (Vercel Cron: `Authorization: Bearer <CRON_SECRET>`, the `cron` access)
  *   and `POST /api/admin/ledger/verify` (admin; no body): one run of the scheduled ledger check
  *   (`api/_lib/ledger/verification.ts`), resumed where the last stopped, for up to `budgetMs` (query,
@@ -48,16 +69,28 @@
  *   `schemas/responses/ledger-verification.schema.json`, failures or not (they are data).
  * - `GET /api/admin/ledger/health` (support): the pass's progress and the last results, newest first.
  *   200 `schemas/responses/ledger-health.schema.json`.
- *
- * Errors (problem+json): 400, 401 with `WWW-Authenticate`, 403, 404, 409 CONFLICT (username taken),
- * 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 503 UPSTREAM_UNAVAILABLE. A refused request changes nothing.
+ * - `GET /api/admin/audit` (support): the audit log newest first, with `actor`, `account`, `route`, `from`,
+ *   `to`, `cursor` and `limit` (`api/_lib/audit/service.ts`). 200 `schemas/responses/audit.schema.json`.
  */
 import { readJsonBody } from './_lib/http/body.js';
 import { getServiceConfig } from './_lib/config.js';
 import { actorName, clampHeaders, defineEntry, idempotentAnswer, parseQuery, plainJson, ServiceError } from './_lib/http/index.js';
 import { erasePlayer, type EraseBody } from './_lib/operations/erasure.js';
-import { accountNamed, exportDisposition, exportPlayer, findPlayers, playerSummary, walletHistory } from './_lib/operations/lookup.js';
+import {
+  accountNamed,
+  bagHistory,
+  exportDisposition,
+  exportPlayer,
+  findPlayers,
+  itemList,
+  playerSummary,
+  walletHistory,
+} from './_lib/operations/lookup.js';
+import { BAG_HISTORY_PARAMS, ITEM_EVENT_PARAMS, ITEM_LIST_PARAMS, itemEventPage } from './_lib/operations/history.js';
+import { reverseBagGrant, type BagReversalBody } from './_lib/player/bag.js';
+import { instanceIdOf, voidItem, type VoidBody } from './_lib/player/items.js';
 import { playerStore } from './_lib/player/store.js';
+import type { ItemState } from './_lib/player/types.js';
 import type { TransferKindName } from './_lib/ledger/types.js';
 import { OVERVIEW_PARAMS } from './_lib/ledger/params.js';
 import { STUDIO_ID, UUID } from './_lib/ledger/ids.js';
@@ -93,8 +126,8 @@ export const PLAYER_SEARCH_PARAMS = Object.freeze({
   limit: { kind: 'int', min: 1, max: 100, default: 20, clamp: true },
 } as const);
 
-/** The audit log's query parameters (the OpenAPI document reads them here). */
-export { AUDIT_PARAMS };
+/** The audit log's and the histories' query parameters (the OpenAPI document reads them here). */
+export { AUDIT_PARAMS, BAG_HISTORY_PARAMS, ITEM_EVENT_PARAMS, ITEM_LIST_PARAMS };
 
 /** Query parameters of a run of the scheduled ledger check (also read by the OpenAPI document, `build/openapi/`). */
 export const LEDGER_VERIFY_PARAMS = Object.freeze({
@@ -166,6 +199,31 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
         return plainJson(page, 200, clampHeaders(parsed.clamped));
       },
     },
+    'player-bag': {
+      GET: async ({ url, key }) => {
+        const parsed = parseQuery(url.searchParams, BAG_HISTORY_PARAMS);
+        const { limit, cursor, definitionId } = parsed.values;
+        const page = await bagHistory({ ledger: await ledgerStore(), player: await playerStore() }, key!, { limit, cursor, definitionId });
+        return plainJson(page, 200, clampHeaders(parsed.clamped));
+      },
+    },
+    'player-items': {
+      GET: async ({ url, key }) => {
+        const parsed = parseQuery(url.searchParams, ITEM_LIST_PARAMS);
+        const { limit, cursor, state } = parsed.values;
+        const stores = { ledger: await ledgerStore(), player: await playerStore() };
+        const page = await itemList(stores, key!, { limit, cursor, state: state as ItemState | undefined });
+        return plainJson(page, 200, clampHeaders(parsed.clamped));
+      },
+    },
+    'item-history': {
+      GET: async ({ url, key }) => {
+        const parsed = parseQuery(url.searchParams, ITEM_EVENT_PARAMS);
+        const { limit, cursor } = parsed.values;
+        const page = await itemEventPage({ ledger: await ledgerStore(), player: await playerStore() }, key!, { limit, cursor });
+        return plainJson(page, 200, clampHeaders(parsed.clamped));
+      },
+    },
     'revoke-sessions': {
       POST: async ({ request, key }) => {
         const body = await readJsonBody<AccountActionBody>(request, { schema: 'account-action' });
@@ -200,20 +258,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
         return plainJson(await listAudit(await auditLog(), await ledgerStore(), parsed.values), 200, clampHeaders(parsed.clamped));
       },
     },
-    reversals: {
-      POST: async ({ request, caller }) => {
-        const body = await readJsonBody<ReversalBody>(request, { schema: 'reversal' });
-        const result = await reverseEntry(await ledgerStore(), body, actorName(caller));
-        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
-      },
-    },
-    'grant-coin': {
-      POST: async ({ request, caller }) => {
-        const body = await readJsonBody<GrantCoinBody>(request, { schema: 'grant-coin' });
-        const result = await grantCoin(await ledgerStore(), body, undefined, actorName(caller));
-        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
-      },
-    },
     'ledger-verify': {
       GET: ({ url }) => verifyLedger(url, 'cron'),
       POST: ({ url }) => verifyLedger(url, 'operator'),
@@ -222,6 +266,35 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
       GET: async ({ url }) => {
         parseQuery(url.searchParams, {});
         return plainJson(await verificationHealth(await ledgerStore()));
+      },
+    },
+    reversals: {
+      POST: async ({ request, caller }) => {
+        const body = await readJsonBody<ReversalBody>(request, { schema: 'reversal' });
+        const result = await reverseEntry(await ledgerStore(), body, actorName(caller));
+        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+      },
+    },
+    'bag-reversals': {
+      POST: async ({ request, caller }) => {
+        const body = await readJsonBody<BagReversalBody>(request, { schema: 'bag-reversal' });
+        const result = await reverseBagGrant(await playerStore(), await ledgerStore(), body, actorName(caller));
+        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+      },
+    },
+    'item-void': {
+      POST: async ({ request, key, caller }) => {
+        const id = instanceIdOf(key);
+        const body = await readJsonBody<VoidBody>(request, { schema: 'item-void' });
+        const result = await voidItem(await playerStore(), await ledgerStore(), id, body, actorName(caller));
+        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
+      },
+    },
+    'grant-coin': {
+      POST: async ({ request, caller }) => {
+        const body = await readJsonBody<GrantCoinBody>(request, { schema: 'grant-coin' });
+        const result = await grantCoin(await ledgerStore(), body, undefined, actorName(caller));
+        return idempotentAnswer(result, result.idempotent, { createdStatus: 200 });
       },
     },
   },

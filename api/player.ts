@@ -63,7 +63,8 @@
  * - `GET /api/ledger/{studio_uuid}`: the item, its current owner and every event, oldest first.
  * - `POST /api/ledger/{studio_uuid}/events`: `{ event, idempotencyKey, characterId?, toStudioId? |
  *   toAccountId? }` records assigned, equipped, unequipped, transferred, consumed or destroyed; 409 when
- *   the item's state forbids it (nothing but reading after consumed or destroyed).
+ *   the item's state forbids it (nothing but reading after consumed, destroyed, or voided by an operator,
+ *   `POST /api/admin/items/{studio_uuid}/void`).
  *
  * The account bag (spec 2.6, 2.8; `api/_lib/player/bag.ts`):
  * - `GET /api/inventory` (the caller's token): `{ stackables: [{ definitionId, quantity }], uniqueItems }`.
@@ -71,9 +72,15 @@
  *   definitionId, quantity, idempotencyKey }`; 201 `{ entry, quantity, account, idempotent: false }`, the
  *   same key again answers the first entry (200); a consumption beyond the quantity held is 409.
  *
+ * Bans (spec 5.3; docs/architecture.md, "Sessions and bans"): a banned account's player token is 403
+ * `ACCOUNT_SUSPENDED` everywhere, and so is a game server's write to it (role `server`): checked before
+ * the write, and again inside the store's write itself (`writeStore`), so no such write lands once a ban
+ * has answered; operators (admin, master, the admin password) still correct the account.
+ *
  * Errors (problem+json): 400 BAD_REQUEST / INVALID_QUERY / INVALID_BODY (every bad field), 401
- * UNAUTHORIZED with `WWW-Authenticate`, 404, 409 CONFLICT, 412 PRECONDITION_FAILED (with the current
- * `ETag`), 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 428 PRECONDITION_REQUIRED (no `If-Match`, or `*`), 503.
+ * UNAUTHORIZED with `WWW-Authenticate`, 403 (FORBIDDEN, ACCOUNT_SUSPENDED), 404, 409 CONFLICT, 412
+ * PRECONDITION_FAILED (with the current `ETag`), 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 428
+ * PRECONDITION_REQUIRED (no `If-Match`, or `*`), 503.
  */
 import { createHash } from 'node:crypto';
 import { MERGE_PATCH_TYPES, readJsonBody } from './_lib/http/body.js';
@@ -120,7 +127,7 @@ import { ledgerStore } from './_lib/ledger/store.js';
 import { exportDisposition, exportPlayer } from './_lib/operations/lookup.js';
 import { logout, refusingSuspended } from './_lib/ledger/service.js';
 import { externalLinkTo, externalLogin, type ExternalTokenBody } from './_lib/player/external-login.js';
-import { playerStore } from './_lib/player/store.js';
+import { playerStore, refusingBanned } from './_lib/player/store.js';
 import { changeBag, inventoryOf, type BagChangeBody } from './_lib/player/bag.js';
 import { instanceIdOf, itemHistory, mintItem, recordItemEvent, type ItemEventBody, type MintBody } from './_lib/player/items.js';
 import type { Json } from './_lib/util/merge-patch.js';
@@ -158,11 +165,26 @@ async function writeLedger(caller: Caller): Promise<LedgerStore> {
   return caller.via === 'token' && caller.principal.role === 'server' ? refusingSuspended(ledger) : ledger;
 }
 
-/** The caller's own account and the player store (a `player` route). @throws ServiceError 404, 503 */
-async function callerState(caller: Caller, url: URL): Promise<{ account: Account; store: PlayerStore }> {
+/** True for an operator (an `admin` or `master` token, or the admin password): its writes may correct a banned account. */
+function operator(caller: Caller): boolean {
+  return caller.via === 'password' || (caller.via === 'token' && (caller.principal.role === 'admin' || caller.principal.role === 'master'));
+}
+
+/**
+ * The player store a write of `caller` goes through: but for operators', every write refuses a banned
+ * account in the write itself (`refusingBanned`), so a ban once answered is followed by no game server's
+ * or player's write to the account, whatever check ran before it (docs/architecture.md, "Sessions and bans").
+ */
+async function writeStore(caller: Caller): Promise<PlayerStore> {
+  const store = await playerStore();
+  return operator(caller) ? store : refusingBanned(store);
+}
+
+/** The caller's own account and the player store (a `player` route; for a write, `writeStore`'s). @throws ServiceError 404, 503 */
+async function callerState(caller: Caller, url: URL, write = false): Promise<{ account: Account; store: PlayerStore }> {
   parseQuery(url.searchParams, PLAYER_PARAMS.none);
   const account = await callerAccount(await ledgerStore(), principalOf(caller));
-  return { account, store: await playerStore() };
+  return { account, store: write ? await writeStore(caller) : await playerStore() };
 }
 
 /** The account of the character a progress route names, and the player store. @throws ServiceError 400, 404, 503 */
@@ -176,7 +198,8 @@ async function progressState(
   const acting = actingOf(caller);
   const store = await playerStore();
   const ledger = write ? await writeLedger(caller) : await ledgerStore();
-  return { account: await characterAccount(ledger, store, acting, characterIdOf(key)), store, acting };
+  const account = await characterAccount(ledger, store, acting, characterIdOf(key));
+  return { account, store: write ? await writeStore(caller) : store, acting };
 }
 
 /** The account a request acts for (`?studioId=` for a game server) and the player store. @throws ServiceError 400, 403, 404, 503 */
@@ -188,7 +211,7 @@ async function actingState(
   const { studioId } = parseQuery(url.searchParams, PLAYER_PARAMS.account).values;
   const acting = actingOf(caller);
   const account = await actingAccount(write ? await writeLedger(caller) : await ledgerStore(), acting, studioId);
-  return { account, store: await playerStore(), acting };
+  return { account, store: write ? await writeStore(caller) : await playerStore(), acting };
 }
 
 /** The island answer: the document with its strong ETag. */
@@ -226,7 +249,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
     },
     'export-from-rts': {
       POST: async ({ request, url, caller }) => {
-        const { account, store } = await callerState(caller, url);
+        const { account, store } = await callerState(caller, url, true);
         const body = await readJsonBody<RtsExportInput>(request, { schema: 'island-export-from-rts', maxBytes: ISLAND_BODY_LIMIT_BYTES });
         return stateResponse(await exportIsland(store, account, request.headers.get('if-match'), body));
       },
@@ -238,7 +261,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
         return plainJson({ era, characters: (await store.characters(account.accountId, era as Era)).map(characterView) });
       },
       POST: async ({ request, url, caller }) => {
-        const { account, store } = await callerState(caller, url);
+        const { account, store } = await callerState(caller, url, true);
         const body = await readJsonBody<CreateCharacterBody>(request, { schema: 'character-create' });
         const { character, created } = await createCharacter(store, account, body);
         const location = new URL(`/api/characters/${character.id}/progress`, url).pathname;
@@ -286,7 +309,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
       POST: async ({ request, url, caller }) => {
         parseQuery(url.searchParams, PLAYER_PARAMS.none);
         const body = await readJsonBody<RecipeLearnBody>(request, { schema: 'recipe-learn' });
-        const out = await learnRecipe(await playerStore(), await writeLedger(caller), body);
+        const out = await learnRecipe(await writeStore(caller), await writeLedger(caller), body);
         return plainJson(out, out.learned ? 201 : 200);
       },
     },
@@ -316,7 +339,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
       POST: async ({ request, url, caller }) => {
         parseQuery(url.searchParams, PLAYER_PARAMS.none);
         const body = await readJsonBody<MintBody>(request, { schema: 'item-mint' });
-        const out = await mintItem(await playerStore(), await writeLedger(caller), body);
+        const out = await mintItem(await writeStore(caller), await writeLedger(caller), body);
         return idempotentAnswer(out, out.idempotent, { createdHeaders: { Location: `/api/ledger/${out.item.studioUuid}` } });
       },
     },
@@ -331,7 +354,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
         parseQuery(url.searchParams, PLAYER_PARAMS.none);
         const id = instanceIdOf(key);
         const body = await readJsonBody<ItemEventBody>(request, { schema: 'item-event' });
-        const out = await recordItemEvent(await playerStore(), await writeLedger(caller), id, body);
+        const out = await recordItemEvent(await writeStore(caller), await writeLedger(caller), id, body);
         return idempotentAnswer(out, out.idempotent);
       },
     },
@@ -355,6 +378,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
 async function bagChange(request: Request, url: URL, caller: Caller, sign: 1 | -1): Promise<Response> {
   parseQuery(url.searchParams, PLAYER_PARAMS.none);
   const body = await readJsonBody<BagChangeBody>(request, { schema: 'bag-change' });
-  const out = await changeBag(await playerStore(), await writeLedger(caller), body, sign);
+  const out = await changeBag(await writeStore(caller), await writeLedger(caller), body, sign);
   return idempotentAnswer(out, out.idempotent);
 }

@@ -18,7 +18,14 @@ import { EXPORT_PARAMS, SEARCH_PARAMS } from '../../api/catalog.js';
 import { SPECS as REGISTRY_PARAMS } from '../../api/registries.js';
 import { LIST_SPEC, MAX_MULTI_FILES } from '../../api/storage.js';
 import { OVERVIEW_PARAMS } from '../../api/wallet.js';
-import { AUDIT_PARAMS, LEDGER_VERIFY_PARAMS, PLAYER_SEARCH_PARAMS } from '../../api/admin.js';
+import {
+  AUDIT_PARAMS,
+  BAG_HISTORY_PARAMS,
+  ITEM_EVENT_PARAMS,
+  ITEM_LIST_PARAMS,
+  LEDGER_VERIFY_PARAMS,
+  PLAYER_SEARCH_PARAMS,
+} from '../../api/admin.js';
 import { PLAYER_PARAMS } from '../../api/player.js';
 import { MERGE_PATCH_TYPES } from '../../api/_lib/http/body.js';
 import { LOOKUP_PARAM_SPEC, listParamSpec } from '../../api/_lib/http/collection-params.js';
@@ -508,6 +515,54 @@ const operations: OperationSpec[] = [
   },
   {
     entry: 'admin',
+    route: 'player-bag',
+    method: 'GET',
+    operationId: 'getPlayerBag',
+    summary: 'An account’s bag entries, newest first, reversals linked to their grants',
+    description:
+      'The quantities held now and every grant, consumption and reversal, newest first (time, then definition and sequence); a reversal names the grant it reverses (`reverses`) and a reversed grant its reversal (`reversedBy`), the reversal with its reason and who asked. Paged by an opaque `cursor` bound to the account and `definitionId`.',
+    tag: 'admin',
+    key: '`STUDIO_*` id or account uuid',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+    query: BAG_HISTORY_PARAMS,
+    queryExample: { limit: '20', definitionId: 'MATL-20260601090000-000101-F469B3E9' },
+    success: [{ status: 200, description: 'A page of entries.', schema: 'responses/player-bag', headers: LIMIT_HEADERS }],
+    errors: ['NOT_FOUND'],
+  },
+  {
+    entry: 'admin',
+    route: 'player-items',
+    method: 'GET',
+    operationId: 'getPlayerItems',
+    summary: 'An account’s unique items in every state, newest mint first',
+    description:
+      'The items the account owns now and those that ended in its hands (consumed, destroyed, voided), each with its state; `state` keeps one. Paged by an opaque `cursor` bound to the account and the filter.',
+    tag: 'admin',
+    key: '`STUDIO_*` id or account uuid',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+    query: ITEM_LIST_PARAMS,
+    queryExample: { limit: '20', state: 'voided' },
+    success: [{ status: 200, description: 'A page of items.', schema: 'responses/player-items', headers: LIMIT_HEADERS }],
+    errors: ['NOT_FOUND'],
+  },
+  {
+    entry: 'admin',
+    route: 'item-history',
+    method: 'GET',
+    operationId: 'getItemEvents',
+    summary: 'A unique item and its events, newest first',
+    description:
+      'The item as it stands with its owner, and its events newest first; a void carries its reason and who asked. Paged by an opaque `cursor` bound to the item.',
+    tag: 'admin',
+    key: 'the item’s studio_uuid',
+    keyExample: UUID_EXAMPLE,
+    query: ITEM_EVENT_PARAMS,
+    queryExample: { limit: '20' },
+    success: [{ status: 200, description: 'A page of events.', schema: 'responses/item-events', headers: LIMIT_HEADERS }],
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+  },
+  {
+    entry: 'admin',
     route: 'grant-coin',
     method: 'POST',
     operationId: 'grantCoin',
@@ -642,6 +697,46 @@ const operations: OperationSpec[] = [
     tag: 'admin',
     query: PLAYER_PARAMS.none,
     success: [{ status: 200, description: 'Progress and results.', schema: 'responses/ledger-health' }],
+  },
+  // corrections of player state (§2.6, §2.8)
+  {
+    entry: 'admin',
+    route: 'bag-reversals',
+    method: 'POST',
+    operationId: 'reverseBagGrant',
+    summary: 'Reverse a bag grant by an entry that takes its units back',
+    description: `Appends an entry under \`bag-reversal:{idempotencyKey}\` that takes back exactly the units the grant gave, linked to it (the bag history shows \`reverses\` on the reversal and \`reversedBy\` on the grant); history is never edited. The grant is named by its source ref (\`bag-grant:{key}\`) and the account it belongs to. A grant is reversed at most once: another reversal of it is 409 naming the first. 409 too for a consumption or a reversal, or when fewer units are held than the grant gave. ${IDEMPOTENCY}`,
+    tag: 'admin',
+    body: {
+      kind: 'json',
+      schema: 'requests/bag-reversal',
+      example: {
+        studioId: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+        sourceRef: 'bag-grant:drop-2026-11-28-0042',
+        reason: 'Granted 50 ore instead of 5',
+        idempotencyKey: 'bag-reverse-2026-11-28-0001',
+      },
+    },
+    success: [{ status: 200, description: 'The reversal (or its replay).', schema: 'responses/bag-reversal', headers: REPLAYED }],
+    errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+  },
+  {
+    entry: 'admin',
+    route: 'item-void',
+    method: 'POST',
+    operationId: 'voidItem',
+    summary: 'Void a unique item',
+    description: `Records the item’s final \`voided\` event, with the reason and who asked: no event follows it (409), the item is no longer owned or wearable, and it stays in its history. From owned, assigned or equipped; 409 for a consumed, destroyed or voided item. Game servers may not void. ${IDEMPOTENCY}`,
+    tag: 'admin',
+    key: 'the item’s studio_uuid',
+    keyExample: UUID_EXAMPLE,
+    body: {
+      kind: 'json',
+      schema: 'requests/item-void',
+      example: { reason: 'Duplicated by the 11-28 trade exploit', idempotencyKey: 'void-2026-11-28-0001' },
+    },
+    success: [{ status: 200, description: 'The voided item (or the replay).', schema: 'responses/item-voided', headers: REPLAYED }],
+    errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
   },
   // §4.7, §4.9
   {
@@ -1013,7 +1108,7 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'recordItemEvent',
     summary: 'Record an event of a unique item',
-    description: `Assigned, equipped, unequipped, transferred, consumed or destroyed; 409 when the item’s state forbids it. ${IDEMPOTENCY}`,
+    description: `Assigned, equipped, unequipped, transferred, consumed or destroyed (a void is an operator’s, \`POST /api/admin/items/{studio_uuid}/void\`); 409 when the item’s state forbids it. ${IDEMPOTENCY}`,
     tag: 'items',
     query: PLAYER_PARAMS.none,
     key: 'the item’s studio_uuid',

@@ -15,6 +15,16 @@ export type BagChangeRequest1 = {
 [k: string]: unknown | undefined
 }
 /**
+ * Body of POST /api/admin/bag-reversals (spec 2.6, 2.8; docs/architecture.md, "Bag reversals"): reverse one bag grant of the account by an entry that takes its units back, once per idempotency key (sourceRef bag-reversal:{key}); a grant is reversed at most once.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "BagReversalRequest".
+ */
+export type BagReversalRequest = (BagReversalRequest1 & BagReversalRequest2)
+export type BagReversalRequest1 = {
+[k: string]: unknown | undefined
+}
+/**
  * This interface was referenced by `ChangesFile`'s JSON-Schema
  * via the `definition` "ids".
  */
@@ -92,6 +102,8 @@ AuthLinkResponse?: AuthLinkResponse
 AuthLoginResponse?: AuthLoginResponse
 BagChangeRequest?: BagChangeRequest
 BagChangeResponse?: BagChangeResponse
+BagReversalRequest?: BagReversalRequest
+BagReversalResponse?: BagReversalResponse
 BuildReportFile?: BuildReportFile
 ChangesFile?: ChangesFile
 CharacterCreateRequest?: CharacterCreateRequest
@@ -121,12 +133,17 @@ IslandStateRequest?: IslandStateRequest
 IslandStateResponse?: IslandStateResponse
 ItemEventRequest?: ItemEventRequest
 ItemEventResponse?: ItemEventResponse
+ItemEventsResponse?: ItemEventsResponse
 ItemHistoryResponse?: ItemHistoryResponse
 ItemMintRequest?: ItemMintRequest
 ItemMintedResponse?: ItemMintedResponse
+ItemVoidRequest?: ItemVoidRequest
+ItemVoidedResponse?: ItemVoidedResponse
 LedgerHealthResponse?: LedgerHealthResponse
 LedgerVerificationResponse?: LedgerVerificationResponse
+PlayerBagResponse?: PlayerBagResponse
 PlayerExportResponse?: PlayerExportResponse
+PlayerItemsResponse?: PlayerItemsResponse
 PlayerSearchResponse?: PlayerSearchResponse
 PlayerSummaryResponse?: PlayerSummaryResponse
 PlayerWalletResponse?: PlayerWalletResponse
@@ -412,6 +429,67 @@ accountId: string
 studioId: string
 }
 idempotent: boolean
+}
+export interface BagReversalRequest2 {
+studioId?: string
+accountId?: string
+/**
+ * The grant to reverse, by the source ref its entry carries (bag-grant:{the game server's key}); a consumption's or a reversal's is refused (409).
+ */
+sourceRef: string
+/**
+ * Why the grant is reversed (stored text; line feeds and tabs allowed); kept beside the reversal, not part of the replay comparison.
+ */
+reason: string
+/**
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
+ */
+idempotencyKey: string
+}
+/**
+ * Body of POST /api/admin/bag-reversals (spec 2.6, 2.8; docs/architecture.md, "Bag reversals"): the reversal's entry, the grant it reverses and the quantity held after it. `idempotent` is true on the replay of the key.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "BagReversalResponse".
+ */
+export interface BagReversalResponse {
+kind: "bag_reversal"
+idempotent: boolean
+/**
+ * The reversal's own source ref, bag-reversal:{idempotencyKey}.
+ */
+sourceRef: string
+/**
+ * The grant it reverses.
+ */
+reverses: string
+account: {
+accountId: string
+studioId: string
+displayName: string
+}
+definitionId: string
+/**
+ * The reversal's place in its stack.
+ */
+seq: number
+/**
+ * Units taken back.
+ */
+quantity: number
+/**
+ * The quantity held right after the reversal.
+ */
+quantityAfter: number
+reason: string
+/**
+ * Who asked: `<role>:<subject>` of an operator token, or `admin-password`.
+ */
+actor: string
+at: string
 }
 /**
  * Every problem of the build that produced the output (spec 9.1), by file, line, column, JSON pointer, rule and severity; written by the build (api/_lib/formats/build-report.ts). A published report always has ok true; the local server answers a failed build's report (ok false) at the same path.
@@ -1341,7 +1419,7 @@ export interface Item {
 studioUuid: string
 definitionId: string
 accountId: string
-state: ("owned" | "assigned" | "equipped" | "consumed" | "destroyed")
+state: ("owned" | "assigned" | "equipped" | "consumed" | "destroyed" | "voided")
 characterId: (string | null)
 seq: number
 mintedAt: string
@@ -1358,10 +1436,69 @@ studioId: string
 export interface Event {
 studioUuid: string
 seq: number
-kind: ("minted" | "assigned" | "equipped" | "unequipped" | "transferred" | "consumed" | "destroyed")
+kind: ("minted" | "assigned" | "equipped" | "unequipped" | "transferred" | "consumed" | "destroyed" | "voided")
 accountId: string
 characterId: (string | null)
 at: string
+}
+/**
+ * Body of GET /api/admin/items/{studio_uuid}/events (spec 2.6; docs/architecture.md, "Player look-up", "Voided items"): the item as it stands with its owner, and its events newest first, a void with its reason and who asked, paged by an opaque cursor bound to the item.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "ItemEventsResponse".
+ */
+export interface ItemEventsResponse {
+item: {
+studioUuid: string
+definitionId: string
+/**
+ * consumed, destroyed and voided are final: the item is no longer owned.
+ */
+state: ("owned" | "assigned" | "equipped" | "consumed" | "destroyed" | "voided")
+characterId: (string | null)
+/**
+ * Events so far.
+ */
+seq: number
+mintedAt: string
+updatedAt: string
+owner: {
+accountId: string
+studioId: string
+}
+}
+/**
+ * @maxItems 200
+ */
+events: Event1[]
+/**
+ * Cursor of the next page with the same filter; null on the last page.
+ */
+cursor: (string | null)
+hasMore: boolean
+}
+/**
+ * This interface was referenced by `ItemEventsResponse`'s JSON-Schema
+ * via the `definition` "event".
+ */
+export interface Event1 {
+studioUuid: string
+seq: number
+kind: ("minted" | "assigned" | "equipped" | "unequipped" | "transferred" | "consumed" | "destroyed" | "voided")
+/**
+ * The owner after the event.
+ */
+accountId: string
+characterId: (string | null)
+at: string
+/**
+ * For an operator's event (a void): why (blank after an erasure of the owner).
+ */
+reason?: string
+/**
+ * For an operator's event: who asked.
+ */
+actor?: string
 }
 /**
  * Body of GET /api/ledger/{studio_uuid} (spec 2.6, 4.8): the item as it stands, its current owner, and every event, oldest first.
@@ -1373,7 +1510,7 @@ export interface ItemHistoryResponse {
 studioUuid: string
 definitionId: string
 accountId: string
-state: ("owned" | "assigned" | "equipped" | "consumed" | "destroyed")
+state: ("owned" | "assigned" | "equipped" | "consumed" | "destroyed" | "voided")
 characterId: (string | null)
 seq: number
 mintedAt: string
@@ -1407,6 +1544,41 @@ idempotencyKey: string
  */
 export interface ItemMintedResponse {
 item: Item
+idempotent: boolean
+}
+/**
+ * Body of POST /api/admin/items/{studio_uuid}/void (spec 2.6; docs/architecture.md, "Voided items"): an operator's final event of the item, once per (item, idempotency key).
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "ItemVoidRequest".
+ */
+export interface ItemVoidRequest {
+/**
+ * Why the item is voided (stored text; line feeds and tabs allowed); kept beside the event, not part of the replay comparison.
+ */
+reason: string
+/**
+ * Idempotency key: 8-255 of letters, digits and . _ : ~ + / = - (no spaces or other characters: a key is compared as sent, so "k" and "k " could never name one request). Kept forever: the same key again is a replay of the first request, or 422 with another request.
+ * 
+ * This interface was referenced by `DefsRequest`'s JSON-Schema
+ * via the `definition` "idempotencyKey".
+ */
+idempotencyKey: string
+}
+/**
+ * Body of POST /api/admin/items/{studio_uuid}/void (spec 2.6; docs/architecture.md, "Voided items"): the item after the void, the event, why and who asked. `idempotent` is true on the replay of the key (the first reason stands).
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "ItemVoidedResponse".
+ */
+export interface ItemVoidedResponse {
+item: Item
+event: Event
+reason: string
+/**
+ * Who asked: `<role>:<subject>` of an operator token, or `admin-password`.
+ */
+actor: string
 idempotent: boolean
 }
 /**
@@ -1571,7 +1743,79 @@ cursor: ("written" | "superseded")
 alert: ("none" | "logged" | "posted" | "webhook-failed")
 }
 /**
- * Body of GET /api/admin/players/{studioId}/export and GET /api/account/export (GDPR article 15): everything held about one account, as one document: the account, its links and access, every wallet entry newest first, the bag, each unique item with its history, each character with its progress, the island's state (null while never opened) and the learned recipes.
+ * Body of GET /api/admin/players/{studioId}/bag (docs/architecture.md, "Player look-up", "Bag reversals"): the stackables held now and the bag's entries newest first (time, definition, sequence), each reversal and reversed grant linked to the other, paged by an opaque cursor bound to the account and the filter.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "PlayerBagResponse".
+ */
+export interface PlayerBagResponse {
+account: {
+accountId: string
+studioId: string
+displayName: string
+userId: string
+username: string
+createdAt: string
+}
+bag: Line[]
+/**
+ * @maxItems 200
+ */
+entries: Entry[]
+/**
+ * Cursor of the next page with the same filter; null on the last page.
+ */
+cursor: (string | null)
+hasMore: boolean
+}
+/**
+ * This interface was referenced by `PlayerBagResponse`'s JSON-Schema
+ * via the `definition` "line".
+ */
+export interface Line {
+definitionId: string
+quantity: number
+}
+/**
+ * This interface was referenced by `PlayerBagResponse`'s JSON-Schema
+ * via the `definition` "entry".
+ */
+export interface Entry {
+/**
+ * The entry's name, unique forever: bag-grant:{key}, bag-consume:{key} or bag-reversal:{key}.
+ */
+sourceRef: string
+kind: ("grant" | "consume" | "reversal")
+definitionId: string
+/**
+ * The entry's place in its stack (account and definition).
+ */
+seq: number
+/**
+ * Units: positive for a grant, negative for a consumption or a reversal.
+ */
+delta: number
+quantityAfter: number
+at: string
+/**
+ * For a reversal: the source ref of the grant it reverses.
+ */
+reverses?: string
+/**
+ * Present when this grant was reversed: its reversal's source ref.
+ */
+reversedBy?: string
+/**
+ * For a reversal: why (blank after an erasure of the account).
+ */
+reason?: string
+/**
+ * For a reversal: who asked, `<role>:<subject>` of an operator token or `admin-password`.
+ */
+actor?: string
+}
+/**
+ * Body of GET /api/admin/players/{studioId}/export and GET /api/account/export (GDPR article 15): everything held about one account, as one document: the account, its links and access, every wallet entry newest first, the bag and every bag entry, each unique item (those ended in its hands too) with its history, each character with its progress, the island's state (null while never opened) and the learned recipes.
  * 
  * This interface was referenced by `Components`'s JSON-Schema
  * via the `definition` "PlayerExportResponse".
@@ -1643,16 +1887,28 @@ bag: {
 definitionId: string
 quantity: number
 }[]
+/**
+ * Every bag entry, newest first, with its reversal links.
+ */
+bagEntries: Entry[]
+/**
+ * Each unique item of the account, owned now or ended in its hands (consumed, destroyed, voided), newest mint first, with every event oldest first.
+ */
 items: {
 studioUuid: string
 definitionId: string
-state: ("owned" | "assigned" | "equipped")
-characterId: (string | null)
-mintedAt: string
 /**
- * @minItems 1
+ * consumed, destroyed and voided are final: the item is no longer owned.
  */
-events: Event[]
+state: ("owned" | "assigned" | "equipped" | "consumed" | "destroyed" | "voided")
+characterId: (string | null)
+/**
+ * Events so far.
+ */
+seq: number
+mintedAt: string
+updatedAt: string
+events: Event1[]
 }[]
 characters: {
 id: string
@@ -1687,6 +1943,50 @@ learnedAt: string
 }[]
 }
 /**
+ * Body of GET /api/admin/players/{studioId}/items (docs/architecture.md, "Player look-up"): the account's unique items newest mint first, those it owns now and those that ended in its hands (consumed, destroyed, voided), each with its state, paged by an opaque cursor bound to the account and the filter.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "PlayerItemsResponse".
+ */
+export interface PlayerItemsResponse {
+account: {
+accountId: string
+studioId: string
+displayName: string
+userId: string
+username: string
+createdAt: string
+}
+/**
+ * @maxItems 200
+ */
+items: Item1[]
+/**
+ * Cursor of the next page with the same filter; null on the last page.
+ */
+cursor: (string | null)
+hasMore: boolean
+}
+/**
+ * This interface was referenced by `PlayerItemsResponse`'s JSON-Schema
+ * via the `definition` "item".
+ */
+export interface Item1 {
+studioUuid: string
+definitionId: string
+/**
+ * consumed, destroyed and voided are final: the item is no longer owned.
+ */
+state: ("owned" | "assigned" | "equipped" | "consumed" | "destroyed" | "voided")
+characterId: (string | null)
+/**
+ * Events so far.
+ */
+seq: number
+mintedAt: string
+updatedAt: string
+}
+/**
  * Body of GET /api/admin/players (docs/architecture.md, "Player look-up"): accounts found by studio id, account id, username, external user id (each exact) or display-name prefix; on the first page the exact matches come first. `matched` names the rule that found each.
  * 
  * This interface was referenced by `Components`'s JSON-Schema
@@ -1712,7 +2012,7 @@ cursor: (string | null)
 hasMore: boolean
 }
 /**
- * Body of GET /api/admin/players/{studioId} (docs/architecture.md, "Player look-up"): what a support screen shows of one account, read without changing anything. `wallet.cursor` continues in GET /api/admin/players/{studioId}/wallet; `island` is null while the player never opened it.
+ * Body of GET /api/admin/players/{studioId} (docs/architecture.md, "Player look-up"): what a support screen shows of one account, read without changing anything. `wallet.cursor`, `bagHistory.cursor` and `itemHistory.cursor` continue in GET /api/admin/players/{studioId}/wallet, …/bag and …/items; `island` is null while the player never opened it.
  * 
  * This interface was referenced by `Components`'s JSON-Schema
  * via the `definition` "PlayerSummaryResponse".
@@ -1791,6 +2091,20 @@ bag: {
 definitionId: string
 quantity: number
 }[]
+/**
+ * The latest 20 bag entries with their reversal links; `cursor` continues in GET /api/admin/players/{studioId}/bag.
+ */
+bagHistory: {
+/**
+ * @maxItems 200
+ */
+entries: Entry[]
+/**
+ * Cursor of the next page with the same filter; null on the last page.
+ */
+cursor: (string | null)
+hasMore: boolean
+}
 items: {
 studioUuid: string
 definitionId: string
@@ -1798,6 +2112,20 @@ state: ("owned" | "assigned" | "equipped")
 characterId: (string | null)
 mintedAt: string
 }[]
+/**
+ * The latest 20 unique items of the account in every state (voided ones too); `cursor` continues in GET /api/admin/players/{studioId}/items.
+ */
+itemHistory: {
+/**
+ * @maxItems 200
+ */
+items: Item1[]
+/**
+ * Cursor of the next page with the same filter; null on the last page.
+ */
+cursor: (string | null)
+hasMore: boolean
+}
 characters: Character[]
 island: (null | {
 revision: number
@@ -3220,6 +3548,77 @@ export interface GetPlayerWalletArgs {
 }
 
 /**
+ * Arguments of `getPlayerBag` (GET /api/admin/players/{key}/bag).
+ */
+export interface GetPlayerBagArgs {
+  /**
+   * `STUDIO_*` id or account uuid
+   */
+  readonly key: string;
+  /** Query parameters. */
+  readonly query?: {
+    /**
+     * Above 200, lowered to 200 (see `X-Limit-Applied`).
+     */
+    readonly "limit"?: number;
+    /**
+     * The opaque `cursor` of the previous page.
+     */
+    readonly "cursor"?: string;
+    /**
+     * `definitionId`
+     */
+    readonly "definitionId"?: string;
+  };
+}
+
+/**
+ * Arguments of `getPlayerItems` (GET /api/admin/players/{key}/items).
+ */
+export interface GetPlayerItemsArgs {
+  /**
+   * `STUDIO_*` id or account uuid
+   */
+  readonly key: string;
+  /** Query parameters. */
+  readonly query?: {
+    /**
+     * Above 200, lowered to 200 (see `X-Limit-Applied`).
+     */
+    readonly "limit"?: number;
+    /**
+     * The opaque `cursor` of the previous page.
+     */
+    readonly "cursor"?: string;
+    /**
+     * Compared without case.
+     */
+    readonly "state"?: "owned" | "assigned" | "equipped" | "consumed" | "destroyed" | "voided";
+  };
+}
+
+/**
+ * Arguments of `getItemEvents` (GET /api/admin/items/{key}/events).
+ */
+export interface GetItemEventsArgs {
+  /**
+   * the item’s studio_uuid
+   */
+  readonly key: string;
+  /** Query parameters. */
+  readonly query?: {
+    /**
+     * Above 200, lowered to 200 (see `X-Limit-Applied`).
+     */
+    readonly "limit"?: number;
+    /**
+     * The opaque `cursor` of the previous page.
+     */
+    readonly "cursor"?: string;
+  };
+}
+
+/**
  * Arguments of `revokeSessions` (POST /api/admin/players/{key}/revoke-sessions).
  */
 export interface RevokeSessionsArgs {
@@ -3346,6 +3745,26 @@ export interface RunLedgerCheckArgs {
      */
     readonly "budgetMs"?: number;
   };
+}
+
+/**
+ * Arguments of `reverseBagGrant` (POST /api/admin/bag-reversals).
+ */
+export interface ReverseBagGrantArgs {
+  /** The request body. */
+  readonly body: BagReversalRequest;
+}
+
+/**
+ * Arguments of `voidItem` (POST /api/admin/items/{key}/void).
+ */
+export interface VoidItemArgs {
+  /**
+   * the item’s studio_uuid
+   */
+  readonly key: string;
+  /** The request body. */
+  readonly body: ItemVoidRequest;
 }
 
 /**
@@ -4091,6 +4510,48 @@ export class GameDataClient {
   }
 
   /**
+   * An account’s bag entries, newest first, reversals linked to their grants.
+   *
+   * `GET /api/admin/players/{key}/bag` (200: A page of entries.)
+   *
+   * The quantities held now and every grant, consumption and reversal, newest first (time, then definition and sequence); a reversal names the grant it reverses (`reverses`) and a reversed grant its reversal (`reversedBy`), the reversal with its reason and who asked. Paged by an opaque `cursor` bound to the account and `definitionId`.
+   *
+   * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  getPlayerBag(args: GetPlayerBagArgs, options?: CallOptions): Promise<ApiResponse<PlayerBagResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/admin/players/{key}/bag', params: { key: args.key }, query: args.query, security: 'token-or-password' }, options);
+  }
+
+  /**
+   * An account’s unique items in every state, newest mint first.
+   *
+   * `GET /api/admin/players/{key}/items` (200: A page of items.)
+   *
+   * The items the account owns now and those that ended in its hands (consumed, destroyed, voided), each with its state; `state` keeps one. Paged by an opaque `cursor` bound to the account and the filter.
+   *
+   * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  getPlayerItems(args: GetPlayerItemsArgs, options?: CallOptions): Promise<ApiResponse<PlayerItemsResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/admin/players/{key}/items', params: { key: args.key }, query: args.query, security: 'token-or-password' }, options);
+  }
+
+  /**
+   * A unique item and its events, newest first.
+   *
+   * `GET /api/admin/items/{key}/events` (200: A page of events.)
+   *
+   * The item as it stands with its owner, and its events newest first; a void carries its reason and who asked. Paged by an opaque `cursor` bound to the item.
+   *
+   * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  getItemEvents(args: GetItemEventsArgs, options?: CallOptions): Promise<ApiResponse<ItemEventsResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/admin/items/{key}/events', params: { key: args.key }, query: args.query, security: 'token-or-password' }, options);
+  }
+
+  /**
    * Refuse every token of an account issued until now.
    *
    * `POST /api/admin/players/{key}/revoke-sessions` (200: The account’s access after it (or its replay).)
@@ -4228,6 +4689,34 @@ export class GameDataClient {
    */
   getLedgerHealth(options?: CallOptions): Promise<ApiResponse<LedgerHealthResponse>> {
     return send(this.options, { method: 'GET', path: '/api/admin/ledger/health', security: 'token-or-password' }, options);
+  }
+
+  /**
+   * Reverse a bag grant by an entry that takes its units back.
+   *
+   * `POST /api/admin/bag-reversals` (200: The reversal (or its replay).)
+   *
+   * Appends an entry under `bag-reversal:{idempotencyKey}` that takes back exactly the units the grant gave, linked to it (the bag history shows `reverses` on the reversal and `reversedBy` on the grant); history is never edited. The grant is named by its source ref (`bag-grant:{key}`) and the account it belongs to. A grant is reversed at most once: another reversal of it is 409 naming the first. 409 too for a consumption or a reversal, or when fewer units are held than the grant gave. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   *
+   * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  reverseBagGrant(args: ReverseBagGrantArgs, options?: CallOptions): Promise<ApiResponse<BagReversalResponse>> {
+    return send(this.options, { method: 'POST', path: '/api/admin/bag-reversals', json: args.body, security: 'token-or-password' }, options);
+  }
+
+  /**
+   * Void a unique item.
+   *
+   * `POST /api/admin/items/{key}/void` (200: The voided item (or the replay).)
+   *
+   * Records the item’s final `voided` event, with the reason and who asked: no event follows it (409), the item is no longer owned or wearable, and it stays in its history. From owned, assigned or equipped; 409 for a consumed, destroyed or voided item. Game servers may not void. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   *
+   * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  voidItem(args: VoidItemArgs, options?: CallOptions): Promise<ApiResponse<ItemVoidedResponse>> {
+    return send(this.options, { method: 'POST', path: '/api/admin/items/{key}/void', params: { key: args.key }, json: args.body, security: 'token-or-password' }, options);
   }
 
   /**
@@ -4507,7 +4996,7 @@ export class GameDataClient {
    *
    * `POST /api/ledger/{key}/events` (200: The event recorded by an earlier request with the same idempotency key. 201: The recorded event.)
    *
-   * Assigned, equipped, unequipped, transferred, consumed or destroyed; 409 when the item’s state forbids it. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * Assigned, equipped, unequipped, transferred, consumed or destroyed (a void is an operator’s, `POST /api/admin/items/{studio_uuid}/void`); 409 when the item’s state forbids it. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
    *
    * Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4655,4 +5144,4 @@ export class GameDataClient {
 }
 
 /** Every operation id, as the methods of {@link GameDataClient} are named. */
-export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","findPlayers","getPlayerSummary","getPlayerWallet","revokeSessions","banAccount","unbanAccount","erasePlayer","exportPlayer","listAudit","reverseEntry","runScheduledLedgerCheck","runLedgerCheck","getLedgerHealth","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","exportOwnData","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;
+export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","findPlayers","getPlayerSummary","getPlayerWallet","getPlayerBag","getPlayerItems","getItemEvents","revokeSessions","banAccount","unbanAccount","erasePlayer","exportPlayer","listAudit","reverseEntry","runScheduledLedgerCheck","runLedgerCheck","getLedgerHealth","reverseBagGrant","voidItem","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","exportOwnData","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;

@@ -127,8 +127,8 @@ onEachStore('server authority', (store) => {
     const cases: [string, string, string][] = [
       ['another account’s item', theirs, 'belongs to another account'],
       ['an id no item has', '7d6a3c58-0b8e-4c1f-9a41-7f0e5d2b9c10', 'is not a minted item'],
-      ['a consumed item', eaten, 'is consumed, destroyed, or worn by another character'],
-      ['an item worn by another character', worn, 'is consumed, destroyed, or worn by another character'],
+      ['a consumed item', eaten, 'is consumed, destroyed, voided, or worn by another character'],
+      ['an item worn by another character', worn, 'is consumed, destroyed, voided, or worn by another character'],
     ];
     for (const [what, id, why] of cases) {
       const r = await wear(`authority-${what.length}-${id.slice(0, 8)}`, { main_hand: id });
@@ -137,7 +137,7 @@ onEachStore('server authority', (store) => {
     // every refused item named at once, and a definition id is no instance id
     const all = await wear('authority-all-0001', { main_hand: theirs, off_hand: eaten });
     expect(messages(all).sort()).toEqual(
-      [`${eaten} is consumed, destroyed, or worn by another character.`, `${theirs} belongs to another account.`].sort(),
+      [`${eaten} is consumed, destroyed, voided, or worn by another character.`, `${theirs} belongs to another account.`].sort(),
     );
     const definition = await wear('authority-def-0001', { main_hand: ITEM_DEFINITION });
     expect(definition.status).toBe(400);

@@ -61,6 +61,16 @@ const SENDS: Record<string, Send> = {
   'admin/player GET': () => call(admin, 'GET', `/api/admin/players/${STUDIO}`, { headers: password }),
   'admin/player-wallet GET': () => call(admin, 'GET', `/api/admin/players/${STUDIO}/wallet`, { headers: password }),
   'admin/audit GET': () => call(admin, 'GET', '/api/admin/audit', { headers: password }),
+  'admin/player-bag GET': () => call(admin, 'GET', `/api/admin/players/${STUDIO}/bag`, { headers: password }),
+  'admin/player-items GET': () => call(admin, 'GET', `/api/admin/players/${STUDIO}/items`, { headers: password }),
+  'admin/item-history GET': () => call(admin, 'GET', `/api/admin/items/${UUID}/events`, { headers: password }),
+  'admin/bag-reversals POST': () =>
+    call(admin, 'POST', '/api/admin/bag-reversals', {
+      body: { studioId: STUDIO, sourceRef: 'bag-grant:config-grant-2', reason: 'r', idempotencyKey: 'config-bag-rev-1' },
+      headers: password,
+    }),
+  'admin/item-void POST': () =>
+    call(admin, 'POST', `/api/admin/items/${UUID}/void`, { body: { reason: 'r', idempotencyKey: 'config-void-01' }, headers: password }),
   'admin/grant-coin POST': () =>
     call(admin, 'POST', '/api/admin/grant-coin', {
       body: { studioId: STUDIO, amount: 1, reason: 'r', idempotencyKey: 'config-grant-1' },

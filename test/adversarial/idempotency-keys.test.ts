@@ -218,6 +218,46 @@ const CASES: Record<string, Case> = {
       (await entryCall(admin, 'POST', `/api/admin/players/${studioId}/ban`, { reason: 'read', idempotencyKey: 'ban-read-0001' }, auth)).body
         .access,
   },
+  'bag-reversal': {
+    async prepare(config) {
+      const p = await newPlayer(config, 'Bre');
+      const server = await serverAuth(config);
+      await entryCall(
+        player,
+        'POST',
+        '/api/inventory/grant',
+        { studioId: p.studioId, definitionId: MATERIAL, quantity: 4, idempotencyKey: 'bag-rev-grant-01' },
+        server,
+      );
+      return { studioId: p.studioId, own: p.auth.Authorization!, ...(await adminAuth(config)) };
+    },
+    send: ({ studioId, Authorization }, key) =>
+      entryCall(
+        admin,
+        'POST',
+        '/api/admin/bag-reversals',
+        { studioId, sourceRef: 'bag-grant:bag-rev-grant-01', reason: 'mistake', idempotencyKey: key },
+        { Authorization: Authorization! },
+      ),
+    effect: async ({ own }) => (await call(player, 'GET', '/api/inventory', { headers: { Authorization: own! } })).body.stackables,
+  },
+  'item-void': {
+    async prepare(config) {
+      const p = await newPlayer(config, 'Voi');
+      const item = await mintFor(await serverAuth(config), p.studioId, 'void-item-mint-1');
+      return { item, ...(await adminAuth(config)) };
+    },
+    send: ({ item, Authorization }, key) =>
+      entryCall(
+        admin,
+        'POST',
+        `/api/admin/items/${item}/void`,
+        { reason: 'duplicated', idempotencyKey: key },
+        { Authorization: Authorization! },
+      ),
+    effect: async ({ item, Authorization }) =>
+      (await call(player, 'GET', `/api/ledger/${item}`, { headers: { Authorization: Authorization! } })).body.events,
+  },
   'bag-change': {
     async prepare(config) {
       const p = await newPlayer(config, 'Bee');
@@ -271,7 +311,8 @@ onEachStore('idempotency keys', (store) => {
       expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
       expect(await c.effect(ctx)).toEqual(after);
       // the replay answers what the first request made (an account, a character, an item: the same one)
-      const made = (a: Answer) => a.body.account ?? a.body.character ?? a.body.item ?? a.body.entry ?? a.body.entryId ?? null;
+      const made = (a: Answer) =>
+        a.body.account ?? a.body.character ?? a.body.item ?? a.body.entry ?? a.body.entryId ?? a.body.sourceRef ?? null;
       if (schema !== 'character-progress-patch') expect(made(replay)).toEqual(made(first));
     });
   }

@@ -129,6 +129,9 @@ describe('the table', () => {
       ['/api/admin/players', ['GET']],
       ['/api/admin/players/{key}', ['GET']],
       ['/api/admin/players/{key}/wallet', ['GET']],
+      ['/api/admin/players/{key}/bag', ['GET']],
+      ['/api/admin/players/{key}/items', ['GET']],
+      ['/api/admin/items/{key}/events', ['GET']],
       ['/api/admin/players/{key}/revoke-sessions', ['POST']],
       ['/api/admin/players/{key}/ban', ['POST']],
       ['/api/admin/players/{key}/unban', ['POST']],
@@ -138,6 +141,8 @@ describe('the table', () => {
       ['/api/admin/reversals', ['POST']],
       ['/api/admin/ledger/verify', ['GET', 'POST']],
       ['/api/admin/ledger/health', ['GET']],
+      ['/api/admin/bag-reversals', ['POST']],
+      ['/api/admin/items/{key}/void', ['POST']],
     ]);
     expect(
       tbl()
@@ -184,7 +189,19 @@ describe('the table', () => {
         expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
       else if (
         ['wallet', 'admin'].includes(r.entry) &&
-        !['overview', 'account', 'players', 'player', 'player-wallet', 'player-export', 'audit', 'ledger-health'].includes(r.name)
+        ![
+          'overview',
+          'account',
+          'players',
+          'player',
+          'player-wallet',
+          'player-bag',
+          'player-items',
+          'item-history',
+          'player-export',
+          'audit',
+          'ledger-health',
+        ].includes(r.name)
       )
         // the scheduled check: Vercel Cron's GET beside the operator's POST
         expect(r.methods, r.path).toEqual(r.name === 'ledger-verify' ? ['GET', 'POST'] : ['POST']);
@@ -233,11 +250,15 @@ describe('the table', () => {
       'account',
       'player',
       'player-wallet',
+      'player-bag',
+      'player-items',
+      'item-history',
       'revoke-sessions',
       'ban',
       'unban',
       'erase',
       'player-export',
+      'item-void',
       'object',
       'progress',
       'item',

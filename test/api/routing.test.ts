@@ -257,6 +257,9 @@ const CASES: Case[] = [
   ['GET', '/api/admin/audit', 'admin', 'audit', null],
   ['GET', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB', 'admin', 'player', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['GET', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/wallet', 'admin', 'player-wallet', 'STUDIO_7QF3K2M9X4D1H8TB'],
+  ['GET', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/bag', 'admin', 'player-bag', 'STUDIO_7QF3K2M9X4D1H8TB'],
+  ['GET', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/items', 'admin', 'player-items', 'STUDIO_7QF3K2M9X4D1H8TB'],
+  ['GET', '/api/admin/items/3f0c9a1e-8d7b-4c2a-9e6f-1b2c3d4e5f60/events', 'admin', 'item-history', '3f0c9a1e-8d7b-4c2a-9e6f-1b2c3d4e5f60'],
   ['POST', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/revoke-sessions', 'admin', 'revoke-sessions', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['POST', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/ban', 'admin', 'ban', 'STUDIO_7QF3K2M9X4D1H8TB'],
   ['POST', '/api/admin/players/STUDIO_7QF3K2M9X4D1H8TB/unban', 'admin', 'unban', 'STUDIO_7QF3K2M9X4D1H8TB'],
@@ -267,6 +270,8 @@ const CASES: Case[] = [
   ['GET', '/api/admin/ledger/verify', 'admin', 'ledger-verify', null],
   ['POST', '/api/admin/ledger/verify', 'admin', 'ledger-verify', null],
   ['GET', '/api/admin/ledger/health', 'admin', 'ledger-health', null],
+  ['POST', '/api/admin/bag-reversals', 'admin', 'bag-reversals', null],
+  ['POST', '/api/admin/items/3f0c9a1e-8d7b-4c2a-9e6f-1b2c3d4e5f60/void', 'admin', 'item-void', '3f0c9a1e-8d7b-4c2a-9e6f-1b2c3d4e5f60'],
   // 2.9, 4.8 player state: island, characters (a key in the middle of the path), account recipes
   ['GET', '/api/island/spec', 'player', 'spec', null],
   ['PATCH', '/api/island/state', 'player', 'state', null],

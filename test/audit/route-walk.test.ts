@@ -59,6 +59,9 @@ interface World {
   readonly characterId: string;
   readonly item: string;
   readonly grantEntry: string;
+  /** A second item, to void; a bag grant's source ref, to reverse. */
+  readonly voidable: string;
+  readonly bagGrant: string;
   readonly server: Record<string, string>;
 }
 
@@ -105,6 +108,26 @@ const WALK: Record<string, { send: (w: World) => Promise<Sent>; changes: boolean
       sent(
         call(admin, 'POST', '/api/admin/reversals', {
           body: { entryId: w.grantEntry, reason: 'walk', idempotencyKey: 'walk-reverse-0001' },
+          headers: password,
+        }),
+      ),
+  },
+  'admin/bag-reversals POST': {
+    changes: true,
+    send: (w) =>
+      sent(
+        call(admin, 'POST', '/api/admin/bag-reversals', {
+          body: { studioId: w.studioId, sourceRef: w.bagGrant, reason: 'walk', idempotencyKey: 'walk-bag-rev-0001' },
+          headers: password,
+        }),
+      ),
+  },
+  'admin/item-void POST': {
+    changes: true,
+    send: (w) =>
+      sent(
+        call(admin, 'POST', `/api/admin/items/${w.voidable}/void`, {
+          body: { reason: 'walk', idempotencyKey: 'walk-void-0001' },
           headers: password,
         }),
       ),
@@ -296,6 +319,12 @@ onEachStore('the audit log, walked route by route', (store) => {
     const p = await newPlayer(config, 'Wanda');
     const characterId = await newCharacter(p.auth);
     const item = await mintFor(server, p.studioId, 'walk-mint-setup-1');
+    const voidable = await mintFor(server, p.studioId, 'walk-mint-setup-2');
+    const bag = await call(player, 'POST', '/api/inventory/grant', {
+      body: { studioId: p.studioId, definitionId: MATERIAL, quantity: 5, idempotencyKey: 'walk-bag-setup-1' },
+      headers: server,
+    });
+    expect(bag.status).toBe(201);
     const grant = await call(admin, 'POST', '/api/admin/grant-coin', {
       body: { studioId: p.studioId, amount: 40, reason: 'setup', idempotencyKey: 'walk-grant-setup-1' },
       headers: auth,
@@ -307,6 +336,8 @@ onEachStore('the audit log, walked route by route', (store) => {
       item,
       grantEntry: grant.body.entryId as string,
       server,
+      voidable,
+      bagGrant: 'bag-grant:walk-bag-setup-1',
     };
     const all = async (): Promise<AuditRecord[]> => {
       const r = await call(admin, 'GET', '/api/admin/audit?limit=200', { headers: auth });

@@ -10,7 +10,7 @@ import { openSqlitePlayerStore } from '../../api/_lib/player/sqlite.js';
 import type { PlayerStore } from '../../api/_lib/player/types.js';
 import { fileOf, onBackend, redisOf, sqliteBackend, TEST_RETRY_DELAYS_MS, type BackendTarget, type Harness } from './backends.js';
 import { useGameConfig } from './game-api.js';
-import { sqliteHarness } from './ledger.js';
+import { openRedisLedgerOn, openSqliteLedgerOn, sqliteHarness } from './ledger.js';
 import { addAccount, newAccount } from './ledger-ops.js';
 
 /** The player store's harness on a backend. */
@@ -21,6 +21,21 @@ export const openSqlitePlayerOn = (t: BackendTarget): Promise<PlayerStore> => op
 /** The Redis player store on a Redis target, with the short test retry waits. */
 export const openRedisPlayerOn = (t: BackendTarget): PlayerStore =>
   openRedisPlayerStore(redisOf(t), { retryDelaysMs: TEST_RETRY_DELAYS_MS });
+
+/** The player store and the ledger over the same data (one SQLite file, one Redis database). */
+export interface PlayerAndLedger {
+  readonly player: PlayerStore;
+  readonly ledger: LedgerStore;
+}
+
+/** Both stores on a SQLite target. */
+export const openSqlitePairOn = async (t: BackendTarget): Promise<PlayerAndLedger> => ({
+  player: await openSqlitePlayerOn(t),
+  ledger: await openSqliteLedgerOn(t),
+});
+
+/** Both stores on a Redis target (one connection: closing either closes it). */
+export const openRedisPairOn = (t: BackendTarget): PlayerAndLedger => ({ player: openRedisPlayerOn(t), ledger: openRedisLedgerOn(t) });
 
 /** The SQLite player store in a temporary folder. */
 export function sqlitePlayerHarness(): PlayerHarness {

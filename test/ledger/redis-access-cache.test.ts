@@ -16,7 +16,7 @@ afterAll(() => backend.teardown());
 afterEach(() => vi.useRealTimers());
 
 describe('access cache (Redis)', () => {
-  it('sees another instance’s ban within ACCESS_CACHE_MS, and its own change at once', async () => {
+  it('sees another instance’s ban within ACCESS_CACHE_MS, at once when read fresh, and its own change at once', async () => {
     const here = openRedisLedgerOn(await backend.fresh());
     const there = openRedisLedgerOn(await backend.reopen());
     const a = newAccount();
@@ -28,6 +28,11 @@ describe('access cache (Redis)', () => {
     // within the window this instance still answers what it read…
     vi.advanceTimersByTime(ACCESS_CACHE_MS - 1);
     expect(await here.access(a.accountId)).toEqual({});
+    // …but for a fresh read (a login's last check), which goes to the server and remembers what it read
+    expect(await here.access(a.accountId, { fresh: true })).toEqual({ sessionsRevokedAt: 1_800_000_000, ban });
+    await there.changeAccess({ accountId: a.accountId, change: { kind: 'unban' }, key: undefined, fingerprint: 'w' });
+    expect(await here.access(a.accountId)).toEqual({ sessionsRevokedAt: 1_800_000_000, ban });
+    await there.changeAccess({ accountId: a.accountId, change: { kind: 'ban', at: 1_800_000_000, ban }, key: undefined, fingerprint: 'v' });
     // …and from its end on, what the server holds
     vi.advanceTimersByTime(1);
     expect(await here.access(a.accountId)).toEqual({ sessionsRevokedAt: 1_800_000_000, ban });

@@ -23,7 +23,7 @@ import {
   type LookupStores,
 } from '../../api/_lib/operations/lookup.js';
 import { openSqlitePlayerStore } from '../../api/_lib/player/sqlite.js';
-import type { Character, Era, ItemEvent, ItemInstance, PlayerStore, Progress } from '../../api/_lib/player/types.js';
+import type { BagRecord, Character, Era, ItemEvent, ItemInstance, PlayerStore, Progress } from '../../api/_lib/player/types.js';
 import { refusal } from '../helpers/ledger-ops.js';
 import { withMethods } from '../helpers/player.js';
 
@@ -230,6 +230,32 @@ const island = {
   rtsExport: {},
 } as unknown as IslandState;
 
+/** A grant of 6 wood and its reversal, newest first, as the bag's history answers them. */
+const bagRecords = (a: Account): BagRecord[] => [
+  {
+    accountId: a.accountId,
+    definitionId: 'MAT-WOOD',
+    seq: 2,
+    delta: -6,
+    quantityAfter: 4,
+    sourceRef: 'bag-reversal:fix-1',
+    at: '2026-11-24T06:00:00.000Z',
+    reverses: 'bag-grant:drop-1',
+    note: 'too much',
+    actor: 'admin:OPS',
+  },
+  {
+    accountId: a.accountId,
+    definitionId: 'MAT-WOOD',
+    seq: 1,
+    delta: 10,
+    quantityAfter: 10,
+    sourceRef: 'bag-grant:drop-1',
+    at: '2026-11-24T05:00:00.000Z',
+    reversedBy: 'bag-reversal:fix-1',
+  },
+];
+
 /** Jane (granted 70 then 30 coin, linked to steam) with a player store answering her characters, items, island, bag and recipes. */
 async function jane(withIsland: boolean) {
   const s = await openStores();
@@ -260,7 +286,10 @@ async function jane(withIsland: boolean) {
       return Promise.resolve(era === 'voxel' ? [character(a, era, 'Vox')] : era === 'armada' ? [character(a, era, 'Arm')] : []);
     },
     accountItems: () => Promise.resolve([item(a, 'item-1'), item(a, 'item-2')]),
-    itemHistory: (u: string) => Promise.resolve(u === 'item-1' ? { item: item(a, 'item-1'), events } : undefined),
+    itemsOf: () => Promise.resolve({ items: [item(a, 'item-1'), { ...item(a, 'item-3'), state: 'voided' as const }], next: undefined }),
+    itemEvents: (u: string) =>
+      Promise.resolve(u === 'item-1' ? { item: item(a, 'item-1'), events: [...events].reverse(), nextBeforeSeq: undefined } : undefined),
+    bagEntries: () => Promise.resolve({ entries: bagRecords(a), next: undefined }),
     findIsland: () => Promise.resolve(withIsland ? { state: island, revision: 4, updatedAt: '2026-11-25T00:00:00.000Z' } : undefined),
     bag: () => Promise.resolve([{ definitionId: 'MAT-WOOD', quantity: 4 }]),
     recipes: () => Promise.resolve([{ recipeId: 'RECIPE-1', learnedAt: '2026-11-24T05:00:00.000Z' }]),
@@ -289,6 +318,40 @@ const itemView = (studioUuid: string) => ({
   mintedAt: '2026-11-24T03:00:00.000Z',
 });
 
+/** An item as the histories list it. */
+const listed = (studioUuid: string, state = 'assigned') => ({
+  ...itemView(studioUuid),
+  state,
+  seq: 2,
+  updatedAt: '2026-11-24T04:00:00.000Z',
+});
+
+/** The bag entries of {@link bagRecords} as operators read them. */
+const bagViews = [
+  {
+    sourceRef: 'bag-reversal:fix-1',
+    kind: 'reversal',
+    definitionId: 'MAT-WOOD',
+    seq: 2,
+    delta: -6,
+    quantityAfter: 4,
+    at: '2026-11-24T06:00:00.000Z',
+    reverses: 'bag-grant:drop-1',
+    reason: 'too much',
+    actor: 'admin:OPS',
+  },
+  {
+    sourceRef: 'bag-grant:drop-1',
+    kind: 'grant',
+    definitionId: 'MAT-WOOD',
+    seq: 1,
+    delta: 10,
+    quantityAfter: 10,
+    at: '2026-11-24T05:00:00.000Z',
+    reversedBy: 'bag-reversal:fix-1',
+  },
+];
+
 describe('playerSummary', () => {
   it('reads every part of the account: links, access, latest entries with who asked, bag, items, characters of every era, island counts, recipes', async () => {
     const { stores, a, eras } = await jane(true);
@@ -300,7 +363,9 @@ describe('playerSummary', () => {
       access: { sessionsRevokedAt: null, ban: null },
       wallet: undefined,
       bag: [{ definitionId: 'MAT-WOOD', quantity: 4 }],
+      bagHistory: { entries: bagViews, cursor: null, hasMore: false },
       items: [itemView('item-1'), itemView('item-2')],
+      itemHistory: { items: [listed('item-1'), listed('item-3', 'voided')], cursor: null, hasMore: false },
       characters: [view('Vox', 'voxel'), view('Arm', 'armada')],
       island: {
         revision: 4,
@@ -392,9 +457,11 @@ describe('exportPlayer', () => {
       access: { sessionsRevokedAt: null, ban: null },
       wallet: undefined,
       bag: [{ definitionId: 'MAT-WOOD', quantity: 4 }],
+      bagEntries: bagViews,
+      // every item of the account (a voided one too), each with its events oldest first
       items: [
-        { ...itemView('item-1'), events },
-        { ...itemView('item-2'), events: [] },
+        { ...listed('item-1'), events },
+        { ...listed('item-3', 'voided'), events: [] },
       ],
       characters: [
         { ...view('Vox', 'voxel'), progress },
@@ -403,6 +470,82 @@ describe('exportPlayer', () => {
       island: { revision: 4, updatedAt: '2026-11-25T00:00:00.000Z', state: island },
       recipes: [{ recipeId: 'RECIPE-1', learnedAt: '2026-11-24T05:00:00.000Z' }],
     });
+  });
+
+  it('reads every bag entry, every item and each item’s events page by page, with the links and notes of corrections', async () => {
+    const s = await openStores();
+    const a = await account(s.ledger, 'Kim', 'kim');
+    const at = (n: number) => `2026-11-24T0${n}:00:00.000Z`;
+    for (const n of [1, 2, 3])
+      await s.player.changeBag({
+        accountId: a.accountId,
+        definitionId: 'MATL-1',
+        delta: n,
+        sourceRef: `bag-grant:k-${n}`,
+        fingerprint: 'f',
+        at: at(n),
+      });
+    const note = { note: 'double drop', actor: 'admin:OPS' };
+    await s.player.reverseBag({
+      accountId: a.accountId,
+      reverses: 'bag-grant:k-2',
+      sourceRef: 'bag-reversal:r-1',
+      fingerprint: 'r',
+      note,
+      at: at(4),
+    });
+    const minted = (n: number): ItemInstance => ({
+      ...item(a, `00000000-0000-4000-8000-00000000000${n}`),
+      state: 'owned',
+      characterId: null,
+      seq: 1,
+      mintedAt: at(n),
+      updatedAt: at(n),
+    });
+    for (const n of [1, 2]) await s.player.mintItem({ item: minted(n), idempotencyKey: `m-${n}`, fingerprint: 'f' });
+    await s.player.recordItemEvent({
+      studioUuid: minted(1).studioUuid,
+      kind: 'voided',
+      from: ['owned'],
+      to: 'voided',
+      accountId: undefined,
+      characterId: null,
+      expectedOwner: a.accountId,
+      idempotencyKey: 'v-1',
+      fingerprint: 'v',
+      at: at(5),
+      note,
+    });
+    const calls: string[] = [];
+    const player = withMethods(s.player, {
+      bagEntries: (id, o) => (calls.push(`bag ${o.limit}`), s.player.bagEntries(id, { ...o, limit: 1 })),
+      itemsOf: (id, o) => (calls.push(`items ${o.limit}`), s.player.itemsOf(id, { ...o, limit: 1 })),
+      itemEvents: (u, o) => (calls.push(`events ${o.limit}`), s.player.itemEvents(u, { ...o, limit: 1 })),
+    });
+    const out = await exportPlayer({ ledger: s.ledger, player }, a, clock);
+    expect(out.bagEntries.map((e) => [e.sourceRef, e.reverses ?? e.reversedBy ?? null, e.reason ?? null])).toEqual([
+      ['bag-reversal:r-1', 'bag-grant:k-2', 'double drop'],
+      ['bag-grant:k-3', null, null],
+      ['bag-grant:k-2', 'bag-reversal:r-1', null],
+      ['bag-grant:k-1', null, null],
+    ]);
+    expect(
+      out.items.map((i) => [i.studioUuid.slice(-1), i.state, i.events.map((e) => [e.kind, e.reason ?? null, e.actor ?? null])]),
+    ).toEqual([
+      ['2', 'owned', [['minted', null, null]]],
+      [
+        '1',
+        'voided',
+        [
+          ['minted', null, null],
+          ['voided', 'double drop', 'admin:OPS'],
+        ],
+      ],
+    ]);
+    // the summary's first pages, then every page of each part (the bag's one more than its four entries)
+    expect(calls.filter((c) => c.startsWith('bag'))).toEqual(['bag 20', ...Array<string>(4).fill('bag 1000')]);
+    expect(calls.filter((c) => c.startsWith('items'))).toEqual(['items 20', 'items 1000', 'items 1000']);
+    expect(calls.filter((c) => c.startsWith('events'))).toHaveLength(3);
   });
 
   it('holds a null island when the player never opened it', async () => {

@@ -2,7 +2,8 @@
  * The bag service called directly (spec 2.6, 2.8, 4.8; `api/_lib/player/bag.ts`) over stand-in stores and
  * small catalogs: which definitions are stackables (the `MATL-*` materials of `master-materials.json` and
  * the consumables of the items manifest), the change a grant or a consumption asks the store for, the
- * answer for each outcome the store gives, and the bag as its owner reads it.
+ * answer for each outcome the store gives, the reversal of a grant an operator asks for (docs/architecture.md,
+ * "Bag reversals"), and the bag as its owner reads it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +11,16 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useServiceConfig } from '../../api/_lib/config.js';
 import type { Account, AccountSelector, LedgerStore } from '../../api/_lib/ledger/types.js';
-import { changeBag, inventoryOf, type BagChangeBody } from '../../api/_lib/player/bag.js';
-import type { BagChange, BagChangeOutcome, BagEntry, PlayerStore } from '../../api/_lib/player/types.js';
+import { changeBag, inventoryOf, reverseBagGrant, type BagChangeBody } from '../../api/_lib/player/bag.js';
+import type {
+  BagChange,
+  BagChangeOutcome,
+  BagEntry,
+  BagRecord,
+  BagReversal,
+  BagReversalOutcome,
+  PlayerStore,
+} from '../../api/_lib/player/types.js';
 import { requestFingerprint } from '../../api/_lib/stores/idempotency.js';
 import { useGameConfig } from '../helpers/game-api.js';
 import { refusal } from '../helpers/ledger-ops.js';
@@ -208,6 +217,174 @@ describe('changeBag', () => {
     ]);
     const c = await refusal(changeBag(reused, ledgerOf(), body(), -1, clock));
     expect(c.message).toBe('This idempotency key already consumed another amount, definition or account; use a new key.');
+  });
+});
+
+describe('reverseBagGrant', () => {
+  const ACCT = { ...ACCOUNT, accountId: '11111111-1111-4111-8111-111111111111', studioId: 'STUDIO_ADA0000000000001', displayName: 'Ada' };
+  const ledger = {
+    findAccount: (s: AccountSelector) =>
+      Promise.resolve(('studioId' in s ? s.studioId === ACCT.studioId : s.accountId === ACCT.accountId) ? ACCT : undefined),
+  } as unknown as LedgerStore;
+  const reversalBody = { studioId: ACCT.studioId, sourceRef: 'bag-grant:drop-0001', reason: 'Granted twice', idempotencyKey: 'fix-0001' };
+  const reversed = (r: BagReversal, over: Partial<BagRecord> = {}): BagRecord => ({
+    accountId: r.accountId,
+    definitionId: 'MATL-IRON0001',
+    seq: 4,
+    delta: -5,
+    quantityAfter: 2,
+    sourceRef: r.sourceRef,
+    at: r.at,
+    reverses: r.reverses,
+    note: r.note.note,
+    actor: r.note.actor,
+    ...over,
+  });
+  const storeAnswering = (outcome: (r: BagReversal) => BagReversalOutcome, asked: BagReversal[] = []) =>
+    ({
+      reverseBag: (r: BagReversal) => {
+        asked.push(r);
+        return Promise.resolve(outcome(r));
+      },
+    }) as unknown as PlayerStore;
+
+  it('asks the store for the reversal of the named grant of the account, bound to them, and answers it', async () => {
+    const asked: BagReversal[] = [];
+    const out = await reverseBagGrant(
+      storeAnswering((r) => ({ status: 'created', entry: reversed(r) }), asked),
+      ledger,
+      reversalBody,
+      'admin:OPS',
+      clock,
+    );
+    expect(asked).toEqual([
+      {
+        accountId: ACCT.accountId,
+        reverses: 'bag-grant:drop-0001',
+        sourceRef: 'bag-reversal:fix-0001',
+        fingerprint: requestFingerprint({ bagReversal: ACCT.accountId, reverses: 'bag-grant:drop-0001' }),
+        note: { note: 'Granted twice', actor: 'admin:OPS' },
+        at: '2026-11-24T09:00:00.000Z',
+      },
+    ]);
+    expect(out).toEqual({
+      kind: 'bag_reversal',
+      idempotent: false,
+      sourceRef: 'bag-reversal:fix-0001',
+      reverses: 'bag-grant:drop-0001',
+      account: { accountId: ACCT.accountId, studioId: ACCT.studioId, displayName: 'Ada' },
+      definitionId: 'MATL-IRON0001',
+      seq: 4,
+      quantity: 5,
+      quantityAfter: 2,
+      reason: 'Granted twice',
+      actor: 'admin:OPS',
+      at: '2026-11-24T09:00:00.000Z',
+    });
+    // either selector names the same account, and the same binding
+    await reverseBagGrant(
+      storeAnswering((r) => ({ status: 'created', entry: reversed(r) }), asked),
+      ledger,
+      { ...reversalBody, studioId: undefined, accountId: ACCT.accountId },
+      'x',
+      clock,
+    );
+    expect(asked[1]!.fingerprint).toBe(asked[0]!.fingerprint);
+  });
+
+  it('answers a replay with the first reversal’s reason, actor and time', async () => {
+    const first = { note: 'first reason', actor: 'admin-password', at: '2026-11-20T00:00:00.000Z' };
+    const out = await reverseBagGrant(
+      storeAnswering((r) => ({ status: 'replayed', entry: reversed(r, { ...first }) })),
+      ledger,
+      { ...reversalBody, reason: 'reworded' },
+      'admin:OPS',
+      clock,
+    );
+    expect([out.idempotent, out.reason, out.actor, out.at]).toEqual([true, 'first reason', 'admin-password', '2026-11-20T00:00:00.000Z']);
+  });
+
+  it('answers the request’s own grant, reason and actor for a record that lacks them', async () => {
+    const bare = (r: BagReversal): BagRecord => ({ ...reversed(r), reverses: undefined, note: undefined, actor: undefined });
+    const out = await reverseBagGrant(
+      storeAnswering((r) => ({ status: 'created', entry: bare(r) })),
+      ledger,
+      reversalBody,
+      'admin:OPS',
+      clock,
+    );
+    expect([out.reverses, out.reason, out.actor]).toEqual(['bag-grant:drop-0001', 'Granted twice', 'admin:OPS']);
+  });
+
+  it('words every refusal of the store, naming the grant (at most 300 characters of it) and what it found', async () => {
+    const long = `bag-grant:${'k'.repeat(400)}`;
+    const cases: [BagReversalOutcome | ((r: BagReversal) => BagReversalOutcome), string, string, string?][] = [
+      [
+        { status: 'key-reused' },
+        'IDEMPOTENCY_KEY_REUSED',
+        'The idempotency key was used before to reverse another grant or account; nothing was reversed. Use a new key for a new reversal.',
+      ],
+      [{ status: 'no-entry' }, 'NOT_FOUND', 'No bag entry of this account has the source ref bag-grant:drop-0001.'],
+      [{ status: 'no-entry' }, 'NOT_FOUND', `No bag entry of this account has the source ref ${long.slice(0, 300)}.`, long],
+      [
+        (r) => ({ status: 'not-a-grant', entry: reversed(r, { sourceRef: 'bag-consume:use-1' }) }),
+        'CONFLICT',
+        'bag-grant:drop-0001 is a consumption; only a grant is reversed.',
+      ],
+      [
+        (r) => ({ status: 'not-a-grant', entry: reversed(r, { sourceRef: 'bag-reversal:fix-0' }) }),
+        'CONFLICT',
+        'bag-grant:drop-0001 is a reversal; a reversal is final.',
+      ],
+      [
+        (r) => ({
+          status: 'already-reversed',
+          entry: reversed(r, { sourceRef: 'bag-reversal:first', at: '2026-11-20T00:00:00.000Z', actor: 'admin:OPS' }),
+        }),
+        'CONFLICT',
+        'The grant bag-grant:drop-0001 was already reversed by admin:OPS at 2026-11-20T00:00:00.000Z (reversal bag-reversal:first).',
+      ],
+      [
+        (r) => ({
+          status: 'already-reversed',
+          entry: reversed(r, { sourceRef: 'bag-reversal:first', at: '2026-11-20T00:00:00.000Z', actor: '' }),
+        }),
+        'CONFLICT',
+        'The grant bag-grant:drop-0001 was already reversed at 2026-11-20T00:00:00.000Z (reversal bag-reversal:first).',
+      ],
+      [
+        (r) => ({
+          status: 'already-reversed',
+          entry: { ...reversed(r, { sourceRef: 'bag-reversal:first', at: '2026-11-20T00:00:00.000Z' }), actor: undefined },
+        }),
+        'CONFLICT',
+        'The grant bag-grant:drop-0001 was already reversed at 2026-11-20T00:00:00.000Z (reversal bag-reversal:first).',
+      ],
+      [
+        { status: 'insufficient', quantity: 2 },
+        'CONFLICT',
+        'The bag holds 2 of the granted definition, less than the grant gave; nothing was reversed.',
+      ],
+    ];
+    for (const [outcome, code, message, ref] of cases) {
+      const store = storeAnswering(typeof outcome === 'function' ? outcome : () => outcome);
+      const e = await refusal(
+        reverseBagGrant(store, ledger, { ...reversalBody, sourceRef: ref ?? reversalBody.sourceRef }, 'admin:OPS', clock),
+      );
+      expect([e.code, e.message]).toEqual([code, message]);
+    }
+  });
+
+  it('refuses both or neither selector, and an account that does not exist, before asking the store', async () => {
+    const asked: BagReversal[] = [];
+    const store = storeAnswering((r) => ({ status: 'created', entry: reversed(r) }), asked);
+    const both = await refusal(reverseBagGrant(store, ledger, { ...reversalBody, accountId: ACCT.accountId }, 'x', clock));
+    expect(both.code).toBe('INVALID_BODY');
+    const none = await refusal(reverseBagGrant(store, ledger, { ...reversalBody, studioId: undefined }, 'x', clock));
+    expect(none.code).toBe('INVALID_BODY');
+    const nobody = await refusal(reverseBagGrant(store, ledger, { ...reversalBody, studioId: 'STUDIO_NOBODY' }, 'x', clock));
+    expect(nobody.code).toBe('NOT_FOUND');
+    expect(asked).toEqual([]);
   });
 });
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mintUuid } from '../../api/_lib/ledger/ids.js';
 import type { Account, LedgerStore } from '../../api/_lib/ledger/types.js';
-import { ITEM_TRANSITIONS, itemDefinitions, itemHistory, mintItem, recordItemEvent } from '../../api/_lib/player/items.js';
+import { ITEM_TRANSITIONS, itemDefinitions, itemHistory, mintItem, recordItemEvent, voidItem } from '../../api/_lib/player/items.js';
 import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
 import type { ItemEventOutcome, PlayerStore } from '../../api/_lib/player/types.js';
 import { SAMPLE_OUT } from '../helpers/catalog.js';
@@ -369,5 +369,70 @@ describe('recordItemEvent', () => {
     expect([unreadable.code, unreadable.message]).toEqual(['NOT_FOUND', 'No account has this accountId.']);
     const history = await refusal(itemHistory(store, blind, item.studioUuid));
     expect([history.code, history.message]).toEqual(['NOT_FOUND', 'No account has this accountId.']);
+  });
+});
+
+describe('voidItem', () => {
+  it('records the final voided event with its reason and actor, once per key; a replay answers the first reason; nothing follows it', async () => {
+    const { item } = await mint();
+    const hero = await characterOf(ada);
+    await recordItemEvent(store, ledger, item.studioUuid, { event: 'equipped', characterId: hero, idempotencyKey: 'void-equip-1' }, clock);
+    const first = await voidItem(
+      store,
+      ledger,
+      item.studioUuid,
+      { reason: 'Duplicated', idempotencyKey: 'void-key-01' },
+      'admin:OPS',
+      clock,
+    );
+    expect(first).toMatchObject({
+      item: { studioUuid: item.studioUuid, state: 'voided', characterId: null, seq: 3, owner: { studioId: ada.studioId } },
+      event: { seq: 3, kind: 'voided', accountId: ada.accountId, characterId: null, at: '2026-11-24T09:00:00.000Z' },
+      reason: 'Duplicated',
+      actor: 'admin:OPS',
+      idempotent: false,
+    });
+    const replay = await voidItem(
+      store,
+      ledger,
+      item.studioUuid,
+      { reason: 'reworded', idempotencyKey: 'void-key-01' },
+      'admin-password',
+      clock,
+    );
+    expect({ ...replay, idempotent: false }).toEqual(first);
+    expect(replay.idempotent).toBe(true);
+    const again = await refusal(
+      voidItem(store, ledger, item.studioUuid, { reason: 'again', idempotencyKey: 'void-key-02' }, 'admin:OPS', clock),
+    );
+    expect([again.code, again.message]).toEqual([
+      'CONFLICT',
+      'The item is voided: it cannot be voided (allowed from owned, assigned, equipped).',
+    ]);
+    const after = await refusal(
+      recordItemEvent(store, ledger, item.studioUuid, { event: 'unequipped', idempotencyKey: 'void-after-1' }, clock),
+    );
+    expect(after.message).toBe('The item is voided: it cannot be unequipped (allowed from equipped).');
+    const reused = await refusal(
+      recordItemEvent(store, ledger, item.studioUuid, { event: 'consumed', idempotencyKey: 'void-key-01' }, clock),
+    );
+    expect(reused.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await refusal(voidItem(store, ledger, mintUuid(), { reason: 'r', idempotencyKey: 'void-key-03' }, 'x', clock))).code).toBe(
+      'NOT_FOUND',
+    );
+  });
+
+  it('answers the request’s reason and actor when the store keeps no note of the event', async () => {
+    const { item } = await mint();
+    const forgetful = withMethods(store, { itemEvents: () => Promise.resolve(undefined) });
+    const out = await voidItem(
+      forgetful,
+      ledger,
+      item.studioUuid,
+      { reason: 'Duplicated', idempotencyKey: 'void-key-04' },
+      'admin:OPS',
+      clock,
+    );
+    expect([out.reason, out.actor, out.item.state]).toEqual(['Duplicated', 'admin:OPS', 'voided']);
   });
 });

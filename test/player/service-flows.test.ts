@@ -355,7 +355,7 @@ describe('progress patches', () => {
     expect(refused.errors).toEqual([
       { name: '/progress/equipment_on_body', message: `${z} is not a minted item.`, value: z },
       { name: '/progress/equipment_on_body', message: `${y} belongs to another account.`, value: y },
-      { name: '/progress/equipment_on_body', message: `${x} is consumed, destroyed, or worn by another character.`, value: x },
+      { name: '/progress/equipment_on_body', message: `${x} is consumed, destroyed, voided, or worn by another character.`, value: x },
     ]);
     answer.out = { status: 'missing' };
     expect((await refusal(send('wear-0003'))).message).toBe('You have no character with this id.');

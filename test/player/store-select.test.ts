@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
-import { openPlayerStore, playerStore } from '../../api/_lib/player/store.js';
+import { openPlayerStore, playerStore, refusingBanned } from '../../api/_lib/player/store.js';
+import type { PlayerStore } from '../../api/_lib/player/types.js';
 import { refusal } from '../helpers/ledger-ops.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'player-store-'));
@@ -57,5 +58,55 @@ describe('playerStore', () => {
     expect(second).not.toBe(first);
     expect(second.driver).toBe('sqlite');
     expect(closed).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('refusingBanned', () => {
+  it('asks every island save, progress save, recipe, mint, item event and bag change to refuse a banned account, and passes the rest through', async () => {
+    const seen: [string, unknown][] = [];
+    const record =
+      (name: string) =>
+      (...args: unknown[]) => {
+        seen.push([name, args]);
+        return Promise.resolve(name);
+      };
+    const names = [
+      'saveIsland',
+      'saveProgress',
+      'learnRecipe',
+      'mintItem',
+      'recordItemEvent',
+      'changeBag',
+      'reverseBag',
+      'bag',
+      'createCharacter',
+    ];
+    const base = { driver: 'sqlite', ...Object.fromEntries(names.map((n) => [n, record(n)])) } as unknown as PlayerStore;
+    const view = refusingBanned(base);
+    const input = { at: 't' };
+    await view.saveIsland('a', input as never);
+    await view.saveProgress('a', 'c', input as never);
+    await view.learnRecipe('a', 'r', 't');
+    await view.mintItem(input as never);
+    await view.recordItemEvent(input as never);
+    await view.changeBag(input as never);
+    await view.reverseBag(input as never);
+    await view.bag('a');
+    await view.createCharacter(input as never);
+    const flagged = { at: 't', refuseBanned: true };
+    expect(seen).toEqual([
+      ['saveIsland', ['a', flagged]],
+      ['saveProgress', ['a', 'c', flagged]],
+      ['learnRecipe', ['a', 'r', 't', { refuseBanned: true }]],
+      ['mintItem', [flagged]],
+      ['recordItemEvent', [flagged]],
+      ['changeBag', [flagged]],
+      ['reverseBag', [input]],
+      ['bag', ['a']],
+      ['createCharacter', [input]],
+    ]);
+    expect(view.driver).toBe('sqlite');
+    // the input itself is left as it was
+    expect(input).toEqual({ at: 't' });
   });
 });

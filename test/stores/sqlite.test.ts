@@ -86,7 +86,9 @@ describe('the SQLite database of the store kit', () => {
     const at = '2026-11-23T10:00:00.000Z';
     const outs = await Promise.all([
       ...Array.from({ length: 20 }, (_, i) => ledger.credit(creditOf(a, { amount: i + 1 })).then((o) => o.status)),
-      ...Array.from({ length: 20 }, (_, i) => players.learnRecipe(a.accountId, `RECP-${i}`, at).then((o) => String(o.learned))),
+      ...Array.from({ length: 20 }, (_, i) =>
+        players.learnRecipe(a.accountId, `RECP-${i}`, at).then((o) => String('learned' in o && o.learned)),
+      ),
       ...Array.from({ length: 20 }, (_, i) =>
         index
           .register([{ key: `k/${i}.png`, purpose: 'play', contentType: 'image/png', size: 1, etag: '"e"', registeredAt: at }])

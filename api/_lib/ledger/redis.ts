@@ -24,6 +24,7 @@
 import { byCodeUnits } from '../util/sorted.js';
 import { storeUnavailable } from '../stores/unavailable.js';
 import { connectRedis, redisScript, type RedisCommands, type RedisConnection, type RedisTarget, type ScriptCall } from '../stores/redis.js';
+import { accessKey } from './access.js';
 import {
   ACCESS_SCRIPT,
   CREATE_ACCOUNT_SCRIPT,
@@ -83,7 +84,7 @@ export const KEYS = Object.freeze({
   verifyResults: `${P}verify:results`,
   account: (id: string) => `${P}{a:${id}}:acct`,
   postings: (id: string) => `${P}{a:${id}}:postings`,
-  access: (id: string) => `${P}{a:${id}}:access`,
+  access: accessKey,
 });
 
 const CREDIT = redisScript(CREDIT_SCRIPT);
@@ -271,10 +272,10 @@ class RedisLedger implements LedgerStore {
   /** Access read in the last {@link ACCESS_CACHE_MS}, by account id: the time it was read and what it was. */
   readonly #access = new Map<string, { readonly at: number; readonly access: AccountAccess }>();
 
-  async access(accountId: string): Promise<AccountAccess> {
+  async access(accountId: string, options: { readonly fresh?: boolean } = {}): Promise<AccountAccess> {
     const id = accountId.toLowerCase();
     const hit = this.#access.get(id);
-    if (hit && Date.now() - hit.at < ACCESS_CACHE_MS) return hit.access;
+    if (hit && !options.fresh && Date.now() - hit.at < ACCESS_CACHE_MS) return hit.access;
     return this.#rememberAccess(id, accessFrom(await this.#commands.hash(KEYS.access(id))));
   }
 

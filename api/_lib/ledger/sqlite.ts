@@ -13,6 +13,7 @@
 import type { InStatement, InValue, Row, Transaction } from '@libsql/client';
 import { lookupKey, recordKey } from '../stores/idempotency.js';
 import { openSqliteDatabase, type SqliteDatabase } from '../stores/sqlite.js';
+import { ACCESS_LAYOUT } from './access.js';
 import { postingHash } from './chain.js';
 import { accountFrom, postingFrom, text as str, transferFrom } from './decode.js';
 import { storedCredit } from './outcome.js';
@@ -115,24 +116,6 @@ export interface SqliteLedgerOptions {
 
 /** The ledger's tables (`api/_lib/stores/sqlite.ts`, "Layouts"). */
 export const LEDGER_LAYOUT = Object.freeze({ component: 'ledger', version: 1, ddl: DDL });
-
-/**
- * Accounts' sessions and bans: one row per account ever changed, updated in place (the state, not its
- * history: the change itself is the idempotency record's, and the operators' audit log's).
- */
-export const ACCESS_LAYOUT = Object.freeze({
-  component: 'ledger-access',
-  version: 1,
-  ddl: `
-CREATE TABLE IF NOT EXISTS account_access (
-  account_id TEXT PRIMARY KEY,
-  sessions_revoked_at INTEGER,
-  ban_reason TEXT,
-  ban_at TEXT,
-  ban_until TEXT
-) WITHOUT ROWID;
-`,
-});
 
 /**
  * What is kept beside the append-only rows (docs/architecture.md, "Reversals", "Erasure and the chain"):

@@ -399,8 +399,12 @@ export interface LedgerStore {
     accountId: string,
     options: { readonly beforeSeq?: number | undefined; readonly limit: number; readonly filter: PostingFilter },
   ): Promise<PostingPage>;
-  /** The account's sessions and ban (an unknown account has neither). */
-  access(accountId: string): Promise<AccountAccess>;
+  /**
+   * The account's sessions and ban (an unknown account has neither). An adapter may answer what it read
+   * a moment ago (Redis: `ACCESS_CACHE_MS`); with `fresh`, it reads the store itself (a login's last
+   * check, docs/architecture.md, "Sessions and bans").
+   */
+  access(accountId: string, options?: { readonly fresh?: boolean }): Promise<AccountAccess>;
   /** Change an account's sessions or ban once per key (see {@link AccessChangeOutcome}). */
   changeAccess(request: AccessChangeRequest): Promise<AccessChangeOutcome>;
   /**

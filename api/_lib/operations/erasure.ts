@@ -1,13 +1,13 @@
 /**
  * Erasure of a player's personal data (GDPR article 17; spec 2.8; docs/architecture.md, "Erasure and the
  * chain"): the account's display name and username, its place in the name index, the notes of its wallet
- * entries and its external links are removed, and the account is closed (its sessions revoked, a ban
+ * entries, the notes of its bag reversals and of its items' voids, and its external links are removed, and the account is closed (its sessions revoked, a ban
  * without end that no operator can replace or lift). Balances, postings, transfers and item histories
  * stay, and still verify: no hash covers what is removed.
  *
  * Steps: the ledger's erasure first, atomic and once per idempotency key (a key reused for another
- * account is 422 and changes nothing), then the links in the player store, which is safe to repeat: a
- * replay of the key completes an erasure a failure interrupted between the two.
+ * account is 422 and changes nothing), then the links and notes in the player store, each safe to
+ * repeat: a replay of the key completes an erasure a failure interrupted between them.
  */
 import { ServiceError } from '../errors.js';
 import { accessAnswer, revocationSecond, type AccessAnswer } from '../ledger/service.js';
@@ -49,6 +49,7 @@ export async function erasePlayer(
     case 'created':
     case 'replayed':
       await stores.player.removeExternalLinks(account.accountId);
+      await stores.player.blankNotes(account.accountId);
       return accessAnswer(out.account, await stores.ledger.access(account.accountId), out.status === 'replayed', now);
     case 'key-reused':
       throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key erased another account; nothing changed. Use a new key.');

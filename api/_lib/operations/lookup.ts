@@ -17,8 +17,20 @@ import { accessAnswer, walletPage, type AccessAnswer, type WalletPage, type Over
 import type { Account, LedgerStore } from '../ledger/types.js';
 import { characterView } from '../player/service.js';
 import type { IslandState } from '../island/generate.js';
-import type { BagLine, ItemEvent, LearnedRecipe, PlayerStore, Progress } from '../player/types.js';
+import type { BagLine, LearnedRecipe, PlayerStore, Progress } from '../player/types.js';
 import { ERAS } from '../player/types.js';
+import {
+  bagEntryView,
+  bagPage,
+  itemEventView,
+  itemPage,
+  itemView,
+  type BagHistoryEntry,
+  type BagPage,
+  type ItemEventView,
+  type ItemPage,
+  type ItemView,
+} from './history.js';
 import { requestFingerprint } from '../stores/idempotency.js';
 import { systemClock, type Clock } from '../stores/clock.js';
 import { noteAuditAccount } from '../util/audit-scope.js';
@@ -123,8 +135,18 @@ export interface PlayerSummary {
   /** Balance and the latest {@link SUMMARY_ENTRIES} entries, with the cursor of the wallet history route. */
   readonly wallet: WalletPage;
   readonly bag: readonly BagLine[];
+  /**
+   * The latest {@link SUMMARY_ENTRIES} bag entries with their reversal links, with the cursor of the bag
+   * history route (`history.ts`).
+   */
+  readonly bagHistory: Omit<BagPage, 'bag'>;
   /** The unique items the account owns, as the bag answers them. */
   readonly items: readonly { studioUuid: string; definitionId: string; state: string; characterId: string | null; mintedAt: string }[];
+  /**
+   * The latest {@link SUMMARY_ENTRIES} items of the account in every state (a voided one too), with the
+   * cursor of the items route.
+   */
+  readonly itemHistory: ItemPage;
   /** Characters of every era, as the character routes answer them (with `progress_revision`). */
   readonly characters: readonly ReturnType<typeof characterView>[];
   /** The island's revision, last change and counts, or null when the player never opened it. */
@@ -166,28 +188,32 @@ export async function playerSummary(stores: LookupStores, key: string, clock: Cl
 /** Every part of an account as the stores hold it, read in parallel (the summary's and the export's reads). */
 async function partsOf(stores: LookupStores, account: Account) {
   const id = account.accountId;
-  const [links, access, wallet, bag, items, characters, island, recipes] = await Promise.all([
+  const [links, access, wallet, bagHistory, items, itemHistory, characters, island, recipes] = await Promise.all([
     stores.player.externalLinksOf(id),
     stores.ledger.access(id),
     walletPage(stores.ledger, account, { limit: SUMMARY_ENTRIES }, { actors: true }),
-    stores.player.bag(id),
+    bagPage(stores.player, account, { limit: SUMMARY_ENTRIES }),
     stores.player.accountItems(id),
+    itemPage(stores.player, account, { limit: SUMMARY_ENTRIES }),
     Promise.all(ERAS.map((era) => stores.player.characters(id, era))).then((lists) => lists.flat()),
     stores.player.findIsland(id),
     stores.player.recipes(id),
   ]);
-  return { links, access, wallet, bag, items, characters, island, recipes };
+  return { links, access, wallet, bagHistory, items, itemHistory, characters, island, recipes };
 }
 
 /** The summary of `account` from its parts at `now`. Pure. */
 function summaryOf(account: Account, parts: Awaited<ReturnType<typeof partsOf>>, now: Date): PlayerSummary {
-  const { links, access, wallet, bag, items, characters, island, recipes } = parts;
+  const { links, access, wallet, bagHistory, items, itemHistory, characters, island, recipes } = parts;
+  const { bag, ...latest } = bagHistory;
   return {
     account,
     links: links.map((l) => ({ provider: l.provider, externalUserId: l.externalUserId, username: l.username, linkedAt: l.linkedAt })),
     access: accessAnswer(account, access, false, now).access,
     wallet,
     bag,
+    bagHistory: latest,
+    itemHistory,
     items: items.map((i) => ({
       studioUuid: i.studioUuid,
       definitionId: i.definitionId,
@@ -223,6 +249,33 @@ export async function walletHistory(ledger: LedgerStore, key: string, query: Ove
   return { account, ...(await walletPage(ledger, account, query, { actors: true })) };
 }
 
+/**
+ * One page of an account's bag entries for operators, newest first, with their reversal links and the
+ * quantities held now (`history.ts`).
+ * @throws ServiceError NOT_FOUND, INVALID_QUERY (bad cursor), UPSTREAM_UNAVAILABLE
+ */
+export async function bagHistory(
+  stores: LookupStores,
+  key: string,
+  query: Parameters<typeof bagPage>[2],
+): Promise<{ account: Account } & BagPage> {
+  const account = await accountNamed(stores.ledger, key);
+  return { account, ...(await bagPage(stores.player, account, query)) };
+}
+
+/**
+ * One page of an account's unique items for operators, newest mint first, in every state (`history.ts`).
+ * @throws ServiceError NOT_FOUND, INVALID_QUERY (bad cursor), UPSTREAM_UNAVAILABLE
+ */
+export async function itemList(
+  stores: LookupStores,
+  key: string,
+  query: Parameters<typeof itemPage>[2],
+): Promise<{ account: Account } & ItemPage> {
+  const account = await accountNamed(stores.ledger, key);
+  return { account, ...(await itemPage(stores.player, account, query)) };
+}
+
 /** The `Content-Disposition` of an account's export: a download named after its studio id. */
 export const exportDisposition = (studioId: string): string => `attachment; filename="export-${studioId}.json"`;
 
@@ -237,8 +290,13 @@ export interface PlayerExport {
   readonly access: PlayerSummary['access'];
   readonly wallet: { readonly balance: number; readonly entries: WalletPage['transactions'] };
   readonly bag: readonly BagLine[];
-  /** Each unique item the account owns, with every event of its history. */
-  readonly items: readonly (PlayerSummary['items'][number] & { readonly events: readonly ItemEvent[] })[];
+  /** Every bag entry of the account, newest first (as the wallet's), with its reversal links and a reversal's reason. */
+  readonly bagEntries: readonly BagHistoryEntry[];
+  /**
+   * Each unique item of the account (owned now, or ended in its hands: consumed, destroyed, voided), newest
+   * mint first, with every event of its history, oldest first (a void with its reason).
+   */
+  readonly items: readonly (ItemView & { readonly events: readonly ItemEventView[] })[];
   /** Each character with its full progress. */
   readonly characters: readonly (ReturnType<typeof characterView> & { readonly progress: Progress })[];
   /** The island's whole state, or null when the player never opened it. */
@@ -248,8 +306,8 @@ export interface PlayerExport {
 
 /**
  * Everything held about an account, as one JSON document (GDPR article 15; docs/architecture.md, "Player
- * look-up"): the summary's parts in full, every wallet entry, each item's history, each character's
- * progress and the island's state. Reads only.
+ * look-up"): the summary's parts in full, every wallet and bag entry, each item's history (the items that
+ * ended in the account's hands too), each character's progress and the island's state. Reads only.
  * @throws ServiceError NOT_FOUND (operators' key), UPSTREAM_UNAVAILABLE
  */
 export async function exportPlayer(stores: LookupStores, account: Account, clock: Clock = systemClock): Promise<PlayerExport> {
@@ -262,7 +320,21 @@ export async function exportPlayer(stores: LookupStores, account: Account, clock
     entries.push(...page.transactions);
     cursor = page.cursor ?? undefined;
   } while (cursor !== undefined);
-  const histories = await Promise.all(summary.items.map((i) => stores.player.itemHistory(i.studioUuid)));
+  const bagEntries: BagHistoryEntry[] = [];
+  let before: Parameters<PlayerStore['bagEntries']>[1]['before'];
+  do {
+    const page = await stores.player.bagEntries(account.accountId, { before, limit: EXPORT_PAGE });
+    bagEntries.push(...page.entries.map(bagEntryView));
+    before = page.next;
+  } while (before !== undefined);
+  const items: ItemView[] = [];
+  let after: Parameters<PlayerStore['itemsOf']>[1]['after'];
+  do {
+    const page = await stores.player.itemsOf(account.accountId, { after, limit: EXPORT_PAGE });
+    items.push(...page.items.map(itemView));
+    after = page.next;
+  } while (after !== undefined);
+  const histories = await Promise.all(items.map((i) => itemEventsOf(stores.player, i.studioUuid)));
   return {
     exportedAt: clock().toISOString(),
     account: summary.account,
@@ -270,9 +342,23 @@ export async function exportPlayer(stores: LookupStores, account: Account, clock
     access: summary.access,
     wallet: { balance: summary.wallet.balance, entries },
     bag: summary.bag,
-    items: summary.items.map((item, n) => ({ ...item, events: histories[n]?.events ?? [] })),
+    bagEntries,
+    items: items.map((item, n) => ({ ...item, events: histories[n]! })),
     characters: parts.characters.map((c) => ({ ...characterView(c), progress: c.progress })),
     island: parts.island ? { revision: parts.island.revision, updatedAt: parts.island.updatedAt, state: parts.island.state } : null,
     recipes: summary.recipes,
   };
+}
+
+/** Every event of an item with its notes, oldest first. */
+async function itemEventsOf(player: PlayerStore, studioUuid: string): Promise<ItemEventView[]> {
+  const out: ItemEventView[] = [];
+  let beforeSeq: number | undefined;
+  do {
+    const page = await player.itemEvents(studioUuid, { beforeSeq, limit: EXPORT_PAGE });
+    if (!page) break;
+    out.push(...page.events.map(itemEventView));
+    beforeSeq = page.nextBeforeSeq;
+  } while (beforeSeq !== undefined);
+  return out.reverse();
 }

@@ -92,9 +92,10 @@ export async function externalLogin(
   const wait = (revoked + 1) * 1000 - Date.now();
   if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait + 5, 1100)));
   const token = await mintToken(config.jwt, { subject: account.studioId, role: 'player', ttlSeconds: LOGIN_TOKEN_TTL_S });
-  // read again once the token exists: a ban answered before this login answers holds for it too (a ban
-  // written after this read revokes the token, whose iat is not later than the ban's second)
-  const now = await ledger.access(account.accountId);
+  // read again once the token exists, past any instance's cache: a ban answered before this login answers
+  // holds for it too, made on whichever instance (a ban written after this read revokes the token, whose
+  // iat is not later than the ban's second)
+  const now = await ledger.access(account.accountId, { fresh: true });
   if (bannedAt(now, clock())) throw suspended(now.ban!);
   return {
     token,

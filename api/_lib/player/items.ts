@@ -14,6 +14,12 @@
  * | `transferred` (to another account) | owned, assigned | owned |
  * | `consumed` | owned, assigned, equipped | consumed (final) |
  * | `destroyed` | owned, assigned, equipped | destroyed (final) |
+ * | `voided` (an operator's, {@link voidItem}) | owned, assigned, equipped | voided (final) |
+ *
+ * Nothing follows a final state (409): the item is no longer owned (the inventory, the account's owned
+ * items and what a character may wear leave it out) and stays in its history. Invariants
+ * ({@link checkItemInvariants}): an item's events are numbered 1, 2, … from its mint, each allowed by the
+ * table from the state before it, and the item as it stands is what its events make it.
  *
  * Definitions: an instance names an `ITEM-*` definition of the published catalog's
  * `canonical-items-manifest.json` whose kind is not consumable (stackable definitions, `MATL-*` and
@@ -23,10 +29,20 @@
 import { readCatalogJson } from '../catalog/store.js';
 import { ServiceError } from '../errors.js';
 import { mintUuid, STUDIO_ID, UUID } from '../ledger/ids.js';
+import { suspended } from '../ledger/service.js';
 import type { Account, AccountSelector, LedgerStore } from '../ledger/types.js';
 import { systemClock, type Clock } from '../stores/clock.js';
 import { requestFingerprint } from '../stores/idempotency.js';
-import type { ItemEvent, ItemEventKind, ItemEventOutcome, ItemEventRequest, ItemInstance, ItemState, PlayerStore } from './types.js';
+import type {
+  EntryNote,
+  ItemEvent,
+  ItemEventKind,
+  ItemEventOutcome,
+  ItemEventRequest,
+  ItemInstance,
+  ItemState,
+  PlayerStore,
+} from './types.js';
 import { noteAuditAccount } from '../util/audit-scope.js';
 
 /** The transition table (see the module header). */
@@ -39,7 +55,11 @@ export const ITEM_TRANSITIONS: Readonly<
   transferred: { from: ['owned', 'assigned'], to: 'owned' },
   consumed: { from: ['owned', 'assigned', 'equipped'], to: 'consumed' },
   destroyed: { from: ['owned', 'assigned', 'equipped'], to: 'destroyed' },
+  voided: { from: ['owned', 'assigned', 'equipped'], to: 'voided' },
 });
+
+/** The events a game server records (`POST /api/ledger/{studio_uuid}/events`): every one but the mint and an operator's void. */
+export type GameServerEvent = Exclude<ItemEventKind, 'minted' | 'voided'>;
 
 /** Item definition ids of the published catalog's `canonical-items-manifest.json`, by kind. */
 export interface ItemDefinitions {
@@ -129,6 +149,7 @@ export async function mintItem(store: PlayerStore, ledger: LedgerStore, body: Mi
       'IDEMPOTENCY_KEY_REUSED',
       'This idempotency key minted another item (another definition or owner); use a new key.',
     );
+  if (out.status === 'suspended') throw suspended(out.ban);
   return { item: itemView(out.item, owner), idempotent: out.status === 'replayed' };
 }
 
@@ -149,7 +170,7 @@ export function instanceIdOf(key: string | undefined): string {
 
 /** Body of `POST /api/ledger/{studio_uuid}/events` (schema `item-event`). */
 export interface ItemEventBody {
-  readonly event: Exclude<ItemEventKind, 'minted'>;
+  readonly event: GameServerEvent;
   readonly idempotencyKey: string;
   /** For `assigned` and `equipped`: a character of the owner. */
   readonly characterId?: string;
@@ -170,12 +191,30 @@ const EVENT_ATTEMPTS = 3;
  *   404 (no such item or target account), 409 CONFLICT (the item's state forbids the event, or it kept
  *   changing hands), 422 IDEMPOTENCY_KEY_REUSED, 503
  */
-export async function recordItemEvent(
+export function recordItemEvent(
   store: PlayerStore,
   ledger: LedgerStore,
   studioUuid: string,
   body: ItemEventBody,
   clock: Clock = systemClock,
+) {
+  return recordEvent(store, ledger, studioUuid, body, undefined, clock);
+}
+
+/** An event's body as {@link recordEvent} takes it: a game server's, or an operator's void. */
+type EventBody = Omit<ItemEventBody, 'event'> & { readonly event: Exclude<ItemEventKind, 'minted'> };
+
+/**
+ * Record an event (see {@link recordItemEvent}), with the note of an operator's event kept beside it.
+ * @throws as {@link recordItemEvent}; ACCOUNT_SUSPENDED (403) when the store refuses a banned account
+ */
+async function recordEvent(
+  store: PlayerStore,
+  ledger: LedgerStore,
+  studioUuid: string,
+  body: EventBody,
+  note: EntryNote | undefined,
+  clock: Clock,
 ) {
   const t = ITEM_TRANSITIONS[body.event];
   const fingerprint = requestFingerprint([body.event, body.characterId ?? null, body.toStudioId ?? null, body.toAccountId ?? null]);
@@ -195,6 +234,8 @@ export async function recordItemEvent(
         throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key recorded another event of this item; use a new key.');
       case 'moved':
         throw new ServiceError('CONFLICT', 'The item kept changing hands while this event was checked; read it again and resend.');
+      case 'suspended':
+        throw suspended(out.ban);
       default:
         throw new ServiceError('NOT_FOUND', 'No item has this studio_uuid.');
     }
@@ -209,7 +250,13 @@ export async function recordItemEvent(
       if (known) return answer(known);
       throw e;
     }
-    const out = await store.recordItemEvent({ ...request, idempotencyKey: body.idempotencyKey, fingerprint, at: clock().toISOString() });
+    const out = await store.recordItemEvent({
+      ...request,
+      idempotencyKey: body.idempotencyKey,
+      fingerprint,
+      at: clock().toISOString(),
+      ...(note === undefined ? {} : { note }),
+    });
     if (out.status !== 'moved' || attempt >= EVENT_ATTEMPTS) return answer(out);
   }
 }
@@ -223,7 +270,7 @@ async function checkedEvent(
   store: PlayerStore,
   ledger: LedgerStore,
   studioUuid: string,
-  body: ItemEventBody,
+  body: EventBody,
   t: (typeof ITEM_TRANSITIONS)[keyof typeof ITEM_TRANSITIONS],
 ): Promise<Omit<ItemEventRequest, 'idempotencyKey' | 'fingerprint' | 'at'>> {
   const history = await store.itemHistory(studioUuid);
@@ -264,4 +311,94 @@ export async function itemHistory(
   if (!history) throw new ServiceError('NOT_FOUND', 'No item has this studio_uuid.');
   const owner = await accountOf(ledger, { accountId: history.item.accountId }, 'accountId');
   return { ...itemView(history.item, owner), events: history.events };
+}
+
+/** Body of `POST /api/admin/items/{studio_uuid}/void` (schema `item-void`). */
+export interface VoidBody {
+  /** Why (stored text, kept beside the event; not part of the replay comparison). */
+  readonly reason: string;
+  readonly idempotencyKey: string;
+}
+
+/**
+ * Void a unique item (docs/architecture.md, "Voided items"; spec 2.6): an operator's final event, from
+ * owned, assigned or equipped, recorded once per (item, idempotency key) like a game server's events and
+ * in the same key space; the reason and who asked are kept beside the event. The item stays with its
+ * owner in its history, but is no longer owned: the inventory leaves it out and no character may wear it
+ * (a progress that still wears it is refused until the slot is cleared). Operators void a banned
+ * account's items too.
+ * @param actor who asks: `<role>:<subject>` of an operator token, or `admin-password`.
+ * @returns the item after the void, the event with its reason and actor, and whether the key replayed.
+ * @throws ServiceError 404 (no such item), 409 CONFLICT (consumed, destroyed or voided already, or the item
+ *   kept changing hands), 422 IDEMPOTENCY_KEY_REUSED, 503
+ */
+export async function voidItem(
+  store: PlayerStore,
+  ledger: LedgerStore,
+  studioUuid: string,
+  body: VoidBody,
+  actor: string,
+  clock: Clock = systemClock,
+) {
+  const out = await recordEvent(
+    store,
+    ledger,
+    studioUuid,
+    { event: 'voided', idempotencyKey: body.idempotencyKey },
+    { note: body.reason, actor },
+    clock,
+  );
+  // the note as stored: a replay answers the first reason
+  const page = await store.itemEvents(studioUuid, { beforeSeq: out.event.seq + 1, limit: 1 });
+  const stored = page?.events[0];
+  return { ...out, reason: stored?.note ?? body.reason, actor: stored?.actor ?? actor };
+}
+
+/** One broken item invariant. */
+export interface ItemViolation {
+  readonly invariant: 'events-contiguous' | 'minted-first' | 'transition' | 'stands-as-replayed';
+  readonly message: string;
+}
+
+/**
+ * Every broken item invariant of a snapshot (see the module header); empty when all hold. An event's own
+ * fields must fit its kind too: a transfer alone changes the owner; an assignment and an equipping name a
+ * character, every other event none. Pure.
+ */
+export function checkItemInvariants(
+  snapshot: readonly { readonly item: ItemInstance; readonly events: readonly ItemEvent[] }[],
+): ItemViolation[] {
+  const out: ItemViolation[] = [];
+  for (const { item, events } of snapshot) {
+    const id = item.studioUuid;
+    events.forEach((e, i) => {
+      if (e.seq !== i + 1 || e.studioUuid !== id)
+        out.push({ invariant: 'events-contiguous', message: `${id}: event ${i + 1} is numbered ${e.seq} of ${e.studioUuid}.` });
+    });
+    const [first, ...rest] = events;
+    if (first?.kind !== 'minted') {
+      out.push({ invariant: 'minted-first', message: `${id}: the first event is ${first?.kind ?? 'missing'}, not minted.` });
+      continue;
+    }
+    let state: ItemState = 'owned';
+    let owner = first.accountId;
+    let character: string | null = first.characterId;
+    for (const e of rest) {
+      const t = e.kind === 'minted' ? undefined : ITEM_TRANSITIONS[e.kind];
+      const wrong = (why: string) => out.push({ invariant: 'transition', message: `${id}: event ${e.seq} (${e.kind}) ${why}.` });
+      if (!t) wrong('mints the item again');
+      else if (!t.from.includes(state)) wrong(`follows ${state}`);
+      if ((e.kind === 'transferred') === (e.accountId === owner)) wrong(e.kind === 'transferred' ? 'keeps the owner' : 'changes the owner');
+      if ((e.kind === 'assigned' || e.kind === 'equipped') === (e.characterId === null)) wrong('names the wrong character');
+      state = t?.to ?? state;
+      owner = e.accountId;
+      character = e.characterId;
+    }
+    if (item.state !== state || item.accountId !== owner || item.characterId !== character || item.seq !== events.length)
+      out.push({
+        invariant: 'stands-as-replayed',
+        message: `${id}: stands ${item.state} of ${item.accountId} on ${item.characterId} at ${item.seq}; its events make it ${state} of ${owner} on ${character} at ${events.length}.`,
+      });
+  }
+  return out;
 }

@@ -17,8 +17,14 @@
  * - `player:{a:<id>}:recipes` hash: recipe id → time learned;
  * - `player:{a:<id>}:items` hash: item id → the item as it stands (JSON), for the unique items the account
  *   owns now (one read answers the account's items);
+ * - `player:{a:<id>}:items-ended` hash: item id → the item as it ended (JSON), for the items consumed,
+ *   destroyed or voided in the account's hands (since this hash exists);
  * - `player:{a:<id>}:bag` hash: definition → quantity, `<definition>:seq` → entries so far;
- * - `player:{a:<id>}:bag-entries` list: the account's bag entries (append-only, JSON);
+ * - `player:{a:<id>}:bag-entries` list: the account's bag entries (append-only, JSON; a reversal's carries
+ *   `reverses`, the source ref of the grant it reverses);
+ * - `player:{a:<id>}:bag-links` hash: a reversed grant's source ref → its reversal's (one per grant);
+ * - `player:{a:<id>}:notes` hash: an operator entry's ref (a bag reversal's source ref, `item:<studio_uuid>:<seq>`
+ *   of a void) → `{ note, actor }` as JSON; an erasure blanks the notes;
  * - `player:{a:<id>}:links` set: `<provider> <external user id>` of each identity bound to the account
  *   (bound since this set exists).
  *
@@ -28,18 +34,30 @@
  * Per unique item (hash tag `{i:<studio_uuid>}`): `item:{i:<id>}` hash (the instance's fields,
  * `characterId` '' for none), `item:{i:<id>}:events` list (append-only, event JSON), `item:{i:<id>}:keys`
  * hash: event key → record (ref: `<event seq> <state after>`).
+ *
+ * Bans (spec 5.3): a write asked to refuse a banned account reads the ledger's access hash of each account
+ * it changes (`ledger:{a:<id>}:access`, named in `api/_lib/ledger/access.ts`, in the account's own hash slot)
+ * in its own script, past any instance's cache of it.
  */
 import { byCodeUnits } from '../util/sorted.js';
 import type { IslandState } from '../island/generate.js';
+import { accessKey } from '../ledger/access.js';
 import { IDEMPOTENCY_LUA, requestFingerprint } from '../stores/idempotency.js';
 import { connectRedis, redisScript, type RedisTarget } from '../stores/redis.js';
 import { storeUnavailable } from '../stores/unavailable.js';
 import {
+  FINAL_STATES,
   PLAYER_STORE,
   characterBody,
   itemAfter,
   type BagEntry,
   type BagLine,
+  type BagPosition,
+  type BagRecord,
+  type EntryNote,
+  type ItemEventRecord,
+  type ItemPosition,
+  type Suspended,
   type Character,
   type ExternalLink,
   type ItemEvent,
@@ -64,15 +82,41 @@ export const PLAYER_KEYS = Object.freeze({
   links: (a: string) => `player:{a:${a}}:links`,
   characterOwners: 'player:character-owners',
   items: (a: string) => `player:{a:${a}}:items`,
+  itemsEnded: (a: string) => `player:{a:${a}}:items-ended`,
   mintKeys: 'item:keys:mint',
   bag: (a: string) => `player:{a:${a}}:bag`,
   bagEntries: (a: string) => `player:{a:${a}}:bag-entries`,
+  bagLinks: (a: string) => `player:{a:${a}}:bag-links`,
+  notes: (a: string) => `player:{a:${a}}:notes`,
+  /** The ledger's access hash of an account (the module header; `api/_lib/ledger/access.ts`). */
+  access: accessKey,
   bagKeys: 'bag:keys',
   bagAccounts: 'bag:accounts',
   item: (i: string) => `item:{i:${i}}`,
   itemEvents: (i: string) => `item:{i:${i}}:events`,
   itemKeys: (i: string) => `item:{i:${i}}:keys`,
 });
+
+/**
+ * Lua prelude of the writes that refuse a banned account (the module header): `ban_at(access, now)` is
+ * nil when `now` is '' (no check) or no ban of the access hash holds at `now` (ISO 8601 UTC, compared as
+ * text), else the script's answer `{'suspended', reason, at, until ('' for none)}`.
+ */
+const BAN_LUA = `
+local function ban_at(access, now)
+  if now == '' then return nil end
+  local b = redis.call('HMGET', access, 'banReason', 'banAt', 'banUntil')
+  if not b[1] then return nil end
+  if b[3] and b[3] <= now then return nil end
+  return {'suspended', b[1], b[2] or '', b[3] or ''}
+end
+`;
+
+/** The outcome of a script's `{'suspended', reason, at, until}`. */
+function suspendedOf(out: readonly unknown[]): Suspended {
+  const [reason, at, until] = out.slice(1).map((v) => (typeof v === 'string' ? v : ''));
+  return { status: 'suspended', ban: { reason: reason!, at: at!, ...(until ? { until } : {}) } };
+}
 
 /** KEYS: island. ARGV: state, revision, updatedAt. Creates when absent; answers the stored fields. */
 const ISLAND_INIT = redisScript(`
@@ -90,17 +134,19 @@ return redis.call('HMGET', KEYS[1], 'state', 'revision', 'updatedAt')
 export const ISLAND_RECENT_WRITES = 32;
 
 /**
- * KEYS: island. ARGV: writeId, expected revision, state, at, how many write ids to keep. Returns
- * `{'saved'}`, `{'again', state, revision, updatedAt}` for a write id saved before (a retry), `{'stale',
- * revision}` or `{'missing'}`.
+ * KEYS: island, the account's access. ARGV: writeId, expected revision, state, at, how many write ids to
+ * keep, the time a ban is checked at ('' for none). Returns `{'saved'}`, `{'again', state, revision,
+ * updatedAt}` for a write id saved before (a retry), `{'stale', revision}`, `{'missing'}` or `{'suspended', …}`.
  */
-const ISLAND_SAVE = redisScript(`
+const ISLAND_SAVE = redisScript(`${BAN_LUA}
 local cur = redis.call('HMGET', KEYS[1], 'revision', 'lastWrite', 'state', 'updatedAt', 'recentWrites')
 if not cur[1] then return {'missing'} end
 local recent = cur[5] or ''
 if cur[2] == ARGV[1] or string.find('\\n' .. recent, '\\n' .. ARGV[1] .. '\\n', 1, true) then
   return {'again', cur[3], cur[1], cur[4]}
 end
+local ban = ban_at(KEYS[2], ARGV[6])
+if ban then return ban end
 if tonumber(cur[1]) ~= tonumber(ARGV[2]) then return {'stale', cur[1]} end
 local kept = {}
 for w in string.gmatch(recent, '[^\\n]+') do kept[#kept + 1] = w end
@@ -136,15 +182,16 @@ return {'created'}
 `);
 
 /**
- * KEYS: chars, progress keys, the account's items hash, then the hash and the events list of each item
- * the progress wears, then those of each item it no longer wears. ARGV: character id, key, fingerprint,
- * expected revision, progress, at, digest of the progress, account id, the count of worn items. A saved
- * progress binds each worn item to the character (an `equipped` event where it is not equipped on it
- * yet) and releases each item it no longer wears that is still equipped on it (`unequipped`), in the same
- * script. Returns `{'saved', body}`, `{'replayed', ref, body, progress, revision, updated}`,
- * `{'stale', revision}`, `{'equipment-refused', id, reason, …}`, `{'key-reused'}` or `{'missing'}`.
+ * KEYS: chars, progress keys, the account's items hash, its access, then the hash and the events list of
+ * each item the progress wears, then those of each item it no longer wears. ARGV: character id, key,
+ * fingerprint, expected revision, progress, at, digest of the progress, account id, the count of worn
+ * items, the time a ban is checked at ('' for none). A saved progress binds each worn item to the
+ * character (an `equipped` event where it is not equipped on it yet) and releases each item it no longer
+ * wears that is still equipped on it (`unequipped`), in the same script. Returns `{'saved', body}`,
+ * `{'replayed', ref, body, progress, revision, updated}`, `{'stale', revision}`, `{'equipment-refused',
+ * id, reason, …}`, `{'key-reused'}`, `{'missing'}` or `{'suspended', …}`.
  */
-const PROGRESS_SAVE = redisScript(`${IDEMPOTENCY_LUA}
+const PROGRESS_SAVE = redisScript(`${IDEMPOTENCY_LUA}${BAN_LUA}
 local id = ARGV[1]
 local cur = redis.call('HMGET', KEYS[1], id .. ':body', id .. ':progress', id .. ':rev', id .. ':updated')
 if not cur[1] then return {'missing'} end
@@ -153,10 +200,12 @@ if ref then
   if not same then return {'key-reused'} end
   return {'replayed', ref, cur[1], cur[2], cur[3], cur[4]}
 end
+local ban = ban_at(KEYS[4], ARGV[10])
+if ban then return ban end
 if tonumber(cur[3]) ~= tonumber(ARGV[4]) then return {'stale', cur[3]} end
 local worn = tonumber(ARGV[9])
 local refused = {}
-for i = 4, 3 + 2 * worn, 2 do
+for i = 5, 4 + 2 * worn, 2 do
   local item = redis.call('HMGET', KEYS[i], 'accountId', 'state', 'characterId')
   local reason = nil
   if not item[1] then reason = 'missing'
@@ -182,11 +231,11 @@ local function move(ikey, elist, state, character, kind)
   redis.call('HSET', KEYS[3], iid, cjson.encode({ studioUuid = iid, definitionId = c[1], accountId = c[2], state = state,
     characterId = ch, seq = seq, mintedAt = c[4], updatedAt = ARGV[6] }))
 end
-for i = 4, 3 + 2 * worn, 2 do
+for i = 5, 4 + 2 * worn, 2 do
   local item = redis.call('HMGET', KEYS[i], 'state', 'characterId')
   if item[1] ~= 'equipped' or item[2] ~= id then move(KEYS[i], KEYS[i + 1], 'equipped', id, 'equipped') end
 end
-for i = 4 + 2 * worn, #KEYS, 2 do
+for i = 5 + 2 * worn, #KEYS, 2 do
   local item = redis.call('HMGET', KEYS[i], 'accountId', 'state', 'characterId')
   if item[1] == ARGV[8] and item[2] == 'equipped' and item[3] == id then move(KEYS[i], KEYS[i + 1], 'owned', '', 'unequipped') end
 end
@@ -196,10 +245,17 @@ idem_record(KEYS[2], id .. ' ' .. ARGV[2], ARGV[3], rev .. ' ' .. ARGV[7])
 return {'saved', cur[1]}
 `);
 
-/** KEYS: recipes. ARGV: recipe id, time. */
-const RECIPE_LEARN = redisScript(`
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then return {'learned', ARGV[2]} end
-return {'known', redis.call('HGET', KEYS[1], ARGV[1])}
+/**
+ * KEYS: recipes, the account's access. ARGV: recipe id, time, the time a ban is checked at ('' for none).
+ * Returns `{'known', time}`, `{'learned', time}` or `{'suspended', …}` (a known recipe answers first).
+ */
+const RECIPE_LEARN = redisScript(`${BAN_LUA}
+local known = redis.call('HGET', KEYS[1], ARGV[1])
+if known then return {'known', known} end
+local ban = ban_at(KEYS[2], ARGV[3])
+if ban then return ban end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return {'learned', ARGV[2]}
 `);
 
 /** KEYS: external-links, the account's links set. ARGV: field, link JSON. The first binding wins; answers the stored one. */
@@ -220,16 +276,18 @@ return #fields
 `);
 
 /**
- * KEYS: mint keys, item, events, owner's items. ARGV: key, fingerprint, event JSON, id, definition, owner,
- * time, item JSON. Returns `{'stored', itemId}` for a known key with this fingerprint, `{'key-reused'}` or
- * `{'minted'}`.
+ * KEYS: mint keys, item, events, owner's items, owner's access. ARGV: key, fingerprint, event JSON, id,
+ * definition, owner, time, item JSON, the time a ban is checked at ('' for none). Returns `{'stored',
+ * itemId}` for a known key with this fingerprint, `{'key-reused'}`, `{'suspended', …}` or `{'minted'}`.
  */
-const MINT_ITEM = redisScript(`${IDEMPOTENCY_LUA}
+const MINT_ITEM = redisScript(`${IDEMPOTENCY_LUA}${BAN_LUA}
 local ref, same = idem_lookup(KEYS[1], ARGV[1], ARGV[2])
 if ref then
   if not same then return {'key-reused'} end
   return {'stored', ref}
 end
+local ban = ban_at(KEYS[5], ARGV[9])
+if ban then return ban end
 redis.call('HSET', KEYS[2], 'definitionId', ARGV[5], 'accountId', ARGV[6], 'state', 'owned', 'characterId', '', 'seq', '1', 'mintedAt', ARGV[7], 'updatedAt', ARGV[7])
 redis.call('RPUSH', KEYS[3], ARGV[3])
 redis.call('HSET', KEYS[4], ARGV[4], ARGV[8])
@@ -239,13 +297,16 @@ return {'minted'}
 
 /**
  * KEYS: item, events, item keys, the validated owner's items, the owner-after's items, the validated
- * owner's characters. ARGV: key, fingerprint, kind, allowed states (comma-separated), state after, owner
- * after ('' keeps), character ('' for none), time, item id, the owner the caller validated against. Only
- * flat tables go through cjson. Returns `{'applied', item, event}`, `{'replayed', ref, event, <item
- * fields>}`, `{'forbidden', <item fields>}`, `{'moved'}` (the owner is not the validated one, or the
- * character not that owner's), `{'key-reused'}` or `{'missing'}`.
+ * owner's characters, the validated owner's access, the owner-after's access, the owner-after's ended
+ * items, the validated owner's notes. ARGV: key, fingerprint, kind, allowed states (comma-separated),
+ * state after, owner after ('' keeps), character ('' for none), time, item id, the owner the caller
+ * validated against, the time a ban is checked at ('' for none), the event's note as JSON ('' for none),
+ * '1' when the state after is final (`FINAL_STATES`): the item then moves to the owner's ended items. Only flat tables go through
+ * cjson. Returns `{'applied', item, event}`, `{'replayed', ref, event, <item fields>}`, `{'forbidden',
+ * <item fields>}`, `{'moved'}` (the owner is not the validated one, or the character not that owner's),
+ * `{'key-reused'}`, `{'missing'}` or `{'suspended', …}`.
  */
-const ITEM_EVENT = redisScript(`${IDEMPOTENCY_LUA}
+const ITEM_EVENT = redisScript(`${IDEMPOTENCY_LUA}${BAN_LUA}
 local cur = redis.call('HMGET', KEYS[1], 'definitionId', 'accountId', 'state', 'characterId', 'seq', 'mintedAt', 'updatedAt')
 if not cur[1] then return {'missing'} end
 local ref, same = idem_lookup(KEYS[3], ARGV[1], ARGV[2])
@@ -256,6 +317,9 @@ if ref then
 end
 if cur[2] ~= ARGV[10] then return {'moved'} end
 if ARGV[7] ~= '' and redis.call('HEXISTS', KEYS[6], ARGV[7] .. ':body') == 0 then return {'moved'} end
+local ban = ban_at(KEYS[7], ARGV[11])
+if not ban and ARGV[6] ~= '' then ban = ban_at(KEYS[8], ARGV[11]) end
+if ban then return ban end
 local allowed = false
 for st in string.gmatch(ARGV[4], '[^,]+') do
   if st == cur[3] then allowed = true end
@@ -274,7 +338,12 @@ local ij = cjson.encode(item)
 redis.call('RPUSH', KEYS[2], ej)
 idem_record(KEYS[3], ARGV[1], ARGV[2], tostring(seq) .. ' ' .. ARGV[5])
 redis.call('HDEL', KEYS[4], ARGV[9])
-if ARGV[5] ~= 'consumed' and ARGV[5] ~= 'destroyed' then redis.call('HSET', KEYS[5], ARGV[9], ij) end
+if ARGV[13] == '1' then
+  redis.call('HSET', KEYS[9], ARGV[9], ij)
+else
+  redis.call('HSET', KEYS[5], ARGV[9], ij)
+end
+if ARGV[12] ~= '' then redis.call('HSET', KEYS[10], 'item:' .. ARGV[9] .. ':' .. tostring(seq), ARGV[12]) end
 return {'applied', ij, ej}
 `);
 
@@ -290,17 +359,19 @@ return {'replayed', ref, redis.call('LINDEX', KEYS[2], seq - 1), cur[1], cur[2],
 `);
 
 /**
- * KEYS: bag keys, the account's bag, its entries, bag accounts. ARGV: source ref, fingerprint, account,
- * definition, delta, time. Integers are written with %d, never through cjson's 14 significant digits.
- * Returns `{'applied', entry}`, `{'replayed', entry}`, `{'insufficient', quantity}`, `{'overflow'}` or
- * `{'key-reused'}`.
+ * KEYS: bag keys, the account's bag, its entries, bag accounts, its access. ARGV: source ref, fingerprint,
+ * account, definition, delta, time, the time a ban is checked at ('' for none). Integers are written with
+ * %d, never through cjson's 14 significant digits. Returns `{'applied', entry}`, `{'replayed', entry}`,
+ * `{'insufficient', quantity}`, `{'overflow'}`, `{'key-reused'}` or `{'suspended', …}`.
  */
-const BAG_CHANGE = redisScript(`${IDEMPOTENCY_LUA}
+const BAG_CHANGE = redisScript(`${IDEMPOTENCY_LUA}${BAN_LUA}
 local ref, same = idem_lookup(KEYS[1], ARGV[1], ARGV[2])
 if ref then
   if not same then return {'key-reused'} end
   return {'replayed', redis.call('LINDEX', KEYS[3], tonumber(ref))}
 end
+local ban = ban_at(KEYS[5], ARGV[7])
+if ban then return ban end
 local q = tonumber(redis.call('HGET', KEYS[2], ARGV[4]) or '0')
 local seq = tonumber(redis.call('HGET', KEYS[2], ARGV[4] .. ':seq') or '0') + 1
 local after = q + tonumber(ARGV[5])
@@ -315,7 +386,69 @@ idem_record(KEYS[1], ARGV[1], ARGV[2], string.format('%d', length - 1))
 return {'applied', entry}
 `);
 
+/**
+ * KEYS: bag keys, the account's bag, its entries, its bag links, its notes. ARGV: source ref, fingerprint,
+ * account, the grant's source ref, time, the note as JSON. The grant is found through its idempotency
+ * record (its index in the account's entries) and must be that very entry. Returns `{'applied', entry}`,
+ * `{'replayed', entry}`, `{'key-reused'}`, `{'no-entry'}`, `{'not-a-grant', entry}`, `{'already-reversed',
+ * the reversal's entry}` or `{'insufficient', quantity}`.
+ */
+const BAG_REVERSE = redisScript(`${IDEMPOTENCY_LUA}
+local ref, same = idem_lookup(KEYS[1], ARGV[1], ARGV[2])
+if ref then
+  if not same then return {'key-reused'} end
+  return {'replayed', redis.call('LINDEX', KEYS[3], tonumber(ref))}
+end
+local at = idem_lookup(KEYS[1], ARGV[4], '')
+if not at then return {'no-entry'} end
+local raw = redis.call('LINDEX', KEYS[3], tonumber(at))
+if not raw then return {'no-entry'} end
+local original = cjson.decode(raw)
+if original.sourceRef ~= ARGV[4] or original.accountId ~= ARGV[3] then return {'no-entry'} end
+if string.sub(ARGV[4], 1, 10) ~= 'bag-grant:' then return {'not-a-grant', raw} end
+local by = redis.call('HGET', KEYS[4], ARGV[4])
+if by then return {'already-reversed', redis.call('LINDEX', KEYS[3], tonumber((idem_lookup(KEYS[1], by, ''))))} end
+local def = original.definitionId
+local q = tonumber(redis.call('HGET', KEYS[2], def) or '0')
+local delta = tonumber(original.delta)
+if q < delta then return {'insufficient', string.format('%d', q)} end
+local seq = tonumber(redis.call('HGET', KEYS[2], def .. ':seq') or '0') + 1
+local after = q - delta
+local entry = '{"accountId":' .. cjson.encode(ARGV[3]) .. ',"definitionId":' .. cjson.encode(def) .. ',"seq":' .. string.format('%d', seq) ..
+  ',"delta":' .. string.format('%d', -delta) .. ',"quantityAfter":' .. string.format('%d', after) .. ',"sourceRef":' .. cjson.encode(ARGV[1]) ..
+  ',"at":' .. cjson.encode(ARGV[5]) .. ',"reverses":' .. cjson.encode(ARGV[4]) .. '}'
+redis.call('HSET', KEYS[2], def, string.format('%d', after), def .. ':seq', string.format('%d', seq))
+local length = redis.call('RPUSH', KEYS[3], entry)
+redis.call('HSET', KEYS[4], ARGV[4], ARGV[1])
+redis.call('HSET', KEYS[5], ARGV[1], ARGV[6])
+idem_record(KEYS[1], ARGV[1], ARGV[2], string.format('%d', length - 1))
+return {'applied', entry}
+`);
+
+/** KEYS: the account's notes. Blanks the note of each (the actor stays); safe to repeat. */
+const BLANK_NOTES = redisScript(`
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local n = cjson.decode(all[i + 1])
+  redis.call('HSET', KEYS[1], all[i], cjson.encode({ note = '', actor = n.actor }))
+end
+return #all / 2
+`);
+
 const str = (v: unknown): string => String(v);
+
+/** Newest first by time, then definition id, then sequence (the order of {@link PlayerStore.bagEntries}). */
+function newestEntryFirst(a: BagPosition, b: BagPosition): number {
+  if (a.at !== b.at) return a.at < b.at ? 1 : -1;
+  if (a.definitionId !== b.definitionId) return a.definitionId < b.definitionId ? 1 : -1;
+  return b.seq - a.seq;
+}
+
+/** Newest mint first, then by id descending (the order of {@link PlayerStore.itemsOf}). */
+function newestItemFirst(a: ItemPosition, b: ItemPosition): number {
+  if (a.mintedAt !== b.mintedAt) return a.mintedAt < b.mintedAt ? 1 : -1;
+  return a.studioUuid < b.studioUuid ? 1 : a.studioUuid > b.studioUuid ? -1 : 0;
+}
 
 /** The replay a script answered: `['replayed', ref, event JSON, <item fields>]`. */
 function replayedEvent(studioUuid: string, out: readonly unknown[]): ItemEventOutcome {
@@ -372,6 +505,20 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
     return out;
   };
 
+  /** An account's bag entries, in append order. */
+  const entriesOf = async (accountId: string): Promise<BagEntry[]> =>
+    (await commands.list(K.bagEntries(accountId), 0, -1)).map((e) => JSON.parse(e) as BagEntry);
+  /** Entries of one account with their reversal links and notes (a reversal's `reverses` is in its own JSON). */
+  const recordsOf = async (accountId: string, entries: readonly BagEntry[]): Promise<BagRecord[]> => {
+    if (entries.length === 0) return [];
+    const [links, notes] = [await commands.hash(K.bagLinks(accountId)), await commands.hash(K.notes(accountId))];
+    return entries.map((e) => {
+      const by = links[e.sourceRef];
+      const note = notes[e.sourceRef];
+      return { ...e, ...(by === undefined ? {} : { reversedBy: by }), ...(note === undefined ? {} : (JSON.parse(note) as EntryNote)) };
+    });
+  };
+
   return {
     driver: 'redis',
     async findIsland(accountId) {
@@ -395,8 +542,15 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
     async saveIsland(accountId, save) {
       const out = await commands.script({
         script: ISLAND_SAVE,
-        keys: [K.island(accountId)],
-        args: [save.writeId, String(save.expectedRevision), JSON.stringify(save.state), save.at, String(ISLAND_RECENT_WRITES)],
+        keys: [K.island(accountId), K.access(accountId)],
+        args: [
+          save.writeId,
+          String(save.expectedRevision),
+          JSON.stringify(save.state),
+          save.at,
+          String(ISLAND_RECENT_WRITES),
+          save.refuseBanned ? save.at : '',
+        ],
       });
       switch (out[0]) {
         case 'saved':
@@ -408,6 +562,8 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
           };
         case 'stale':
           return { status: 'stale', revision: Number(out[1]) };
+        case 'suspended':
+          return suspendedOf(out);
         default:
           return { status: 'missing' };
       }
@@ -469,6 +625,7 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
           K.chars(accountId),
           K.progressKeys(accountId),
           K.items(accountId),
+          K.access(accountId),
           ...[...save.equipment, ...(save.unequip ?? [])].flatMap((id) => [K.item(id), K.itemEvents(id)]),
         ],
         args: [
@@ -481,6 +638,7 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
           requestFingerprint(save.progress),
           accountId,
           String(save.equipment.length),
+          save.refuseBanned ? save.at : '',
         ],
       });
       switch (out[0]) {
@@ -502,6 +660,8 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
           return { status: 'stale', revision: Number(out[1]) };
         case 'key-reused':
           return { status: 'key-reused' };
+        case 'suspended':
+          return suspendedOf(out);
         default:
           return { status: 'missing' };
       }
@@ -525,8 +685,13 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
         revision: Number(record.slice(sep + 1).split(' ')[0]),
       };
     },
-    async learnRecipe(accountId, recipeId, at) {
-      const out = await commands.script({ script: RECIPE_LEARN, keys: [K.recipes(accountId)], args: [recipeId, at] });
+    async learnRecipe(accountId, recipeId, at, options = {}) {
+      const out = await commands.script({
+        script: RECIPE_LEARN,
+        keys: [K.recipes(accountId), K.access(accountId)],
+        args: [recipeId, at, options.refuseBanned ? at : ''],
+      });
+      if (out[0] === 'suspended') return suspendedOf(out);
       return { learned: out[0] === 'learned', recipe: { recipeId, learnedAt: str(out[1]) } };
     },
     async recipes(accountId) {
@@ -572,7 +737,7 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
       };
       const out = await commands.script({
         script: MINT_ITEM,
-        keys: [K.mintKeys, K.item(i.studioUuid), K.itemEvents(i.studioUuid), K.items(i.accountId)],
+        keys: [K.mintKeys, K.item(i.studioUuid), K.itemEvents(i.studioUuid), K.items(i.accountId), K.access(i.accountId)],
         args: [
           request.idempotencyKey,
           request.fingerprint,
@@ -582,10 +747,12 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
           i.accountId,
           i.mintedAt,
           JSON.stringify(i),
+          request.refuseBanned ? i.mintedAt : '',
         ],
       });
       if (out[0] === 'minted') return { status: 'created', item: i, event };
       if (out[0] === 'key-reused') return { status: 'key-reused' };
+      if (out[0] === 'suspended') return suspendedOf(out);
       // a known key: the item and its first event as minted
       const id = str(out[1]);
       const [fields, first] = [await commands.fields(K.item(id), ITEM_FIELDS), await commands.element(K.itemEvents(id), 0)];
@@ -601,7 +768,18 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
       const after = request.accountId ?? owner;
       const out = await commands.script({
         script: ITEM_EVENT,
-        keys: [K.item(id), K.itemEvents(id), K.itemKeys(id), K.items(owner), K.items(after), K.chars(owner)],
+        keys: [
+          K.item(id),
+          K.itemEvents(id),
+          K.itemKeys(id),
+          K.items(owner),
+          K.items(after),
+          K.chars(owner),
+          K.access(owner),
+          K.access(after),
+          K.itemsEnded(after),
+          K.notes(owner),
+        ],
         args: [
           request.idempotencyKey,
           request.fingerprint,
@@ -613,6 +791,9 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
           request.at,
           id,
           owner,
+          request.refuseBanned ? request.at : '',
+          request.note === undefined ? '' : JSON.stringify(request.note),
+          FINAL_STATES.includes(request.to) ? '1' : '0',
         ],
       });
       switch (out[0]) {
@@ -626,6 +807,8 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
           return { status: 'key-reused' };
         case 'missing':
           return { status: 'missing' };
+        case 'suspended':
+          return suspendedOf(out);
         default:
           return { status: 'moved' };
       }
@@ -648,15 +831,64 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
       const events = (await commands.list(K.itemEvents(studioUuid), 0, -1)).map((e) => JSON.parse(e) as ItemEvent);
       return { item: itemFromFields(studioUuid, fields), events };
     },
+    async itemEvents(studioUuid, options) {
+      const fields = await commands.fields(K.item(studioUuid), ITEM_FIELDS);
+      if (fields[0] === null || fields[0] === undefined) return undefined;
+      const item = itemFromFields(studioUuid, fields);
+      // event `seq` is at index seq - 1 of the list
+      const newest = Math.min((options.beforeSeq ?? Number.MAX_SAFE_INTEGER) - 1, item.seq);
+      const oldest = Math.max(1, newest - options.limit + 1);
+      const raw = newest < 1 ? [] : await commands.list(K.itemEvents(studioUuid), oldest - 1, newest - 1);
+      const events: ItemEventRecord[] = raw.map((e) => JSON.parse(e) as ItemEvent).reverse();
+      const withNotes = await Promise.all(
+        events.map(async (e) => {
+          if (e.kind !== 'voided') return e;
+          const note = await commands.field(K.notes(e.accountId), `item:${studioUuid}:${e.seq}`);
+          return note === null ? e : { ...e, ...(JSON.parse(note) as EntryNote) };
+        }),
+      );
+      return { item, events: withNotes, nextBeforeSeq: newest >= 1 && oldest > 1 ? oldest : undefined };
+    },
     async accountItems(accountId) {
       const items = Object.values(await commands.hash(K.items(accountId))).map((v) => JSON.parse(v) as ItemInstance);
       return items.sort((a, b) => (a.mintedAt < b.mintedAt ? -1 : a.mintedAt > b.mintedAt ? 1 : a.studioUuid < b.studioUuid ? -1 : 1));
     },
+    async itemsOf(accountId, options) {
+      const [owned, ended] = [await commands.hash(K.items(accountId)), await commands.hash(K.itemsEnded(accountId))];
+      const after = options.after;
+      const all = [...Object.values(owned), ...Object.values(ended)]
+        .map((v) => JSON.parse(v) as ItemInstance)
+        .filter((i) => (options.state === undefined || i.state === options.state) && (after === undefined || newestItemFirst(after, i) < 0))
+        .sort(newestItemFirst);
+      const items = all.slice(0, options.limit);
+      const last = items[items.length - 1];
+      return { items, next: all.length > options.limit && last ? { mintedAt: last.mintedAt, studioUuid: last.studioUuid } : undefined };
+    },
+    async itemSnapshot() {
+      const records = Object.values(await commands.hash(K.mintKeys));
+      const ids = [...new Set(records.map((r) => r.slice(r.indexOf('\n') + 1)))].sort(byCodeUnits((id) => id));
+      const out: { item: ItemInstance; events: ItemEvent[] }[] = [];
+      for (const id of ids) {
+        const fields = await commands.fields(K.item(id), ITEM_FIELDS);
+        if (fields[0] === null || fields[0] === undefined) continue;
+        const events = (await commands.list(K.itemEvents(id), 0, -1)).map((e) => JSON.parse(e) as ItemEvent);
+        out.push({ item: itemFromFields(id, fields), events });
+      }
+      return out;
+    },
     async changeBag(change) {
       const out = await commands.script({
         script: BAG_CHANGE,
-        keys: [K.bagKeys, K.bag(change.accountId), K.bagEntries(change.accountId), K.bagAccounts],
-        args: [change.sourceRef, change.fingerprint, change.accountId, change.definitionId, String(change.delta), change.at],
+        keys: [K.bagKeys, K.bag(change.accountId), K.bagEntries(change.accountId), K.bagAccounts, K.access(change.accountId)],
+        args: [
+          change.sourceRef,
+          change.fingerprint,
+          change.accountId,
+          change.definitionId,
+          String(change.delta),
+          change.at,
+          change.refuseBanned ? change.at : '',
+        ],
       });
       switch (out[0]) {
         case 'applied':
@@ -667,9 +899,54 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
           return { status: 'insufficient', quantity: Number(out[1]) };
         case 'key-reused':
           return { status: 'key-reused' };
+        case 'suspended':
+          return suspendedOf(out);
         default:
           return { status: 'overflow' };
       }
+    },
+    async reverseBag(reversal) {
+      const a = reversal.accountId;
+      const out = await commands.script({
+        script: BAG_REVERSE,
+        keys: [K.bagKeys, K.bag(a), K.bagEntries(a), K.bagLinks(a), K.notes(a)],
+        args: [reversal.sourceRef, reversal.fingerprint, a, reversal.reverses, reversal.at, JSON.stringify(reversal.note)],
+      });
+      const status = str(out[0]);
+      const entry = async () => (await recordsOf(a, [JSON.parse(str(out[1])) as BagEntry]))[0]!;
+      switch (status) {
+        case 'applied':
+          return { status: 'created', entry: await entry() };
+        case 'replayed':
+        case 'not-a-grant':
+        case 'already-reversed':
+          return { status, entry: await entry() };
+        case 'insufficient':
+          return { status: 'insufficient', quantity: Number(out[1]) };
+        case 'key-reused':
+          return { status: 'key-reused' };
+        default:
+          return { status: 'no-entry' };
+      }
+    },
+    async bagEntries(accountId, options) {
+      const before = options.before;
+      const all = (await recordsOf(accountId, await entriesOf(accountId)))
+        .filter(
+          (e) =>
+            (options.definitionId === undefined || e.definitionId === options.definitionId) &&
+            (before === undefined || newestEntryFirst(before, e) < 0),
+        )
+        .sort(newestEntryFirst);
+      const entries = all.slice(0, options.limit);
+      const last = entries[entries.length - 1];
+      return {
+        entries,
+        next: all.length > options.limit && last ? { at: last.at, definitionId: last.definitionId, seq: last.seq } : undefined,
+      };
+    },
+    async blankNotes(accountId) {
+      await commands.script({ script: BLANK_NOTES, keys: [K.notes(accountId)], args: [] });
     },
     async bag(accountId) {
       const all = await commands.hash(K.bag(accountId));
@@ -687,7 +964,7 @@ export function openRedisPlayerStore(target: RedisTarget, options: { retryDelays
         const lines = Object.entries(all).filter(([k]) => !k.endsWith(':seq'));
         for (const [k, v] of lines.sort(([x], [y]) => (x < y ? -1 : 1)))
           quantities.push({ accountId, definitionId: k, quantity: Number(v) });
-        const own = (await commands.list(K.bagEntries(accountId), 0, -1)).map((e) => JSON.parse(e) as BagEntry);
+        const own = await recordsOf(accountId, await entriesOf(accountId));
         // the list is in append order, so one definition's entries are in sequence order already: a
         // stable sort by definition keeps them so
         for (const e of own.sort((x, y) => (x.definitionId < y.definitionId ? -1 : x.definitionId > y.definitionId ? 1 : 0)))

@@ -16,7 +16,7 @@ import { requestFingerprint } from '../stores/idempotency.js';
 import { ServiceError, type FieldProblem } from '../errors.js';
 import { CROCKFORD, mintUuid } from '../ledger/ids.js';
 import type { Principal } from '../auth/tokens.js';
-import { accountOfToken } from '../ledger/service.js';
+import { accountOfToken, suspended } from '../ledger/service.js';
 import type { Account, LedgerStore } from '../ledger/types.js';
 import { checkBody } from '../validation/check.js';
 import { exportFromRts, initialIsland, islandSeedOf, type IslandState, type RtsExportInput } from '../island/generate.js';
@@ -155,7 +155,10 @@ export function readIsland(store: PlayerStore, account: Account, clock: Clock = 
   }));
 }
 
-/** Save `state` over the revision `If-Match` names. @throws ServiceError 412, 428, 404 (no island), 503 */
+/**
+ * Save `state` over the revision `If-Match` names.
+ * @throws ServiceError 412, 428, 404 (no island), 403 ACCOUNT_SUSPENDED (a store view that refuses a banned account), 503
+ */
 async function saveIsland(
   store: PlayerStore,
   account: Account,
@@ -175,6 +178,7 @@ async function saveIsland(
   });
   if (out.status === 'saved') return out.doc;
   if (out.status === 'stale') throw stale(out.revision);
+  if (out.status === 'suspended') throw suspended(out.ban);
   throw new ServiceError('NOT_FOUND', 'This account has no island.');
 }
 
@@ -437,8 +441,9 @@ export interface ProgressPatchBody {
  * against the item ledger in the write itself. A key used before answers its replay whatever the
  * character's progress is now.
  * @returns the character after the save (as it stands, for a replay) and whether this request replayed an earlier one.
- * @throws ServiceError 403 (a field the actor may not write), 400 (bounds, catalog ids, equipment), 404,
- *   412 (with the current ETag), 413, 428, 422 IDEMPOTENCY_KEY_REUSED, 503
+ * @throws ServiceError 403 (a field the actor may not write; ACCOUNT_SUSPENDED through a store view that
+ *   refuses a banned account, `refusingBanned`), 400 (bounds, catalog ids, equipment), 404, 412 (with the
+ *   current ETag), 413, 428, 422 IDEMPOTENCY_KEY_REUSED, 503
  */
 export async function patchProgress(
   store: PlayerStore,
@@ -493,7 +498,7 @@ function progressAnswer(out: ProgressSaveOutcome): { character: Character; repla
       const why = {
         missing: 'is not a minted item',
         'not-owned': 'belongs to another account',
-        state: 'is consumed, destroyed, or worn by another character',
+        state: 'is consumed, destroyed, voided, or worn by another character',
       };
       throw new ServiceError(
         'INVALID_BODY',
@@ -509,6 +514,8 @@ function progressAnswer(out: ProgressSaveOutcome): { character: Character; repla
     }
     case 'key-reused':
       throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for another change; use a new key.');
+    case 'suspended':
+      throw suspended(out.ban);
     default:
       throw new ServiceError('NOT_FOUND', 'You have no character with this id.');
   }
@@ -535,7 +542,8 @@ export interface RecipeLearnBody {
 /**
  * Teach an account a recipe of the catalog (a game server's write: recipes confer power); learning it
  * again changes nothing and answers the first time.
- * @throws ServiceError 400 INVALID_BODY when the catalog has no such recipe, 404 (no such account), 503
+ * @throws ServiceError 400 INVALID_BODY when the catalog has no such recipe, 404 (no such account), 403
+ *   ACCOUNT_SUSPENDED (a store view that refuses a banned account, `refusingBanned`), 503
  */
 export async function learnRecipe(
   store: PlayerStore,
@@ -551,5 +559,7 @@ export async function learnRecipe(
   const account = await ledger.findAccount(body.studioId !== undefined ? { studioId: body.studioId } : { accountId: body.accountId! });
   if (!account) throw new ServiceError('NOT_FOUND', `No account has this ${body.studioId !== undefined ? 'studioId' : 'accountId'}.`);
   noteAuditAccount(account.accountId);
-  return store.learnRecipe(account.accountId, body.recipeId, clock().toISOString());
+  const out = await store.learnRecipe(account.accountId, body.recipeId, clock().toISOString());
+  if ('status' in out) throw suspended(out.ban);
+  return out;
 }

@@ -8,21 +8,36 @@
  * JSON and revision), `learned_recipes` ((account, recipe) → time), `external_links` ((provider, external
  * user id) → account, username, link time), `items` (each unique item as it stands), `item_events`
  * (append-only by trigger), `bag_quantities` and `bag_entries` (append-only by trigger; the source ref
- * unique forever). Idempotency records are the kit's `idempotency_keys`, by scope: `character:<account>`
- * (ref: the character id), `progress:<character>` (ref: `<revision> <digest>` of the save), `mint` (ref:
- * the item id), `item:<studio_uuid>` (ref: `<event seq> <state after>`), `bag` (ref: the entry's
- * `<account> <definition> <seq>`).
+ * unique forever); layout `player-history`: `bag_reversals` (grant's source ref → its reversal's, append-only
+ * by trigger: one reversal per grant), `player_notes` (an operator entry's ref, a bag reversal's source ref
+ * or `item:<studio_uuid>:<seq>` of a void → its account, note and actor; an erasure blanks the note) and
+ * the index of an account's bag entries by time. Idempotency records are the kit's `idempotency_keys`,
+ * by scope: `character:<account>` (ref: the character id), `progress:<character>` (ref: `<revision>
+ * <digest>` of the save), `mint` (ref: the item id), `item:<studio_uuid>` (ref: `<event seq> <state
+ * after>`), `bag` (grants, consumptions and reversals by source ref; ref: the entry's `<account>
+ * <definition> <seq>`).
+ *
+ * Bans (spec 5.3): a write asked to refuse a banned account reads the ledger's `account_access` (layout
+ * `ledger-access`, applied here too, so the table exists whichever store opens the file first) in its own
+ * transaction: the group commit orders it with the ban's write, so a ban that committed first is seen.
  */
 import type { InStatement, InValue, Row, Transaction } from '@libsql/client';
 import type { IslandState } from '../island/generate.js';
+import { ACCESS_LAYOUT } from '../ledger/access.js';
+import type { AccountBan } from '../ledger/types.js';
 import { lookupKey, recordKey, requestFingerprint } from '../stores/idempotency.js';
 import { openSqliteDatabase } from '../stores/sqlite.js';
 import {
+  BAG_REF_PREFIX,
   PLAYER_STORE,
+  banHolding,
   characterBody,
   itemAfter,
   WEARABLE,
   type BagEntry,
+  type BagRecord,
+  type BagReversalOutcome,
+  type ItemEventRecord,
   type Character,
   type Era,
   type ExternalLink,
@@ -173,12 +188,80 @@ function bagEntryOf(r: Row): BagEntry {
   };
 }
 
+/** A bag entry's columns with its reversal links and note (`e` bag_entries; see {@link BAG_JOINS}). */
+const BAG_COLUMNS = 'e.*, rv.original_ref AS reverses, rb.reversal_ref AS reversed_by, n.note AS note, n.actor AS actor';
+const BAG_JOINS = `LEFT JOIN bag_reversals rv ON rv.reversal_ref = e.source_ref
+  LEFT JOIN bag_reversals rb ON rb.original_ref = e.source_ref LEFT JOIN player_notes n ON n.ref = e.source_ref`;
+
+/** A bag entry with its links and note from a row of {@link BAG_COLUMNS}. */
+function bagRecordOf(r: Row): BagRecord {
+  return {
+    ...bagEntryOf(r),
+    ...(r.reverses === null ? {} : { reverses: text(r.reverses) }),
+    ...(r.reversed_by === null ? {} : { reversedBy: text(r.reversed_by) }),
+    ...(r.note === null ? {} : { note: text(r.note), actor: text(r.actor) }),
+  };
+}
+
+/** The note ref of an item's event (module header). */
+const itemNoteRef = (studioUuid: string, seq: number) => `item:${studioUuid}:${seq}`;
+
+/** An event with its note from a row of `item_events e LEFT JOIN player_notes n`. */
+function itemEventRecordOf(r: Row): ItemEventRecord {
+  return { ...itemEventOf(r), ...(r.note === null || r.note === undefined ? {} : { note: text(r.note), actor: text(r.actor) }) };
+}
+
+/**
+ * The ban holding at `at` over any of `accountIds`, read in the write's own transaction from the ledger's
+ * `account_access` (module header), or undefined.
+ */
+async function banIn(tx: Transaction, accountIds: readonly string[], at: string): Promise<AccountBan | undefined> {
+  for (const id of accountIds) {
+    const r = (
+      await tx.execute({ sql: 'SELECT ban_reason, ban_at, ban_until FROM account_access WHERE account_id = ?', args: [id.toLowerCase()] })
+    ).rows[0];
+    if (!r || r.ban_reason === null) continue;
+    const held = banHolding(
+      { reason: text(r.ban_reason), at: text(r.ban_at), ...(r.ban_until === null ? {} : { until: text(r.ban_until) }) },
+      at,
+    );
+    if (held) return held;
+  }
+  return undefined;
+}
+
 function islandOf(r: Row): IslandDoc {
   return { state: JSON.parse(text(r.state)) as IslandState, revision: Number(r.revision), updatedAt: text(r.updated_at) };
 }
 
 /** Player state's tables (`api/_lib/stores/sqlite.ts`, "Layouts"). */
 export const PLAYER_LAYOUT = Object.freeze({ component: 'player', version: 1, ddl: DDL });
+
+/**
+ * What operators' corrections and reads of player state keep (docs/architecture.md, "Bag reversals",
+ * "Voided items"): the reversal links of bag grants (append-only, one per grant), the notes of operators'
+ * entries, and the index that lists an account's bag entries newest first.
+ */
+export const HISTORY_LAYOUT = Object.freeze({
+  component: 'player-history',
+  version: 1,
+  ddl: `
+CREATE TABLE IF NOT EXISTS bag_reversals (
+  original_ref TEXT PRIMARY KEY,
+  reversal_ref TEXT NOT NULL UNIQUE
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS bag_reversals_append_only_u BEFORE UPDATE ON bag_reversals BEGIN SELECT RAISE(ABORT, 'bag reversals are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS bag_reversals_append_only_d BEFORE DELETE ON bag_reversals BEGIN SELECT RAISE(ABORT, 'bag reversals are append-only'); END;
+CREATE TABLE IF NOT EXISTS player_notes (
+  ref TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  note TEXT NOT NULL,
+  actor TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS player_notes_by_account ON player_notes (account_id);
+CREATE INDEX IF NOT EXISTS bag_entries_by_time ON bag_entries (account_id, at, definition_id, seq);
+`,
+});
 
 /** Idempotency scopes of player state (module header). */
 const SCOPES = Object.freeze({
@@ -194,7 +277,7 @@ const SCOPES = Object.freeze({
  * @throws ServiceError UPSTREAM_UNAVAILABLE when the file cannot be opened or holds another layout.
  */
 export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> {
-  const db = await openSqliteDatabase({ file, layout: PLAYER_LAYOUT, store: PLAYER_STORE });
+  const db = await openSqliteDatabase({ file, layout: [ACCESS_LAYOUT, PLAYER_LAYOUT, HISTORY_LAYOUT], store: PLAYER_STORE });
   const one = async (tx: Transaction, sql: string, args: InValue[]) => (await tx.execute({ sql, args })).rows[0];
   const itemRow = (tx: Transaction, studioUuid: string) => one(tx, 'SELECT * FROM items WHERE studio_uuid = ?', [studioUuid]);
   const eventRow = (tx: Transaction, studioUuid: string, seq: number) =>
@@ -239,6 +322,8 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         const row = await one(tx, 'SELECT * FROM islands WHERE account_id = ?', [accountId]);
         if (!row) return { status: 'missing' } as const;
         if (text(row.last_write) === save.writeId) return { status: 'saved', doc: islandOf(row) } as const;
+        const ban = save.refuseBanned ? await banIn(tx, [accountId], save.at) : undefined;
+        if (ban) return { status: 'suspended', ban } as const;
         if (Number(row.revision) !== save.expectedRevision) return { status: 'stale', revision: Number(row.revision) } as const;
         const doc: IslandDoc = { state: save.state, revision: save.expectedRevision + 1, updatedAt: save.at };
         await tx.execute({
@@ -301,6 +386,8 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         const k = await lookupKey(tx, SCOPES.progress(characterId), save.idempotencyKey, save.fingerprint);
         if (k.status === 'key-reused') return { status: 'key-reused' } as const;
         if (k.status === 'same') return { status: 'replayed', character: characterOf(row), revision: Number(k.ref.split(' ')[0]) } as const;
+        const ban = save.refuseBanned ? await banIn(tx, [accountId], save.at) : undefined;
+        if (ban) return { status: 'suspended', ban } as const;
         if (Number(row.revision) !== save.expectedRevision) return { status: 'stale', revision: Number(row.revision) } as const;
         const refused: EquipmentRefusal[] = [];
         for (const id of save.equipment) {
@@ -371,10 +458,12 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         return { status: 'replayed', character: characterOf(row), revision: Number(k.ref.split(' ')[0]) };
       });
     },
-    learnRecipe(accountId, recipeId, at) {
+    learnRecipe(accountId, recipeId, at, options = {}) {
       return db.write(async (tx) => {
         const row = await one(tx, 'SELECT learned_at FROM learned_recipes WHERE account_id = ? AND recipe_id = ?', [accountId, recipeId]);
         if (row) return { learned: false, recipe: { recipeId, learnedAt: text(row.learned_at) } };
+        const ban = options.refuseBanned ? await banIn(tx, [accountId], at) : undefined;
+        if (ban) return { status: 'suspended', ban } as const;
         await tx.execute({
           sql: 'INSERT INTO learned_recipes (account_id, recipe_id, learned_at) VALUES (?, ?, ?)',
           args: [accountId, recipeId, at],
@@ -432,6 +521,8 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
           } as const;
         }
         const i = request.item;
+        const ban = request.refuseBanned ? await banIn(tx, [i.accountId], i.mintedAt) : undefined;
+        if (ban) return { status: 'suspended', ban };
         const event: ItemEvent = {
           studioUuid: i.studioUuid,
           seq: 1,
@@ -468,6 +559,10 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
           !(await one(tx, 'SELECT 1 FROM characters WHERE id = ? AND account_id = ?', [request.characterId, request.expectedOwner]))
         )
           return { status: 'moved' };
+        const ban = request.refuseBanned
+          ? await banIn(tx, request.accountId === undefined ? [current.accountId] : [current.accountId, request.accountId], request.at)
+          : undefined;
+        if (ban) return { status: 'suspended', ban };
         if (!request.from.includes(current.state)) return { status: 'forbidden', item: current };
         const item: ItemInstance = {
           ...current,
@@ -495,6 +590,14 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
             args: [event.studioUuid, event.seq, event.kind, event.accountId, event.characterId, event.at],
           },
           recordKey(SCOPES.item(request.studioUuid), request.idempotencyKey, request.fingerprint, `${event.seq} ${item.state}`),
+          ...(request.note === undefined
+            ? []
+            : [
+                {
+                  sql: 'INSERT INTO player_notes (ref, account_id, note, actor) VALUES (?, ?, ?, ?)',
+                  args: [itemNoteRef(item.studioUuid, event.seq), current.accountId, request.note.note, request.note.actor],
+                },
+              ]),
         ]);
         return { status: 'created', item, event };
       });
@@ -515,12 +618,46 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
       const events = (await db.read('SELECT * FROM item_events WHERE studio_uuid = ? ORDER BY seq', [studioUuid])).map(itemEventOf);
       return { item: itemOf(row), events };
     },
+    async itemEvents(studioUuid, options) {
+      const row = (await db.read('SELECT * FROM items WHERE studio_uuid = ?', [studioUuid]))[0];
+      if (!row) return undefined;
+      const rows = await db.read(
+        `SELECT e.*, n.note AS note, n.actor AS actor FROM item_events e LEFT JOIN player_notes n ON n.ref = 'item:' || e.studio_uuid || ':' || e.seq
+         WHERE e.studio_uuid = ? AND e.seq < ? ORDER BY e.seq DESC LIMIT ?`,
+        [studioUuid, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit + 1],
+      );
+      const events = rows.slice(0, options.limit).map(itemEventRecordOf);
+      return { item: itemOf(row), events, nextBeforeSeq: rows.length > options.limit ? events[events.length - 1]!.seq : undefined };
+    },
     async accountItems(accountId) {
       const rows = await db.read(
-        "SELECT * FROM items WHERE account_id = ? AND state NOT IN ('consumed', 'destroyed') ORDER BY minted_at, studio_uuid",
+        "SELECT * FROM items WHERE account_id = ? AND state NOT IN ('consumed', 'destroyed', 'voided') ORDER BY minted_at, studio_uuid",
         [accountId],
       );
       return rows.map(itemOf);
+    },
+    async itemsOf(accountId, options) {
+      const after = options.after;
+      const rows = await db.read(
+        `SELECT * FROM items WHERE account_id = ?${options.state === undefined ? '' : ' AND state = ?'}${after === undefined ? '' : ' AND (minted_at, studio_uuid) < (?, ?)'}
+         ORDER BY minted_at DESC, studio_uuid DESC LIMIT ?`,
+        [
+          accountId,
+          ...(options.state === undefined ? [] : [options.state]),
+          ...(after === undefined ? [] : [after.mintedAt, after.studioUuid]),
+          options.limit + 1,
+        ],
+      );
+      const items = rows.slice(0, options.limit).map(itemOf);
+      const last = items[items.length - 1];
+      return { items, next: rows.length > options.limit && last ? { mintedAt: last.mintedAt, studioUuid: last.studioUuid } : undefined };
+    },
+    async itemSnapshot() {
+      const items = (await db.read('SELECT * FROM items ORDER BY studio_uuid')).map(itemOf);
+      const events = (await db.read('SELECT * FROM item_events ORDER BY studio_uuid, seq')).map(itemEventOf);
+      const byItem = new Map<string, ItemEvent[]>(items.map((i) => [i.studioUuid, []]));
+      for (const e of events) byItem.get(e.studioUuid)?.push(e);
+      return items.map((item) => ({ item, events: byItem.get(item.studioUuid)! }));
     },
     changeBag(change) {
       return db.write(async (tx) => {
@@ -530,6 +667,8 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
           const stored = bagEntryOf((await one(tx, 'SELECT * FROM bag_entries WHERE source_ref = ?', [change.sourceRef]))!);
           return { status: 'replayed', entry: stored } as const;
         }
+        const ban = change.refuseBanned ? await banIn(tx, [change.accountId], change.at) : undefined;
+        if (ban) return { status: 'suspended', ban } as const;
         const row = await one(tx, 'SELECT quantity, seq FROM bag_quantities WHERE account_id = ? AND definition_id = ?', [
           change.accountId,
           change.definitionId,
@@ -561,6 +700,78 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         return { status: 'created', entry } as const;
       });
     },
+    reverseBag(reversal) {
+      return db.write(async (tx): Promise<BagReversalOutcome> => {
+        const record = async (ref: string) => {
+          const r = await one(tx, `SELECT ${BAG_COLUMNS} FROM bag_entries e ${BAG_JOINS} WHERE e.source_ref = ?`, [ref]);
+          return r ? bagRecordOf(r) : undefined;
+        };
+        const k = await lookupKey(tx, SCOPES.bag, reversal.sourceRef, reversal.fingerprint);
+        if (k.status === 'key-reused') return { status: 'key-reused' };
+        if (k.status === 'same') return { status: 'replayed', entry: (await record(reversal.sourceRef))! };
+        const original = await record(reversal.reverses);
+        if (!original || original.accountId !== reversal.accountId) return { status: 'no-entry' };
+        if (!original.sourceRef.startsWith(BAG_REF_PREFIX.grant)) return { status: 'not-a-grant', entry: original };
+        if (original.reversedBy !== undefined) return { status: 'already-reversed', entry: (await record(original.reversedBy))! };
+        const row = (await one(tx, 'SELECT quantity, seq FROM bag_quantities WHERE account_id = ? AND definition_id = ?', [
+          original.accountId,
+          original.definitionId,
+        ]))!;
+        const quantity = Number(row.quantity);
+        if (quantity < original.delta) return { status: 'insufficient', quantity };
+        const entry: BagRecord = {
+          accountId: original.accountId,
+          definitionId: original.definitionId,
+          seq: Number(row.seq) + 1,
+          delta: -original.delta,
+          quantityAfter: quantity - original.delta,
+          sourceRef: reversal.sourceRef,
+          at: reversal.at,
+          reverses: original.sourceRef,
+          note: reversal.note.note,
+          actor: reversal.note.actor,
+        };
+        await tx.batch([
+          {
+            sql: 'UPDATE bag_quantities SET quantity = ?, seq = ? WHERE account_id = ? AND definition_id = ?',
+            args: [entry.quantityAfter, entry.seq, entry.accountId, entry.definitionId],
+          },
+          {
+            sql: 'INSERT INTO bag_entries (account_id, definition_id, seq, delta, quantity_after, source_ref, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            args: [entry.accountId, entry.definitionId, entry.seq, entry.delta, entry.quantityAfter, entry.sourceRef, entry.at],
+          },
+          { sql: 'INSERT INTO bag_reversals (original_ref, reversal_ref) VALUES (?, ?)', args: [original.sourceRef, entry.sourceRef] },
+          {
+            sql: 'INSERT INTO player_notes (ref, account_id, note, actor) VALUES (?, ?, ?, ?)',
+            args: [entry.sourceRef, entry.accountId, reversal.note.note, reversal.note.actor],
+          },
+          recordKey(SCOPES.bag, reversal.sourceRef, reversal.fingerprint, `${entry.accountId} ${entry.definitionId} ${entry.seq}`),
+        ]);
+        return { status: 'created', entry };
+      });
+    },
+    async bagEntries(accountId, options) {
+      const before = options.before;
+      const rows = await db.read(
+        `SELECT ${BAG_COLUMNS} FROM bag_entries e ${BAG_JOINS} WHERE e.account_id = ?${options.definitionId === undefined ? '' : ' AND e.definition_id = ?'}${before === undefined ? '' : ' AND (e.at, e.definition_id, e.seq) < (?, ?, ?)'}
+         ORDER BY e.at DESC, e.definition_id DESC, e.seq DESC LIMIT ?`,
+        [
+          accountId,
+          ...(options.definitionId === undefined ? [] : [options.definitionId]),
+          ...(before === undefined ? [] : [before.at, before.definitionId, before.seq]),
+          options.limit + 1,
+        ],
+      );
+      const entries = rows.slice(0, options.limit).map(bagRecordOf);
+      const last = entries[entries.length - 1];
+      return {
+        entries,
+        next: rows.length > options.limit && last ? { at: last.at, definitionId: last.definitionId, seq: last.seq } : undefined,
+      };
+    },
+    async blankNotes(accountId) {
+      await db.write((tx) => tx.execute({ sql: "UPDATE player_notes SET note = '' WHERE account_id = ?", args: [accountId] }));
+    },
     async bag(accountId) {
       const rows = await db.read(
         'SELECT definition_id, quantity FROM bag_quantities WHERE account_id = ? AND quantity > 0 ORDER BY definition_id',
@@ -574,7 +785,9 @@ export async function openSqlitePlayerStore(file: string): Promise<PlayerStore> 
         definitionId: text(r.definition_id),
         quantity: Number(r.quantity),
       }));
-      const entries = (await db.read('SELECT * FROM bag_entries ORDER BY account_id, definition_id, seq')).map(bagEntryOf);
+      const entries = (
+        await db.read(`SELECT ${BAG_COLUMNS} FROM bag_entries e ${BAG_JOINS} ORDER BY e.account_id, e.definition_id, e.seq`)
+      ).map(bagRecordOf);
       return { quantities, entries };
     },
     close() {

@@ -128,6 +128,9 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/admin/players', entry: 'admin', name: 'players', methods: GET, access: 'support' },
   { path: '/api/admin/players/{key}', entry: 'admin', name: 'player', methods: GET, access: 'support' },
   { path: '/api/admin/players/{key}/wallet', entry: 'admin', name: 'player-wallet', methods: GET, access: 'support' },
+  { path: '/api/admin/players/{key}/bag', entry: 'admin', name: 'player-bag', methods: GET, access: 'support' },
+  { path: '/api/admin/players/{key}/items', entry: 'admin', name: 'player-items', methods: GET, access: 'support' },
+  { path: '/api/admin/items/{key}/events', entry: 'admin', name: 'item-history', methods: GET, access: 'support' },
   // sessions and bans (spec 5.3; docs/architecture.md, "Sessions and bans")
   { path: '/api/admin/players/{key}/revoke-sessions', entry: 'admin', name: 'revoke-sessions', methods: ['POST'], access: 'admin' },
   { path: '/api/admin/players/{key}/ban', entry: 'admin', name: 'ban', methods: ['POST'], access: 'admin' },
@@ -148,6 +151,9 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
     access: { GET: 'cron', POST: 'admin' },
   },
   { path: '/api/admin/ledger/health', entry: 'admin', name: 'ledger-health', methods: GET, access: 'support' },
+  // corrections of player state (docs/architecture.md, "Bag reversals", "Voided items")
+  { path: '/api/admin/bag-reversals', entry: 'admin', name: 'bag-reversals', methods: ['POST'], access: 'admin' },
+  { path: '/api/admin/items/{key}/void', entry: 'admin', name: 'item-void', methods: ['POST'], access: 'admin' },
   // §4.7 storage (admin only, spec 5.6 shows none): the named routes before the key route
   { path: '/api/storage/upload', entry: 'storage', name: 'upload', methods: ['POST'], access: 'admin', changeStatus: 201 },
   { path: '/api/storage/upload-multi', entry: 'storage', name: 'upload-multi', methods: ['POST'], access: 'admin' },
