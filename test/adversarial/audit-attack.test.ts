@@ -3,13 +3,18 @@
  * client chooses, a record naming no account or a change that did not happen, a cursor that reads outside
  * its filters, and scripts that make the Redis kit's audited variant answer otherwise than the script.
  */
-import { expect, it } from 'vitest';
-import type { AuditRecord } from '../../api/_lib/util/audit-scope.js';
-import { admin, adminAuth, call, newPlayer, onEachStore, quietLog } from './helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis, redisScript, type RedisTarget } from '../../api/_lib/stores/redis.js';
+import { inAuditScope, openAuditScope, type AuditRecord } from '../../api/_lib/util/audit-scope.js';
+import { redisBackend } from '../helpers/backends.js';
+import { redisCommand } from '../helpers/redis.js';
+import { admin, adminAuth, call, newPlayer, onEachStore, player, quietLog, serverAuth } from './helpers.js';
 
 type Page = { records: AuditRecord[]; cursor: string | null; hasMore: boolean };
 
 quietLog();
+
+const RECIPE = 'RECP-20260601100000-000123-64A3D698';
 
 onEachStore('the audit log under attack', (store) => {
   /** Every record (at most 200), newest first, with `query` added to the filters. */
@@ -45,5 +50,128 @@ onEachStore('the audit log under attack', (store) => {
       ['forge-grant-0002', second.headers.get('x-request-id')],
       ['forge-grant-0001', taken],
     ]);
+  });
+
+  it('records a request that changed nothing as changed: false with its own status, even when the store ran a write command', async () => {
+    const config = await store.fresh();
+    const auth = await adminAuth(config);
+    const server = await serverAuth(config);
+    const p = await newPlayer(config, 'Cook');
+    // a recipe taught twice: the second is 200 and changes nothing
+    const taught = [];
+    for (let i = 0; i < 2; i++) {
+      taught.push(
+        await call(player, 'POST', '/api/account/recipes', { body: { studioId: p.studioId, recipeId: RECIPE }, headers: server }),
+      );
+    }
+    expect(taught.map((r) => r.status)).toEqual([201, 200]);
+    // an erasure replayed: the links are removed again, and there are none
+    const erase = { reason: 'data request 18', idempotencyKey: 'erase-noop-0001' };
+    const erasures = [];
+    for (let i = 0; i < 2; i++) {
+      erasures.push(await call(admin, 'POST', `/api/admin/players/${p.studioId}/erase`, { body: erase, headers: auth }));
+    }
+    expect(erasures.map((r) => [r.status, r.body.idempotent])).toEqual([
+      [200, false],
+      [200, true],
+    ]);
+    const all = await records(auth);
+    const of = (r: { headers: Headers }) => all.find((x) => x.requestId === r.headers.get('x-request-id'));
+    expect([taught[0], taught[1], erasures[0], erasures[1]].map((r) => [of(r!)?.status, of(r!)?.changed])).toEqual([
+      [201, true],
+      [200, false],
+      [200, true],
+      [200, false],
+    ]);
+  });
+});
+
+/** Scripts that write and then answer in every way a Lua script can, run by the Redis kit plain and audited. */
+describe('the Redis kit’s audited variant of a script', () => {
+  const backend = redisBackend();
+  let target: RedisTarget;
+  beforeAll(async () => {
+    await backend.setup();
+    target = ((await backend.fresh()) as { redis: RedisTarget }).redis;
+  }, 30_000);
+  afterAll(() => backend.teardown());
+
+  let n = 0;
+  /** Run `source` on one key of its own with `args`, outside any request and inside one: both outcomes and whether a record was kept. */
+  async function both(source: string, args: string[] = []) {
+    const commands = connectRedis(target, { name: 'attack store', retryHint: '' }, { retryDelaysMs: [] }).commands;
+    const script = redisScript(source);
+    const outcome = async (run: () => Promise<unknown>) => {
+      try {
+        return { reply: await run() };
+      } catch (e) {
+        return { error: String((e as Error).message) };
+      }
+    };
+    n++;
+    const key = `attack:${n}`;
+    const plain = await outcome(() => commands.script({ script, keys: [key], args }));
+    await redisCommand(backend.server().url, ['DEL', key, `${key}:x`]);
+    const requestId = `attack-request-${n}`;
+    const scope = openAuditScope({ actor: { via: 'password' }, route: 'admin/attack', method: 'POST', requestId, changeStatus: 200 });
+    const audited = await inAuditScope(scope, () => outcome(() => commands.script({ script, keys: [key], args })));
+    const kept = (await redisCommand(backend.server().url, ['HEXISTS', 'audit:requests', requestId])) === 1;
+    return { plain, audited, kept, recorded: scope.recorded };
+  }
+
+  it('answers what the script answers: nil as nil, an error reply as an error, #ARGV without the record’s arguments', async () => {
+    const nil = await both("redis.call('SET', KEYS[1], 'x') return nil");
+    expect(nil.audited).toEqual(nil.plain);
+    expect(nil.plain).toEqual({ reply: null });
+    expect(nil.kept).toBe(true);
+    const failed = await both("redis.call('SET', KEYS[1], 'x') return redis.error_reply('ERR attack: refused after a write')");
+    expect(failed.plain).toHaveProperty('error');
+    expect(failed.audited).toHaveProperty('error');
+    // the write happened: it has its record
+    expect(failed.kept).toBe(true);
+    const argv = await both("redis.call('SET', KEYS[1], 'x') return {#ARGV, ARGV[1], ARGV[2]}", ['a', 'b']);
+    expect(argv.audited).toEqual({ reply: [2, 'a', 'b'] });
+    expect(argv.plain).toEqual(argv.audited);
+  });
+
+  it('counts a write however the script calls it (pcall, a space before the parenthesis, a local alias)', async () => {
+    for (const source of [
+      "redis.pcall('SET', KEYS[1], 'y') return 1",
+      "redis.call ('SET', KEYS[1], 'y') return 1",
+      "local call = redis.call\ncall('SET', KEYS[1], 'y') return 1",
+      "redis['call']('SET', KEYS[1], 'y') return 1",
+    ]) {
+      const out = await both(source);
+      expect(out.audited, source).toEqual({ reply: 1 });
+      expect([out.kept, out.recorded], source).toEqual([true, true]);
+    }
+  });
+
+  it('takes a write command that changed nothing, or a read it does not list, for no change', async () => {
+    for (const source of [
+      "return redis.call('DEL', KEYS[1] .. ':x')",
+      "return redis.call('HDEL', KEYS[1], 'nothing')",
+      "return redis.call('SREM', KEYS[1], 'nothing')",
+      "return redis.call('ZREM', KEYS[1], 'nothing')",
+      "return redis.call('GETRANGE', KEYS[1], 0, 3)",
+      "return redis.call('SRANDMEMBER', KEYS[1])",
+    ]) {
+      const out = await both(source);
+      expect([out.kept, out.recorded], source).toEqual([false, false]);
+    }
+    // a second HSETNX of a field changes nothing
+    await redisCommand(backend.server().url, ['HSET', 'attack:known', 'f', 'v']);
+    const commands = connectRedis(target, { name: 'attack store', retryHint: '' }, { retryDelaysMs: [] }).commands;
+    const scope = openAuditScope({
+      actor: { via: 'password' },
+      route: 'admin/attack',
+      method: 'POST',
+      requestId: 'attack-hsetnx',
+      changeStatus: 200,
+    });
+    const reply = await inAuditScope(scope, () =>
+      commands.script({ script: redisScript("return redis.call('HSETNX', 'attack:known', 'f', 'w')"), keys: [], args: [] }),
+    );
+    expect([reply, scope.recorded]).toEqual([0, false]);
   });
 });
