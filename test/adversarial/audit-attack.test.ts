@@ -52,6 +52,24 @@ onEachStore('the audit log under attack', (store) => {
     ]);
   });
 
+  it('names the erased account in the records of an erasure and of its replay', async () => {
+    const config = await store.fresh();
+    const auth = await adminAuth(config);
+    const p = await newPlayer(config, 'Erin');
+    const body = { reason: 'data request 17', idempotencyKey: 'erase-named-0001' };
+    for (let i = 0; i < 2; i++) {
+      const r = await call(admin, 'POST', `/api/admin/players/${p.studioId}/erase`, { body, headers: auth });
+      expect(r.status).toBe(200);
+    }
+    const erasures = await records(auth, '&route=admin/erase');
+    expect(erasures.map((r) => [r.account, r.changed])).toEqual([
+      [p.accountId, false],
+      [p.accountId, true],
+    ]);
+    // and the account filter finds them
+    expect((await records(auth, `&account=${p.studioId}&route=admin/erase`)).length).toBe(2);
+  });
+
   it('records a request that changed nothing as changed: false with its own status, even when the store ran a write command', async () => {
     const config = await store.fresh();
     const auth = await adminAuth(config);
