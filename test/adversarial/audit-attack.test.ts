@@ -4,6 +4,7 @@
  * its filters, and scripts that make the Redis kit's audited variant answer otherwise than the script.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestFingerprint } from '../../api/_lib/stores/idempotency.js';
 import { connectRedis, redisScript, type RedisTarget } from '../../api/_lib/stores/redis.js';
 import { inAuditScope, openAuditScope, type AuditRecord } from '../../api/_lib/util/audit-scope.js';
 import { redisBackend } from '../helpers/backends.js';
@@ -101,6 +102,54 @@ onEachStore('the audit log under attack', (store) => {
       [200, true],
       [200, false],
     ]);
+  });
+
+  it('reads no record outside from/to, whatever position a cursor of those filters names', async () => {
+    const config = await store.fresh();
+    const auth = await adminAuth(config);
+    const p = await newPlayer(config, 'Tess');
+    for (let i = 0; i < 4; i++) {
+      await call(admin, 'POST', '/api/admin/grant-coin', {
+        body: { studioId: p.studioId, amount: 1 + i, reason: 'range', idempotencyKey: `range-grant-000${i}` },
+        headers: auth,
+      });
+    }
+    const all = await records(auth);
+    const oldest = all[all.length - 1]!;
+    const newest = all[0]!;
+    const to = new Date(Date.parse(oldest.at) + 1).toISOString();
+    const from = newest.at;
+    const inRange = (list: AuditRecord[], fromMs = -Infinity, toMs = Infinity) =>
+      list.every((r) => Date.parse(r.at) >= fromMs && Date.parse(r.at) < toMs);
+    // the binding of a cursor is no secret: anyone can make one for these filters, at any place
+    const cursor = (fromMs: number | undefined, toMs: number | undefined, atMs: number, seq: number) =>
+      Buffer.from(
+        `a1.${requestFingerprint(['audit', null, null, null, fromMs ?? null, toMs ?? null]).slice(0, 16)}.${atMs}.${seq}`,
+      ).toString('base64url');
+    const later = Date.parse(newest.at) + 60_000;
+    const before = await call(
+      admin,
+      'GET',
+      `/api/admin/audit?to=${encodeURIComponent(to)}&cursor=${cursor(undefined, Date.parse(to), later, 1)}`,
+      {
+        headers: auth,
+      },
+    );
+    expect(before.status).toBe(200);
+    const listed = (before.body as unknown as Page).records;
+    expect(inRange(listed, -Infinity, Date.parse(to))).toBe(true);
+    expect(listed.map((r) => r.id)).toEqual([oldest.id]);
+    const earlier = Date.parse(oldest.at) - 60_000;
+    const after = await call(
+      admin,
+      'GET',
+      `/api/admin/audit?from=${encodeURIComponent(from)}&cursor=${cursor(Date.parse(from), undefined, earlier, 1)}`,
+      {
+        headers: auth,
+      },
+    );
+    expect(after.status).toBe(200);
+    expect((after.body as unknown as Page).records).toEqual([]);
   });
 });
 
