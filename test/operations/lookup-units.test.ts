@@ -158,6 +158,10 @@ describe('findPlayers', () => {
       // the position must be the store's own: a name key, a NUL and an account id, nothing after
       forged(`s1.${binding}.${position}x`),
       forged(`s1.${binding}.${position.split('\u0000')[0]!}`),
+      // and a place among the query's matches: a name key starting with the query's, however cased
+      forged(`s1.${binding}.a\u0000${position.split('\u0000')[1]!}`),
+      forged(`s1.${binding}.ze\u0000${position.split('\u0000')[1]!}`),
+      forged(`s1.${binding}.ZED one\u0000${position.split('\u0000')[1]!}`),
     ]) {
       const q = cursor === first.cursor ? 'zeb' : 'zed';
       const e = await refusal(findPlayers(s, noExternal, { q, limit: 1, cursor }));

@@ -14,7 +14,7 @@ import type { ServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { STUDIO_ID, UUID } from '../ledger/ids.js';
 import { accessAnswer, walletPage, type AccessAnswer, type WalletPage, type OverviewQuery } from '../ledger/service.js';
-import type { Account, LedgerStore } from '../ledger/types.js';
+import { nameKey, type Account, type LedgerStore } from '../ledger/types.js';
 import { characterView } from '../player/service.js';
 import type { IslandState } from '../island/generate.js';
 import type { BagLine, ItemEvent, LearnedRecipe, PlayerStore, Progress } from '../player/types.js';
@@ -54,12 +54,17 @@ function encodeSearchCursor(q: string, position: string): string {
   return Buffer.from(`s1.${binding(q)}.${position}`).toString('base64url');
 }
 
-/** @throws ServiceError INVALID_QUERY for a cursor that is not one of this search. */
+/**
+ * The store's position in a search cursor of `q`.
+ * @throws ServiceError INVALID_QUERY for a cursor that is not one of this search.
+ */
 function decodeSearchCursor(cursor: string, q: string): string {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  // the position is the store's: `<name key>\0<account id>` (the binding is no secret, so its form is checked)
-  const m = /^s1\.([0-9a-f]{16})\.([^\0]*\0[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(text);
-  if (!m || m[1] !== binding(q))
+  // the position is the store's: `<name key>\0<account id>`; the binding is no secret, so its form is
+  // checked, and its name key must be one of a match (starting with the query's): a place before them
+  // would list every name between it and the query's
+  const m = /^s1\.([0-9a-f]{16})\.(([^\0]*)\0[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(text);
+  if (!m || m[1] !== binding(q) || !m[3]!.startsWith(nameKey(q)))
     throw new ServiceError('INVALID_QUERY', 'The cursor is not one of this search. Start again without a cursor.', {
       errors: [{ name: 'cursor', message: 'it was not issued for this q' }],
     });
