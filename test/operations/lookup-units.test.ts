@@ -409,6 +409,43 @@ describe('exportPlayer', () => {
     });
   });
 
+  it("holds no event of an item from before it was the account's, and for the player neither who asked nor why it was banned", async () => {
+    const { stores, a } = await jane(false);
+    const other = '0b0e4f0e-0000-4000-8000-00000000000b';
+    const history: ItemEvent[] = [
+      { studioUuid: 'item-1', seq: 1, kind: 'minted', accountId: other, characterId: null, at: '2026-11-24T01:00:00.000Z' },
+      { studioUuid: 'item-1', seq: 2, kind: 'assigned', accountId: other, characterId: 'their-char', at: '2026-11-24T02:00:00.000Z' },
+      { studioUuid: 'item-1', seq: 3, kind: 'transferred', accountId: a.accountId, characterId: null, at: '2026-11-24T03:00:00.000Z' },
+      { studioUuid: 'item-1', seq: 4, kind: 'transferred', accountId: other, characterId: null, at: '2026-11-24T04:00:00.000Z' },
+      { studioUuid: 'item-1', seq: 5, kind: 'transferred', accountId: a.accountId, characterId: null, at: '2026-11-24T05:00:00.000Z' },
+    ] as ItemEvent[];
+    const player = withMethods(stores.player, {
+      itemHistory: (u: string) => Promise.resolve(u === 'item-1' ? { item: item(a, 'item-1'), events: history } : undefined),
+    });
+    await stores.ledger.changeAccess({
+      accountId: a.accountId,
+      change: { kind: 'ban', at: 1, ban: { reason: 'reported by B', at: '2026-11-26T00:00:00.000Z', until: '2026-11-26T12:00:00.000Z' } },
+      key: 'lookup-ban-1',
+      fingerprint: 'f',
+    });
+    const ops = await exportPlayer({ ledger: stores.ledger, player }, a, clock);
+    const own = await exportPlayer({ ledger: stores.ledger, player }, a, clock, 'player');
+    for (const out of [ops, own]) expect(out.items.map((i) => i.events.map((e) => e.seq))).toEqual([[3, 5], []]);
+    expect(ops.access.ban).toEqual({
+      reason: 'reported by B',
+      at: '2026-11-26T00:00:00.000Z',
+      until: '2026-11-26T12:00:00.000Z',
+      active: false,
+    });
+    expect(own.access).toEqual({
+      sessionsRevokedAt: ops.access.sessionsRevokedAt,
+      ban: { at: '2026-11-26T00:00:00.000Z', until: '2026-11-26T12:00:00.000Z', active: false },
+    });
+    expect(ops.wallet.entries.map((t) => t.actor)).toEqual(['admin-password', 'admin:OPS']);
+    expect(own.wallet.entries.map((t) => 'actor' in t)).toEqual([false, false]);
+    expect({ ...own, access: null, wallet: own.wallet.balance }).toEqual({ ...ops, access: null, wallet: ops.wallet.balance });
+  });
+
   it('holds a null island when the player never opened it', async () => {
     const { stores, a } = await jane(false);
     expect((await exportPlayer(stores, a, clock)).island).toBeNull();

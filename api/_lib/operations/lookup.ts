@@ -232,15 +232,28 @@ export const exportDisposition = (studioId: string): string => `attachment; file
 /** Wallet entries read per store call while exporting. */
 const EXPORT_PAGE = 1000;
 
+/**
+ * Who an export is for: an operator (`GET /api/admin/players/{key}/export`) reads who asked for each
+ * wallet entry and why the account was banned; the player (`GET /api/account/export`) reads neither,
+ * which are operators' only (docs/architecture.md, "Sessions and bans", "Reversals").
+ */
+export type ExportAudience = 'operator' | 'player';
+
+/** The access of an export: the summary's, whose ban carries its reason in an operator's export only. */
+export interface ExportAccess {
+  readonly sessionsRevokedAt: string | null;
+  readonly ban: { readonly reason?: string; readonly at: string; readonly until: string | null; readonly active: boolean } | null;
+}
+
 /** Answer of the exports (`schemas/responses/player-export.schema.json`): everything held about one account. */
 export interface PlayerExport {
   readonly exportedAt: string;
   readonly account: Account;
   readonly links: PlayerSummary['links'];
-  readonly access: PlayerSummary['access'];
+  readonly access: ExportAccess;
   readonly wallet: { readonly balance: number; readonly entries: WalletPage['transactions'] };
   readonly bag: readonly BagLine[];
-  /** Each unique item the account owns, with every event of its history. */
+  /** Each unique item the account owns, with the events of its history that left it this account's. */
   readonly items: readonly (PlayerSummary['items'][number] & { readonly events: readonly ItemEvent[] })[];
   /** Each character with its full progress. */
   readonly characters: readonly (ReturnType<typeof characterView> & { readonly progress: Progress })[];
@@ -253,27 +266,45 @@ export interface PlayerExport {
  * Everything held about an account, as one JSON document (GDPR article 15; docs/architecture.md, "Player
  * look-up"): the summary's parts in full, every wallet entry, each item's history, each character's
  * progress and the island's state. Reads only.
+ *
+ * Nothing of another account: an item's history holds only the events after which the account owned it
+ * (an item that came by a transfer starts at that transfer; the events before name the previous owner and
+ * their characters). For the player (`audience`), neither who asked for each wallet entry (`actor`) nor a
+ * ban's reason, which operators only read.
+ * @param audience who the export is for (default `operator`).
  * @throws ServiceError NOT_FOUND (operators' key), UPSTREAM_UNAVAILABLE
  */
-export async function exportPlayer(stores: LookupStores, account: Account, clock: Clock = systemClock): Promise<PlayerExport> {
+export async function exportPlayer(
+  stores: LookupStores,
+  account: Account,
+  clock: Clock = systemClock,
+  audience: ExportAudience = 'operator',
+): Promise<PlayerExport> {
   const parts = await partsOf(stores, account);
   const summary = summaryOf(account, parts, clock());
   const entries: WalletPage['transactions'][number][] = [];
   let cursor: string | undefined;
   do {
-    const page = await walletPage(stores.ledger, account, { limit: EXPORT_PAGE, cursor }, { actors: true });
+    const page = await walletPage(stores.ledger, account, { limit: EXPORT_PAGE, cursor }, { actors: audience === 'operator' });
     entries.push(...page.transactions);
     cursor = page.cursor ?? undefined;
   } while (cursor !== undefined);
   const histories = await Promise.all(summary.items.map((i) => stores.player.itemHistory(i.studioUuid)));
+  const ban = summary.access.ban;
   return {
     exportedAt: clock().toISOString(),
     account: summary.account,
     links: summary.links,
-    access: summary.access,
+    access: {
+      sessionsRevokedAt: summary.access.sessionsRevokedAt,
+      ban: ban === null || audience === 'operator' ? ban : { at: ban.at, until: ban.until, active: ban.active },
+    },
     wallet: { balance: summary.wallet.balance, entries },
     bag: summary.bag,
-    items: summary.items.map((item, n) => ({ ...item, events: histories[n]?.events ?? [] })),
+    items: summary.items.map((item, n) => ({
+      ...item,
+      events: (histories[n]?.events ?? []).filter((e) => e.accountId === account.accountId),
+    })),
     characters: parts.characters.map((c) => ({ ...characterView(c), progress: c.progress })),
     island: parts.island ? { revision: parts.island.revision, updatedAt: parts.island.updatedAt, state: parts.island.state } : null,
     recipes: summary.recipes,
