@@ -171,6 +171,20 @@ describe('findPlayers', () => {
         [{ name: 'cursor', message: 'it was not issued for this q' }],
       ]);
     }
+    // a cursor of another query (ze) whose place is among this one's matches: refused by its binding alone
+    const other = (await findPlayers(s, noExternal, { q: 'ze', limit: 1 })).cursor!;
+    expect(Buffer.from(other, 'base64url').toString('utf8').split('.')[2]).toBe(position);
+    for (const [cursor, q] of [
+      [other, 'zed'],
+      [first.cursor!, 'ze'],
+    ] as const) {
+      const e = await refusal(findPlayers(s, noExternal, { q, limit: 1, cursor }));
+      expect([e.code, e.message, e.errors], Buffer.from(cursor, 'base64url').toString('utf8')).toEqual([
+        'INVALID_QUERY',
+        'The cursor is not one of this search. Start again without a cursor.',
+        [{ name: 'cursor', message: 'it was not issued for this q' }],
+      ]);
+    }
   });
 });
 
@@ -446,8 +460,9 @@ describe('exportPlayer', () => {
     expect({ ...own, access: null, wallet: own.wallet.balance }).toEqual({ ...ops, access: null, wallet: ops.wallet.balance });
   });
 
-  it('holds a null island when the player never opened it', async () => {
+  it('holds a null island when the player never opened it, and a null ban for an account never banned', async () => {
     const { stores, a } = await jane(false);
     expect((await exportPlayer(stores, a, clock)).island).toBeNull();
+    expect((await exportPlayer(stores, a, clock, 'player')).access).toEqual({ sessionsRevokedAt: null, ban: null });
   });
 });

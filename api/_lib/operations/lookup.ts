@@ -303,7 +303,7 @@ export async function exportPlayer(
     bag: summary.bag,
     items: summary.items.map((item, n) => ({
       ...item,
-      events: (histories[n]?.events ?? []).filter((e) => e.accountId === account.accountId),
+      events: histories[n]?.events.filter((e) => e.accountId === account.accountId) ?? [],
     })),
     characters: parts.characters.map((c) => ({ ...characterView(c), progress: c.progress })),
     island: parts.island ? { revision: parts.island.revision, updatedAt: parts.island.updatedAt, state: parts.island.state } : null,
