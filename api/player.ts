@@ -37,7 +37,8 @@
  *   key and request again answers the first result with `Idempotent-Replayed: true`; another change is 422.
  *
  * Data export (GDPR article 15): `GET /api/account/export` (the player's own token): everything held
- * about the caller's account as one JSON document (`api/_lib/operations/lookup.ts`), as a download.
+ * about the caller's account as one JSON document (`api/_lib/operations/lookup.ts`), as a download; who
+ * asked for each wallet entry and a ban's reason are operators' to read, and left out.
  *
  * Learned recipes (spec 4.8):
  * - `GET /api/account/recipes`: `{ recipes: [{ recipeId, learnedAt }] }`, by time learned then id.
@@ -297,7 +298,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
     'account-export': {
       GET: async ({ url, caller }) => {
         const { account, store } = await callerState(caller, url);
-        const data = await exportPlayer({ ledger: await ledgerStore(), player: store }, account);
+        const data = await exportPlayer({ ledger: await ledgerStore(), player: store }, account, undefined, 'player');
         return plainJson(data, 200, { 'Content-Disposition': exportDisposition(account.studioId) });
       },
     },

@@ -624,6 +624,15 @@ const listeners = new Set<() => void>();
 
 const environmentInForce = (): Environment => (inForce !== undefined && 'env' in inForce ? inForce.env : process.env);
 
+/**
+ * True when the function runs on Vercel (`VERCEL` set, but not to `0` or `false`) by the configuration or
+ * environment in force. Read on its own, so a configuration that is otherwise invalid still answers it
+ * (the request id is taken before anything else, `api/_lib/http/request-id.ts`).
+ */
+export function runsOnVercel(): boolean {
+  return inForce !== undefined && 'config' in inForce ? inForce.config.onVercel : truthy(environmentInForce().VERCEL);
+}
+
 /** The outcome of `read`: its value, or the ConfigError it threw (anything else is thrown on). */
 function outcome<T>(read: () => T): { readonly value: T } | { readonly error: ConfigError } {
   try {

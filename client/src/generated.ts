@@ -1815,7 +1815,7 @@ reason?: string
 actor?: string
 }
 /**
- * Body of GET /api/admin/players/{studioId}/export and GET /api/account/export (GDPR article 15): everything held about one account, as one document: the account, its links and access, every wallet entry newest first, the bag and every bag entry, each unique item (those ended in its hands too) with its history, each character with its progress, the island's state (null while never opened) and the learned recipes.
+ * Body of GET /api/admin/players/{studioId}/export and GET /api/account/export (GDPR article 15): everything held about one account, as one document: the account, its links and access, every wallet entry newest first, the bag and every bag entry, each unique item (those ended in its hands too) with the events of its history after which the account owned it (nothing of another account), each character with its progress, the island's state (null while never opened) and the learned recipes. Who asked for each wallet entry (actor) and a ban's reason are in an operator's export only.
  * 
  * This interface was referenced by `Components`'s JSON-Schema
  * via the `definition` "PlayerExportResponse".
@@ -1839,7 +1839,10 @@ linkedAt: string
 access: {
 sessionsRevokedAt: (string | null)
 ban: (null | {
-reason: string
+/**
+ * Why the account was banned: in an operator's export only (the player never reads it).
+ */
+reason?: string
 at: string
 until: (string | null)
 /**
@@ -1878,7 +1881,7 @@ reverses?: string
  */
 reversedBy?: string
 /**
- * Who asked for the entry: `<role>:<subject>` of an operator token, `admin-password`, or empty (a game server's credit, or an entry written before actors were kept).
+ * Who asked for the entry: `<role>:<subject>` of an operator token, `admin-password`, or empty (a game server's credit, or an entry written before actors were kept). In an operator's export only.
  */
 actor?: string
 }[]

@@ -221,15 +221,24 @@ describe('the request id', () => {
     expect(answers[3]!.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
   });
 
-  it("takes Vercel's x-vercel-id when well-formed, never a client's X-Request-Id, and a fresh id otherwise", async () => {
+  it("takes Vercel's x-vercel-id on Vercel when well-formed, never a client's X-Request-Id, and a fresh id otherwise", async () => {
     const vercel = 'fra1::iad1::8x2kq-1768000000000-3f1c2a9b7d4e';
-    expect(
-      (await entry.GET(new Request('http://t/api/search', { headers: { 'x-vercel-id': vercel } }))).headers.get(REQUEST_ID_HEADER),
-    ).toBe(vercel);
-    const chosen = await entry.GET(new Request('http://t/api/search', { headers: { 'X-Request-Id': 'mine' } }));
-    expect(chosen.headers.get(REQUEST_ID_HEADER)).not.toBe('mine');
-    for (const bad of ['a b', 'x'.repeat(129), '"><script>', 'id\u2028line'])
-      expect(requestIdOf(new Request('http://t/', { headers: { 'x-vercel-id': bad.replace(/[^\x20-\x7e]/g, '') } }))).not.toBe(bad);
+    const idOf = async (headers: Record<string, string>) =>
+      (await entry.GET(new Request('http://t/api/search', { headers }))).headers.get(REQUEST_ID_HEADER);
+    try {
+      useEnvironment({ VERCEL: '1' });
+      expect(await idOf({ 'x-vercel-id': vercel })).toBe(vercel);
+      expect(await idOf({ 'X-Request-Id': 'mine' })).not.toBe('mine');
+      for (const bad of ['a b', 'x'.repeat(129), '"><script>', 'id\u2028line'])
+        expect(requestIdOf(new Request('http://t/', { headers: { 'x-vercel-id': bad.replace(/[^\x20-\x7e]/g, '') } }))).not.toBe(bad);
+      // off Vercel nothing but the client sets the header: it is never taken (docs/architecture.md, "Logs")
+      for (const env of [{}, { VERCEL: '0' }, { VERCEL: 'false' }, { LOCAL_RUNTIME: '1' }]) {
+        useEnvironment(env);
+        expect(await idOf({ 'x-vercel-id': vercel }), JSON.stringify(env)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
+      }
+    } finally {
+      useServiceConfig(undefined);
+    }
   });
 
   it('copies an answer whose headers cannot be changed', async () => {

@@ -13,6 +13,7 @@ import type { EraseOutcome, EraseRequest } from '../../api/_lib/ledger/types.js'
 import { erasePlayer } from '../../api/_lib/operations/erasure.js';
 import { openSqlitePlayerStore } from '../../api/_lib/player/sqlite.js';
 import { requestFingerprint } from '../../api/_lib/stores/idempotency.js';
+import { inAuditScope, openAuditScope } from '../../api/_lib/util/audit-scope.js';
 import { expectSound } from '../helpers/ledger.js';
 import { refusal } from '../helpers/ledger-ops.js';
 import { withMethods } from '../helpers/player.js';
@@ -56,6 +57,29 @@ describe('erasePlayer', () => {
     expect(await s.ledger.balance(s.jane.accountId)).toBe(300);
     expect((await s.ledger.findAccount({ accountId: s.joan.accountId }))?.displayName).toBe('Joan Doe');
     await expectSound(s.ledger);
+  });
+
+  it("notes the account it erases for the request's audit record, before the ledger is asked", async () => {
+    const s = await stores();
+    const scope = openAuditScope({
+      actor: { via: 'password' },
+      route: 'admin/erase',
+      method: 'POST',
+      requestId: 'erase-r1',
+      changeStatus: 200,
+    });
+    const noted: (string | undefined)[] = [];
+    const ledger = withMethods(s.ledger, {
+      eraseAccount: (r: EraseRequest) => {
+        noted.push(scope.account);
+        return s.ledger.eraseAccount(r);
+      },
+    });
+    await inAuditScope(scope, () =>
+      erasePlayer({ ledger, player: s.player }, s.jane.studioId, { reason: 'why', idempotencyKey: 'erase-n1' }, clock),
+    );
+    expect(noted).toEqual([s.jane.accountId]);
+    expect(scope.account).toBe(s.jane.accountId);
   });
 
   it('finds the account by its account id too, and asks the ledger once with the time in seconds and in full', async () => {

@@ -158,8 +158,26 @@ describe('findPlayers', () => {
       // the position must be the store's own: a name key, a NUL and an account id, nothing after
       forged(`s1.${binding}.${position}x`),
       forged(`s1.${binding}.${position.split('\u0000')[0]!}`),
+      // and a place among the query's matches: a name key starting with the query's, however cased
+      forged(`s1.${binding}.a\u0000${position.split('\u0000')[1]!}`),
+      forged(`s1.${binding}.ze\u0000${position.split('\u0000')[1]!}`),
+      forged(`s1.${binding}.ZED one\u0000${position.split('\u0000')[1]!}`),
     ]) {
       const q = cursor === first.cursor ? 'zeb' : 'zed';
+      const e = await refusal(findPlayers(s, noExternal, { q, limit: 1, cursor }));
+      expect([e.code, e.message, e.errors], Buffer.from(cursor, 'base64url').toString('utf8')).toEqual([
+        'INVALID_QUERY',
+        'The cursor is not one of this search. Start again without a cursor.',
+        [{ name: 'cursor', message: 'it was not issued for this q' }],
+      ]);
+    }
+    // a cursor of another query (ze) whose place is among this one's matches: refused by its binding alone
+    const other = (await findPlayers(s, noExternal, { q: 'ze', limit: 1 })).cursor!;
+    expect(Buffer.from(other, 'base64url').toString('utf8').split('.')[2]).toBe(position);
+    for (const [cursor, q] of [
+      [other, 'zed'],
+      [first.cursor!, 'ze'],
+    ] as const) {
       const e = await refusal(findPlayers(s, noExternal, { q, limit: 1, cursor }));
       expect([e.code, e.message, e.errors], Buffer.from(cursor, 'base64url').toString('utf8')).toEqual([
         'INVALID_QUERY',
@@ -542,14 +560,80 @@ describe('exportPlayer', () => {
         ],
       ],
     ]);
+    const own = await exportPlayer({ ledger: s.ledger, player: s.player }, a, clock, 'player');
+    expect(own.bagEntries.map((e) => [e.reason ?? null, 'actor' in e])).toEqual([
+      ['double drop', false],
+      [null, false],
+      [null, false],
+      [null, false],
+    ]);
+    expect(own.items[1]!.events.map((e) => [e.kind, e.reason ?? null, 'actor' in e])).toEqual([
+      ['minted', null, false],
+      ['voided', 'double drop', false],
+    ]);
     // the summary's first pages, then every page of each part (the bag's one more than its four entries)
     expect(calls.filter((c) => c.startsWith('bag'))).toEqual(['bag 20', ...Array<string>(4).fill('bag 1000')]);
     expect(calls.filter((c) => c.startsWith('items'))).toEqual(['items 20', 'items 1000', 'items 1000']);
     expect(calls.filter((c) => c.startsWith('events'))).toHaveLength(3);
   });
 
-  it('holds a null island when the player never opened it', async () => {
+  it("holds no event of an item from before it was the account's, and for the player neither who asked nor why it was banned", async () => {
+    const { stores, a } = await jane(false);
+    const other = '0b0e4f0e-0000-4000-8000-00000000000b';
+    const history: ItemEvent[] = [
+      { studioUuid: 'item-1', seq: 1, kind: 'minted', accountId: other, characterId: null, at: '2026-11-24T01:00:00.000Z' },
+      { studioUuid: 'item-1', seq: 2, kind: 'assigned', accountId: other, characterId: 'their-char', at: '2026-11-24T02:00:00.000Z' },
+      { studioUuid: 'item-1', seq: 3, kind: 'transferred', accountId: a.accountId, characterId: null, at: '2026-11-24T03:00:00.000Z' },
+      { studioUuid: 'item-1', seq: 4, kind: 'transferred', accountId: other, characterId: null, at: '2026-11-24T04:00:00.000Z' },
+      { studioUuid: 'item-1', seq: 5, kind: 'transferred', accountId: a.accountId, characterId: null, at: '2026-11-24T05:00:00.000Z' },
+    ] as ItemEvent[];
+    const theirs = {
+      ...item(a, 'item-1'),
+      state: 'owned',
+      characterId: null,
+      seq: 5,
+      mintedAt: '2026-11-24T01:00:00.000Z',
+    } as ItemInstance;
+    const player = withMethods(stores.player, {
+      itemEvents: (u, o) =>
+        u === 'item-1'
+          ? Promise.resolve({ item: theirs, events: [...history].reverse(), nextBeforeSeq: undefined })
+          : stores.player.itemEvents(u, o),
+    });
+    await stores.ledger.changeAccess({
+      accountId: a.accountId,
+      change: { kind: 'ban', at: 1, ban: { reason: 'reported by B', at: '2026-11-26T00:00:00.000Z', until: '2026-11-26T12:00:00.000Z' } },
+      key: 'lookup-ban-1',
+      fingerprint: 'f',
+    });
+    const ops = await exportPlayer({ ledger: stores.ledger, player }, a, clock);
+    const own = await exportPlayer({ ledger: stores.ledger, player }, a, clock, 'player');
+    for (const out of [ops, own]) expect(out.items.map((i) => i.events.map((e) => e.seq))).toEqual([[3, 5], []]);
+    expect(ops.access.ban).toEqual({
+      reason: 'reported by B',
+      at: '2026-11-26T00:00:00.000Z',
+      until: '2026-11-26T12:00:00.000Z',
+      active: false,
+    });
+    expect(own.access).toEqual({
+      sessionsRevokedAt: ops.access.sessionsRevokedAt,
+      ban: { at: '2026-11-26T00:00:00.000Z', until: '2026-11-26T12:00:00.000Z', active: false },
+    });
+    expect(ops.wallet.entries.map((t) => t.actor)).toEqual(['admin-password', 'admin:OPS']);
+    expect(own.wallet.entries.map((t) => 'actor' in t)).toEqual([false, false]);
+    expect(own.bagEntries.map((e) => 'actor' in e)).toEqual(ops.bagEntries.map(() => false));
+    expect(ops.bagEntries.filter((e) => 'actor' in e)).not.toEqual([]);
+    expect({ ...own, access: null, wallet: own.wallet.balance, bagEntries: own.bagEntries.length }).toEqual({
+      ...ops,
+      access: null,
+      wallet: ops.wallet.balance,
+      bagEntries: ops.bagEntries.length,
+    });
+  });
+
+  it('holds a null island when the player never opened it, and a null ban for an account never banned', async () => {
     const { stores, a } = await jane(false);
     expect((await exportPlayer(stores, a, clock)).island).toBeNull();
+    expect((await exportPlayer(stores, a, clock, 'player')).access).toEqual({ sessionsRevokedAt: null, ban: null });
   });
 });

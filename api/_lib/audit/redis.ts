@@ -97,7 +97,10 @@ export function openRedisAuditLog(target: RedisTarget, options: { retryDelaysMs?
     },
     async list(query: AuditQuery): Promise<AuditPage> {
       const [first, ...others] = indexesOf(query);
-      const after = query.after;
+      // the script reads the rest of the cursor's millisecond whatever the range: a place past either
+      // end (a cursor made by hand; the binding is no secret) is brought back within it
+      if (query.after && query.fromMs !== undefined && query.after.atMs < query.fromMs) return { records: [], next: undefined };
+      const after = query.after && query.toMs !== undefined && query.after.atMs >= query.toMs ? undefined : query.after;
       const flat = await commands.script({
         script: LIST,
         keys: [first!, AUDIT_KEYS.records, ...others],

@@ -1,11 +1,17 @@
 /**
- * The id of a request (docs/architecture.md, "Logs"): Vercel's own `x-vercel-id` when the request came
- * through Vercel's edge (letters, digits, `:`, `_` and `-`, at most 128 characters), else a random UUID.
- * Every answer of a function entry carries it as `X-Request-Id`, a problem body as `requestId`, and
- * every log line about the request as `requestId`, so an operator finds a client's failure in the log.
- * An `X-Request-Id` a client sends is not taken: the id must be one the client cannot choose.
+ * The id of a request (docs/architecture.md, "Logs"): Vercel's own `x-vercel-id` when the function runs on
+ * Vercel, whose edge sets that header (letters, digits, `:`, `_` and `-`, at most 128 characters), else a
+ * random UUID. Every answer of a function entry carries it as `X-Request-Id`, a problem body as
+ * `requestId`, and every log line about the request as `requestId`, so an operator finds a client's
+ * failure in the log.
+ *
+ * The id must be one the client cannot choose: the audit log keeps at most one record per request id
+ * (docs/architecture.md, "Audit log"), so a chosen id could name an earlier request and leave a change
+ * without its record. An `X-Request-Id` a client sends is never taken, and an `x-vercel-id` only on Vercel:
+ * anywhere else (`npm start`, another host) nothing sets it but the client.
  */
 import { randomUUID } from 'node:crypto';
+import { runsOnVercel } from '../config.js';
 
 /** The response header that carries the request id. */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -13,9 +19,9 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 /** Shape of an id taken from `x-vercel-id` (also the problem schema's `requestId` pattern). */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9:_-]{1,128}$/;
 
-/** The id of `request`: its `x-vercel-id` when well-formed, else a fresh random UUID (a new one per call). */
+/** The id of `request`: its `x-vercel-id` when well-formed and on Vercel, else a fresh random UUID (a new one per call). */
 export function requestIdOf(request: Request): string {
-  const vercel = request.headers.get('x-vercel-id')?.trim();
+  const vercel = runsOnVercel() ? request.headers.get('x-vercel-id')?.trim() : undefined;
   return vercel !== undefined && REQUEST_ID_PATTERN.test(vercel) ? vercel : randomUUID();
 }
 

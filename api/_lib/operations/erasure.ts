@@ -15,6 +15,7 @@ import type { LedgerStore } from '../ledger/types.js';
 import type { PlayerStore } from '../player/types.js';
 import { systemClock, type Clock } from '../stores/clock.js';
 import { requestFingerprint } from '../stores/idempotency.js';
+import { noteAuditAccount } from '../util/audit-scope.js';
 import { accountNamed } from './lookup.js';
 
 /** Body of `POST /api/admin/players/{studioId}/erase` after schema validation. */
@@ -37,6 +38,8 @@ export async function erasePlayer(
   clock: Clock = systemClock,
 ): Promise<AccessAnswer> {
   const account = await accountNamed(stores.ledger, key);
+  // the request's audit record names the account it erases (docs/architecture.md, "Audit log")
+  noteAuditAccount(account.accountId);
   const now = clock();
   const out = await stores.ledger.eraseAccount({
     accountId: account.accountId,

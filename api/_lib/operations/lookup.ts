@@ -14,7 +14,7 @@ import type { ServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { STUDIO_ID, UUID } from '../ledger/ids.js';
 import { accessAnswer, walletPage, type AccessAnswer, type WalletPage, type OverviewQuery } from '../ledger/service.js';
-import type { Account, LedgerStore } from '../ledger/types.js';
+import { nameKey, type Account, type LedgerStore } from '../ledger/types.js';
 import { characterView } from '../player/service.js';
 import type { IslandState } from '../island/generate.js';
 import type { BagLine, LearnedRecipe, PlayerStore, Progress } from '../player/types.js';
@@ -67,12 +67,17 @@ function encodeSearchCursor(q: string, position: string): string {
   return Buffer.from(`s1.${binding(q)}.${position}`).toString('base64url');
 }
 
-/** @throws ServiceError INVALID_QUERY for a cursor that is not one of this search. */
+/**
+ * The store's position in a search cursor of `q`.
+ * @throws ServiceError INVALID_QUERY for a cursor that is not one of this search.
+ */
 function decodeSearchCursor(cursor: string, q: string): string {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  // the position is the store's: `<name key>\0<account id>` (the binding is no secret, so its form is checked)
-  const m = /^s1\.([0-9a-f]{16})\.([^\0]*\0[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(text);
-  if (!m || m[1] !== binding(q))
+  // the position is the store's: `<name key>\0<account id>`; the binding is no secret, so its form is
+  // checked, and its name key must be one of a match (starting with the query's): a place before them
+  // would list every name between it and the query's
+  const m = /^s1\.([0-9a-f]{16})\.(([^\0]*)\0[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(text);
+  if (!m || m[1] !== binding(q) || !m[3]!.startsWith(nameKey(q)))
     throw new ServiceError('INVALID_QUERY', 'The cursor is not one of this search. Start again without a cursor.', {
       errors: [{ name: 'cursor', message: 'it was not issued for this q' }],
     });
@@ -282,19 +287,33 @@ export const exportDisposition = (studioId: string): string => `attachment; file
 /** Wallet entries read per store call while exporting. */
 const EXPORT_PAGE = 1000;
 
+/**
+ * Who an export is for: an operator (`GET /api/admin/players/{key}/export`) reads who asked for each
+ * wallet entry and why the account was banned; the player (`GET /api/account/export`) reads neither,
+ * which are operators' only (docs/architecture.md, "Sessions and bans", "Reversals").
+ */
+export type ExportAudience = 'operator' | 'player';
+
+/** The access of an export: the summary's, whose ban carries its reason in an operator's export only. */
+export interface ExportAccess {
+  readonly sessionsRevokedAt: string | null;
+  readonly ban: { readonly reason?: string; readonly at: string; readonly until: string | null; readonly active: boolean } | null;
+}
+
 /** Answer of the exports (`schemas/responses/player-export.schema.json`): everything held about one account. */
 export interface PlayerExport {
   readonly exportedAt: string;
   readonly account: Account;
   readonly links: PlayerSummary['links'];
-  readonly access: PlayerSummary['access'];
+  readonly access: ExportAccess;
   readonly wallet: { readonly balance: number; readonly entries: WalletPage['transactions'] };
   readonly bag: readonly BagLine[];
   /** Every bag entry of the account, newest first (as the wallet's), with its reversal links and a reversal's reason. */
   readonly bagEntries: readonly BagHistoryEntry[];
   /**
    * Each unique item of the account (owned now, or ended in its hands: consumed, destroyed, voided), newest
-   * mint first, with every event of its history, oldest first (a void with its reason).
+   * mint first, with the events of its history after which the account owned it, oldest first (a void with
+   * its reason).
    */
   readonly items: readonly (ItemView & { readonly events: readonly ItemEventView[] })[];
   /** Each character with its full progress. */
@@ -308,15 +327,26 @@ export interface PlayerExport {
  * Everything held about an account, as one JSON document (GDPR article 15; docs/architecture.md, "Player
  * look-up"): the summary's parts in full, every wallet and bag entry, each item's history (the items that
  * ended in the account's hands too), each character's progress and the island's state. Reads only.
+ *
+ * Nothing of another account: an item's history holds only the events after which the account owned it
+ * (an item that came by a transfer starts at that transfer; the events before name the previous owner and
+ * their characters). For the player (`audience`), neither who asked for each wallet entry, bag reversal or
+ * item void (`actor`) nor a ban's reason, which operators only read.
+ * @param audience who the export is for (default `operator`).
  * @throws ServiceError NOT_FOUND (operators' key), UPSTREAM_UNAVAILABLE
  */
-export async function exportPlayer(stores: LookupStores, account: Account, clock: Clock = systemClock): Promise<PlayerExport> {
+export async function exportPlayer(
+  stores: LookupStores,
+  account: Account,
+  clock: Clock = systemClock,
+  audience: ExportAudience = 'operator',
+): Promise<PlayerExport> {
   const parts = await partsOf(stores, account);
   const summary = summaryOf(account, parts, clock());
   const entries: WalletPage['transactions'][number][] = [];
   let cursor: string | undefined;
   do {
-    const page = await walletPage(stores.ledger, account, { limit: EXPORT_PAGE, cursor }, { actors: true });
+    const page = await walletPage(stores.ledger, account, { limit: EXPORT_PAGE, cursor }, { actors: audience === 'operator' });
     entries.push(...page.transactions);
     cursor = page.cursor ?? undefined;
   } while (cursor !== undefined);
@@ -324,7 +354,7 @@ export async function exportPlayer(stores: LookupStores, account: Account, clock
   let before: Parameters<PlayerStore['bagEntries']>[1]['before'];
   do {
     const page = await stores.player.bagEntries(account.accountId, { before, limit: EXPORT_PAGE });
-    bagEntries.push(...page.entries.map(bagEntryView));
+    bagEntries.push(...page.entries.map(bagEntryView).map((e) => forAudience(e, audience)));
     before = page.next;
   } while (before !== undefined);
   const items: ItemView[] = [];
@@ -335,19 +365,34 @@ export async function exportPlayer(stores: LookupStores, account: Account, clock
     after = page.next;
   } while (after !== undefined);
   const histories = await Promise.all(items.map((i) => itemEventsOf(stores.player, i.studioUuid)));
+  const ban = summary.access.ban;
   return {
     exportedAt: clock().toISOString(),
     account: summary.account,
     links: summary.links,
-    access: summary.access,
+    access: {
+      sessionsRevokedAt: summary.access.sessionsRevokedAt,
+      ban: ban === null || audience === 'operator' ? ban : { at: ban.at, until: ban.until, active: ban.active },
+    },
     wallet: { balance: summary.wallet.balance, entries },
     bag: summary.bag,
     bagEntries,
-    items: items.map((item, n) => ({ ...item, events: histories[n]! })),
+    items: items.map((item, n) => ({
+      ...item,
+      events: histories[n]!.filter((e) => e.accountId === account.accountId).map((e) => forAudience(e, audience)),
+    })),
     characters: parts.characters.map((c) => ({ ...characterView(c), progress: c.progress })),
     island: parts.island ? { revision: parts.island.revision, updatedAt: parts.island.updatedAt, state: parts.island.state } : null,
     recipes: summary.recipes,
   };
+}
+
+/** An entry or event as `audience` reads it: without its `actor` for the player. */
+function forAudience<T extends { readonly actor?: string }>(entry: T, audience: ExportAudience): T {
+  if (audience === 'operator' || entry.actor === undefined) return entry;
+  const rest: { actor?: string } = { ...entry };
+  delete rest.actor;
+  return rest as T;
 }
 
 /** Every event of an item with its notes, oldest first. */

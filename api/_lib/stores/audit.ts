@@ -192,14 +192,25 @@ export function auditArgs(record: AuditRecordDraft): string[] {
   ];
 }
 
-/** Commands that only read (anything else a script calls counts as a write). */
+/**
+ * Commands that only read: a call of one is never a change. Any other command counts as a write (a read
+ * missing here gives a record saying `changed` of a request that changed nothing, never a change without
+ * its record).
+ */
 const READ_COMMANDS = [
-  'EXISTS', 'GET', 'MGET', 'STRLEN', 'TYPE', 'TTL', 'PTTL', 'TIME',
-  'HGET', 'HMGET', 'HGETALL', 'HEXISTS', 'HLEN', 'HKEYS', 'HVALS', 'HSTRLEN',
+  'EXISTS', 'GET', 'MGET', 'STRLEN', 'GETRANGE', 'SUBSTR', 'GETBIT', 'BITCOUNT', 'BITPOS', 'TYPE', 'TTL', 'PTTL', 'EXPIRETIME', 'PEXPIRETIME', 'TIME',
+  'HGET', 'HMGET', 'HGETALL', 'HEXISTS', 'HLEN', 'HKEYS', 'HVALS', 'HSTRLEN', 'HRANDFIELD', 'HSCAN',
   'LINDEX', 'LRANGE', 'LLEN', 'LPOS',
-  'SMEMBERS', 'SISMEMBER', 'SMISMEMBER', 'SCARD',
-  'ZRANGE', 'ZRANGEBYSCORE', 'ZREVRANGE', 'ZREVRANGEBYSCORE', 'ZRANGEBYLEX', 'ZREVRANGEBYLEX', 'ZSCORE', 'ZMSCORE', 'ZCARD', 'ZCOUNT', 'ZRANK', 'ZREVRANK', 'ZLEXCOUNT',
+  'SMEMBERS', 'SISMEMBER', 'SMISMEMBER', 'SCARD', 'SRANDMEMBER', 'SSCAN', 'SINTER', 'SINTERCARD', 'SUNION', 'SDIFF',
+  'ZRANGE', 'ZRANGEBYSCORE', 'ZREVRANGE', 'ZREVRANGEBYSCORE', 'ZRANGEBYLEX', 'ZREVRANGEBYLEX', 'ZSCORE', 'ZMSCORE', 'ZCARD', 'ZCOUNT', 'ZRANK', 'ZREVRANK', 'ZLEXCOUNT', 'ZRANDMEMBER', 'ZSCAN', 'ZUNION', 'ZINTER', 'ZINTERCARD', 'ZDIFF',
+  'XRANGE', 'XREVRANGE', 'XLEN',
 ]; // prettier-ignore
+
+/**
+ * Writes whose integer reply counts what they changed: a reply of 0 changed nothing (a `DEL` of no key, an
+ * `HSETNX` of a field already there), as SQLite's `rowsAffected` says 0 of a statement that touched no row.
+ */
+const COUNTED_WRITES = ['DEL', 'UNLINK', 'HDEL', 'SREM', 'ZREM', 'SADD', 'HSETNX', 'SETNX', 'LREM', 'SMOVE']; // prettier-ignore
 
 /** The first element of the reply of an audited script that appended its record: `[marker, seq, reply]`. */
 export const AUDITED_MARKER = 'audit:recorded';
@@ -207,34 +218,55 @@ export const AUDITED_MARKER = 'audit:recorded';
 const audited = new WeakMap<RedisScript, RedisScript>();
 
 /**
- * The audited variant of `script`: the same script run inside a function whose `redis.call`s are
- * counted; when one of them wrote and the request has no record yet, the record is appended in the same
- * script run (so atomically) and the reply becomes `[AUDITED_MARKER, seq, reply]`. The record's six
- * arguments follow the script's own `ARGV` and are taken off before its body runs.
+ * The audited variant of `script`: the same body, run inside a function that sees a local `redis` whose
+ * `call` and `pcall` note the writes (however the body reaches them: `redis.call (`, `redis['call']`, a
+ * local alias); when one of them changed something and the request has no record yet, the record is
+ * appended in the same script run (so atomically). The record's six arguments follow the script's own
+ * `ARGV` and are taken off before its body runs, so the body sees its own `ARGV` (and `#ARGV`).
+ *
+ * The reply is the body's: `[AUDITED_MARKER, seq, reply]` when the record was appended (a nil reply then
+ * leaves the third element out), and an error reply as it is, after the record of what the body wrote
+ * before it (a Lua script is not rolled back).
  */
 export function auditedScript(script: RedisScript): RedisScript {
   let out = audited.get(script);
   if (out) return out;
-  const body = script.source.replace(/\bredis\.call\(/g, 'audit_call(');
   out = redisScript(`${AUDIT_APPEND_LUA}
 local audit_argv = {}
 for i = 6, 1, -1 do audit_argv[i] = table.remove(ARGV) end
-local audit_reads = {}
-for _, c in ipairs({${READ_COMMANDS.map((c) => `'${c}'`).join(',')}}) do audit_reads[c] = true end
 local audit_fault = audit_check(audit_argv[4], audit_argv[5], audit_argv[6])
 if audit_fault then return audit_fault end
+local audit_reads, audit_counted = {}, {}
+for _, c in ipairs({${READ_COMMANDS.map((c) => `'${c}'`).join(',')}}) do audit_reads[c] = true end
+for _, c in ipairs({${COUNTED_WRITES.map((c) => `'${c}'`).join(',')}}) do audit_counted[c] = true end
 local audit_wrote = false
-local function audit_call(command, ...)
-  if not audit_reads[string.upper(command)] then audit_wrote = true end
-  return redis.call(command, ...)
+local function audit_note(command, reply)
+  local c = string.upper(tostring(command))
+  if audit_reads[c] or (audit_counted[c] and reply == 0) then return end
+  audit_wrote = true
 end
+local audit_redis = redis
+local redis = setmetatable({
+  call = function(command, ...)
+    local reply = audit_redis.call(command, ...)
+    audit_note(command, reply)
+    return reply
+  end,
+  pcall = function(command, ...)
+    local reply = audit_redis.pcall(command, ...)
+    if not (type(reply) == 'table' and reply.err) then audit_note(command, reply) end
+    return reply
+  end,
+}, {__index = audit_redis})
 local audit_reply = (function()
-${body}
+${script.source}
 end)()
+local audit_seq = false
 if audit_wrote then
-  local seq = audit_append(audit_argv[1], audit_argv[2], audit_argv[3], audit_argv[4], audit_argv[5], audit_argv[6])
-  if seq then return {'${AUDITED_MARKER}', seq, audit_reply} end
+  audit_seq = audit_append(audit_argv[1], audit_argv[2], audit_argv[3], audit_argv[4], audit_argv[5], audit_argv[6])
 end
+if type(audit_reply) == 'table' and audit_reply.err then return audit_reply end
+if audit_seq then return {'${AUDITED_MARKER}', audit_seq, audit_reply} end
 return audit_reply`);
   audited.set(script, out);
   return out;
@@ -259,7 +291,8 @@ export function auditedCall(
     reply(raw) {
       if (Array.isArray(raw) && raw[0] === AUDITED_MARKER) {
         scope.recorded = true;
-        return raw[2] as unknown[];
+        // a nil reply ends the Lua table before it: the script answered nil
+        return (raw.length > 2 ? raw[2] : null) as unknown[];
       }
       return raw;
     },
