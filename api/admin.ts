@@ -40,6 +40,16 @@
  *   entry (`api/_lib/ledger/reversals.ts`). 200 `schemas/responses/reversal.schema.json`; 409 when the
  *   entry was reversed before (naming that reversal), is a reversal, or exceeds the balance.
  *
+ * - `POST /api/admin/session` (admin, by `X-Admin-Password` only; a token is 403): the password exchanged for
+ *   a short-lived operator token (`api/_lib/auth/session.ts`), no body. 200
+ *   `schemas/responses/admin-session.schema.json` (`{ token, tokenType, role, subject, expiresIn, expiresAt }`);
+ *   503 when the deployment signs no tokens (`JWT_JWKS_URL`).
+ * - `GET /api/admin/players/{studioId or accountId}/island` (support): the island's whole state with its
+ *   revision, null while the player never opened it (nothing is created). 200
+ *   `schemas/responses/player-island.schema.json`.
+ * - `GET /api/admin/players/{studioId or accountId}/characters` (support): every character with its progress.
+ *   200 `schemas/responses/player-characters.schema.json`.
+ *
  * Errors (problem+json): 400, 401 with `WWW-Authenticate`, 403, 404, 409 CONFLICT (username taken),
  * 413, 415, 422 IDEMPOTENCY_KEY_REUSED, 503 UPSTREAM_UNAVAILABLE. A refused request changes nothing.
  */
@@ -47,7 +57,17 @@ import { readJsonBody } from './_lib/http/body.js';
 import { getServiceConfig } from './_lib/config.js';
 import { actorName, clampHeaders, defineEntry, idempotentAnswer, parseQuery, plainJson, ServiceError } from './_lib/http/index.js';
 import { erasePlayer, type EraseBody } from './_lib/operations/erasure.js';
-import { accountNamed, exportDisposition, exportPlayer, findPlayers, playerSummary, walletHistory } from './_lib/operations/lookup.js';
+import {
+  accountNamed,
+  exportDisposition,
+  exportPlayer,
+  findPlayers,
+  playerCharacters,
+  playerIsland,
+  playerSummary,
+  walletHistory,
+} from './_lib/operations/lookup.js';
+import { operatorSession } from './_lib/auth/session.js';
 import { playerStore } from './_lib/player/store.js';
 import type { TransferKindName } from './_lib/ledger/types.js';
 import { OVERVIEW_PARAMS } from './_lib/ledger/params.js';
@@ -125,6 +145,27 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry('adm
         purpose: q.purpose,
       });
       return plainJson(page, 200, clampHeaders(parsed.clamped));
+    },
+  },
+  'player-island': {
+    GET: async ({ url, key }) => {
+      parseQuery(url.searchParams, {});
+      return plainJson(await playerIsland({ ledger: await ledgerStore(), player: await playerStore() }, key!));
+    },
+  },
+  'player-characters': {
+    GET: async ({ url, key }) => {
+      parseQuery(url.searchParams, {});
+      return plainJson(await playerCharacters({ ledger: await ledgerStore(), player: await playerStore() }, key!));
+    },
+  },
+  session: {
+    POST: async ({ url, caller }) => {
+      parseQuery(url.searchParams, {});
+      // a token cannot make another: the short lifetime bounds what a stolen one is worth
+      if (caller.via !== 'password')
+        throw new ServiceError('FORBIDDEN', 'A session is made from X-Admin-Password only; a token cannot make another. Sign in again.');
+      return plainJson(await operatorSession(getServiceConfig().jwt));
     },
   },
   'revoke-sessions': {

@@ -126,9 +126,12 @@ describe('the table', () => {
       ['/api/admin/accounts', ['POST']],
       ['/api/admin/accounts/{key}', ['GET']],
       ['/api/admin/grant-coin', ['POST']],
+      ['/api/admin/session', ['POST']],
       ['/api/admin/players', ['GET']],
       ['/api/admin/players/{key}', ['GET']],
       ['/api/admin/players/{key}/wallet', ['GET']],
+      ['/api/admin/players/{key}/island', ['GET']],
+      ['/api/admin/players/{key}/characters', ['GET']],
       ['/api/admin/players/{key}/revoke-sessions', ['POST']],
       ['/api/admin/players/{key}/ban', ['POST']],
       ['/api/admin/players/{key}/unban', ['POST']],
@@ -181,7 +184,9 @@ describe('the table', () => {
         expect(r.methods, r.path).toEqual(r.name === 'list' || r.name === 'index' ? ['GET'] : r.name === 'object' ? ['DELETE'] : ['POST']);
       else if (
         ['wallet', 'admin'].includes(r.entry) &&
-        !['overview', 'account', 'players', 'player', 'player-wallet', 'player-export'].includes(r.name)
+        !['overview', 'account', 'players', 'player', 'player-wallet', 'player-island', 'player-characters', 'player-export'].includes(
+          r.name,
+        )
       )
         expect(r.methods, r.path).toEqual(['POST']);
       else if (r.entry === 'player')
@@ -229,6 +234,8 @@ describe('the table', () => {
       'account',
       'player',
       'player-wallet',
+      'player-island',
+      'player-characters',
       'revoke-sessions',
       'ban',
       'unban',
