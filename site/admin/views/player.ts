@@ -187,7 +187,11 @@ export function itemRowActions(): Node | null {
 /** The bag: stackables by definition with their catalog names and icons. */
 function bagSection(s: Summary): HTMLElement {
   if (s.bag.length === 0) return section('bag', 'Bag', h('p', { class: 'muted' }, 'The bag is empty.'));
-  const table = h('table', { id: 'bag-table', class: 'data' }, h('caption', { class: 'visually-hidden' }, 'Stackables in the bag'));
+  const table = h(
+    'table',
+    { id: 'bag-table', class: 'data responsive' },
+    h('caption', { class: 'visually-hidden' }, 'Stackables in the bag'),
+  );
   const head = table.createTHead().insertRow();
   for (const c of ['Item', 'Quantity']) head.append(h('th', { scope: 'col' }, c));
   const body = table.createTBody();
@@ -195,8 +199,8 @@ function bagSection(s: Summary): HTMLElement {
     const row = h(
       'tr',
       { 'data-definition': line.definitionId },
-      h('td', {}, catalogCell(line.definitionId)),
-      h('td', { class: 'num' }, formatCoin(line.quantity)),
+      h('td', { 'data-label': 'Item' }, catalogCell(line.definitionId)),
+      h('td', { class: 'num', 'data-label': 'Quantity' }, formatCoin(line.quantity)),
     );
     const act = bagRowActions();
     if (act) row.append(h('td', {}, act));
@@ -213,7 +217,7 @@ function itemsSection(s: Summary, ctx: ConsoleContext): HTMLElement {
   const history = ctx.who !== undefined && canAct(ctx.who.role);
   const table = h(
     'table',
-    { id: 'items-table', class: 'data' },
+    { id: 'items-table', class: 'data responsive' },
     h('caption', { class: 'visually-hidden' }, 'Unique items the account owns'),
   );
   const head = table.createTHead().insertRow();
@@ -224,11 +228,15 @@ function itemsSection(s: Summary, ctx: ConsoleContext): HTMLElement {
     const row = h(
       'tr',
       { id: `item-${item.studioUuid}`, 'data-item': item.studioUuid },
-      h('td', {}, catalogCell(item.definitionId)),
-      h('td', {}, h('code', {}, item.studioUuid)),
-      h('td', {}, item.state),
-      h('td', {}, item.characterId ? (names.get(item.characterId) ?? h('code', {}, item.characterId)) : h('span', { class: 'muted' }, '—')),
-      h('td', {}, timeText(item.mintedAt)),
+      h('td', { 'data-label': 'Item' }, catalogCell(item.definitionId)),
+      h('td', { 'data-label': 'Instance' }, h('code', {}, item.studioUuid)),
+      h('td', { 'data-label': 'State' }, item.state),
+      h(
+        'td',
+        { 'data-label': 'Character' },
+        item.characterId ? (names.get(item.characterId) ?? h('code', {}, item.characterId)) : h('span', { class: 'muted' }, '—'),
+      ),
+      h('td', { 'data-label': 'Minted' }, timeText(item.mintedAt)),
     );
     body.append(row);
     if (history) {
@@ -244,7 +252,7 @@ function itemsSection(s: Summary, ctx: ConsoleContext): HTMLElement {
           void loadHistory(item.studioUuid, detail.firstElementChild as HTMLElement, ctx);
         }
       });
-      row.append(h('td', {}, toggle));
+      row.append(h('td', { 'data-label': 'Owner history' }, toggle));
       body.append(detail);
     }
     const act = itemRowActions();

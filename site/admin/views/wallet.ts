@@ -24,6 +24,9 @@ export const KIND_LABELS: Readonly<Record<WalletKind, string>> = Object.freeze({
   reversal: 'Reversal',
 });
 
+/** The wallet table's columns (an admin's has an Action column after them). */
+const HEAD = ['When', 'Kind', 'Amount', 'Balance after', 'Source ref', 'Note', 'Asked by', 'Reversal'] as const;
+
 /** Pages read at most to find a linked entry (`WALLET_PAGE` entries each). */
 export const ENTRY_SEARCH_PAGES = 40;
 
@@ -107,10 +110,10 @@ export function walletSection(
 
 function walletBody(state: PlayerView, page: PlayerWalletResponse, target: Target, ctx: ConsoleContext, erased: boolean): Node[] {
   const act = !erased && ctx.who !== undefined && canAct(ctx.who.role);
-  const head = ['When', 'Kind', 'Amount', 'Balance after', 'Source ref', 'Note', 'Asked by', 'Reversal', ...(act ? ['Action'] : [])];
+  const head = [...HEAD, ...(act ? ['Action'] : [])];
   const table = h(
     'table',
-    { id: 'wallet-table', class: 'data' },
+    { id: 'wallet-table', class: 'data responsive' },
     h('caption', { class: 'visually-hidden' }, 'Wallet entries, newest first'),
   );
   const tr = table.createTHead().insertRow();
@@ -168,9 +171,9 @@ function entryRow(
     t.actor ? h('code', {}, t.actor) : h('span', { class: 'muted' }, 'not recorded'),
     reversal,
   ];
-  for (const c of cells) row.append(h('td', {}, c));
+  cells.forEach((c, i) => row.append(h('td', { 'data-label': HEAD[i]! }, c)));
   if (act) {
-    const cell = h('td', {});
+    const cell = h('td', { 'data-label': 'Action' });
     if (t.kind !== 'reversal' && !t.reversedBy) {
       const button = h('button', { type: 'button', 'data-action': 'reversal', 'data-entry': t.entryId, class: 'small' }, 'Reverse…');
       button.addEventListener('click', () =>
