@@ -43,11 +43,12 @@ export interface Confirmation {
   readonly typed?: string;
 }
 
-const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+/** Digits of a whole number with a comma before each group of three from the right: `5200` → `5,200`. */
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
-/** Coin units with thousands separators and a true minus sign: `5,000`, `−400`. */
+/** Coin units (whole numbers) with thousands separators and a true minus sign: `5,000`, `−400`, whatever the browser's locale. */
 export function formatCoin(n: number): string {
-  return n < 0 ? `\u2212${NUMBER.format(-n)}` : NUMBER.format(n);
+  return n < 0 ? `\u2212${grouped(-n)}` : grouped(n);
 }
 
 /** Coin units with their sign: `+5,000`, `−5,000`, `0`. */

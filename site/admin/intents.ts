@@ -10,14 +10,15 @@
  * same key, and the service applies the action once whatever happens on the way. Once the service has
  * answered (a success or a refusal: either way the request reached it and the key is spent),
  * {@link ActionKeys.answered} forgets the key, and the next intent, even an identical one, is a new action
- * with a new key. A request that got no answer ({@link ActionKeys.unanswered}) keeps its key: the page
- * offers to send the same request again, and the intents still pending are listed
+ * with a new key. A request that got no answer keeps its key (nothing is done: the key stays until an
+ * answer): the page offers to send the same request again, and the intents still pending are listed
  * ({@link ActionKeys.pendingFor}) until they are answered or the operator, having looked at the state,
  * discards one ({@link ActionKeys.discard}).
  *
  * Pending intents are kept in the tab's session storage under {@link PENDING_KEY}, so a reload between a
  * lost answer and the retry keeps the key too.
  */
+import { isRecord } from '../../api/_lib/util/json.js';
 import type { KeyValueStore } from './session.js';
 
 /** Where pending intents are kept in the tab's session storage. */
@@ -68,12 +69,12 @@ export class ActionKeys {
   private readonly pending = new Map<string, PendingIntent>();
 
   /**
-   * @param store the tab's session storage, where pending intents are kept (none: memory only).
+   * @param store the tab's session storage, where pending intents are kept.
    * @param mint makes a new key for an action; default {@link newKey}.
    * @param now the clock, ms since the epoch.
    */
   constructor(
-    private readonly store: KeyValueStore | undefined,
+    private readonly store: KeyValueStore,
     private readonly mint: (action: KeyedAction) => string = (a) => newKey(a),
     private readonly now: () => number = Date.now,
   ) {
@@ -96,12 +97,6 @@ export class ActionKeys {
     if (this.pending.delete(intentId(intent))) this.save();
   }
 
-  /** Nothing answered `intent` (the network failed): its key stays for a retry. */
-  unanswered(intent: Intent): void {
-    // the key was kept when it was made; this names the moment for readers of the page's code
-    if (!this.pending.has(intentId(intent))) this.keyFor(intent);
-  }
-
   /** The operator gives up a pending intent (having looked at the state): forget its key. */
   discard(intent: Intent): void {
     this.answered(intent);
@@ -114,8 +109,8 @@ export class ActionKeys {
 
   private load(): PendingIntent[] {
     try {
-      const raw = this.store?.getItem(PENDING_KEY);
-      const list: unknown = raw ? JSON.parse(raw) : [];
+      const raw = this.store.getItem(PENDING_KEY);
+      const list: unknown = raw === null ? [] : JSON.parse(raw);
       return Array.isArray(list) ? list.filter(isPending) : [];
     } catch {
       return [];
@@ -124,8 +119,8 @@ export class ActionKeys {
 
   private save(): void {
     try {
-      if (this.pending.size === 0) this.store?.removeItem(PENDING_KEY);
-      else this.store?.setItem(PENDING_KEY, JSON.stringify([...this.pending.values()]));
+      if (this.pending.size === 0) this.store.removeItem(PENDING_KEY);
+      else this.store.setItem(PENDING_KEY, JSON.stringify([...this.pending.values()]));
     } catch {
       // a storage that cannot be written keeps the keys in memory only
     }
@@ -134,19 +129,14 @@ export class ActionKeys {
 
 /** True for a pending intent read back from storage (anything else there is dropped). */
 function isPending(v: unknown): v is PendingIntent {
-  if (typeof v !== 'object' || v === null) return false;
-  const p = v as Record<string, unknown>;
-  const i = p.intent as Record<string, unknown> | null | undefined;
   return (
-    typeof p.key === 'string' &&
-    typeof p.since === 'number' &&
-    typeof i === 'object' &&
-    i !== null &&
-    (KEYED_ACTIONS as readonly unknown[]).includes(i.action) &&
-    typeof i.target === 'string' &&
-    typeof i.params === 'object' &&
-    i.params !== null &&
-    !Array.isArray(i.params) &&
-    Object.values(i.params).every((x) => x === null || typeof x === 'string' || typeof x === 'number')
+    isRecord(v) &&
+    typeof v.key === 'string' &&
+    typeof v.since === 'number' &&
+    isRecord(v.intent) &&
+    (KEYED_ACTIONS as readonly unknown[]).includes(v.intent.action) &&
+    typeof v.intent.target === 'string' &&
+    isRecord(v.intent.params) &&
+    Object.values(v.intent.params).every((x) => x === null || typeof x === 'string' || typeof x === 'number')
   );
 }

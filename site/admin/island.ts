@@ -67,13 +67,14 @@ export function within(p: IslandPoint, spanM: number): boolean {
 
 /** The lowest and highest of `heights` (0 and 0 for none). */
 export function heightRange(heights: readonly number[]): { readonly min: number; readonly max: number } {
+  if (heights.length === 0) return { min: 0, max: 0 };
   let min = Infinity;
   let max = -Infinity;
   for (const h of heights) {
-    if (h < min) min = h;
-    if (h > max) max = h;
+    min = Math.min(min, h);
+    max = Math.max(max, h);
   }
-  return heights.length === 0 ? { min: 0, max: 0 } : { min, max };
+  return { min, max };
 }
 
 /** An RGB colour, 0-255 each. */
@@ -89,17 +90,18 @@ const SNOW: Rgb = [244, 244, 240];
 /** Heights up to this many metres above the sea are beach. */
 export const BEACH_M = 2;
 
+/** The colour `t` of the way from `a` to `b` (0 ≤ t ≤ 1). */
 function mix(a: Rgb, b: Rgb, t: number): Rgb {
-  const u = Math.max(0, Math.min(1, t));
-  return [a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, a[2] + (b[2] - a[2]) * u];
+  return [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t];
 }
 
 /**
- * The tint of a height `h` (metres) on an island whose heights run from `min` to `max`: water from deep (at
- * `min`) to shallow (at the sea level), sand up to {@link BEACH_M}, then grass to rock to snow towards `max`.
+ * The tint of a height `h` (metres) on an island whose heights run from `min` to `max` (`min` ≤ `h` ≤ `max`):
+ * water from deep (at `min`) to shallow (at the sea level), sand up to {@link BEACH_M}, then grass to rock to
+ * snow towards `max`.
  */
 export function heightTint(h: number, min: number, max: number): Rgb {
-  if (h < 0) return mix(DEEP, SHALLOW, min < 0 ? 1 - h / min : 1);
+  if (h < 0) return mix(DEEP, SHALLOW, 1 - h / min);
   if (h <= BEACH_M) return SAND;
   const t = max > BEACH_M ? (h - BEACH_M) / (max - BEACH_M) : 0;
   if (t < 0.5) return mix(GRASS, ROCK, t / 0.5);

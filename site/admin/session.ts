@@ -58,8 +58,8 @@ export function jwtPayload(token: string): Record<string, unknown> | undefined {
   const parts = token.split('.');
   if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]+$/.test(p))) return undefined;
   try {
-    const b64 = parts[1]!.replace(/-/g, '+').replace(/_/g, '/');
-    const bytes = Uint8Array.from(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)), (c) => c.charCodeAt(0));
+    // base64url to base64; `atob` takes it without its padding (the forgiving decode of the HTML standard)
+    const bytes = Uint8Array.from(atob(parts[1]!.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
     const payload: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined;
   } catch {

@@ -88,21 +88,20 @@ export function isAccountKey(key: string): boolean {
 /**
  * The state a query string describes (`location.search`, with or without `?`). Never throws; see the module
  * header for what is dropped.
- * @param depth how many sign-in return addresses deep this is (a `back` inside a `back` is dropped).
  */
-export function parseConsoleState(search: string, depth = 0): ConsoleState {
+export function parseConsoleState(search: string): ConsoleState {
   const p = new URLSearchParams(search);
   switch (p.get('view')) {
     case 'player': {
       const raw = text(p, 'key');
-      if (!isAccountKey(raw)) return raw === '' ? HOME : { view: 'search', q: raw };
+      // not an account key (an empty one included): a search for it
+      if (!isAccountKey(raw)) return { view: 'search', q: raw };
       const key = UUID.test(raw) ? raw.toLowerCase() : raw;
-      const kind = p.get('kind') ?? '';
       const entry = text(p, 'entry').toLowerCase();
       return {
         view: 'player',
         key,
-        kind: (WALLET_KINDS as readonly string[]).includes(kind) ? (kind as WalletKind) : '',
+        kind: WALLET_KINDS.find((k) => k === p.get('kind')) ?? '',
         cursor: text(p, 'cursor', MAX_CURSOR),
         entry: UUID.test(entry) ? entry : '',
       };
@@ -120,7 +119,7 @@ export function parseConsoleState(search: string, depth = 0): ConsoleState {
     case 'health':
       return { view: 'health' };
     case 'signin':
-      return { view: 'signin', back: depth === 0 ? returnState(p.get('back')) : HOME };
+      return { view: 'signin', back: returnState(p.get('back')) };
     default:
       return { view: 'search', q: text(p, 'q') };
   }
@@ -133,8 +132,9 @@ export function parseConsoleState(search: string, depth = 0): ConsoleState {
 export function returnState(back: string | null): ConsoleState {
   if (back === null || !back.startsWith(CONSOLE_PATH)) return HOME;
   const rest = back.slice(CONSOLE_PATH.length);
-  if (rest !== '' && !rest.startsWith('?')) return HOME;
-  const state = parseConsoleState(rest, 1);
+  // `/admin/` itself, or another path below it
+  if (!rest.startsWith('?')) return HOME;
+  const state = parseConsoleState(rest);
   return state.view === 'signin' ? HOME : state;
 }
 

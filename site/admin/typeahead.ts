@@ -52,17 +52,18 @@ const GLOBAL_TIMERS: Timers = {
 export function typeahead<T>(options: TypeaheadOptions<T>): Typeahead {
   const timers = options.timers ?? GLOBAL_TIMERS;
   let latest = '';
+  /** The query of the answer shown or on its way (not sent again). */
   let sentLast: string | undefined;
   let timer: unknown;
   let inFlight = false;
-  let due = false;
+  /** The wait ended while a request was in flight: send the latest query once it is answered. */
+  let waiting = false;
   let disposed = false;
 
   const send = (): void => {
-    due = false;
     if (disposed || latest === '' || latest === sentLast) return;
     if (inFlight) {
-      due = true;
+      waiting = true;
       return;
     }
     const q = latest;
@@ -82,24 +83,22 @@ export function typeahead<T>(options: TypeaheadOptions<T>): Typeahead {
     // so may one that failed (Enter tries it again)
     if (!ok || q !== latest) sentLast = undefined;
     if (q === latest) report();
-    if (due) send();
+    if (waiting) {
+      waiting = false;
+      send();
+    }
     if (!inFlight) options.busy?.(false);
   };
 
   return {
     input(q: string): void {
-      if (disposed) return;
       latest = q;
       timers.clearTimeout(timer);
-      if (q === '') {
-        sentLast = undefined;
-        due = false;
-        return;
-      }
-      timer = timers.setTimeout(send, options.delayMs);
+      // an emptied box may be given the same text again: it is sent again
+      if (q === '') sentLast = undefined;
+      else timer = timers.setTimeout(send, options.delayMs);
     },
     flush(): void {
-      if (disposed) return;
       timers.clearTimeout(timer);
       send();
     },

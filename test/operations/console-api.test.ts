@@ -65,6 +65,15 @@ describe('operatorSession', () => {
     expect(responseErrors('admin-session', s)).toEqual([]);
   });
 
+  it('is issued now unless told otherwise', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const s = await operatorSession(secretConfig());
+    const claims = decodeJwt(s.token);
+    expect(claims.iat).toBeGreaterThanOrEqual(before);
+    expect(claims.iat).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(Date.parse(s.expiresAt) / 1000).toBe(claims.iat! + 900);
+  });
+
   it('lives no longer than the configured maximum age of a token', async () => {
     const s = await operatorSession(secretConfig({ JWT_MAX_AGE_S: '300' }), 1_800_000_000);
     expect([s.expiresIn, s.expiresAt]).toEqual([300, new Date((1_800_000_000 + 300) * 1000).toISOString()]);

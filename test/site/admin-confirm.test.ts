@@ -66,6 +66,10 @@ describe('confirmation', () => {
         balance: 25,
       }).effect,
     ).toBe('Reverse +25 coin sent by verify-send 2026-11-20; balance 25 → 0.');
+    // a reversal is final, so the page never offers this; the words still say what it is
+    expect(
+      confirmation({ kind: 'reverse', target: ada, entry: { ...grantEntry, kind: 'reversal', amount: -5000 }, balance: 0 }).effect,
+    ).toBe('Reverse −5,000 coin reversed 2026-11-20 by admin:STUDIO_OPERATOR00000001; balance 0 → 5,000.');
     expect(confirmation({ kind: 'reverse', target: ada, entry: grantEntry, balance: 100 }).effect).toBe(
       'Reverse +5,000 coin granted 2026-11-20 by admin:STUDIO_OPERATOR00000001; balance 100 → −4,900: more than the account holds, so the service will refuse it.',
     );
@@ -98,10 +102,8 @@ describe('confirmation', () => {
     expect(confirmation({ kind: 'unban', target: ada, bannedAt: '2026-11-20T10:00:00Z', until: '2026-12-01T00:00:00Z' }).effect).toContain(
       'until 2026-12-01 00:00 UTC',
     );
-    expect([confirmation({ kind: 'revoke', target: ada }).button, confirmation({ kind: 'ban', target: ada, until: null }).button]).toEqual([
-      'Revoke sessions',
-      'Ban',
-    ]);
+    expect(confirmation({ kind: 'revoke', target: ada })).toMatchObject({ title: 'Revoke sessions', button: 'Revoke sessions' });
+    expect(confirmation({ kind: 'ban', target: ada, until: null })).toMatchObject({ title: 'Ban the account', button: 'Ban' });
   });
 
   it('asks for the studio id to be typed before an erasure, and says what goes and what stays', () => {

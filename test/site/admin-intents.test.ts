@@ -34,18 +34,18 @@ const grant = (over: Partial<Intent['params']> = {}): Intent => ({
 
 describe('ActionKeys', () => {
   it('gives the same key to the same intent until the service answers, then a new one', () => {
-    const keys = new ActionKeys(undefined, counter(), () => 1);
+    const keys = new ActionKeys(memory(), counter(), () => 1);
     expect(keys.keyFor(grant())).toEqual({ key: 'key-0001', retry: false });
     // a double click, a retry after a network error
     expect(keys.keyFor(grant())).toEqual({ key: 'key-0001', retry: true });
-    keys.unanswered(grant());
+    // a reload between the lost answer and the retry
     expect(keys.keyFor(grant())).toEqual({ key: 'key-0001', retry: true });
     keys.answered(grant());
     expect(keys.keyFor(grant())).toEqual({ key: 'key-0002', retry: false });
   });
 
   it('gives another intent (any other value, the reason included) another key', () => {
-    const keys = new ActionKeys(undefined, counter());
+    const keys = new ActionKeys(memory(), counter());
     const a = keys.keyFor(grant()).key;
     const others = [
       grant({ amount: 251 }),
@@ -70,6 +70,7 @@ describe('ActionKeys', () => {
     const first = new ActionKeys(store, counter(), () => 1000);
     const key = first.keyFor(grant()).key;
     first.keyFor({ action: 'ban', target: 'STUDIO_B', params: { reason: 'r', until: null } });
+    expect(PENDING_KEY).toBe('console.pending-actions');
     expect(JSON.parse(store.map.get(PENDING_KEY)!)).toHaveLength(2);
     const reloaded = new ActionKeys(store, () => 'never');
     expect(reloaded.keyFor(grant())).toEqual({ key, retry: true });
@@ -83,7 +84,7 @@ describe('ActionKeys', () => {
 
   it('lists pending intents oldest first', () => {
     let t = 3;
-    const keys = new ActionKeys(undefined, counter(), () => t--);
+    const keys = new ActionKeys(memory(), counter(), () => t--);
     keys.keyFor(grant({ amount: 1 }));
     keys.keyFor(grant({ amount: 2 }));
     keys.keyFor(grant({ amount: 3 }));
@@ -97,7 +98,9 @@ describe('ActionKeys', () => {
       JSON.stringify([
         { intent: grant(), key: 'kept-0001', since: 5 },
         { intent: { ...grant(), action: 'steal' }, key: 'k', since: 1 },
-        { intent: { ...grant(), params: { nested: { a: 1 } } }, key: 'k', since: 1 },
+        { intent: { ...grant(), params: { reason: 'r', nested: { a: 1 } } }, key: 'k', since: 1 },
+        { intent: { ...grant(), params: 'reason' }, key: 'k', since: 1 },
+        { intent: 'grant-coin', key: 'k', since: 1 },
         { intent: { ...grant(), params: [1] }, key: 'k', since: 1 },
         { intent: null, key: 'k', since: 1 },
         { intent: grant(), key: 7, since: 1 },
@@ -135,7 +138,7 @@ describe('ActionKeys', () => {
       expect(key).toMatch(new RegExp(`^console-${action}-[0-9a-f-]{36}$`));
     }
     expect(newKey('erase', () => 'u')).toBe('console-erase-u');
-    expect(new ActionKeys(undefined).keyFor(grant()).key).toMatch(/^console-grant-coin-/);
+    expect(new ActionKeys(memory()).keyFor(grant()).key).toMatch(/^console-grant-coin-/);
   });
 
   it('never gives one key to two intents, nor two keys to one intent between answers (model)', () => {
@@ -144,7 +147,7 @@ describe('ActionKeys', () => {
       target: fc.constantFrom('STUDIO_A', 'STUDIO_B'),
       params: fc.record({ reason: fc.constantFrom('a', 'b'), amount: fc.constantFrom(1, 2) }),
     });
-    const step = fc.record({ op: fc.constantFrom('key', 'answered', 'unanswered'), intent });
+    const step = fc.record({ op: fc.constantFrom('key', 'answered'), intent });
     fc.assert(
       fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
         const keys = new ActionKeys(memory(), counter());
@@ -155,10 +158,6 @@ describe('ActionKeys', () => {
           if (s.op === 'answered') {
             keys.answered(s.intent);
             model.delete(id);
-          } else if (s.op === 'unanswered') {
-            keys.unanswered(s.intent);
-            if (!model.has(id)) model.set(id, keys.keyFor(s.intent).key);
-            used.add(model.get(id)!);
           } else {
             const { key, retry } = keys.keyFor(s.intent);
             expect(retry).toBe(model.has(id));

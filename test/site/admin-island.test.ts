@@ -30,9 +30,17 @@ describe('the frame', () => {
       ISLAND_SCALE.rtsWorldSizeM,
       ISLAND_SCALE.rtsHeightmapResolution,
     ]);
-    expect(Object.keys(ZONE_COLOURS).sort()).toEqual(['clearing', 'field', 'forest', 'mountain', 'shore', 'water']);
-    expect(zoneColour('forest')).toBe(ZONE_COLOURS.forest);
+    expect(ZONE_COLOURS).toEqual({
+      mountain: '#8a7f72',
+      forest: '#2f7d3b',
+      field: '#b5c25a',
+      shore: '#e3cf8f',
+      water: '#3f7fbf',
+      clearing: '#9ad17e',
+    });
+    expect(zoneColour('forest')).toBe('#2f7d3b');
     expect(zoneColour('lava')).toBe(OTHER_ZONE_COLOUR);
+    expect(OTHER_ZONE_COLOUR).toBe('#999999');
   });
 
   it('puts the origin at the centre, east to the right and south down', () => {
@@ -65,15 +73,17 @@ describe('heights', () => {
     expect(heightTint(-30, -30, 80)).toEqual([24, 66, 122]);
     expect(heightTint(-0.0001, -30, 80).map(Math.round)).toEqual([86, 156, 214]);
     expect(heightTint(-15, -30, 80)).toEqual([55, 111, 168]);
-    expect(heightTint(-1, 0, 80)).toEqual([86, 156, 214]);
     expect(heightTint(0, -30, 80)).toEqual([226, 207, 143]);
     expect(heightTint(BEACH_M, -30, 80)).toEqual([226, 207, 143]);
     expect(heightTint(BEACH_M + 0.001, -30, 80).map(Math.round)).toEqual([86, 150, 70]);
     // halfway up the land: rock
     expect(heightTint(BEACH_M + 0.5 * (80 - BEACH_M), -30, 80)).toEqual([128, 112, 96]);
     expect(heightTint(BEACH_M + 0.25 * (80 - BEACH_M), -30, 80)).toEqual([107, 131, 83]);
-    expect(heightTint(80, -30, 80)).toEqual([244, 244, 240]);
+    expect(heightTint(80, -30, 80).map(Math.round)).toEqual([244, 244, 240]);
     expect(heightTint(BEACH_M + 0.85 * (80 - BEACH_M), -30, 80).map(Math.round)).toEqual([128, 112, 96]);
+    // rock all the way from half to 85 % of the way up, then towards snow
+    expect(heightTint(BEACH_M + 0.7 * (80 - BEACH_M), -30, 80)).toEqual([128, 112, 96]);
+    expect(heightTint(BEACH_M + 0.925 * (80 - BEACH_M), -30, 80).map(Math.round)).toEqual([186, 178, 168]);
     // an island no higher than its beach is all sand above the sea
     expect(heightTint(1, -5, 1)).toEqual([226, 207, 143]);
     expect(heightTint(3, -5, 2)).toEqual([86, 150, 70]);
@@ -114,6 +124,28 @@ describe('shadeHeightmap', () => {
     expect([...water.subarray(0, 4)]).toEqual([24, 66, 122, 255]);
     expect([...water.subarray(4, 8)]).toEqual([...heightTint(-1, -5, -1).map(Math.round), 255]);
     for (let i = 3; i < water.length; i += 4) expect(water[i]).toBe(255);
+  });
+
+  it('measures slopes in metres per metre over the cell the heights cover, at the edges too', () => {
+    // a plane rising 1 m per metre eastwards (cells of 2 m), and one rising 1 m per metre southwards
+    const res = 4;
+    const cell = 2;
+    // the east plane starts at the sea level: a height of 0 is land, and shaded
+    const east = Array.from({ length: res * res }, (_, i) => (i % res) * cell);
+    const south = Array.from({ length: res * res }, (_, i) => 3 + Math.floor(i / res) * cell);
+    const lit = (dx: number, dz: number, h: number, min: number, max: number) =>
+      heightTint(h, min, max).map((c) => Math.round(c * (AMBIENT + (1 - AMBIENT) * hillshade(dx, dz))));
+    const e = shadeHeightmap(east, res, res * cell);
+    const s = shadeHeightmap(south, res, res * cell);
+    for (const [row, col] of [
+      [0, 0],
+      [1, 2],
+      [3, 3],
+    ] as const) {
+      const i = (row * res + col) * 4;
+      expect([...e.subarray(i, i + 3)], `east ${row},${col}`).toEqual(lit(1, 0, east[row * res + col]!, 0, 6));
+      expect([...s.subarray(i, i + 3)], `south ${row},${col}`).toEqual(lit(0, 1, south[row * res + col]!, 3, 9));
+    }
   });
 
   it('shades the slopes of a ridge: the side facing the north-west light brighter than the side facing away', () => {

@@ -49,8 +49,29 @@ describe('reading a token', () => {
       'a.bm90IGpzb24.c',
     ])
       expect(jwtPayload(bad), bad).toBeUndefined();
-    // not UTF-8
+    // base64url's own characters, and no padding
+    expect(jwtPayload(handMade({ sub: '~~~???' }))).toEqual({ sub: '~~~???' });
+    expect(Buffer.from(JSON.stringify({ sub: '~~~???' })).toString('base64url')).toMatch(/-.*_/);
+    expect(jwtPayload(handMade({ sub: 'ab' }))).toEqual({ sub: 'ab' });
+    // a payload in place, but not three parts of base64url
+    const payload = Buffer.from('{"sub":"s"}').toString('base64url');
+    for (const bad of [
+      `h.${payload}`,
+      `h.${payload}.s.x`,
+      `.${payload}.s`,
+      `h.${payload}.`,
+      `h+.${payload}.s`,
+      `h.${payload}.s=`,
+      `h.${payload}.s/`,
+      ` h.${payload}.s`,
+    ])
+      expect(jwtPayload(bad), bad).toBeUndefined();
+    expect(jwtPayload(`h.${payload}.s`)).toEqual({ sub: 's' });
+    // not UTF-8, even inside a string
     expect(jwtPayload(`a.${Buffer.from([0x7b, 0xff, 0x7d]).toString('base64url')}.c`)).toBeUndefined();
+    expect(
+      jwtPayload(`a.${Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff]), Buffer.from('"}')]).toString('base64url')}.c`),
+    ).toBeUndefined();
   });
 
   it('takes an unexpired operator token and says why it takes no other', async () => {

@@ -85,6 +85,8 @@ describe('the sign-in’s return address', () => {
       '/admin/../?view=health',
       '/adminx/?view=health',
       '/admin/x?view=health',
+      '/admin/view=health',
+      '/admin/&view=health',
       'javascript:alert(1)',
       `/admin/?view=signin&back=${encodeURIComponent('/admin/?view=health')}`,
     ])
@@ -167,7 +169,9 @@ describe('consoleQuery and consoleHref', () => {
 describe('isAccountKey and sectionOf', () => {
   it('take a studio id or a uuid as an account key', () => {
     expect([STUDIO, UUID, UUID.toUpperCase(), 'STUDIO_a-b_c'].every(isAccountKey)).toBe(true);
-    expect(['', 'ada', 'STUDIO_', `STUDIO_${'A'.repeat(65)}`, `${UUID}0`].some(isAccountKey)).toBe(false);
+    expect(['', 'ada', 'STUDIO_', `STUDIO_${'A'.repeat(65)}`, `${UUID}0`, `x${UUID}`, 'xSTUDIO_A', 'STUDIO_A b'].some(isAccountKey)).toBe(
+      false,
+    );
   });
 
   it('names the header section of each view', () => {

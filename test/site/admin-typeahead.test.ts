@@ -173,19 +173,83 @@ describe('typeahead', () => {
   });
 
   it('stops on dispose: nothing more is sent or shown', async () => {
-    const { timers, svc, shown, t } = setup();
+    const { timers, svc, shown, busy, t } = setup();
     t.input('x');
     timers.advance(200);
-    t.input('xy');
     t.dispose();
     timers.advance(500);
     svc.calls[0]!.resolve('X');
     await tick();
     expect(svc.calls).toHaveLength(1);
     expect(shown).toEqual([]);
+    expect(busy).toEqual([true]);
     t.input('z');
+    timers.advance(500);
     t.flush();
     expect(svc.calls).toHaveLength(1);
+  });
+
+  it('waits out the pause even when the answer in flight comes first, and stays busy while a next request is out', async () => {
+    const { timers, svc, shown, busy, t } = setup();
+    t.input('a');
+    timers.advance(200);
+    t.input('ab');
+    timers.advance(100);
+    svc.calls[0]!.resolve('A');
+    await tick();
+    // the answer to "a" is stale and "ab" is still within its pause: nothing more yet
+    expect(svc.calls.map((c) => c.q)).toEqual(['a']);
+    expect(shown).toEqual([]);
+    timers.advance(100);
+    expect(svc.calls.map((c) => c.q)).toEqual(['a', 'ab']);
+    t.input('abc');
+    timers.advance(200);
+    // "abc" waits for "ab": it goes out as "ab" is answered, and busy stays on in between
+    svc.calls[1]!.resolve('AB');
+    await tick();
+    expect(svc.calls.map((c) => c.q)).toEqual(['a', 'ab', 'abc']);
+    expect(busy).toEqual([true, false, true, true]);
+    t.input('abcd');
+    svc.calls[2]!.resolve('ABC');
+    await tick();
+    // "abcd" is within its pause: the wait for "abc" was used up
+    expect(svc.calls).toHaveLength(3);
+    expect(busy).toEqual([true, false, true, true, false]);
+    timers.advance(200);
+    expect(svc.calls.map((c) => c.q)).toEqual(['a', 'ab', 'abc', 'abcd']);
+  });
+
+  it('sends a text again when its answer was dropped, or when the box was emptied and the text typed anew', async () => {
+    const { timers, svc, shown, t } = setup();
+    t.input('a');
+    timers.advance(200);
+    t.input('ab');
+    svc.calls[0]!.resolve('A');
+    await tick();
+    t.input('a');
+    timers.advance(200);
+    expect(svc.calls.map((c) => c.q)).toEqual(['a', 'a']);
+    svc.calls[1]!.resolve('A2');
+    await tick();
+    expect(shown).toEqual([['a', 'A2']]);
+    t.input('');
+    t.input('a');
+    timers.advance(200);
+    expect(svc.calls.map((c) => c.q)).toEqual(['a', 'a', 'a']);
+  });
+
+  it('uses the page’s own timers by default: a keystroke restarts the pause', async () => {
+    const svc = service();
+    const t = typeahead<string>({ delayMs: 400, run: svc.run, show: () => undefined, fail: () => undefined });
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    t.input('a');
+    await sleep(300);
+    t.input('ab');
+    await sleep(200);
+    expect(svc.calls).toEqual([]);
+    await sleep(400);
+    expect(svc.calls.map((c) => c.q)).toEqual(['ab']);
+    t.dispose();
   });
 
   it('never has two requests in flight, and shows only answers to the box’s text at that moment (model)', async () => {

@@ -205,8 +205,7 @@ export function openAction(ctx: ConsoleContext, request: ActionRequest, opener?:
     } catch (e) {
       busy = false;
       if (e instanceof ApiError && e.status === 0) {
-        // no answer: the key stays with these values, to be sent again as they are
-        ctx.keys.unanswered(intent);
+        // no answer: the key stays with these values (until an answer), to be sent again as they are
         unanswered = intent;
       } else {
         ctx.keys.answered(intent);
