@@ -241,7 +241,11 @@ function itemsSection(s: Summary, ctx: ConsoleContext): HTMLElement {
     body.append(row);
     if (history) {
       const detail = h('tr', { class: 'history-row', hidden: true }, h('td', { colspan: 6 }));
-      const toggle = h('button', { type: 'button', class: 'small', 'aria-expanded': 'false' }, 'Show');
+      const toggle = h(
+        'button',
+        { type: 'button', class: 'small', 'aria-expanded': 'false', 'aria-label': `Owner history of ${item.studioUuid}` },
+        'Show',
+      );
       toggle.addEventListener('click', () => {
         const open = detail.hidden;
         detail.hidden = !open;

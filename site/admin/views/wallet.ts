@@ -175,7 +175,17 @@ function entryRow(
   if (act) {
     const cell = h('td', { 'data-label': 'Action' });
     if (t.kind !== 'reversal' && !t.reversedBy) {
-      const button = h('button', { type: 'button', 'data-action': 'reversal', 'data-entry': t.entryId, class: 'small' }, 'Reverse…');
+      const button = h(
+        'button',
+        {
+          type: 'button',
+          'data-action': 'reversal',
+          'data-entry': t.entryId,
+          class: 'small',
+          'aria-label': `Reverse ${formatSigned(t.amount)} coin of ${t.at.slice(0, 10)} (entry ${t.entryId.slice(0, 8)})…`,
+        },
+        'Reverse…',
+      );
       button.addEventListener('click', () =>
         openAction(
           ctx,
