@@ -2,7 +2,8 @@
  * Vite configuration of the static site (`site/` → output folder root).
  *
  * - `root: site`: `site/index.html` is the catalog browser, `site/main.ts` its script;
- *   `site/docs/index.html` the API reference page (`/docs/`). Scripts are bundled under `assets/` with
+ *   `site/docs/index.html` the API reference page (`/docs/`); `site/admin/index.html` the operator console
+ *   (`/admin/`, docs/architecture.md "Operator console"). Scripts are bundled under `assets/` with
  *   hashed names, so two builds of the same sources are byte-identical.
  * - `publicDir: public`: files Vite copies to the output root as they are (the favicon, `robots.txt`).
  * - `emptyOutDir: false`: the page is built into the catalog output, which already holds `api/v1/**`.
@@ -31,7 +32,7 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
     rollupOptions: {
-      input: { main: here('./site/index.html'), docs: here('./site/docs/index.html') },
+      input: { main: here('./site/index.html'), docs: here('./site/docs/index.html'), admin: here('./site/admin/index.html') },
     },
   },
   plugins: [

@@ -31,6 +31,15 @@
  *   `schemas/responses/player-summary.schema.json`.
  * - `GET /api/admin/players/{studioId or accountId}/wallet` (support): the wallet's entries newest first
  *   with who asked for each; the overview's parameters. 200 `schemas/responses/player-wallet.schema.json`.
+ * - `POST /api/admin/session` (admin, by `X-Admin-Password` only; a token is 403): the password exchanged for
+ *   a short-lived operator token (`api/_lib/auth/session.ts`), no body. 200
+ *   `schemas/responses/admin-session.schema.json` (`{ token, tokenType, role, subject, expiresIn, expiresAt }`);
+ *   503 when the deployment signs no tokens (`JWT_JWKS_URL`).
+ * - `GET /api/admin/players/{studioId or accountId}/island` (support): the island's whole state with its
+ *   revision, null while the player never opened it (nothing is created). 200
+ *   `schemas/responses/player-island.schema.json`.
+ * - `GET /api/admin/players/{studioId or accountId}/characters` (support): every character with its progress.
+ *   200 `schemas/responses/player-characters.schema.json`.
  * - `GET /api/admin/players/{studioId or accountId}/bag` (support): the quantities held and the bag's
  *   entries newest first, reversals and reversed grants linked; `limit` (1-200, default 50), `cursor`,
  *   `definitionId` (`api/_lib/operations/history.ts`). 200 `schemas/responses/player-bag.schema.json`.
@@ -83,9 +92,12 @@ import {
   exportPlayer,
   findPlayers,
   itemList,
+  playerCharacters,
+  playerIsland,
   playerSummary,
   walletHistory,
 } from './_lib/operations/lookup.js';
+import { operatorSession } from './_lib/auth/session.js';
 import { BAG_HISTORY_PARAMS, ITEM_EVENT_PARAMS, ITEM_LIST_PARAMS, itemEventPage } from './_lib/operations/history.js';
 import { reverseBagGrant, type BagReversalBody } from './_lib/player/bag.js';
 import { instanceIdOf, voidItem, type VoidBody } from './_lib/player/items.js';
@@ -222,6 +234,27 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineEntry(
         const { limit, cursor } = parsed.values;
         const page = await itemEventPage({ ledger: await ledgerStore(), player: await playerStore() }, key!, { limit, cursor });
         return plainJson(page, 200, clampHeaders(parsed.clamped));
+      },
+    },
+    'player-island': {
+      GET: async ({ url, key }) => {
+        parseQuery(url.searchParams, {});
+        return plainJson(await playerIsland({ ledger: await ledgerStore(), player: await playerStore() }, key!));
+      },
+    },
+    'player-characters': {
+      GET: async ({ url, key }) => {
+        parseQuery(url.searchParams, {});
+        return plainJson(await playerCharacters({ ledger: await ledgerStore(), player: await playerStore() }, key!));
+      },
+    },
+    session: {
+      POST: async ({ url, caller }) => {
+        parseQuery(url.searchParams, {});
+        // a token cannot make another: the short lifetime bounds what a stolen one is worth
+        if (caller.via !== 'password')
+          throw new ServiceError('FORBIDDEN', 'A session is made from X-Admin-Password only; a token cannot make another. Sign in again.');
+        return plainJson(await operatorSession(getServiceConfig().jwt));
       },
     },
     'revoke-sessions': {

@@ -6,12 +6,15 @@
  * - `rewrites`: one per public route whose entry file exists (spec 4.1-4.8 paths → `/api/<entry>`).
  * - `functions`: one block per entry file with `includeFiles` (only the catalog files its routes read,
  *   plus the request schemas it validates bodies with) and `maxDuration` (seconds).
- * - `redirects`: `/docs` → `/docs/`, the API reference page (`site/docs/`).
  * - `crons`: the Vercel Cron jobs of {@link CRON_JOBS}, each the path of a route whose `GET` has the `cron`
  *   access (Vercel sends `Authorization: Bearer <CRON_SECRET>`; docs/architecture.md, "Scheduled verification").
+ * - `redirects`: `/docs` → `/docs/`, the API reference page (`site/docs/`), and `/admin` → `/admin/`, the
+ *   operator console (`site/admin/`).
  * - `headers`: static catalog files (`/api/v1/**`, spec 4.1), the OpenAPI document and published schemas get CORS,
  *   `Cache-Control: public, max-age=300` for clients and the same `CDN-Cache-Control` for the edge
- *   (spec 4.2, 8; Vercel would turn an `s-maxage` into `max-age=0, must-revalidate` for browsers).
+ *   (spec 4.2, 8; Vercel would turn an `s-maxage` into `max-age=0, must-revalidate` for browsers). The operator
+ *   console's pages (`/admin/…`) may not be framed by another page, send no referrer and are not indexed
+ *   ({@link CONSOLE_HEADERS}; docs/architecture.md, "Operator console").
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,6 +69,15 @@ export function vercelCrons(jobs: typeof CRON_JOBS = CRON_JOBS): { path: string;
   });
 }
 
+/** Headers of the operator console's pages: never framed (clickjacking), no referrer, not indexed. */
+export const CONSOLE_HEADERS: readonly { readonly key: string; readonly value: string }[] = Object.freeze([
+  { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" },
+  { key: 'X-Frame-Options', value: 'DENY' },
+  { key: 'Referrer-Policy', value: 'no-referrer' },
+  { key: 'X-Robots-Tag', value: 'noindex, nofollow' },
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+]);
+
 /** True when `api/<entry>.ts` exists under `root`. */
 export function entryFileExists(entry: EntryName, root: string = PROJECT_ROOT): boolean {
   return existsSync(join(root, 'api', `${entry}.ts`));
@@ -98,6 +110,7 @@ export function renderVercelConfig(root: string = PROJECT_ROOT): Record<string, 
       { source: '/api/v1/(.*)', headers: staticHeaders },
       { source: '/api/openapi.json', headers: staticHeaders },
       { source: '/schemas/(.*)', headers: staticHeaders },
+      { source: '/admin/(.*)', headers: [...CONSOLE_HEADERS] },
       // a versioned copy never changes once written (`api/_lib/formats/changes.ts`)
       {
         source: '/v/(.*)',
@@ -106,7 +119,10 @@ export function renderVercelConfig(root: string = PROJECT_ROOT): Record<string, 
         ),
       },
     ],
-    redirects: [{ source: '/docs', destination: '/docs/', permanent: true }],
+    redirects: [
+      { source: '/docs', destination: '/docs/', permanent: true },
+      { source: '/admin', destination: '/admin/', permanent: true },
+    ],
     rewrites: vercelRewrites(exists),
     crons: vercelCrons(),
   };

@@ -455,6 +455,19 @@ const operations: OperationSpec[] = [
     keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
     success: [{ status: 200, description: 'The account.', schema: 'responses/account' }],
   },
+  // the operator console's sign-in (docs/architecture.md, "Operator console")
+  {
+    entry: 'admin',
+    route: 'session',
+    method: 'POST',
+    operationId: 'createOperatorSession',
+    summary: 'Exchange the admin password for a short-lived operator token',
+    description:
+      'Send `X-Admin-Password` alone (a request with a token is 403: a token cannot make another). The answer is a bearer token of role `admin` and subject `admin-password`, signed like every token the service issues, valid for 15 minutes (or `JWT_MAX_AGE_S` when shorter); nothing is stored, so signing out is forgetting it. Failed attempts count against the client’s budget of failed sign-ins (429 past it). 503 when the deployment signs no tokens (`JWT_JWKS_URL`).',
+    tag: 'admin',
+    query: PLAYER_PARAMS.none,
+    success: [{ status: 200, description: 'The operator token.', schema: 'responses/admin-session' }],
+  },
   // player look-up
   {
     entry: 'admin',
@@ -531,6 +544,21 @@ const operations: OperationSpec[] = [
   },
   {
     entry: 'admin',
+    route: 'player-island',
+    method: 'GET',
+    operationId: 'getPlayerIsland',
+    summary: 'An account’s home island as it stands',
+    description:
+      'The island’s whole state (zones, camp, nodes, the RTS heightmap once exported) with its revision, for an operator’s picture of it. Reads only: an island the player never opened is null, not created.',
+    tag: 'admin',
+    query: PLAYER_PARAMS.none,
+    key: '`STUDIO_*` id or account uuid',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+    success: [{ status: 200, description: 'The account and its island.', schema: 'responses/player-island' }],
+    errors: ['NOT_FOUND'],
+  },
+  {
+    entry: 'admin',
     route: 'player-items',
     method: 'GET',
     operationId: 'getPlayerItems',
@@ -543,6 +571,21 @@ const operations: OperationSpec[] = [
     query: ITEM_LIST_PARAMS,
     queryExample: { limit: '20', state: 'voided' },
     success: [{ status: 200, description: 'A page of items.', schema: 'responses/player-items', headers: LIMIT_HEADERS }],
+    errors: ['NOT_FOUND'],
+  },
+  {
+    entry: 'admin',
+    route: 'player-characters',
+    method: 'GET',
+    operationId: 'getPlayerCharacters',
+    summary: 'An account’s characters with their progress',
+    description:
+      'Every character of every era with its progress (attributes, profession levels, equipment, weapon mastery, skill loadouts) and its last save. Reads only.',
+    tag: 'admin',
+    query: PLAYER_PARAMS.none,
+    key: '`STUDIO_*` id or account uuid',
+    keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
+    success: [{ status: 200, description: 'The account and its characters.', schema: 'responses/player-characters' }],
     errors: ['NOT_FOUND'],
   },
   {

@@ -96,6 +96,7 @@ AccountActionRequest?: AccountActionRequest
 AccountBanRequest?: AccountBanRequest
 AccountRecipesResponse?: AccountRecipesResponse
 AccountResponse?: AccountResponse
+AdminSessionResponse?: AdminSessionResponse
 AuditResponse?: AuditResponse
 AuthExternalRequest?: AuthExternalRequest
 AuthLinkResponse?: AuthLinkResponse
@@ -142,7 +143,9 @@ ItemVoidedResponse?: ItemVoidedResponse
 LedgerHealthResponse?: LedgerHealthResponse
 LedgerVerificationResponse?: LedgerVerificationResponse
 PlayerBagResponse?: PlayerBagResponse
+PlayerCharactersResponse?: PlayerCharactersResponse
 PlayerExportResponse?: PlayerExportResponse
+PlayerIslandResponse?: PlayerIslandResponse
 PlayerItemsResponse?: PlayerItemsResponse
 PlayerSearchResponse?: PlayerSearchResponse
 PlayerSummaryResponse?: PlayerSummaryResponse
@@ -278,6 +281,29 @@ username: string
 createdAt: string
 }
 created?: boolean
+}
+/**
+ * Body of POST /api/admin/session (spec 5.3; docs/architecture.md, "Operator console"): the admin password exchanged for a short-lived bearer token of role admin, signed like every token the service issues. Nothing is stored: the token expires by itself, and signing out is forgetting it.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "AdminSessionResponse".
+ */
+export interface AdminSessionResponse {
+/**
+ * A compact JWT, sent as Authorization: Bearer <token>.
+ */
+token: string
+tokenType: "Bearer"
+role: "admin"
+/**
+ * The token's sub: who holds the admin password has no studio id. The ledger names its changes admin:admin-password.
+ */
+subject: "admin-password"
+/**
+ * Seconds until the token expires: 900 (15 minutes), or JWT_MAX_AGE_S when that is shorter.
+ */
+expiresIn: number
+expiresAt: string
 }
 /**
  * Body of GET /api/admin/audit (docs/architecture.md, "Audit log"): records newest first (time, then sequence number). Every state-changing request of an operator or a game server has exactly one record, and so has every refused operator authentication. A page may hold fewer than `limit` records and still have a `cursor` when many records did not match the filters.
@@ -1815,6 +1841,27 @@ reason?: string
 actor?: string
 }
 /**
+ * Body of GET /api/admin/players/{studioId}/characters (spec 2.6, 2.8; docs/architecture.md, "Operator console"): every character of every era, each as the character routes answer it, with its progress (attributes, profession levels, equipment, weapon mastery, skill loadouts) and its last save. Reads only.
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "PlayerCharactersResponse".
+ */
+export interface PlayerCharactersResponse {
+account: {
+accountId: string
+studioId: string
+displayName: string
+}
+characters: {
+character: Character
+progress: CharacterProgressRequest
+/**
+ * When the progress was last saved (the creation time until then).
+ */
+updatedAt: string
+}[]
+}
+/**
  * Body of GET /api/admin/players/{studioId}/export and GET /api/account/export (GDPR article 15): everything held about one account, as one document: the account, its links and access, every wallet entry newest first, the bag and every bag entry, each unique item (those ended in its hands too) with the events of its history after which the account owned it (nothing of another account), each character with its progress, the island's state (null while never opened) and the learned recipes. Who asked for each wallet entry (actor) and a ban's reason are in an operator's export only.
  * 
  * This interface was referenced by `Components`'s JSON-Schema
@@ -1944,6 +1991,20 @@ recipes: {
 recipeId: string
 learnedAt: string
 }[]
+}
+/**
+ * Body of GET /api/admin/players/{studioId}/island (spec 2.9; docs/architecture.md, "Operator console"): the account and its island's whole state with its revision, read without changing anything; island is null while the player never opened it (nothing is created).
+ * 
+ * This interface was referenced by `Components`'s JSON-Schema
+ * via the `definition` "PlayerIslandResponse".
+ */
+export interface PlayerIslandResponse {
+account: {
+accountId: string
+studioId: string
+displayName: string
+}
+island: (null | IslandStateResponse)
 }
 /**
  * Body of GET /api/admin/players/{studioId}/items (docs/architecture.md, "Player look-up"): the account's unique items newest mint first, those it owns now and those that ended in its hands (consumed, destroyed, voided), each with its state, paged by an opaque cursor bound to the account and the filter.
@@ -3622,6 +3683,26 @@ export interface GetItemEventsArgs {
 }
 
 /**
+ * Arguments of `getPlayerIsland` (GET /api/admin/players/{key}/island).
+ */
+export interface GetPlayerIslandArgs {
+  /**
+   * `STUDIO_*` id or account uuid
+   */
+  readonly key: string;
+}
+
+/**
+ * Arguments of `getPlayerCharacters` (GET /api/admin/players/{key}/characters).
+ */
+export interface GetPlayerCharactersArgs {
+  /**
+   * `STUDIO_*` id or account uuid
+   */
+  readonly key: string;
+}
+
+/**
  * Arguments of `revokeSessions` (POST /api/admin/players/{key}/revoke-sessions).
  */
 export interface RevokeSessionsArgs {
@@ -4471,6 +4552,20 @@ export class GameDataClient {
   }
 
   /**
+   * Exchange the admin password for a short-lived operator token.
+   *
+   * `POST /api/admin/session` (200: The operator token.)
+   *
+   * Send `X-Admin-Password` alone (a request with a token is 403: a token cannot make another). The answer is a bearer token of role `admin` and subject `admin-password`, signed like every token the service issues, valid for 15 minutes (or `JWT_MAX_AGE_S` when shorter); nothing is stored, so signing out is forgetting it. Failed attempts count against the client’s budget of failed sign-ins (429 past it). 503 when the deployment signs no tokens (`JWT_JWKS_URL`).
+   *
+   * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  createOperatorSession(options?: CallOptions): Promise<ApiResponse<AdminSessionResponse>> {
+    return send(this.options, { method: 'POST', path: '/api/admin/session', security: 'token-or-password' }, options);
+  }
+
+  /**
    * Find accounts by id, username, external user id or display-name prefix.
    *
    * `GET /api/admin/players` (200: The accounts found.)
@@ -4552,6 +4647,34 @@ export class GameDataClient {
    */
   getItemEvents(args: GetItemEventsArgs, options?: CallOptions): Promise<ApiResponse<ItemEventsResponse>> {
     return send(this.options, { method: 'GET', path: '/api/admin/items/{key}/events', params: { key: args.key }, query: args.query, security: 'token-or-password' }, options);
+  }
+
+  /**
+   * An account’s home island as it stands.
+   *
+   * `GET /api/admin/players/{key}/island` (200: The account and its island.)
+   *
+   * The island’s whole state (zones, camp, nodes, the RTS heightmap once exported) with its revision, for an operator’s picture of it. Reads only: an island the player never opened is null, not created.
+   *
+   * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  getPlayerIsland(args: GetPlayerIslandArgs, options?: CallOptions): Promise<ApiResponse<PlayerIslandResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/admin/players/{key}/island', params: { key: args.key }, security: 'token-or-password' }, options);
+  }
+
+  /**
+   * An account’s characters with their progress.
+   *
+   * `GET /api/admin/players/{key}/characters` (200: The account and its characters.)
+   *
+   * Every character of every era with its progress (attributes, profession levels, equipment, weapon mastery, skill loadouts) and its last save. Reads only.
+   *
+   * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
+   * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
+   */
+  getPlayerCharacters(args: GetPlayerCharactersArgs, options?: CallOptions): Promise<ApiResponse<PlayerCharactersResponse>> {
+    return send(this.options, { method: 'GET', path: '/api/admin/players/{key}/characters', params: { key: args.key }, security: 'token-or-password' }, options);
   }
 
   /**
@@ -5147,4 +5270,4 @@ export class GameDataClient {
 }
 
 /** Every operation id, as the methods of {@link GameDataClient} are named. */
-export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","findPlayers","getPlayerSummary","getPlayerWallet","getPlayerBag","getPlayerItems","getItemEvents","revokeSessions","banAccount","unbanAccount","erasePlayer","exportPlayer","listAudit","reverseEntry","runScheduledLedgerCheck","runLedgerCheck","getLedgerHealth","reverseBagGrant","voidItem","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","exportOwnData","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;
+export const OPERATION_IDS = ["search","getStats","exportRecords","listRelics","getRelic","getRelicFile","listEnchants","getEnchant","getEnchantFile","listInfusions","getInfusion","getInfusionFile","listArtifacts","getArtifact","getArtifactFile","listSprites","searchSprites","getSprite","listSpriteCharacters","getSpriteCharacter","getRegistryStats","listIcons","searchIcons","getIconByPath","listIconCategories","getIcon","listLegacyAssetCategories","searchLegacyAssets","getLegacyAsset","listStudiodotAssets","listStudiodotAssetCategories","verifySendToAccount","getWalletOverview","createAccount","getAccount","grantCoin","createOperatorSession","findPlayers","getPlayerSummary","getPlayerWallet","getPlayerBag","getPlayerItems","getItemEvents","getPlayerIsland","getPlayerCharacters","revokeSessions","banAccount","unbanAccount","erasePlayer","exportPlayer","listAudit","reverseEntry","runScheduledLedgerCheck","runLedgerCheck","getLedgerHealth","reverseBagGrant","voidItem","uploadObject","uploadObjects","uploadZip","presignUpload","listObjects","registerAssets","listAssetIndex","deleteObject","getIslandSpec","getIslandState","patchIslandState","exportIslandFromRts","listCharacters","createCharacter","getCharacterProgress","patchCharacterProgress","externalLogin","linkExternalIdentity","logout","mintItem","getItem","recordItemEvent","getInventory","grantInventory","consumeInventory","listRecipes","learnRecipe","exportOwnData","getManifest","getChanges","getVersions","getBuildReport","getCatalogFile"] as const;

@@ -92,6 +92,12 @@ const WALK: Record<string, { send: (w: World) => Promise<Sent>; changes: boolean
         }),
       ),
   },
+  // the console's sign-in: a token made, nothing stored, no account acted on
+  'admin/session POST': {
+    changes: false,
+    account: 'none',
+    send: () => sent(call(admin, 'POST', '/api/admin/session', { headers: password })),
+  },
   'admin/grant-coin POST': {
     changes: true,
     send: (w) =>

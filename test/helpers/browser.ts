@@ -139,12 +139,21 @@ export interface BrowserSite {
 
 /**
  * Register a browser suite's hooks (call inside `describe`): before all, build `catalog.src` (with
- * `catalog.config`) and the site into a temporary folder, serve it with the local server and launch
+ * `catalog.config`) and the site into a temporary folder, serve it with the local server (under
+ * `catalog.env` when given) and launch
  * Chromium; after each test, close its pages and fail the test when a page's script threw; after all, stop
  * everything and remove the folder.
  * @throws Error (in the before-all hook) when the catalog does not build.
  */
-export function useBrowserSite(catalog: { readonly src: string; readonly config?: string }): BrowserSite {
+export function useBrowserSite(catalog: {
+  readonly src: string;
+  readonly config?: string;
+  /**
+   * The functions' environment (e.g. `JWT_SECRET`, `ADMIN_PASSWORD`), with a `DATA_DIR` in the suite's
+   * temporary folder unless it names one; default the local tools' environment (`dev/local-env.ts`).
+   */
+  readonly env?: Readonly<Record<string, string>>;
+}): BrowserSite {
   const state: { browser?: Browser; server?: RunningServer; base?: string; tmp?: string; out?: string; open: TestPage[] } = { open: [] };
   const need = <T>(v: T | undefined): T => {
     if (v === undefined) throw new Error('the browser site is not up (its beforeAll failed or has not run)');
@@ -162,7 +171,8 @@ export function useBrowserSite(catalog: { readonly src: string; readonly config?
       reportFile: false,
     });
     if (!report.ok) throw new Error(`${catalog.src} did not build: ${report.stats.errors} errors`);
-    state.server = await startServer({ out: state.out, port: 0, root: REPO_ROOT, host: '127.0.0.1' });
+    const env = catalog.env ? { DATA_DIR: join(state.tmp, 'data'), ...catalog.env } : undefined;
+    state.server = await startServer({ out: state.out, port: 0, root: REPO_ROOT, host: '127.0.0.1', ...(env ? { env } : {}) });
     state.base = `http://127.0.0.1:${state.server.port}`;
   });
   afterEach(async () => {

@@ -2,7 +2,8 @@
  * Player look-up (`api/_lib/operations/lookup.ts`) called directly on a SQLite ledger and a SQLite player
  * store in a temporary folder, the player store's characters, items, island, bag and recipes answered by
  * a stand-in: the search rules and their order, the search cursor bound to its query, the account an
- * operator's key names, the summary and the export of every part, and the wallet history with who asked.
+ * operator's key names, the summary and the export of every part, the island and the characters with their
+ * progress, and the wallet history with who asked.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,8 @@ import {
   exportDisposition,
   exportPlayer,
   findPlayers,
+  playerCharacters,
+  playerIsland,
   playerSummary,
   walletHistory,
   type LookupStores,
@@ -635,5 +638,39 @@ describe('exportPlayer', () => {
     const { stores, a } = await jane(false);
     expect((await exportPlayer(stores, a, clock)).island).toBeNull();
     expect((await exportPlayer(stores, a, clock, 'player')).access).toEqual({ sessionsRevokedAt: null, ban: null });
+  });
+});
+
+describe('playerIsland', () => {
+  it('answers the account and its island whole, by either id, and null when it was never opened', async () => {
+    const { stores, a } = await jane(true);
+    const ref = { accountId: a.accountId, studioId: a.studioId, displayName: 'Jane' };
+    const r = await playerIsland(stores, a.accountId);
+    expect(r).toEqual({ account: ref, island: { revision: 4, updatedAt: '2026-11-25T00:00:00.000Z', state: island } });
+    expect(r.island?.state).toBe(island);
+    const none = await jane(false);
+    expect(await playerIsland(none.stores, none.a.studioId)).toEqual({
+      account: { accountId: none.a.accountId, studioId: none.a.studioId, displayName: 'Jane' },
+      island: null,
+    });
+    const e = await refusal(playerIsland(stores, 'STUDIO_NOBODY'));
+    expect([e.code, e.message]).toEqual(['NOT_FOUND', 'No account has this studioId or accountId.']);
+  });
+});
+
+describe('playerCharacters', () => {
+  it('answers every character of every era with its progress and last save, in the order of the eras', async () => {
+    const { stores, a, eras } = await jane(false);
+    const r = await playerCharacters(stores, a.studioId);
+    expect(eras.sort()).toEqual(['armada', 'nexus', 'voxel', 'warlords']);
+    expect(r).toEqual({
+      account: { accountId: a.accountId, studioId: a.studioId, displayName: 'Jane' },
+      characters: [
+        { character: view('Vox', 'voxel'), progress, updatedAt: '2026-11-24T02:00:00.000Z' },
+        { character: view('Arm', 'armada'), progress, updatedAt: '2026-11-24T02:00:00.000Z' },
+      ],
+    });
+    const e = await refusal(playerCharacters(stores, 'ada'));
+    expect(e.code).toBe('NOT_FOUND');
   });
 });

@@ -13,11 +13,19 @@
 import type { ServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { STUDIO_ID, UUID } from '../ledger/ids.js';
-import { accessAnswer, walletPage, type AccessAnswer, type WalletPage, type OverviewQuery } from '../ledger/service.js';
+import {
+  accessAnswer,
+  refOf,
+  walletPage,
+  type AccessAnswer,
+  type AccountRef,
+  type WalletPage,
+  type OverviewQuery,
+} from '../ledger/service.js';
 import { nameKey, type Account, type LedgerStore } from '../ledger/types.js';
 import { characterView } from '../player/service.js';
 import type { IslandState } from '../island/generate.js';
-import type { BagLine, LearnedRecipe, PlayerStore, Progress } from '../player/types.js';
+import type { BagLine, Character, LearnedRecipe, PlayerStore, Progress } from '../player/types.js';
 import { ERAS } from '../player/types.js';
 import {
   bagEntryView,
@@ -279,6 +287,53 @@ export async function itemList(
 ): Promise<{ account: Account } & ItemPage> {
   const account = await accountNamed(stores.ledger, key);
   return { account, ...(await itemPage(stores.player, account, query)) };
+}
+
+/** Answer of `GET /api/admin/players/{studioId}/island` (`schemas/responses/player-island.schema.json`). */
+export interface PlayerIsland {
+  readonly account: AccountRef;
+  /** The island's whole state with its revision, or null while the player never opened it. */
+  readonly island: { readonly revision: number; readonly updatedAt: string; readonly state: IslandState } | null;
+}
+
+/**
+ * An account's island as it stands, for an operator's picture of it (docs/architecture.md, "Operator
+ * console"). Reads only: an island the player never opened is null, not created (the player's own
+ * `GET /api/island/state` would create it).
+ * @throws ServiceError NOT_FOUND, UPSTREAM_UNAVAILABLE
+ */
+export async function playerIsland(stores: LookupStores, key: string): Promise<PlayerIsland> {
+  const account = await accountNamed(stores.ledger, key);
+  const island = await stores.player.findIsland(account.accountId);
+  return {
+    account: refOf(account),
+    island: island ? { revision: island.revision, updatedAt: island.updatedAt, state: island.state } : null,
+  };
+}
+
+/** Answer of `GET /api/admin/players/{studioId}/characters` (`schemas/responses/player-characters.schema.json`). */
+export interface PlayerCharacters {
+  readonly account: AccountRef;
+  /** Every character of every era (in the order of `ERAS`, then as the store lists them), with its progress and last save. */
+  readonly characters: readonly {
+    readonly character: ReturnType<typeof characterView>;
+    readonly progress: Progress;
+    readonly updatedAt: string;
+  }[];
+}
+
+/**
+ * An account's characters with their progress (spec 2.8: attributes, profession levels, equipment, weapon
+ * mastery, skill loadouts), for operators. Reads only.
+ * @throws ServiceError NOT_FOUND, UPSTREAM_UNAVAILABLE
+ */
+export async function playerCharacters(stores: LookupStores, key: string): Promise<PlayerCharacters> {
+  const account = await accountNamed(stores.ledger, key);
+  const lists = await Promise.all(ERAS.map((era) => stores.player.characters(account.accountId, era)));
+  return {
+    account: refOf(account),
+    characters: lists.flat().map((c: Character) => ({ character: characterView(c), progress: c.progress, updatedAt: c.updatedAt })),
+  };
 }
 
 /** The `Content-Disposition` of an account's export: a download named after its studio id. */

@@ -124,6 +124,8 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/admin/accounts', entry: 'admin', name: 'accounts', methods: ['POST'], access: 'admin', changeStatus: 201 },
   { path: '/api/admin/accounts/{key}', entry: 'admin', name: 'account', methods: GET, access: 'support' },
   { path: '/api/admin/grant-coin', entry: 'admin', name: 'grant-coin', methods: ['POST'], access: 'admin' },
+  // the operator console's sign-in: the admin password exchanged for a short-lived token (docs/architecture.md, "Operator console")
+  { path: '/api/admin/session', entry: 'admin', name: 'session', methods: ['POST'], access: 'admin' },
   // player look-up (docs/architecture.md, "Player look-up")
   { path: '/api/admin/players', entry: 'admin', name: 'players', methods: GET, access: 'support' },
   { path: '/api/admin/players/{key}', entry: 'admin', name: 'player', methods: GET, access: 'support' },
@@ -131,6 +133,8 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   { path: '/api/admin/players/{key}/bag', entry: 'admin', name: 'player-bag', methods: GET, access: 'support' },
   { path: '/api/admin/players/{key}/items', entry: 'admin', name: 'player-items', methods: GET, access: 'support' },
   { path: '/api/admin/items/{key}/events', entry: 'admin', name: 'item-history', methods: GET, access: 'support' },
+  { path: '/api/admin/players/{key}/island', entry: 'admin', name: 'player-island', methods: GET, access: 'support' },
+  { path: '/api/admin/players/{key}/characters', entry: 'admin', name: 'player-characters', methods: GET, access: 'support' },
   // sessions and bans (spec 5.3; docs/architecture.md, "Sessions and bans")
   { path: '/api/admin/players/{key}/revoke-sessions', entry: 'admin', name: 'revoke-sessions', methods: ['POST'], access: 'admin' },
   { path: '/api/admin/players/{key}/ban', entry: 'admin', name: 'ban', methods: ['POST'], access: 'admin' },
