@@ -135,4 +135,27 @@ describe('npm run accounts and npm run ledger:verify', () => {
     expect(await verify(bad.io)).toBe(1);
     expect(bad.err.join('')).toContain('invariant quantity-is-sum: a MATL-1: quantity 30, entries sum to 3.');
   });
+
+  it('checks the unique items too: a minted item passes, one whose state no event explains is reported', async () => {
+    const ienv = { DATA_DIR: join(dir, 'items') };
+    const players = await openSqlitePlayerStore(join(dir, 'items', 'ledger.sqlite'));
+    const at = '2026-11-23T10:00:00.000Z';
+    const studioUuid = '0b0e4f0e-0000-4000-8000-0000000000c1';
+    await players.mintItem({
+      item: { studioUuid, definitionId: 'ITEM-1', accountId: 'a', state: 'owned', characterId: null, seq: 1, mintedAt: at, updatedAt: at },
+      idempotencyKey: 'cli-mint-1',
+      fingerprint: 'f',
+    });
+    await players.close();
+    const ok = io(ienv);
+    expect(await verify(ok.io)).toBe(0);
+    expect(ok.out.join('')).toMatch(/1 unique item\(s\), each as its events make it/);
+    // tamper: an item made consumed with no event that consumed it
+    const db = createClient({ url: 'file:' + join(dir, 'items', 'ledger.sqlite') });
+    await db.execute("UPDATE items SET state = 'consumed'");
+    db.close();
+    const bad = io(ienv);
+    expect(await verify(bad.io)).toBe(1);
+    expect(bad.err.join('')).toContain(`invariant stands-as-replayed: ${studioUuid}: stands consumed of a`);
+  });
 });
