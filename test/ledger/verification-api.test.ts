@@ -106,6 +106,10 @@ onEachStore('the scheduled ledger check', (store) => {
     }
     expect(log.events('operator-auth-failed').map((l) => [l.route, l.status])).toContainEqual(['admin/ledger-verify', 401]);
 
+    // HEAD would run the job: 405, with an Allow that offers none, and no run recorded
+    const head = await call(admin, 'HEAD', '/api/admin/ledger/verify', { headers: cron });
+    expect([head.status, head.headers.get('allow')]).toEqual([405, 'GET, POST, OPTIONS']);
+
     // POST: an admin's (the password or an admin token), never support's, never the cron secret
     const support = { Authorization: `Bearer ${await tokenFor(config, 'STUDIO_SUPPORT', 'support')}` };
     expect((await call(admin, 'POST', '/api/admin/ledger/verify', { headers: support })).status).toBe(403);

@@ -9,7 +9,8 @@
  *    `_key`; a route of another entry, an unknown route or a keyed route without a key is 404.
  * 2. `OPTIONS`: a CORS preflight (204) listing the route's real methods.
  * 3. Method dispatch (GET, HEAD, POST, PUT, PATCH, DELETE): HEAD runs the GET handler and drops the
- *    body; a method the route does not declare is 405 with a true `Allow` header.
+ *    body, except on a GET of the `cron` access (a scheduled job: HEAD is 405 there, running nothing); a
+ *    method the route does not declare is 405 with a true `Allow` header.
  * 4. Access: the route's declared access for the method (`accessOf`) is applied before the handler
  *    runs, so no body is read and no store touched for a caller it refuses (401/403); the handler gets
  *    the admitted {@link Caller}. No handler calls a guard itself.
@@ -131,12 +132,15 @@ export type EntryHandlers = Readonly<Record<string, Partial<Record<Method, Route
 /** The method exports of an entry file, as Vercel's Node runtime calls them. */
 export type EntryExports = Readonly<Record<Method | 'HEAD' | 'OPTIONS', (request: Request) => Promise<Response>>>;
 
-/** `Allow` value of a route: its methods, HEAD after GET, then OPTIONS. */
+/**
+ * `Allow` value of a route: its methods, HEAD after GET, then OPTIONS. A GET of the `cron` access (a
+ * scheduled job, which changes state: Vercel Cron sends only GET) offers no HEAD, which would run it.
+ */
 export function allowOf(route: RouteDef): string {
   const out: string[] = [];
   for (const m of route.methods) {
     out.push(m);
-    if (m === 'GET') out.push('HEAD');
+    if (m === 'GET' && accessOf(route, 'GET') !== 'cron') out.push('HEAD');
   }
   out.push('OPTIONS');
   return out.join(', ');
@@ -304,7 +308,8 @@ export function defineEntry(entry: EntryName, handlers: EntryHandlers, options: 
     if (route.gone) return await methods.GET!({ request, url, route, key, caller: ANONYMOUS });
     if (request.method === 'OPTIONS') return preflight(allowOf(route));
     const method = (request.method === 'HEAD' ? 'GET' : request.method) as Method;
-    const handler = route.methods.includes(method) ? methods[method] : undefined;
+    const headOfJob = request.method === 'HEAD' && accessOf(route, 'GET') === 'cron';
+    const handler = route.methods.includes(method) && !headOfJob ? methods[method] : undefined;
     if (!handler) {
       throw new ServiceError('METHOD_NOT_ALLOWED', `${request.method.slice(0, 16)} is not supported here; use ${allowOf(route)}.`, {
         headers: { Allow: allowOf(route) },
