@@ -22,6 +22,7 @@ export function parseVersion(text: string): Version {
   return [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)];
 }
 
+/** Negative, zero or positive as `a` is below, equal to or above `b`. */
 function compare(a: Version, b: Version): number {
   for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return 0;
