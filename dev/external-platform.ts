@@ -1,6 +1,6 @@
 /**
  * A local stand-in for an external login platform (spec 5.5), so that `npm start` lets a newcomer try
- * `POST /api/auth/external` without one (README, "External login"):
+ * `POST /api/auth/external` without one (docs/guides/player-state.md, "Log in with an external platform"):
  *
  * - a platform signing key (ES256), kept as a private JWK in `DATA_DIR/dev-external-platform.jwk.json`
  *   (file mode 0600, created on first use);

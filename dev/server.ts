@@ -686,8 +686,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       `  ${server.url}/docs/                             API reference (OpenAPI document at /api/openapi.json)\n` +
       `  ${server.url}/api/search?q=<name or id>         search (also /api/stats, /api/export?type=weapons)\n` +
       `  ${server.url}/api/v1/game-data-manifest.json   every published file\n` +
-      `  ${server.url}/api/wallet/overview              wallet (token from npm run token; README, "Wallet")\n` +
-      `  ${server.url}/api/auth/external                external login (token from npm run platform-token; README, "Player state")\n` +
+      `  ${server.url}/api/wallet/overview              wallet (token from npm run token; docs/guides/wallet.md)\n` +
+      `  ${server.url}/api/auth/external                external login (token from npm run platform-token; docs/guides/player-state.md)\n` +
       'Press Ctrl+C to stop.\n',
   );
   const stop = (): void => {

@@ -140,6 +140,22 @@ const LIMIT_HEADERS = {
   'X-Limit-Requested': 'The `limit` as sent, when it was above the maximum and lowered.',
   'X-Limit-Applied': 'The `limit` applied, when it was lowered.',
 };
+/** The key rules of storage (§4.7), the same on both adapters (`api/_lib/storage/keys.ts`). */
+const STORAGE_KEYS =
+  'A key is the folder plus the file’s name (its last path segment), taken in Unicode NFC (both spellings of `é` name one object): at most ' +
+  '1,024 bytes of UTF-8 and 255 per segment; no leading `/`, no `\\`, no empty, `.` or `..` segment, no control character, no bidirectional ' +
+  'override or isolate, no look-alike of `.`, `/` or `\\` (fullwidth forms, `∕`, `⁄`, `‥`: any character whose compatibility form holds one), ' +
+  'and not a route name (`list`, `upload`, `register`, `index`, …) on its own. Spaces and other Unicode are fine. A key already there is replaced.';
+/** What storage takes (§4.7; `api/_lib/storage/content-types.ts`). */
+const STORED_TYPES =
+  'The content type is sniffed from the bytes, never taken from the client, and must be on the allow-list with a fitting extension: images ' +
+  'PNG, JPEG, GIF, WebP, AVIF, KTX; models GLB, FBX; audio MP3, Ogg/Opus, WAV, FLAC, M4A; video MP4, WebM. An HTML page named `.png` is ' +
+  '`UNKNOWN_TYPE`, a PNG named `.jpg` `EXTENSION_MISMATCH`, a zip named `.png` `TYPE_NOT_ALLOWED`; text formats (SVG, glTF JSON, OBJ) are ' +
+  'refused, since nothing in their bytes tells them from a web page. The body is streamed to a temporary file, never held in memory: a file ' +
+  'over `STORAGE_MAX_FILE_BYTES` (100 MiB unless configured), more than 10 fields or a field over 1 KiB is 413; a body that is not ' +
+  '`multipart/form-data` is 415; a client that goes away mid-upload stores nothing.';
+/** What a request storing several files does when the storage fails midway. */
+const STORED_ALL_OR_RETRIED = 'If the storage fails while the request stores its files, what it stored is deleted again before the 503.';
 /** What the file part of a plain upload is. */
 const FILE_NAMED = 'The file’s bytes; its name becomes the last segment of its key.';
 const UUID_EXAMPLE = '3f2b8c1e-7a4d-4e6b-9c0f-1d2e3f4a5b6c';
@@ -206,7 +222,13 @@ const collectionOperations = (name: CollectionName): OperationSpec[] => {
       method: 'GET',
       operationId: `list${Many}`,
       summary: `List ${name}`,
-      description: `The ${name}, filtered (filters combine with AND; words compare without case and accents) and paged by \`limit\` and \`offset\`.`,
+      description:
+        `The ${name} in catalog order, filtered and paged by \`limit\` and \`offset\` (\`limit=0\` is 400); \`collection\` names the dataset ` +
+        `(\`master-${name}\`). Filters combine with AND and compare words without case and accents; a record whose field holds several ` +
+        `values (\`target: "weapon|armor"\`) matches each, and a record without the field matches no value. \`q\` matches a substring within ` +
+        `one field (runs of white space count as one space, apostrophes are ignored, ß, æ and ø are spelled out). A filter another ` +
+        `collection has is an unknown parameter (400).` +
+        (name === 'artifacts' ? ' Artifacts with `discovery.hiddenUntilFound: true` are left out unless `discovered=all`.' : ''),
       tag: 'collections',
       query: listParamSpec(name),
       queryExample: { tier: '3', limit: '20' },
@@ -219,6 +241,12 @@ const collectionOperations = (name: CollectionName): OperationSpec[] => {
       method: 'GET',
       operationId: `get${One}`,
       summary: `Get one ${name.slice(0, -1)}`,
+      description:
+        'Keys compare without case and accents. The name slug is the record’s own `slug` when it has one, else the name lower-cased, ' +
+        "accents folded, every run of characters other than `a-z0-9` turned into one `-`, trimmed of dashes (`Sigil of Épée d'Or` → " +
+        '`sigil-of-epee-dor`); keys that collide are a build error (a key stays with the uuid’s owner, then the id’s, then the slug’s). ' +
+        `The same item is a static file per key, \`/api/v1/${name}/{key}.json\` (named by the key as the record spells it, so that path is ` +
+        'case-sensitive), byte for byte the same body.',
       tag: 'collections',
       query: LOOKUP_PARAM_SPEC,
       key,
@@ -256,6 +284,9 @@ const registry = (
   operationId,
   summary,
   tag: 'registries',
+  ...('page' in REGISTRY_PARAMS[route]
+    ? { description: 'Paged by `page` (from 1) and `limit`, with the filters echoed in the answer; a page past the end is empty.' }
+    : {}),
   query: REGISTRY_PARAMS[route],
   success: [
     {
@@ -284,7 +315,7 @@ function bagChange(
     method: 'POST',
     operationId,
     summary,
-    description,
+    description: `${description} Stackables are the \`MATL-*\` materials of \`master-materials.json\` and the consumables of \`canonical-items-manifest.json\`, held as quantities without a per-stack id; 1 to 1,000,000 units per change, recorded append-only under the source ref \`${route === 'inventory-grant' ? 'bag-grant' : 'bag-consume'}:{idempotencyKey}\`. The bag is the account's: a body that names a character is refused.`,
     tag: 'items',
     query: PLAYER_PARAMS.none,
     body: { kind: 'json', schema: 'requests/bag-change', example: { definitionId: 'MATL-20260601090000-000101-F469B3E9', ...example } },
@@ -301,7 +332,10 @@ const operations: OperationSpec[] = [
     method: 'GET',
     operationId: 'search',
     summary: 'Search the catalog by name or id',
-    description: 'Best matches first: exact id, then name prefix, words and close spellings (§2.5).',
+    description:
+      'A record matches when its id equals the query, or when every word of the query matches a word of its name exactly, as a prefix, or ' +
+      'with one typo (words of 3 or more letters); case, accents and punctuation are ignored. Best first: the exact name or id, then names ' +
+      'starting with the query, then all words whole, then prefixes, then typos; ties by the shorter name, then name, then id (§2.5).',
     tag: 'catalog',
     query: SEARCH_PARAMS,
     queryExample: { q: 'blade', type: 'weapons', limit: '10' },
@@ -325,7 +359,12 @@ const operations: OperationSpec[] = [
     method: 'GET',
     operationId: 'exportRecords',
     summary: 'Export the records of one type as JSON or CSV',
-    description: 'Without `tier` and `category` the body is the prebuilt file of the build; with them, the matching records.',
+    description:
+      'Without `tier` and `category` the body is the prebuilt file of the build, sent as it is (`/api/v1/exports/full/<type>.json` and ' +
+      '`.csv`, also on the CDN); with them, the matching records, computed and streamed, so a large export is never cut by Vercel’s 4.5 MB ' +
+      'cap on buffered answers. `category` compares without case. CSV follows RFC 4180 (CRLF, quoted fields, a header row) with a stable ' +
+      'column set: `uuid, id, name, type, category, tier` first, then the rest alphabetically; nested objects become dotted columns ' +
+      '(`stats.damageBase`), arrays of scalars are joined with `|`, other arrays are written as JSON text.',
     tag: 'catalog',
     query: EXPORT_PARAMS,
     queryExample: { type: 'weapons', tier: '2' },
@@ -355,12 +394,15 @@ const operations: OperationSpec[] = [
   registry('icons', 'listIcons', 'List icons', 'icons-list', { queryExample: { category: 'weapon' } }),
   registry('icons-search', 'searchIcons', 'Search icons', 'icons-search', { queryExample: { q: 'sword' } }),
   registry('icons-by-path', 'getIconByPath', 'Get the icon of an object key, path or CDN URL', 'icon', {
+    description: '`path` is the icon’s object key, its path below the key prefix, or its CDN URL; a path no icon has is 404.',
     queryExample: { path: 'factions/crusade_banner.png' },
     errors: ['NOT_FOUND'],
   }),
   registry('icons-categories', 'listIconCategories', 'Icon categories with their counts', 'icon-categories'),
   registry('icon', 'getIcon', 'Get one icon', 'icon', { key: 'the icon’s studio uuid', keyExample: 'ICON-006C-D95C-BC1C' }),
-  registry('legacy-categories', 'listLegacyAssetCategories', 'Icon categories (legacy asset registry path)', 'icon-categories'),
+  registry('legacy-categories', 'listLegacyAssetCategories', 'Icon categories (legacy asset registry path)', 'icon-categories', {
+    description: 'The legacy asset registry is the icon registry, keyed by ICON id.',
+  }),
   registry('legacy-search', 'searchLegacyAssets', 'Search icons (legacy asset registry path)', 'icons-search', {
     queryExample: { q: 'sword' },
   }),
@@ -384,7 +426,7 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'verifySendToAccount',
     summary: 'Credit an account once per idempotency key',
-    description: `Records the credit on the account's balance and transaction list in one atomic step. Exactly one of \`studioId\` and \`accountId\`; \`amount\` at most \`WALLET_VERIFY_SEND_MAX\` (a deployment setting, 1,000 by default; 400 above it). ${IDEMPOTENCY} A balance that would pass 2^53 - 1 is 409. A 503 changes nothing: retry with the same key.`,
+    description: `Records the credit on the account's balance and transaction list in one atomic step. Exactly one of \`studioId\` and \`accountId\`; \`amount\` a JSON integer from 1 to \`WALLET_VERIFY_SEND_MAX\` (a deployment setting, 1,000 by default; strings, fractions, 0, negatives and anything larger are 400). The source ref is \`verify-send:{idempotencyKey}\`. ${IDEMPOTENCY} The same request is the same account (by either selector), amount and purpose; the note is not compared. Concurrent duplicates credit once. Coin enters only here and by an operator's grant: no route sends, spends or transfers it. A balance that would pass 2^53 - 1 is 409. A 503 changes nothing: retry with the same key.`,
     tag: 'wallet',
     body: {
       kind: 'json',
@@ -428,7 +470,7 @@ const operations: OperationSpec[] = [
     operationId: 'createAccount',
     summary: 'Create an account and its user',
     description:
-      'The server mints the account id and the `STUDIO_*` id. With `idempotencyKey`, a replay of the same payload answers 200 with the first account.',
+      'The server mints the account id and the `STUDIO_*` id. With `idempotencyKey`, a replay of the same payload answers 200 with the first account and `created: false`.',
     tag: 'admin',
     body: {
       kind: 'json',
@@ -489,7 +531,7 @@ const operations: OperationSpec[] = [
     operationId: 'getPlayerSummary',
     summary: 'Everything a support screen shows of one account',
     description:
-      'The account, its external links, sessions and ban, balance with the latest wallet entries (each with who asked), bag, unique items, characters with their progress revisions, island summary and learned recipes. Reads only: an island the player never opened is null, not created.',
+      'The account, its external links, sessions and ban, balance with the latest wallet entries (each with who asked), the bag’s quantities with the first page of its history (`bagHistory`), the unique items owned with the first page of the account’s items in every state (`itemHistory`), characters with their progress revisions, island summary and learned recipes. Reads only: an island the player never opened is null, not created.',
     tag: 'admin',
     query: PLAYER_PARAMS.none,
     key: '`STUDIO_*` id or account uuid',
@@ -610,7 +652,7 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'grantCoin',
     summary: 'Grant coin to an account, with a reason',
-    description: `The same ledger as verify-send, under sourceRef \`admin-grant:{key}\`. ${IDEMPOTENCY}`,
+    description: `The same ledger as verify-send: kind \`admin_grant_coin\`, purpose \`grant\`, source ref \`admin-grant:{key}\`; the reason is kept as the entry's note, and operators see who asked. ${IDEMPOTENCY}`,
     tag: 'admin',
     body: {
       kind: 'json',
@@ -638,7 +680,7 @@ const operations: OperationSpec[] = [
     'ban',
     'banAccount',
     'Ban an account, until a time or without end',
-    'The account’s tokens are refused with 403 `ACCOUNT_SUSPENDED` (saying until when, never the reason) while the ban holds, and its sessions until now are revoked. A later ban replaces an earlier one; a ban whose end has passed no longer holds.',
+    'The account’s tokens are refused with 403 `ACCOUNT_SUSPENDED` (saying until when, never the reason) while the ban holds, and its sessions until now are revoked; no game server’s write lands on the account, while operators may still correct it. `until` is a time ahead; without it the ban has no end. A later ban replaces an earlier one; a ban whose end has passed no longer holds.',
     'requests/account-ban',
     { reason: 'Chargeback fraud, ticket 4411', until: '2027-01-01T00:00:00Z', idempotencyKey: 'ban-2026-11-28-0001' },
   ),
@@ -656,7 +698,7 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'erasePlayer',
     summary: 'Erase an account’s personal data and close it (GDPR article 17)',
-    description: `Removes the display name and username (it becomes \`erased:<studioId>\`), the account’s place in the name search, the notes of its wallet entries and its external links; revokes its sessions and closes it with a ban without end that cannot be replaced or lifted. Balances, postings, transfers and item histories stay and still verify: no hash covers what is removed. ${IDEMPOTENCY}`,
+    description: `Removes the display name and username (it becomes \`erased:<studioId>\`), the account’s place in the name search, the notes of its wallet entries, the reasons of its bag reversals and item voids, and its external links; revokes its sessions and closes it with a ban without end that cannot be replaced or lifted. Balances, postings, transfers and item histories stay and still verify: no hash covers what is removed. ${IDEMPOTENCY}`,
     tag: 'admin',
     key: '`STUDIO_*` id or account uuid',
     keyExample: 'STUDIO_7Q2M4K9XB3D8F1ZA',
@@ -723,7 +765,9 @@ const operations: OperationSpec[] = [
     summary: method === 'GET' ? 'Run the scheduled ledger check (Vercel Cron)' : 'Run the ledger check now',
     description:
       'Verifies the ledger’s invariants piece by piece from where the last run stopped, for up to `budgetMs`: each account’s hash chain and running balance up to its head, each posting against its transfer, each reversal’s links, and at the end of a quiet pass the totals. The cursor and the result are kept in the store (see `getLedgerHealth`). A run that finds a broken invariant logs `ledger-alert` and posts to `ALERT_WEBHOOK_URL` when set; the answer is 200 either way.' +
-      (method === 'GET' ? ' Vercel Cron calls it daily (`vercel.json` `crons`).' : ''),
+      (method === 'GET'
+        ? ' Vercel Cron calls it daily (`vercel.json` `crons`).'
+        : ' `alert` says whether `ledger-alert` was logged and the webhook posted.'),
     tag: 'admin',
     query: LEDGER_VERIFY_PARAMS,
     queryExample: { budgetMs: '5000' },
@@ -748,7 +792,7 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'reverseBagGrant',
     summary: 'Reverse a bag grant by an entry that takes its units back',
-    description: `Appends an entry under \`bag-reversal:{idempotencyKey}\` that takes back exactly the units the grant gave, linked to it (the bag history shows \`reverses\` on the reversal and \`reversedBy\` on the grant); history is never edited. The grant is named by its source ref (\`bag-grant:{key}\`) and the account it belongs to. A grant is reversed at most once: another reversal of it is 409 naming the first. 409 too for a consumption or a reversal, or when fewer units are held than the grant gave. ${IDEMPOTENCY}`,
+    description: `Appends an entry under \`bag-reversal:{idempotencyKey}\` that takes back exactly the units the grant gave, linked to it (the bag history shows \`reverses\` on the reversal and \`reversedBy\` on the grant); history is never edited. The grant is named by its source ref (\`bag-grant:{key}\`) and the account it belongs to. A source ref the account does not have is 404. A grant is reversed at most once: another reversal of it is 409 naming the first. 409 too for a consumption or a reversal, or when fewer units are held than the grant gave. ${IDEMPOTENCY}`,
     tag: 'admin',
     body: {
       kind: 'json',
@@ -788,7 +832,7 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'uploadObject',
     summary: 'Store one file',
-    description: 'The key is the folder and the file’s name; the bytes must be of a type taken and fit the name (415 otherwise).',
+    description: `One file in the field \`file\`, an optional \`folder\`; more than one file is 413. ${STORED_TYPES} A refused type is 415. ${STORAGE_KEYS}`,
     tag: 'storage',
     body: { kind: 'multipart', schema: 'requests/storage-upload', files: { field: 'file', min: 1, max: 1, description: FILE_NAMED } },
     success: [
@@ -806,6 +850,7 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'uploadObjects',
     summary: `Store up to ${MAX_MULTI_FILES} files`,
+    description: `1 to ${MAX_MULTI_FILES} files in the field \`files\`, an optional \`folder\`; more is 413. Each file is stored or refused on its own (a refused type is a refused result, not a 415). ${STORED_TYPES} ${STORAGE_KEYS} ${STORED_ALL_OR_RETRIED}`,
     tag: 'storage',
     body: {
       kind: 'multipart',
@@ -820,7 +865,7 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'uploadZip',
     summary: 'Store the entries of a zip archive under a folder',
-    description: 'An unsafe archive (paths out of the folder, links, too many or too large entries) is 400 and stores nothing.',
+    description: `One zip archive in the field \`file\` and a \`folder\` (required); each entry is stored at its path inside the archive below the folder, and refused or stored on its own by the rules of a file. The whole archive is refused (400, nothing stored) for an absolute or \`..\` name, a backslash, a symbolic link, an encrypted entry, more than 1,000 entries, more than 512 MiB uncompressed, an entry over \`STORAGE_MAX_FILE_BYTES\`, an entry that would grow more than 100 times (a zip bomb), or an entry that is itself an archive; the central directory is read before anything is decompressed. Directories, \`__MACOSX/\` and dot-files are skipped and counted. ${STORED_ALL_OR_RETRIED}`,
     tag: 'storage',
     body: {
       kind: 'multipart',
@@ -840,6 +885,8 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'presignUpload',
     summary: 'A presigned PUT for one object (S3 storage only)',
+    description:
+      'For files larger than a function takes (Vercel refuses request bodies over 4.5 MB): the client sends the bytes straight to the bucket with a PUT to `url`, with exactly the signed type and length (`headers`), within 5 minutes, then registers the key (`registerAssets`), which judges the bytes again. 409 on the `local` storage driver.',
     tag: 'storage',
     body: {
       kind: 'json',
@@ -855,6 +902,8 @@ const operations: OperationSpec[] = [
     method: 'GET',
     operationId: 'listObjects',
     summary: 'List stored objects in key order',
+    description:
+      'In the order of the keys’ UTF-8 bytes, after the opaque `cursor` of the previous page; `cursor` is null on the last page.',
     tag: 'storage',
     query: LIST_SPEC,
     queryExample: { prefix: 'era1/', limit: '50' },
@@ -866,7 +915,8 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'registerAssets',
     summary: 'Register stored binaries in the metadata index',
-    description: 'At most 100 distinct keys, in one atomic write; a key with no stored object is refused and the rest are registered.',
+    description:
+      'At most 100 distinct keys (a batch over 100 is 400), in one atomic write, each with its purpose (`play`, `isolate` or `author`, §4.9). Each entry is `created` or `updated` with the type, size and ETag the storage reports, or `refused`: `INVALID_KEY`, `NOT_STORED`, or the type refusals of an upload (the bytes are judged again, since a presigned PUT’s type is only a claim, and such an object is removed).',
     tag: 'storage',
     body: {
       kind: 'json',
@@ -936,7 +986,7 @@ const operations: OperationSpec[] = [
     method: 'PATCH',
     operationId: 'patchIslandState',
     summary: 'Change the caller’s home island',
-    description: `A JSON merge patch (RFC 7396) of the state fields; the merged state must match the island state schema. ${WRITERS} ${ACTING_FOR}`,
+    description: `A JSON merge patch (RFC 7396) of the state fields: members set to \`null\` are removed (only \`campPosition\`, \`rtsHeightmap\` and \`rtsExport\` may be absent) and arrays are replaced whole. The merged state is checked whole against the island state schema, every bad field named at once; an island holds at most 1 MiB. \`If-Match\` names the revision the change was made from: none, or \`*\`, is 428; a stale one is 412 with the current \`ETag\`, so of two changes made from one revision exactly one wins. ETags are strong: \`W/"3"\` never matches. Positions are metres from the world's centre, x and z within ±512 (§2.9). ${WRITERS} ${ACTING_FOR}`,
     tag: 'player',
     query: PLAYER_PARAMS.account,
     body: {
@@ -956,6 +1006,8 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'exportIslandFromRts',
     summary: 'Derive and store the RTS export of the caller’s island',
+    description:
+      'Stores `rtsExport`, `rtsHeightmap` (128 × 128 heights in metres, row-major, within −30 to 80 m) and `rtsNatureScatter` of the RTS core (±100 m), derived from the seed and the grid cell, or from the sent `heightmap`, which must lie within its foundation’s own range. The same input always gives the same heights and scatter. Biomes resolve to foundations by class: coastal (beach, tropical, plains, storm) → `driftwood_bay`; highland (forest, volcanic), cold (winter, frozen) and dark (abyssal, nexus) → `ironfang_spire`; any other biome is 400 (§2.9).',
     tag: 'player',
     query: PLAYER_PARAMS.none,
     body: { kind: 'json', schema: 'requests/island-export-from-rts', example: { gridX: 64, gridZ: 64, seed: 1337, biome: 'forest' } },
@@ -981,7 +1033,7 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'createCharacter',
     summary: 'Create a character',
-    description: `Class, race and faction are ids of the published catalog, the race within its faction; at most four per era, then 409. ${IDEMPOTENCY}`,
+    description: `Class, race and faction are ids of the published catalog (\`classes.json\`, \`races.json\`, \`factions.json\`), the race within its faction; at most four per era, then 409. The character's id (a uuid) is its only key. ${IDEMPOTENCY}`,
     tag: 'player',
     query: PLAYER_PARAMS.none,
     body: {
@@ -1010,7 +1062,8 @@ const operations: OperationSpec[] = [
     method: 'GET',
     operationId: 'getCharacterProgress',
     summary: 'The character-scoped fields of one of the caller’s characters',
-    description: 'A game server reads any character’s progress; a player’s token, its own characters’ only.',
+    description:
+      'A game server reads any character’s progress; a player’s token, its own characters’ only: another account’s character is 404, like one that does not exist. An `STDG-*` display stamp sent as the key is 400 that says so.',
     tag: 'player',
     query: PLAYER_PARAMS.none,
     key: 'the character’s id (an RFC 4122 uuid)',
@@ -1031,7 +1084,7 @@ const operations: OperationSpec[] = [
     method: 'PATCH',
     operationId: 'patchCharacterProgress',
     summary: 'Change the character-scoped fields of one of the caller’s characters',
-    description: `A JSON merge patch of the character-scoped fields (account-scoped fields are refused). ${WRITERS} Equipment names unique items the character's account owns, each assigned to the character or already equipped by it. ${IDEMPOTENCY}`,
+    description: `A JSON merge patch of the character-scoped fields (\`attributes\`, \`profession_levels\`, \`equipment_on_body\`, \`weapon_mastery\`, \`skill_loadouts\`); account-scoped fields sent to a character (\`bag\`, \`resources\`, \`inventory\`, \`learned_recipes\`, \`wallet\`, \`soft_balance\`, \`home_island\`) are refused by name. The merged progress is checked whole; at most 64 KiB. ${WRITERS} Equipment names unique items the character's account owns, each assigned to the character or already equipped by it. ${IDEMPOTENCY}`,
     tag: 'player',
     query: PLAYER_PARAMS.none,
     key: 'the character’s id (an RFC 4122 uuid)',
@@ -1061,7 +1114,7 @@ const operations: OperationSpec[] = [
     operationId: 'externalLogin',
     summary: 'Log in with an external platform’s token',
     description:
-      'The platform’s JWT is verified against its JWKS; the identity’s account is created on its first login. Our token comes back; the platform’s is never stored.',
+      'The platform’s JWT is verified against its JWKS (`EXTERNAL_AUTH_*`; asymmetric algorithms only; `iss`, `aud`, `exp` and `sub` checked): 401 when it is not valid, 503 when the platform’s keys cannot be reached. Its `sub` is the external user id. The first login creates an account and user (username `<provider>:<id>`, display name the platform’s `preferred_username`); two simultaneous first logins get the same account. The answer is our token for the account (role `player`, one hour) with the account and its characters of every era. Only the external user id, its username and the link time are kept; the platform’s token never is, nor logged.',
     tag: 'identity',
     query: PLAYER_PARAMS.none,
     body: {
@@ -1112,7 +1165,7 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'mintItem',
     summary: 'Mint a unique item for an account',
-    description: `A \`studio_uuid\` for an \`ITEM-*\` definition of the catalog, owned by the account. ${IDEMPOTENCY}`,
+    description: `A \`studio_uuid\` for an \`ITEM-*\` definition of the catalog's \`canonical-items-manifest.json\` that is not a consumable (stackables are bag quantities), owned by the account. Only the service mints instance ids; a definition id is never taken for one. ${IDEMPOTENCY} Parallel mints with one key make one item.`,
     tag: 'items',
     query: PLAYER_PARAMS.none,
     body: {
@@ -1151,7 +1204,7 @@ const operations: OperationSpec[] = [
     method: 'POST',
     operationId: 'recordItemEvent',
     summary: 'Record an event of a unique item',
-    description: `Assigned, equipped, unequipped, transferred, consumed or destroyed (a void is an operator’s, \`POST /api/admin/items/{studio_uuid}/void\`); 409 when the item’s state forbids it. ${IDEMPOTENCY}`,
+    description: `Appends one event: \`assigned\` or \`equipped\` (to a character of the owner, from owned or assigned), \`unequipped\` (from equipped), \`transferred\` (to another account, from owned or assigned), \`consumed\` or \`destroyed\` (final: nothing follows them). 409 when the item’s state forbids the event; \`voided\` is an operator’s (\`POST /api/admin/items/{studio_uuid}/void\`) and 400 here. Each event has its own idempotency key per item. ${IDEMPOTENCY}`,
     tag: 'items',
     query: PLAYER_PARAMS.none,
     key: 'the item’s studio_uuid',
@@ -1174,7 +1227,8 @@ const operations: OperationSpec[] = [
     method: 'GET',
     operationId: 'exportOwnData',
     summary: 'Everything held about the caller’s account, as one JSON document (GDPR article 15)',
-    description: 'The same document as the operators’ export, for the caller’s own account; a download (`Content-Disposition`).',
+    description:
+      'The same document as the operators’ export, for the caller’s own account, without which operator asked for each entry, bag reversal or item void, and without a ban’s reason; a download (`Content-Disposition`).',
     tag: 'player',
     query: PLAYER_PARAMS.none,
     success: [
@@ -1234,7 +1288,7 @@ const operations: OperationSpec[] = [
     operationId: 'learnRecipe',
     summary: 'Teach an account a recipe of the published catalog',
     description:
-      'A game server teaches the account it names (`studioId` or `accountId`) when the player earns the recipe in play. ' +
+      'A game server teaches the account it names (`studioId` or `accountId`) a `RECP-*` recipe of `master-recipes.json` when the player earns it in play. ' +
       'Learning it again answers 200 with the first time and changes nothing.',
     tag: 'player',
     query: PLAYER_PARAMS.none,

@@ -18,7 +18,7 @@ export const CONFIG_FILE = 'catalog.config.json';
 
 /**
  * Default of `itemFileBudget`: most static collection item files one build emits (10,000). Why this
- * number: README, "Deploying on Vercel" (deployment limits) and docs/architecture.md, "Scale".
+ * number: docs/performance.md, "Limits of one deployment" and docs/architecture.md, "Scale".
  */
 export const DEFAULT_ITEM_FILE_BUDGET = 10_000;
 

@@ -4158,7 +4158,7 @@ export class GameDataClient {
    *
    * `GET /api/search` (200: The matching records, best first.)
    *
-   * Best matches first: exact id, then name prefix, words and close spellings (§2.5).
+   * A record matches when its id equals the query, or when every word of the query matches a word of its name exactly, as a prefix, or with one typo (words of 3 or more letters); case, accents and punctuation are ignored. Best first: the exact name or id, then names starting with the query, then all words whole, then prefixes, then typos; ties by the shorter name, then name, then id (§2.5).
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   search(args: SearchArgs, options?: CallOptions): Promise<ApiResponse<SearchResponse>> {
@@ -4180,7 +4180,7 @@ export class GameDataClient {
    *
    * `GET /api/export` (200: The records.)
    *
-   * Without `tier` and `category` the body is the prebuilt file of the build; with them, the matching records.
+   * Without `tier` and `category` the body is the prebuilt file of the build, sent as it is (`/api/v1/exports/full/<type>.json` and `.csv`, also on the CDN); with them, the matching records, computed and streamed, so a large export is never cut by Vercel’s 4.5 MB cap on buffered answers. `category` compares without case. CSV follows RFC 4180 (CRLF, quoted fields, a header row) with a stable column set: `uuid, id, name, type, category, tier` first, then the rest alphabetically; nested objects become dotted columns (`stats.damageBase`), arrays of scalars are joined with `|`, other arrays are written as JSON text.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   exportRecords(args: ExportRecordsArgs, options?: CallOptions): Promise<ApiResponse<ExportResponse | string>> {
@@ -4192,7 +4192,7 @@ export class GameDataClient {
    *
    * `GET /v1/relics` (200: A page of relics.)
    *
-   * The relics, filtered (filters combine with AND; words compare without case and accents) and paged by `limit` and `offset`.
+   * The relics in catalog order, filtered and paged by `limit` and `offset` (`limit=0` is 400); `collection` names the dataset (`master-relics`). Filters combine with AND and compare words without case and accents; a record whose field holds several values (`target: "weapon|armor"`) matches each, and a record without the field matches no value. `q` matches a substring within one field (runs of white space count as one space, apostrophes are ignored, ß, æ and ø are spelled out). A filter another collection has is an unknown parameter (400).
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   listRelics(args: ListRelicsArgs = {}, options?: CallOptions): Promise<ApiResponse<CollectionListResponse>> {
@@ -4203,6 +4203,8 @@ export class GameDataClient {
    * Get one relic.
    *
    * `GET /v1/relics/{key}` (200: The relic.)
+   *
+   * Keys compare without case and accents. The name slug is the record’s own `slug` when it has one, else the name lower-cased, accents folded, every run of characters other than `a-z0-9` turned into one `-`, trimmed of dashes (`Sigil of Épée d'Or` → `sigil-of-epee-dor`); keys that collide are a build error (a key stays with the uuid’s owner, then the id’s, then the slug’s). The same item is a static file per key, `/api/v1/relics/{key}.json` (named by the key as the record spells it, so that path is case-sensitive), byte for byte the same body.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   getRelic(args: GetRelicArgs, options?: CallOptions): Promise<ApiResponse<CollectionItemResponse>> {
@@ -4226,7 +4228,7 @@ export class GameDataClient {
    *
    * `GET /v1/enchants` (200: A page of enchants.)
    *
-   * The enchants, filtered (filters combine with AND; words compare without case and accents) and paged by `limit` and `offset`.
+   * The enchants in catalog order, filtered and paged by `limit` and `offset` (`limit=0` is 400); `collection` names the dataset (`master-enchants`). Filters combine with AND and compare words without case and accents; a record whose field holds several values (`target: "weapon|armor"`) matches each, and a record without the field matches no value. `q` matches a substring within one field (runs of white space count as one space, apostrophes are ignored, ß, æ and ø are spelled out). A filter another collection has is an unknown parameter (400).
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   listEnchants(args: ListEnchantsArgs = {}, options?: CallOptions): Promise<ApiResponse<CollectionListResponse>> {
@@ -4237,6 +4239,8 @@ export class GameDataClient {
    * Get one enchant.
    *
    * `GET /v1/enchants/{key}` (200: The enchant.)
+   *
+   * Keys compare without case and accents. The name slug is the record’s own `slug` when it has one, else the name lower-cased, accents folded, every run of characters other than `a-z0-9` turned into one `-`, trimmed of dashes (`Sigil of Épée d'Or` → `sigil-of-epee-dor`); keys that collide are a build error (a key stays with the uuid’s owner, then the id’s, then the slug’s). The same item is a static file per key, `/api/v1/enchants/{key}.json` (named by the key as the record spells it, so that path is case-sensitive), byte for byte the same body.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   getEnchant(args: GetEnchantArgs, options?: CallOptions): Promise<ApiResponse<CollectionItemResponse>> {
@@ -4260,7 +4264,7 @@ export class GameDataClient {
    *
    * `GET /v1/infusions` (200: A page of infusions.)
    *
-   * The infusions, filtered (filters combine with AND; words compare without case and accents) and paged by `limit` and `offset`.
+   * The infusions in catalog order, filtered and paged by `limit` and `offset` (`limit=0` is 400); `collection` names the dataset (`master-infusions`). Filters combine with AND and compare words without case and accents; a record whose field holds several values (`target: "weapon|armor"`) matches each, and a record without the field matches no value. `q` matches a substring within one field (runs of white space count as one space, apostrophes are ignored, ß, æ and ø are spelled out). A filter another collection has is an unknown parameter (400).
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   listInfusions(args: ListInfusionsArgs = {}, options?: CallOptions): Promise<ApiResponse<CollectionListResponse>> {
@@ -4271,6 +4275,8 @@ export class GameDataClient {
    * Get one infusion.
    *
    * `GET /v1/infusions/{key}` (200: The infusion.)
+   *
+   * Keys compare without case and accents. The name slug is the record’s own `slug` when it has one, else the name lower-cased, accents folded, every run of characters other than `a-z0-9` turned into one `-`, trimmed of dashes (`Sigil of Épée d'Or` → `sigil-of-epee-dor`); keys that collide are a build error (a key stays with the uuid’s owner, then the id’s, then the slug’s). The same item is a static file per key, `/api/v1/infusions/{key}.json` (named by the key as the record spells it, so that path is case-sensitive), byte for byte the same body.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   getInfusion(args: GetInfusionArgs, options?: CallOptions): Promise<ApiResponse<CollectionItemResponse>> {
@@ -4294,7 +4300,7 @@ export class GameDataClient {
    *
    * `GET /v1/artifacts` (200: A page of artifacts.)
    *
-   * The artifacts, filtered (filters combine with AND; words compare without case and accents) and paged by `limit` and `offset`.
+   * The artifacts in catalog order, filtered and paged by `limit` and `offset` (`limit=0` is 400); `collection` names the dataset (`master-artifacts`). Filters combine with AND and compare words without case and accents; a record whose field holds several values (`target: "weapon|armor"`) matches each, and a record without the field matches no value. `q` matches a substring within one field (runs of white space count as one space, apostrophes are ignored, ß, æ and ø are spelled out). A filter another collection has is an unknown parameter (400). Artifacts with `discovery.hiddenUntilFound: true` are left out unless `discovered=all`.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   listArtifacts(args: ListArtifactsArgs = {}, options?: CallOptions): Promise<ApiResponse<CollectionListResponse>> {
@@ -4305,6 +4311,8 @@ export class GameDataClient {
    * Get one artifact.
    *
    * `GET /v1/artifacts/{key}` (200: The artifact.)
+   *
+   * Keys compare without case and accents. The name slug is the record’s own `slug` when it has one, else the name lower-cased, accents folded, every run of characters other than `a-z0-9` turned into one `-`, trimmed of dashes (`Sigil of Épée d'Or` → `sigil-of-epee-dor`); keys that collide are a build error (a key stays with the uuid’s owner, then the id’s, then the slug’s). The same item is a static file per key, `/api/v1/artifacts/{key}.json` (named by the key as the record spells it, so that path is case-sensitive), byte for byte the same body.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   getArtifact(args: GetArtifactArgs, options?: CallOptions): Promise<ApiResponse<CollectionItemResponse>> {
@@ -4327,6 +4335,8 @@ export class GameDataClient {
    * List sprites.
    *
    * `GET /api/v1/sprites` (200: List sprites.)
+   *
+   * Paged by `page` (from 1) and `limit`, with the filters echoed in the answer; a page past the end is empty.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   listSprites(args: ListSpritesArgs = {}, options?: CallOptions): Promise<ApiResponse<SpritesListResponse>> {
@@ -4337,6 +4347,8 @@ export class GameDataClient {
    * Search sprites.
    *
    * `GET /api/v1/sprites/search` (200: Search sprites.)
+   *
+   * Paged by `page` (from 1) and `limit`, with the filters echoed in the answer; a page past the end is empty.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   searchSprites(args: SearchSpritesArgs, options?: CallOptions): Promise<ApiResponse<SpritesSearchResponse>> {
@@ -4357,6 +4369,8 @@ export class GameDataClient {
    * List sprite characters.
    *
    * `GET /api/v1/characters` (200: List sprite characters.)
+   *
+   * Paged by `page` (from 1) and `limit`, with the filters echoed in the answer; a page past the end is empty.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   listSpriteCharacters(args: ListSpriteCharactersArgs = {}, options?: CallOptions): Promise<ApiResponse<CharactersListResponse>> {
@@ -4387,6 +4401,8 @@ export class GameDataClient {
    * List icons.
    *
    * `GET /api/v1/icons` (200: List icons.)
+   *
+   * Paged by `page` (from 1) and `limit`, with the filters echoed in the answer; a page past the end is empty.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   listIcons(args: ListIconsArgs = {}, options?: CallOptions): Promise<ApiResponse<IconsListResponse>> {
@@ -4397,6 +4413,8 @@ export class GameDataClient {
    * Search icons.
    *
    * `GET /api/v1/icons/search` (200: Search icons.)
+   *
+   * Paged by `page` (from 1) and `limit`, with the filters echoed in the answer; a page past the end is empty.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   searchIcons(args: SearchIconsArgs, options?: CallOptions): Promise<ApiResponse<IconsSearchResponse>> {
@@ -4407,6 +4425,8 @@ export class GameDataClient {
    * Get the icon of an object key, path or CDN URL.
    *
    * `GET /api/v1/icons/by-path` (200: Get the icon of an object key, path or CDN URL.)
+   *
+   * `path` is the icon’s object key, its path below the key prefix, or its CDN URL; a path no icon has is 404.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   getIconByPath(args: GetIconByPathArgs, options?: CallOptions): Promise<ApiResponse<IconResponse>> {
@@ -4437,6 +4457,8 @@ export class GameDataClient {
    * Icon categories (legacy asset registry path).
    *
    * `GET /api/assets/categories` (200: Icon categories (legacy asset registry path).)
+   *
+   * The legacy asset registry is the icon registry, keyed by ICON id.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   listLegacyAssetCategories(options?: CallOptions): Promise<ApiResponse<IconCategoriesResponse>> {
@@ -4447,6 +4469,8 @@ export class GameDataClient {
    * Search icons (legacy asset registry path).
    *
    * `GET /api/assets/search` (200: Search icons (legacy asset registry path).)
+   *
+   * Paged by `page` (from 1) and `limit`, with the filters echoed in the answer; a page past the end is empty.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   searchLegacyAssets(args: SearchLegacyAssetsArgs, options?: CallOptions): Promise<ApiResponse<IconsSearchResponse>> {
@@ -4467,6 +4491,8 @@ export class GameDataClient {
    * Search the asset manifest.
    *
    * `GET /api/v1/studiodot-assets` (200: Search the asset manifest.)
+   *
+   * Paged by `page` (from 1) and `limit`, with the filters echoed in the answer; a page past the end is empty.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   listStudiodotAssets(args: ListStudiodotAssetsArgs = {}, options?: CallOptions): Promise<ApiResponse<StudiodotAssetsListResponse>> {
@@ -4488,7 +4514,7 @@ export class GameDataClient {
    *
    * `POST /api/wallet/verify-send-to-account` (200: The credit (or its replay).)
    *
-   * Records the credit on the account's balance and transaction list in one atomic step. Exactly one of `studioId` and `accountId`; `amount` at most `WALLET_VERIFY_SEND_MAX` (a deployment setting, 1,000 by default; 400 above it). Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. A balance that would pass 2^53 - 1 is 409. A 503 changes nothing: retry with the same key.
+   * Records the credit on the account's balance and transaction list in one atomic step. Exactly one of `studioId` and `accountId`; `amount` a JSON integer from 1 to `WALLET_VERIFY_SEND_MAX` (a deployment setting, 1,000 by default; strings, fractions, 0, negatives and anything larger are 400). The source ref is `verify-send:{idempotencyKey}`. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. The same request is the same account (by either selector), amount and purpose; the note is not compared. Concurrent duplicates credit once. Coin enters only here and by an operator's grant: no route sends, spends or transfers it. A balance that would pass 2^53 - 1 is 409. A 503 changes nothing: retry with the same key.
    *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4516,7 +4542,7 @@ export class GameDataClient {
    *
    * `POST /api/admin/accounts` (200: The account created by an earlier request with the same idempotency key. 201: The new account.)
    *
-   * The server mints the account id and the `STUDIO_*` id. With `idempotencyKey`, a replay of the same payload answers 200 with the first account.
+   * The server mints the account id and the `STUDIO_*` id. With `idempotencyKey`, a replay of the same payload answers 200 with the first account and `created: false`.
    *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4542,7 +4568,7 @@ export class GameDataClient {
    *
    * `POST /api/admin/grant-coin` (200: The grant (or its replay).)
    *
-   * The same ledger as verify-send, under sourceRef `admin-grant:{key}`. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * The same ledger as verify-send: kind `admin_grant_coin`, purpose `grant`, source ref `admin-grant:{key}`; the reason is kept as the entry's note, and operators see who asked. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
    *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4584,7 +4610,7 @@ export class GameDataClient {
    *
    * `GET /api/admin/players/{key}` (200: The account and what it holds.)
    *
-   * The account, its external links, sessions and ban, balance with the latest wallet entries (each with who asked), bag, unique items, characters with their progress revisions, island summary and learned recipes. Reads only: an island the player never opened is null, not created.
+   * The account, its external links, sessions and ban, balance with the latest wallet entries (each with who asked), the bag’s quantities with the first page of its history (`bagHistory`), the unique items owned with the first page of the account’s items in every state (`itemHistory`), characters with their progress revisions, island summary and learned recipes. Reads only: an island the player never opened is null, not created.
    *
    * Operators: a token whose role is support, admin or master, or `X-Admin-Password`. Support may look, never change.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4696,7 +4722,7 @@ export class GameDataClient {
    *
    * `POST /api/admin/players/{key}/ban` (200: The account’s access after it (or its replay).)
    *
-   * The account’s tokens are refused with 403 `ACCOUNT_SUSPENDED` (saying until when, never the reason) while the ban holds, and its sessions until now are revoked. A later ban replaces an earlier one; a ban whose end has passed no longer holds. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * The account’s tokens are refused with 403 `ACCOUNT_SUSPENDED` (saying until when, never the reason) while the ban holds, and its sessions until now are revoked; no game server’s write lands on the account, while operators may still correct it. `until` is a time ahead; without it the ban has no end. A later ban replaces an earlier one; a ban whose end has passed no longer holds. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
    *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4724,7 +4750,7 @@ export class GameDataClient {
    *
    * `POST /api/admin/players/{key}/erase` (200: The erased account and its closed access (or the replay).)
    *
-   * Removes the display name and username (it becomes `erased:<studioId>`), the account’s place in the name search, the notes of its wallet entries and its external links; revokes its sessions and closes it with a ban without end that cannot be replaced or lifted. Balances, postings, transfers and item histories stay and still verify: no hash covers what is removed. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * Removes the display name and username (it becomes `erased:<studioId>`), the account’s place in the name search, the notes of its wallet entries, the reasons of its bag reversals and item voids, and its external links; revokes its sessions and closes it with a ban without end that cannot be replaced or lifted. Balances, postings, transfers and item histories stay and still verify: no hash covers what is removed. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
    *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4794,7 +4820,7 @@ export class GameDataClient {
    *
    * `POST /api/admin/ledger/verify` (200: The run.)
    *
-   * Verifies the ledger’s invariants piece by piece from where the last run stopped, for up to `budgetMs`: each account’s hash chain and running balance up to its head, each posting against its transfer, each reversal’s links, and at the end of a quiet pass the totals. The cursor and the result are kept in the store (see `getLedgerHealth`). A run that finds a broken invariant logs `ledger-alert` and posts to `ALERT_WEBHOOK_URL` when set; the answer is 200 either way.
+   * Verifies the ledger’s invariants piece by piece from where the last run stopped, for up to `budgetMs`: each account’s hash chain and running balance up to its head, each posting against its transfer, each reversal’s links, and at the end of a quiet pass the totals. The cursor and the result are kept in the store (see `getLedgerHealth`). A run that finds a broken invariant logs `ledger-alert` and posts to `ALERT_WEBHOOK_URL` when set; the answer is 200 either way. `alert` says whether `ledger-alert` was logged and the webhook posted.
    *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4822,7 +4848,7 @@ export class GameDataClient {
    *
    * `POST /api/admin/bag-reversals` (200: The reversal (or its replay).)
    *
-   * Appends an entry under `bag-reversal:{idempotencyKey}` that takes back exactly the units the grant gave, linked to it (the bag history shows `reverses` on the reversal and `reversedBy` on the grant); history is never edited. The grant is named by its source ref (`bag-grant:{key}`) and the account it belongs to. A grant is reversed at most once: another reversal of it is 409 naming the first. 409 too for a consumption or a reversal, or when fewer units are held than the grant gave. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * Appends an entry under `bag-reversal:{idempotencyKey}` that takes back exactly the units the grant gave, linked to it (the bag history shows `reverses` on the reversal and `reversedBy` on the grant); history is never edited. The grant is named by its source ref (`bag-grant:{key}`) and the account it belongs to. A source ref the account does not have is 404. A grant is reversed at most once: another reversal of it is 409 naming the first. 409 too for a consumption or a reversal, or when fewer units are held than the grant gave. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
    *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4850,7 +4876,7 @@ export class GameDataClient {
    *
    * `POST /api/storage/upload` (201: The stored object.)
    *
-   * The key is the folder and the file’s name; the bytes must be of a type taken and fit the name (415 otherwise).
+   * One file in the field `file`, an optional `folder`; more than one file is 413. The content type is sniffed from the bytes, never taken from the client, and must be on the allow-list with a fitting extension: images PNG, JPEG, GIF, WebP, AVIF, KTX; models GLB, FBX; audio MP3, Ogg/Opus, WAV, FLAC, M4A; video MP4, WebM. An HTML page named `.png` is `UNKNOWN_TYPE`, a PNG named `.jpg` `EXTENSION_MISMATCH`, a zip named `.png` `TYPE_NOT_ALLOWED`; text formats (SVG, glTF JSON, OBJ) are refused, since nothing in their bytes tells them from a web page. The body is streamed to a temporary file, never held in memory: a file over `STORAGE_MAX_FILE_BYTES` (100 MiB unless configured), more than 10 fields or a field over 1 KiB is 413; a body that is not `multipart/form-data` is 415; a client that goes away mid-upload stores nothing. A refused type is 415. A key is the folder plus the file’s name (its last path segment), taken in Unicode NFC (both spellings of `é` name one object): at most 1,024 bytes of UTF-8 and 255 per segment; no leading `/`, no `\`, no empty, `.` or `..` segment, no control character, no bidirectional override or isolate, no look-alike of `.`, `/` or `\` (fullwidth forms, `∕`, `⁄`, `‥`: any character whose compatibility form holds one), and not a route name (`list`, `upload`, `register`, `index`, …) on its own. Spaces and other Unicode are fine. A key already there is replaced.
    *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4864,6 +4890,8 @@ export class GameDataClient {
    *
    * `POST /api/storage/upload-multi` (200: One result per file, stored or refused.)
    *
+   * 1 to 50 files in the field `files`, an optional `folder`; more is 413. Each file is stored or refused on its own (a refused type is a refused result, not a 415). The content type is sniffed from the bytes, never taken from the client, and must be on the allow-list with a fitting extension: images PNG, JPEG, GIF, WebP, AVIF, KTX; models GLB, FBX; audio MP3, Ogg/Opus, WAV, FLAC, M4A; video MP4, WebM. An HTML page named `.png` is `UNKNOWN_TYPE`, a PNG named `.jpg` `EXTENSION_MISMATCH`, a zip named `.png` `TYPE_NOT_ALLOWED`; text formats (SVG, glTF JSON, OBJ) are refused, since nothing in their bytes tells them from a web page. The body is streamed to a temporary file, never held in memory: a file over `STORAGE_MAX_FILE_BYTES` (100 MiB unless configured), more than 10 fields or a field over 1 KiB is 413; a body that is not `multipart/form-data` is 415; a client that goes away mid-upload stores nothing. A key is the folder plus the file’s name (its last path segment), taken in Unicode NFC (both spellings of `é` name one object): at most 1,024 bytes of UTF-8 and 255 per segment; no leading `/`, no `\`, no empty, `.` or `..` segment, no control character, no bidirectional override or isolate, no look-alike of `.`, `/` or `\` (fullwidth forms, `∕`, `⁄`, `‥`: any character whose compatibility form holds one), and not a route name (`list`, `upload`, `register`, `index`, …) on its own. Spaces and other Unicode are fine. A key already there is replaced. If the storage fails while the request stores its files, what it stored is deleted again before the 503.
+   *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
@@ -4876,7 +4904,7 @@ export class GameDataClient {
    *
    * `POST /api/storage/upload-zip` (200: One result per entry, stored, refused or skipped.)
    *
-   * An unsafe archive (paths out of the folder, links, too many or too large entries) is 400 and stores nothing.
+   * One zip archive in the field `file` and a `folder` (required); each entry is stored at its path inside the archive below the folder, and refused or stored on its own by the rules of a file. The whole archive is refused (400, nothing stored) for an absolute or `..` name, a backslash, a symbolic link, an encrypted entry, more than 1,000 entries, more than 512 MiB uncompressed, an entry over `STORAGE_MAX_FILE_BYTES`, an entry that would grow more than 100 times (a zip bomb), or an entry that is itself an archive; the central directory is read before anything is decompressed. Directories, `__MACOSX/` and dot-files are skipped and counted. If the storage fails while the request stores its files, what it stored is deleted again before the 503.
    *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4890,6 +4918,8 @@ export class GameDataClient {
    *
    * `POST /api/storage/presign` (200: The URL and the headers the PUT must send.)
    *
+   * For files larger than a function takes (Vercel refuses request bodies over 4.5 MB): the client sends the bytes straight to the bucket with a PUT to `url`, with exactly the signed type and length (`headers`), within 5 minutes, then registers the key (`registerAssets`), which judges the bytes again. 409 on the `local` storage driver.
+   *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
@@ -4901,6 +4931,8 @@ export class GameDataClient {
    * List stored objects in key order.
    *
    * `GET /api/storage/list` (200: A page of objects.)
+   *
+   * In the order of the keys’ UTF-8 bytes, after the opaque `cursor` of the previous page; `cursor` is null on the last page.
    *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4914,7 +4946,7 @@ export class GameDataClient {
    *
    * `POST /api/storage/register` (200: One result per entry.)
    *
-   * At most 100 distinct keys, in one atomic write; a key with no stored object is refused and the rest are registered.
+   * At most 100 distinct keys (a batch over 100 is 400), in one atomic write, each with its purpose (`play`, `isolate` or `author`, §4.9). Each entry is `created` or `updated` with the type, size and ETag the storage reports, or `refused`: `INVALID_KEY`, `NOT_STORED`, or the type refusals of an upload (the bytes are judged again, since a presigned PUT’s type is only a claim, and such an object is removed).
    *
    * Admin only: a token whose role is admin or master, or `X-Admin-Password`. A request with a token is judged by the token alone.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4978,7 +5010,7 @@ export class GameDataClient {
    *
    * `PATCH /api/island/state` (200: The new state.)
    *
-   * A JSON merge patch (RFC 7396) of the state fields; the merged state must match the island state schema. A player’s token writes the fields the player chooses; progression, equipment and world state are a game server’s, and derived fields no request writes: 403 `FORBIDDEN` names each field refused and who writes it. A game server names the account it acts for with `studioId`; a player’s token acts for its own account.
+   * A JSON merge patch (RFC 7396) of the state fields: members set to `null` are removed (only `campPosition`, `rtsHeightmap` and `rtsExport` may be absent) and arrays are replaced whole. The merged state is checked whole against the island state schema, every bad field named at once; an island holds at most 1 MiB. `If-Match` names the revision the change was made from: none, or `*`, is 428; a stale one is 412 with the current `ETag`, so of two changes made from one revision exactly one wins. ETags are strong: `W/"3"` never matches. Positions are metres from the world's centre, x and z within ±512 (§2.9). A player’s token writes the fields the player chooses; progression, equipment and world state are a game server’s, and derived fields no request writes: 403 `FORBIDDEN` names each field refused and who writes it. A game server names the account it acts for with `studioId`; a player’s token acts for its own account.
    *
    * A player’s own token (not a guest), or a game server’s credentials (a token whose role is server, admin or master, or `X-Admin-Password`) acting for the account; what each may write is listed in the description.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -4991,6 +5023,8 @@ export class GameDataClient {
    * Derive and store the RTS export of the caller’s island.
    *
    * `POST /api/island/export-from-rts` (200: The new state.)
+   *
+   * Stores `rtsExport`, `rtsHeightmap` (128 × 128 heights in metres, row-major, within −30 to 80 m) and `rtsNatureScatter` of the RTS core (±100 m), derived from the seed and the grid cell, or from the sent `heightmap`, which must lie within its foundation’s own range. The same input always gives the same heights and scatter. Biomes resolve to foundations by class: coastal (beach, tropical, plains, storm) → `driftwood_bay`; highland (forest, volcanic), cold (winter, frozen) and dark (abyssal, nexus) → `ironfang_spire`; any other biome is 400 (§2.9).
    *
    * Needs the caller’s token (not a guest).
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -5016,7 +5050,7 @@ export class GameDataClient {
    *
    * `POST /api/characters` (200: The character created by an earlier request with the same idempotency key. 201: The new character.)
    *
-   * Class, race and faction are ids of the published catalog, the race within its faction; at most four per era, then 409. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * Class, race and faction are ids of the published catalog (`classes.json`, `races.json`, `factions.json`), the race within its faction; at most four per era, then 409. The character's id (a uuid) is its only key. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
    *
    * Needs the caller’s token (not a guest).
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -5030,7 +5064,7 @@ export class GameDataClient {
    *
    * `GET /api/characters/{key}/progress` (200: The progress and its revision.)
    *
-   * A game server reads any character’s progress; a player’s token, its own characters’ only.
+   * A game server reads any character’s progress; a player’s token, its own characters’ only: another account’s character is 404, like one that does not exist. An `STDG-*` display stamp sent as the key is 400 that says so.
    *
    * A player’s own token (not a guest), or a game server’s credentials (a token whose role is server, admin or master, or `X-Admin-Password`) acting for the account; what each may write is listed in the description.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -5044,7 +5078,7 @@ export class GameDataClient {
    *
    * `PATCH /api/characters/{key}/progress` (200: The new progress.)
    *
-   * A JSON merge patch of the character-scoped fields (account-scoped fields are refused). A player’s token writes the fields the player chooses; progression, equipment and world state are a game server’s, and derived fields no request writes: 403 `FORBIDDEN` names each field refused and who writes it. Equipment names unique items the character's account owns, each assigned to the character or already equipped by it. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * A JSON merge patch of the character-scoped fields (`attributes`, `profession_levels`, `equipment_on_body`, `weapon_mastery`, `skill_loadouts`); account-scoped fields sent to a character (`bag`, `resources`, `inventory`, `learned_recipes`, `wallet`, `soft_balance`, `home_island`) are refused by name. The merged progress is checked whole; at most 64 KiB. A player’s token writes the fields the player chooses; progression, equipment and world state are a game server’s, and derived fields no request writes: 403 `FORBIDDEN` names each field refused and who writes it. Equipment names unique items the character's account owns, each assigned to the character or already equipped by it. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
    *
    * A player’s own token (not a guest), or a game server’s credentials (a token whose role is server, admin or master, or `X-Admin-Password`) acting for the account; what each may write is listed in the description.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -5058,7 +5092,7 @@ export class GameDataClient {
    *
    * `POST /api/auth/external` (200: Our token, the account and its characters.)
    *
-   * The platform’s JWT is verified against its JWKS; the identity’s account is created on its first login. Our token comes back; the platform’s is never stored.
+   * The platform’s JWT is verified against its JWKS (`EXTERNAL_AUTH_*`; asymmetric algorithms only; `iss`, `aud`, `exp` and `sub` checked): 401 when it is not valid, 503 when the platform’s keys cannot be reached. Its `sub` is the external user id. The first login creates an account and user (username `<provider>:<id>`, display name the platform’s `preferred_username`); two simultaneous first logins get the same account. The answer is our token for the account (role `player`, one hour) with the account and its characters of every era. Only the external user id, its username and the link time are kept; the platform’s token never is, nor logged.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
    */
   externalLogin(args: ExternalLoginArgs, options?: CallOptions): Promise<ApiResponse<AuthLoginResponse>> {
@@ -5096,7 +5130,7 @@ export class GameDataClient {
    *
    * `POST /api/uuid` (200: The item minted by an earlier request with the same idempotency key. 201: The minted item.)
    *
-   * A `studio_uuid` for an `ITEM-*` definition of the catalog, owned by the account. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * A `studio_uuid` for an `ITEM-*` definition of the catalog's `canonical-items-manifest.json` that is not a consumable (stackables are bag quantities), owned by the account. Only the service mints instance ids; a definition id is never taken for one. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Parallel mints with one key make one item.
    *
    * Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -5122,7 +5156,7 @@ export class GameDataClient {
    *
    * `POST /api/ledger/{key}/events` (200: The event recorded by an earlier request with the same idempotency key. 201: The recorded event.)
    *
-   * Assigned, equipped, unequipped, transferred, consumed or destroyed (a void is an operator’s, `POST /api/admin/items/{studio_uuid}/void`); 409 when the item’s state forbids it. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * Appends one event: `assigned` or `equipped` (to a character of the owner, from owned or assigned), `unequipped` (from equipped), `transferred` (to another account, from owned or assigned), `consumed` or `destroyed` (final: nothing follows them). 409 when the item’s state forbids the event; `voided` is an operator’s (`POST /api/admin/items/{studio_uuid}/void`) and 400 here. Each event has its own idempotency key per item. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
    *
    * Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -5148,7 +5182,7 @@ export class GameDataClient {
    *
    * `POST /api/inventory/grant` (200: The entry of an earlier request with the same idempotency key. 201: The bag entry.)
    *
-   * 409 when the quantity held would pass 2^53 - 1. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * 409 when the quantity held would pass 2^53 - 1. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Stackables are the `MATL-*` materials of `master-materials.json` and the consumables of `canonical-items-manifest.json`, held as quantities without a per-stack id; 1 to 1,000,000 units per change, recorded append-only under the source ref `bag-grant:{idempotencyKey}`. The bag is the account's: a body that names a character is refused.
    *
    * Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -5162,7 +5196,7 @@ export class GameDataClient {
    *
    * `POST /api/inventory/consume` (200: The entry of an earlier request with the same idempotency key. 201: The bag entry.)
    *
-   * 409 beyond the quantity held. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`.
+   * 409 beyond the quantity held. Idempotent on `idempotencyKey`, forever: the same key with the same request answers the first result with `Idempotent-Replayed: true` and changes nothing; the same key with another request is 422 `IDEMPOTENCY_KEY_REUSED`. Stackables are the `MATL-*` materials of `master-materials.json` and the consumables of `canonical-items-manifest.json`, held as quantities without a per-stack id; 1 to 1,000,000 units per change, recorded append-only under the source ref `bag-consume:{idempotencyKey}`. The bag is the account's: a body that names a character is refused.
    *
    * Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -5190,7 +5224,7 @@ export class GameDataClient {
    *
    * `POST /api/account/recipes` (200: Learned before. 201: Learned now.)
    *
-   * A game server teaches the account it names (`studioId` or `accountId`) when the player earns the recipe in play. Learning it again answers 200 with the first time and changes nothing.
+   * A game server teaches the account it names (`studioId` or `accountId`) a `RECP-*` recipe of `master-recipes.json` when the player earns it in play. Learning it again answers 200 with the first time and changes nothing.
    *
    * Game servers: a token whose role is server, admin or master, or `X-Admin-Password`.
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).
@@ -5204,7 +5238,7 @@ export class GameDataClient {
    *
    * `GET /api/account/export` (200: The export.)
    *
-   * The same document as the operators’ export, for the caller’s own account; a download (`Content-Disposition`).
+   * The same document as the operators’ export, for the caller’s own account, without which operator asked for each entry, bag reversal or item void, and without a ban’s reason; a download (`Content-Disposition`).
    *
    * Needs the caller’s token (not a guest).
    * @throws ApiError with the problem's `code` for every refusal (see the OpenAPI document for the codes).

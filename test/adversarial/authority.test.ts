@@ -1,5 +1,5 @@
 /**
- * Server authority over player state (spec 1.8, 2.6, 2.8, 2.9, 4.8; `api/_lib/player/authority.ts`; README
+ * Server authority over player state (spec 1.8, 2.6, 2.8, 2.9, 4.8; `api/_lib/player/authority.ts`; docs/api.md
  * "Security"), attacked through the player entry on both stores. A player's token (of role `player` or
  * `member`) cannot write progression, equipment, recipes or the island's derived fields, neither by
  * setting them nor by removing them with a merge patch's `null`, nor for another account; a game server

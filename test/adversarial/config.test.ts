@@ -1,6 +1,6 @@
 /**
  * Production configuration fails loudly (spec 1.7, 1.8: the ledger and player state have one owner;
- * README "Configuration" rule 1 and "Deploy on Vercel"; docs/architecture.md "Configuration";
+ * `api/_lib/config.ts` rule 1 and docs/deploy.md; docs/architecture.md "Configuration";
  * `api/_lib/config.ts`), attacked as a careless operator would deploy: a Vercel environment that names the
  * embedded SQLite store explicitly, or names no driver at all but carries the local tools' `LOCAL_RUNTIME`
  * marker copied from a development `.env`. Every route of every stateful entry (the route table walked

@@ -1,5 +1,5 @@
 /**
- * Operators can see causes (docs/architecture.md "Logs", "Errors"; README "Security"; `api/_lib/log.ts`,
+ * Operators can see causes (docs/architecture.md "Logs", "Errors"; docs/api.md "Security"; `api/_lib/log.ts`,
  * `api/_lib/http/entry.ts`, `api/_lib/throttle/policy.ts`), attacked through the entries on both stores
  * while the store is broken (a SQLite data folder under a file; a Redis URL with a password pointing at a
  * closed port) and while operators act: every 5xx is one `server-error` line with its cause and request id,

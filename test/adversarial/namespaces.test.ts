@@ -1,6 +1,6 @@
 /**
  * Namespaces that cannot collide (spec 2.8 `users.username` "may carry a provider prefix", 4.8 and 5.5
- * external login; README "Player state"; `api/_lib/player/external-login.ts`): an operator creating
+ * external login; docs/guides/player-state.md; `api/_lib/player/external-login.ts`): an operator creating
  * accounts through `POST /api/admin/accounts`, before, after or while an external identity first logs in,
  * with the very client key external login uses (`external:<provider>:<id>`) or a username in its
  * namespace, neither blocks that identity's login nor is answered the identity's account, and the

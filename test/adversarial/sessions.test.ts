@@ -1,6 +1,6 @@
 /**
  * Sessions, bans and the read-only operator role (spec 5.3, 5.4; docs/architecture.md "Sessions and bans";
- * README "Security" and the role table of "Access (§5.3, §5.4)"), attacked through the entries on both
+ * docs/api.md "Security" and the README's role table, "Who may do what"), attacked through the entries on both
  * stores as a hostile player, a hostile game server and a careless operator would:
  *
  * - a token issued at or before the revocation second is 401 on every route that acts for the account

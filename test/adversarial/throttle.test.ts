@@ -1,5 +1,5 @@
 /**
- * Guessing is throttled (README "Security", Throttling; docs/architecture.md "Throttle";
+ * Guessing is throttled (docs/api.md "Security", throttled guessing; docs/architecture.md "Throttle";
  * `api/_lib/throttle/policy.ts`: a client that made `RATE_LIMIT_AUTH_FAILURES` failed sign-ins within
  * `RATE_LIMIT_AUTH_WINDOW_S` is refused with 429, `Retry-After` and problem+json for every credential,
  * the right one included, until the window has passed), attacked through the entries on both stores with

@@ -1,5 +1,5 @@
 /**
- * Tokens fail closed (spec 5.2, 5.3, 5.4; README "Wallet ledger and accounts", Tokens;
+ * Tokens fail closed (spec 5.2, 5.3, 5.4; docs/api.md "Tokens";
  * `api/_lib/auth/tokens.ts`, `guard.ts`), attacked on every access level a route can declare (admin, game
  * server, player or game server, player), through the entries on both stores, with tokens signed by the
  * service's own secret but carrying what should never pass: a `guest` claim of any value but the literal

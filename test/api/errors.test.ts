@@ -1,9 +1,9 @@
-// The one error type and its code → status table (api/_lib/errors.ts): the statuses the README's error
+// The one error type and its code → status table (api/_lib/errors.ts): the statuses docs/api.md's error
 // table documents, a title per code, and what a ServiceError carries to the problem response.
 import { describe, expect, it } from 'vitest';
 import { STATUS_OF, ServiceError, TITLE_OF, isServiceError, type ErrorCode } from '../../api/_lib/errors.js';
 
-/** The README's "Errors" table (and docs/architecture.md for 422/412/428/409). */
+/** The "Errors" table of docs/api.md (and docs/architecture.md for 422/412/428/409). */
 const DOCUMENTED: Record<ErrorCode, number> = {
   INVALID_QUERY: 400,
   INVALID_BODY: 400,

@@ -1,4 +1,4 @@
-// Query-parameter policy of every function (api/_lib/http/params.ts; README "Query parameters"): every bad
+// Query-parameter policy of every function (api/_lib/http/params.ts; docs/api.md "Query parameters"): every bad
 // parameter at once, repeated and unknown names refused, `_`-prefixed names ignored, blank as absent,
 // plain-digit integers with bounds, limits clamped and reported in X-Limit-* headers, string length
 // limits (200 for q, 100 for word filters), and the canonical string behind the ETag.

@@ -1,6 +1,6 @@
 // Response helpers every function shares (api/_lib/http/respond.ts): the caching pair and ETag/304 of
-// public GETs (README "Endpoints", spec 4.2 and 8), CORS headers on every answer, the preflight, and the one
-// error-to-response mapping with its bounds (RFC 9457 problem+json; README "Errors").
+// public GETs (docs/api.md "Paths and headers", spec 4.2 and 8), CORS headers on every answer, the preflight, and the one
+// error-to-response mapping with its bounds (RFC 9457 problem+json; docs/api.md "Errors").
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   cachedResponse,

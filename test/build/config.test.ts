@@ -1,5 +1,5 @@
 /**
- * The catalog config (build/pipeline/config.ts, README "Catalog config"): what a content author gets
+ * The catalog config (build/pipeline/config.ts, docs/guides/catalog.md "The catalog config"): what a content author gets
  * from `catalog.config.json`. Pins the refusal of a missing, malformed or schema-breaking file (every
  * problem listed with its pointer, the file named), and the defaults and normalisation of a valid
  * one: hosts without trailing slashes, the `sprite:` namespace, `studioUuid`, the retired systems

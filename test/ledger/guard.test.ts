@@ -105,7 +105,7 @@ describe('every guard, every role', () => {
     'game-server': requireGameServer,
     'player-or-game-server': requirePlayerOrGameServer,
   } as const;
-  /** Who each guard lets in (role → admitted), as README "Access" and the route table say. */
+  /** Who each guard lets in (role → admitted), as the README's "Who may do what" and the route table say. */
   const ADMITS: Record<keyof typeof GUARDS, readonly Role[]> = {
     admin: ['admin', 'master'],
     support: ['support', 'admin', 'master'],

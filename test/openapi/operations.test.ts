@@ -69,7 +69,7 @@ describe('document', () => {
       }
       expect(params.some((p) => p.in === 'path')).toBe(route.path.includes('{key'));
     }
-    // spot checks against the README's table
+    // spot checks against the parameters the search handler parses
     const search = doc.paths['/api/search']!.get!.parameters as { name: string; schema: Json }[];
     expect(search.find((p) => p.name === 'limit')!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
     expect(search.find((p) => p.name === 'q')!.schema).toEqual({ type: 'string', maxLength: 200, pattern: '\\S' });

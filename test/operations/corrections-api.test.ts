@@ -1,6 +1,6 @@
 /**
  * Operators' corrections of player state and the histories support reads, through the routes on both
- * stores (docs/architecture.md, "Bag reversals", "Voided items", "Player look-up"; README, "Access"):
+ * stores (docs/architecture.md, "Bag reversals", "Voided items", "Player look-up"; the README's "Who may do what"):
  *
  * - `POST /api/admin/bag-reversals` reverses a grant once, linked both ways, with 409s that say why (a
  *   second reversal naming the first, a consumption, a reversal, units no longer held), 404 for a grant the

@@ -163,7 +163,7 @@ describe('content types', () => {
     expect(extensionOf('noext')).toBe('');
   });
 
-  it('takes exactly the documented allow-list (module header and README, "Storage")', () => {
+  it('takes exactly the documented allow-list (module header and the upload operation, build/openapi/operations.ts)', () => {
     expect(KINDS).toEqual(['image', 'model', 'audio', 'video']);
     expect(ACCEPTED).toEqual({
       png: { kind: 'image', contentType: 'image/png', extensions: ['png'] },

@@ -1,5 +1,5 @@
 /**
- * Throttling through the entries (`api/_lib/throttle/policy.ts`; README "Security"), on SQLite and on a
+ * Throttling through the entries (`api/_lib/throttle/policy.ts`; docs/api.md "Security"), on SQLite and on a
  * real redis-server: guessing the admin password or forging tokens is refused with 429 and `Retry-After`
  * after the budget of failures, the right password included, until the window has passed; a token
  * verified before is no guess; writes are counted per client, per player account and per game server; a
