@@ -3,7 +3,7 @@
  * and learned recipes, in one function entry (one cold start and one bundle for the game client's state
  * calls; docs/architecture.md, "Functions"). Who may call each route is declared in the route table; who may
  * write which field of player state is `api/_lib/player/authority.ts` (a player writes what it freely
- * chooses, a game server what confers power or value; README "Security" has the table). A player's token
+ * chooses, a game server what confers power or value; docs/architecture.md, "Who writes player state", has the table). A player's token
  * acts for its own account (a token whose studio id has no account is 404); a game server names the
  * account (`?studioId=` on the island and recipe reads, the character id on progress, a selector in a
  * body). Every route refuses a query parameter it does not take (400). A refused request changes nothing.

@@ -61,7 +61,7 @@ export type SpriteAnswer = SpriteResponse;
 /** One sprite character (`schemas/responses/character.schema.json`, spec §4.5). */
 export type CharacterAnswer = CharacterResponse;
 
-/** A page of a registry list: `{ total, page, limit, count, category, items }` (README, "Sprite registry"). */
+/** A page of a registry list: `{ total, page, limit, count, category, items }` (the OpenAPI document, `/docs/`). */
 export interface RegistryPage<T> {
   readonly total: number;
   readonly page: number;

@@ -154,7 +154,7 @@ export interface ServiceConfig {
 }
 
 /**
- * Budgets of the throttle (`api/_lib/throttle/`; README "Security"): each a count per sliding window per
+ * Budgets of the throttle (`api/_lib/throttle/`; docs/api.md, "Security"): each a count per sliding window per
  * key, 0 turning that budget off.
  */
 export interface ThrottleConfig {

@@ -28,7 +28,7 @@ import { ServiceError } from '../errors.js';
 /**
  * Roles a token may carry (spec 5.3: `admin` and `master` hold admin rights; `server` is a game server's,
  * which may mint and record unique items, spec 2.6; `support` is an operator's who may look up and export
- * but change nothing; README, "Roles").
+ * but change nothing; README, "Who may do what").
  */
 export const ROLES = ['player', 'member', 'admin', 'master', 'server', 'support'] as const;
 /** One role. */

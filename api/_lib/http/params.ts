@@ -1,7 +1,7 @@
 /**
  * Declarative query-parameter parsing that reports every bad parameter at once.
  *
- * Policy (documented in the README, "Query parameters"):
+ * Policy (documented in docs/api.md, "Query parameters"):
  * - A parameter given more than once is an error (`tier=1&tier=2` → 400), never "last one wins".
  * - Unknown parameters are an error (a typo such as `teir=3` must not silently return unfiltered data),
  *   except names that start with `_`: those are reserved for routing (`_route`, `_key` added by the

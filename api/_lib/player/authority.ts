@@ -1,6 +1,6 @@
 /**
  * Who writes each field of player state (spec 1.8: player state is owned by the game API; 2.8, 2.9;
- * README "Security" and docs/architecture.md "Player state" show this table). The rule: whatever
+ * docs/architecture.md, "Who writes player state", shows this table). The rule: whatever
  * confers power or value (progression, equipment, recipes, items, coin, derived terrain) is written by a
  * game server or derived by the service, and checked against the catalog and the item ledger; what the
  * player freely chooses (camp position, the layout of clearings, skill loadouts) the player writes.

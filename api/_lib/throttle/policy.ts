@@ -1,5 +1,5 @@
 /**
- * Who is throttled, and how (README "Security", "Throttling"; the budgets are configuration,
+ * Who is throttled, and how (docs/api.md, "Security"; the budgets are configuration,
  * `RATE_LIMIT_*`, `api/_lib/config.ts`). The entry helper (`api/_lib/http/entry.ts`) applies it to every
  * function request before its handler runs:
  *

@@ -1,5 +1,5 @@
 /**
- * The throttle's port (README "Security", "Throttling"; docs/architecture.md, "Throttle"): budgets of
+ * The throttle's port (docs/api.md, "Security"; docs/architecture.md, "Throttle"): budgets of
  * hits per key over a sliding window, kept where the deployment keeps its state, so that every instance
  * of a function counts against the same budget.
  *
