@@ -426,6 +426,51 @@ describe('overview cursor', () => {
   });
 });
 
+describe('wallet page snapshot', () => {
+  it('answers a balance that is the sum of its entries up to the newest, however credits land between its reads', async () => {
+    const { store, account } = await storeWithAccount();
+    let n = 0;
+    const grant = (amount: number, purpose: 'test' | 'verify' = 'test') =>
+      verifySend(store, { studioId: account.studioId, amount, purpose, idempotencyKey: `snap-${++n}-key` }, 1_000_000, clock);
+    for (const a of [3, 4, 5]) await grant(a);
+    await grant(7, 'verify');
+    // a store that lets a credit land before every read but the first, and whose own balance read is stale
+    let reads = 0;
+    const racing: LedgerStore = Object.create(store, {
+      balance: { value: () => Promise.resolve(-1) },
+      postings: {
+        value: async (id: string, options: Parameters<LedgerStore['postings']>[1]) => {
+          if (reads++ > 0) await grant(100 + reads);
+          return store.postings(id, options);
+        },
+      },
+    }) as LedgerStore;
+    const page = async (query: Parameters<typeof overview>[2]) => {
+      reads = 0;
+      return overview(racing, tokenOf(account.studioId), query);
+    };
+    // unfiltered first page: the newest posting's running sum, the page being every entry
+    const first = await page({ limit: 50 });
+    expect(first.balance).toBe(first.transactions.reduce((sum, t) => sum + t.amount, 0));
+    expect(first.balance).toBe(3 + 4 + 5 + 7);
+    // filtered: the page stops at the posting whose running sum is the balance, no newer credit shown
+    const filtered = await page({ limit: 50, purpose: 'test' });
+    const all = await overview(store, tokenOf(account.studioId), { limit: 200 });
+    const newest = all.transactions.find((t) => t.balanceAfter === filtered.balance)!;
+    expect(filtered.transactions.every((t) => t.seq <= newest.seq && t.purpose === 'test')).toBe(true);
+    expect(filtered.transactions.map((t) => t.seq)).toEqual(
+      all.transactions.filter((t) => t.seq <= newest.seq && t.purpose === 'test').map((t) => t.seq),
+    );
+    // a cursor's page: entries older than its cursor, the balance the newest's at the time of the read
+    const firstTwo = await page({ limit: 2 });
+    const second = await page({ limit: 2, cursor: firstTwo.cursor! });
+    const now = await overview(store, tokenOf(account.studioId), { limit: 1 });
+    expect(second.balance).toBeLessThan(now.balance);
+    expect(second.transactions.every((t) => t.seq < firstTwo.transactions.at(-1)!.seq)).toBe(true);
+    await store.close();
+  });
+});
+
 describe('rfc3339Time', () => {
   it('reads an RFC 3339 date-time with its offset and fraction, and names no instant for an impossible one', () => {
     const read = (t: string) => rfc3339Time(t)?.toISOString();

@@ -463,7 +463,8 @@ describe('exportPlayer', () => {
       },
     });
     const out = await exportPlayer({ ledger, player: stores.player }, a, clock);
-    expect(limits).toEqual([20, 1000, 1000]);
+    // the summary's page, the export's first page, then the newest posting and the second page (walletPage)
+    expect(limits).toEqual([20, 1000, 1, 1000]);
     expect(out.exportedAt).toBe('2026-11-27T10:00:00.000Z');
     expect(out.wallet.balance).toBe(105);
     expect(out.wallet.entries.map((t) => [t.amount, t.note, t.actor])).toEqual([

@@ -31,6 +31,7 @@ import {
   type AccountSelector,
   type LedgerStore,
   type PostingFilter,
+  type PostingPage,
   type Transfer,
   type TransferKind,
 } from './types.js';
@@ -590,6 +591,11 @@ export interface WalletPage {
 /**
  * A page of `account`'s wallet (spec 4.8): what the overview answers, and what operators read with
  * `actors` (each entry then says who asked for it: `actor`, docs/architecture.md, "Reversals").
+ *
+ * The balance and the entries are one snapshot, however many credits land meanwhile: the balance is the
+ * newest posting's `balanceAfter` (the chain's running sum), and the page holds no posting newer than that
+ * one, so the balance is always the sum of the entries up to it. Unfiltered first pages take one store
+ * read (the newest posting heads the page); a filter or a cursor takes two, in order.
  * @throws ServiceError INVALID_QUERY for a bad cursor; UPSTREAM_UNAVAILABLE
  */
 export async function walletPage(
@@ -600,10 +606,18 @@ export async function walletPage(
 ): Promise<WalletPage> {
   const filter: PostingFilter = { kind: transferKindOf(query.kind), purpose: query.purpose };
   const beforeSeq = query.cursor === undefined ? undefined : decodeCursor(query.cursor, account.accountId, filter);
-  const [balance, page] = await Promise.all([
-    store.balance(account.accountId),
-    store.postings(account.accountId, { beforeSeq, limit: query.limit, filter }),
-  ]);
+  const unfiltered = filter.kind === undefined && filter.purpose === undefined;
+  let page: PostingPage;
+  let balance: number;
+  if (unfiltered && beforeSeq === undefined) {
+    page = await store.postings(account.accountId, { limit: query.limit, filter });
+    balance = page.postings[0]?.balanceAfter ?? 0;
+  } else {
+    const newest = (await store.postings(account.accountId, { limit: 1, filter: {} })).postings[0];
+    balance = newest?.balanceAfter ?? 0;
+    const bound = (newest?.seq ?? 0) + 1;
+    page = await store.postings(account.accountId, { beforeSeq: Math.min(beforeSeq ?? bound, bound), limit: query.limit, filter });
+  }
   return {
     balance,
     transactions: page.postings.map((p) => ({
