@@ -25,6 +25,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
+import { wantsHelp } from '../dev/cli.js';
 import { benchBuild, type BuildBench } from './build.js';
 import { GEN_SEED, generateCatalog } from './generate.js';
 import { extractRecords } from './records.js';
@@ -214,4 +215,23 @@ async function main(): Promise<void> {
   process.stdout.write(out.join('\n') + '\n');
 }
 
-await main();
+/** Usage of `npm run bench`, printed by `--help` (dev/cli.ts). */
+const USAGE = `Usage: npm run bench [-- --only=LIST] [--seed=N] [--queries=N] [--no-build] [--load-seconds=N]
+
+Catalog build, search, collections, export, ledger, storage and cold-start benchmarks, printed as
+markdown on stdout; progress lines on stderr. Minutes to hours, depending on --only.
+
+Options:
+  --only=LIST         a subset of sample,real,gen-100k,gen-1m,ledger,storage
+  --seed=N            seed of the queries and the generator
+  --queries=N         search queries per catalog (default 1000)
+  --no-build          search only, over existing builds
+  --load-seconds=N    seconds per URL of the export under load (default 15)
+  -h, --help          print this help
+
+Example:
+  npm run bench -- --only=sample,ledger > bench.md
+`;
+
+if (wantsHelp(process.argv.slice(2))) process.stdout.write(USAGE);
+else await main();

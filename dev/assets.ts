@@ -1,6 +1,6 @@
 /**
  * `npm run assets -- <command> …`: the authoring workflow for binaries (spec 4.9), against a running
- * service (`--server`, default `http://localhost:$PORT`):
+ * service (`--base <url>`, default `http://127.0.0.1:$PORT`, dev/cli.ts):
  *
  * - `upload <folder> --era <prefix> [--purpose play|isolate|author] [--cdn <url>]`: upload every file under
  *   the folder (dot-files skipped; sub-folders kept below the era prefix) through `POST /api/storage/upload`,
@@ -13,10 +13,11 @@
  *   `{ "version": 1, "entries": [...] }`, the copy a catalog build checks `modelRef` keys against (catalog
  *   config `assetIndex`).
  *
- * `--cdn` defaults to the URL the upload answered (the storage's public URL). Credentials: `--token-file
- * <file>` (a bearer token with role admin or master, read from the file so it never shows in the process
- * list), otherwise an admin token minted with the local development secret (as `npm run token`), which
- * only a local server accepts. Nothing secret is printed.
+ * `--cdn` defaults to the URL the upload answered (the storage's public URL). Credentials, never from argv
+ * (dev/cli.ts): `--token-file <file>` (a bearer token with role admin or master, read from the file),
+ * else `OPERATOR_TOKEN` or `ADMIN_PASSWORD` from the environment, else an admin token minted with the
+ * local secret (as `npm run token`), which only a local server (or one sharing `JWT_SECRET`) accepts.
+ * Nothing secret is printed.
  *
  * Exit codes: 0 everything passed; 1 some file was refused, failed its check or was not registered (each
  * named on stderr); 2 bad arguments or configuration; 3 the service could not be reached.
@@ -31,13 +32,31 @@ import { mintToken } from '../api/_lib/auth/tokens.js';
 import { ASSET_PURPOSES, REGISTER_BATCH_MAX, type AssetEntry } from '../api/_lib/asset-index/types.js';
 import { encodeKeyPath } from '../api/_lib/storage/keys.js';
 import { localEnvironment, withDefaults, type CliIo } from './local-env.js';
+import { SERVICE_OPTIONS, operatorHeaders, serviceBase, wantsHelp } from './cli.js';
 
 const USAGE = `Usage:
   npm run assets -- upload <folder> --era <prefix> [--purpose play|isolate|author] [--cdn <url>]
   npm run assets -- check <key>... [--cdn <url>]
   npm run assets -- register <key>... [--purpose play|isolate|author]
   npm run assets -- export --out <file>
-Options: --server <url> (default http://localhost:$PORT), --token-file <file>`;
+
+The authoring workflow for binaries (spec 4.9) against a running service: upload, check on the CDN
+with HEAD, register in the metadata index (batches of at most 100), export the index.
+
+Options:
+  --base <url>         the service (default http://127.0.0.1:$PORT, npm start's address)
+  --cdn <url>          the public URL binaries are served from (default: the URL the upload answered)
+  --purpose <p>        play (default), isolate or author
+  --era <prefix>       the key prefix of an upload
+  --out <file>         the file export writes
+  --token-file <file>  an admin bearer token, read from this file
+  -h, --help           print this help
+Credentials come from --token-file, else OPERATOR_TOKEN or ADMIN_PASSWORD in the environment, else a
+token minted with the local secret (npm start only); never from the command line.
+
+Example:
+  ADMIN_PASSWORD=… npm run assets -- upload ./models --era era1/models --base https://game.example.com
+`;
 
 /** Thrown when the service cannot be reached (exit 3). */
 class Unreachable extends Error {}
@@ -126,23 +145,27 @@ async function register(ctx: Ctx, keys: readonly string[], purpose: string): Pro
 /** Run the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], io: CliIo = {}): Promise<number> {
   const { out, err, env } = withDefaults(io);
+  if (wantsHelp(argv)) {
+    out(USAGE);
+    return 0;
+  }
   let parsed;
   try {
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
       options: {
+        ...SERVICE_OPTIONS,
         era: { type: 'string' },
         purpose: { type: 'string', default: 'play' },
         cdn: { type: 'string' },
-        server: { type: 'string' },
         'token-file': { type: 'string' },
         out: { type: 'string' },
       },
       strict: true,
     });
   } catch (e) {
-    err(`${(e as Error).message}\n${USAGE}\n`);
+    err(`${(e as Error).message}\n${USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -157,35 +180,39 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   if (command === 'check' && !values.cdn) problems.push('check needs --cdn <url>.');
   if (command === 'export' && !values.out) problems.push('export needs --out <file>.');
   let config;
+  let server = '';
   try {
+    server = serviceBase(values.base, env);
     config = loadServiceConfig(localEnvironment(env));
   } catch (e) {
     problems.push((e as Error).message);
   }
   if (problems.length > 0 || !config) {
-    err(problems.join('\n') + `\n${USAGE}\n`);
+    err(problems.join('\n') + `\n${USAGE}`);
     return 2;
   }
-  let token: string;
+  let auth: Record<string, string>;
+  const fromEnv = operatorHeaders(env);
   if (values['token-file']) {
     try {
-      token = (await readFile(values['token-file'], 'utf8')).trim();
+      auth = { Authorization: `Bearer ${(await readFile(values['token-file'], 'utf8')).trim()}` };
     } catch (e) {
       err(`--token-file cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}).\n`);
       return 2;
     }
+  } else if (fromEnv) {
+    auth = { ...fromEnv.headers };
   } else if (config.jwt.keys.kind === 'secret') {
-    token = await mintToken(config.jwt, { subject: 'STUDIO_ASSETS_CLI', role: 'admin', ttlSeconds: 3600 });
+    auth = {
+      Authorization: `Bearer ${await mintToken(config.jwt, { subject: 'STUDIO_ASSETS_CLI', role: 'admin', ttlSeconds: 3600 })}`,
+    };
   } else {
-    err('No token: pass --token-file <file> with an admin token (JWT_JWKS_URL is set, so none can be minted here).\n');
+    err(
+      'No credential: set OPERATOR_TOKEN or ADMIN_PASSWORD, or pass --token-file <file> (JWT_JWKS_URL is set, so no token can be minted here).\n',
+    );
     return 2;
   }
-  const ctx: Ctx = {
-    server: (values.server ?? `http://localhost:${config.port}`).replace(/\/+$/, ''),
-    auth: { Authorization: `Bearer ${token}` },
-    out,
-    err,
-  };
+  const ctx: Ctx = { server, auth, out, err };
   try {
     switch (command) {
       case 'check': {

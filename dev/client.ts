@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { repositoryOpenApi } from '../build/site.js';
 import { generatedFileCli } from './generated-file.js';
+import { wantsHelp } from './cli.js';
 
 /** The generated file, relative to the project root. */
 export const CLIENT_FILE = 'client/src/generated.ts';
@@ -239,7 +240,8 @@ export async function renderRepositoryClient(): Promise<string> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const text = await renderRepositoryClient();
+  // `--help` answers before the OpenAPI document is built (dev/cli.ts)
+  const text = wantsHelp(process.argv.slice(2)) ? '' : await renderRepositoryClient();
   process.exitCode = generatedFileCli(process.argv.slice(2), {
     file: CLIENT_FILE,
     source: 'the OpenAPI document',

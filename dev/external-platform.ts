@@ -19,6 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { loadServiceConfig } from '../api/_lib/config.js';
 import { withDefaults, type CliIo } from './local-env.js';
+import { wantsHelp } from './cli.js';
 
 /** Path of the stand-in's JWKS on the local server. */
 export const PLATFORM_JWKS_PATH = '/dev/external-platform/jwks.json';
@@ -67,11 +68,28 @@ export async function platformToken(dataDir: string, user: string, name: string,
     .sign(key);
 }
 
-const USAGE = 'Usage: npm run platform-token -- --user <external user id> [--name <username>] [--ttl SECONDS]';
+const USAGE = `Usage: npm run platform-token -- --user <external user id> [--name <username>] [--ttl SECONDS]
+
+Prints a token of the local stand-in external platform (npm start's; never a real platform's), for
+POST /api/auth/external. Signs locally with the key in DATA_DIR; talks to no service.
+
+Options:
+  --user <id>        the platform's user id (1-128 of letters, digits, _.:@-)
+  --name <username>  its preferred_username (default the id)
+  --ttl SECONDS      lifetime, 1 to 86400 (default 600)
+  -h, --help         print this help
+
+Example:
+  PT=$(npm run -s platform-token -- --user 76561198000000001 --name Ada)
+`;
 
 /** Run the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], io: CliIo = {}): Promise<number> {
   const { out, err, env } = withDefaults(io);
+  if (wantsHelp(argv)) {
+    out(USAGE);
+    return 0;
+  }
   let values;
   try {
     values = parseArgs({
@@ -80,7 +98,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
       strict: true,
     }).values;
   } catch (e) {
-    err(`${(e as Error).message}\n${USAGE}\n`);
+    err(`${(e as Error).message}\n${USAGE}`);
     return 2;
   }
   const problems: string[] = [];
@@ -89,7 +107,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   if (!/^\d{1,6}$/.test(values.ttl) || Number(values.ttl) < 1 || Number(values.ttl) > 86_400)
     problems.push('--ttl must be a whole number of seconds from 1 to 86400.');
   if (problems.length > 0) {
-    err(problems.join('\n') + `\n${USAGE}\n`);
+    err(problems.join('\n') + `\n${USAGE}`);
     return 2;
   }
   const dataDir = loadServiceConfig(env).dataDir;

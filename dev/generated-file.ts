@@ -1,6 +1,7 @@
 /**
  * The command line of a generated, committed file (`npm run routes`, `npm run validators`): write the file
  * from its source, or with `--check` write nothing and exit 1 when it differs (for CI and hooks).
+ * `--help` prints the usage and exits 0 before the file is rendered (dev/cli.ts).
  * Exit codes: 0 written or up to date, 1 out of date (`--check`), 2 bad arguments.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ export interface GeneratedFile {
   readonly source: string;
   /** The npm script that writes it (e.g. `routes`). */
   readonly script: string;
-  /** The file's text as it must be. */
+  /** The file's text as it must be; not called for `--help`. */
   readonly render: () => string;
 }
 
@@ -25,11 +26,24 @@ export interface GeneratedFile {
  * @returns the exit code.
  */
 export function generatedFileCli(argv: readonly string[], g: GeneratedFile): number {
+  const usage =
+    `Usage: npm run ${g.script} [-- --check]\n\nWrites ${g.file} from ${g.source}.\n\nOptions:\n` +
+    `  --check     write nothing; exit 1 when ${g.file} differs from ${g.source}\n  -h, --help  print this help\n\n` +
+    `Example:\n  npm run ${g.script} -- --check\n`;
   let check: boolean;
   try {
-    check = parseArgs({ args: [...argv], options: { check: { type: 'boolean', default: false } }, strict: true }).values.check;
+    const { values } = parseArgs({
+      args: [...argv],
+      options: { check: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+      strict: true,
+    });
+    if (values.help) {
+      process.stdout.write(usage);
+      return 0;
+    }
+    check = values.check;
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\nUsage: npm run ${g.script} [-- --check]\n`);
+    process.stderr.write(`${(e as Error).message}\n${usage}`);
     return 2;
   }
   const path = join(PROJECT_ROOT, g.file);

@@ -82,6 +82,7 @@ import { storage } from '../api/_lib/storage/store.js';
 import { MANIFEST_FILE } from '../api/_lib/formats/index.js';
 import { BUILD_REPORT_FILE, publishedBuildReport, type PublishedBuildReport } from '../api/_lib/formats/build-report.js';
 import { CATALOG_ARGS } from '../build/cli.js';
+import { DEFAULT_PORT, wantsHelp } from './cli.js';
 
 /** Repository root (the folder holding `vercel.json` and `api/`). */
 export const REPO_ROOT = PROJECT_ROOT;
@@ -601,7 +602,7 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
     allowPositionals: false,
     strict: true,
   });
-  const rawPort = values.port ?? env.PORT ?? '3000';
+  const rawPort = values.port ?? env.PORT ?? String(DEFAULT_PORT);
   if (!/^\d+$/.test(rawPort) || Number(rawPort) > 65535)
     throw new TypeError(`--port/PORT must be a whole number from 0 to 65535, not "${rawPort}".`);
   return {
@@ -622,13 +623,36 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/** Usage of `npm start`, printed by `--help` and after a bad argument (dev/cli.ts). */
+export const SERVE_USAGE = `Usage: npm start -- [--src DIR] [--config FILE] [--out DIR] [--port N] [--no-build]
+
+Builds the catalog, then serves it and the functions of api/ on http://127.0.0.1:<port> with the
+routing of production (vercel.json), on the embedded SQLite store and local storage unless the
+environment names others (README, "Configuration").
+
+Options:
+  --src DIR      catalog source folder (default catalog-src)
+  --config FILE  catalog config (default <src>/catalog.config.json)
+  --out DIR      output folder served (default dist)
+  --port N       port (default PORT, else ${DEFAULT_PORT}); the CLIs' --base defaults to this address
+  --no-build     serve the existing output without building
+  -h, --help     print this help
+
+Example:
+  npm start -- --port 3100
+`;
+
 /** Run `npm start`; resolves to an exit code when the server cannot start, otherwise keeps serving. */
 export async function main(argv: readonly string[]): Promise<number> {
+  if (wantsHelp(argv)) {
+    process.stdout.write(SERVE_USAGE);
+    return 0;
+  }
   let args: ServeArgs;
   try {
     args = parseServeArgs(argv, processEnvironment());
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\nUsage: npm start -- [--src DIR] [--config FILE] [--out DIR] [--port N] [--no-build]\n`);
+    process.stderr.write(`${(e as Error).message}\n${SERVE_USAGE}`);
     return 2;
   }
   const out = resolve(args.out);

@@ -1,13 +1,20 @@
 /**
- * `npm run token -- --sub <studioId> [--role player|member|admin|master|server] [--ttl SECONDS] [--guest]`
+ * `npm run token -- --sub <studioId> [--role player|member|admin|master|server|support] [--ttl SECONDS] [--guest] [--base <url>]`
  *
- * Prints a development bearer token (spec 5.2, 5.3) signed with the local HS256 secret: `JWT_SECRET`
- * when set, otherwise the development secret of `npm start` (`dev/local-env.ts`). Issuer and audience
- * come from the configuration (`JWT_ISSUER`, `JWT_AUDIENCE`). Default role `player`, lifetime 3600 s
- * (1 to 604,800). The token goes to stdout only (pipe it into a variable); nothing is logged.
+ * Prints a bearer token (spec 5.2, 5.3) signed with the HS256 secret of the environment: `JWT_SECRET`
+ * when set (a deployment's own, for its first operator token: docs/deploy.md), otherwise the development
+ * secret of `npm start` (`dev/local-env.ts`). Issuer and audience come from the configuration
+ * (`JWT_ISSUER`, `JWT_AUDIENCE`). Default role `player`, lifetime 3600 s (1 to 604,800). The secret comes
+ * from the environment only (never argv, dev/cli.ts); the token goes to stdout only (pipe it into a
+ * variable); nothing is logged.
  *
- * Exit codes: 0 printed, 2 bad arguments or configuration (with `JWT_JWKS_URL` set, tokens come from
- * the identity host and nothing can be minted here).
+ * Signing needs no service. With `--base <url>` the token is first shown to that service
+ * (`GET /api/admin/ledger/health`): a 401 means the service does not accept it (another `JWT_SECRET`,
+ * `JWT_ISSUER` or `JWT_AUDIENCE`), and nothing is printed.
+ *
+ * Exit codes: 0 printed, 1 the service at `--base` refused the token, 2 bad arguments or configuration
+ * (with `JWT_JWKS_URL` set, tokens come from the identity host and nothing can be minted here), 3 the
+ * service at `--base` could not be reached.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -15,17 +22,38 @@ import { loadServiceConfig } from '../api/_lib/config.js';
 import { mintToken, ROLES, type Role } from '../api/_lib/auth/tokens.js';
 import { STUDIO_ID } from '../api/_lib/ledger/ids.js';
 import { localEnvironment, withDefaults, type CliIo } from './local-env.js';
+import { SERVICE_OPTIONS, serviceBase, wantsHelp } from './cli.js';
 
-const USAGE = 'Usage: npm run token -- --sub <STUDIO_id> [--role player|member|admin|master|server] [--ttl SECONDS] [--guest]';
+const USAGE = `Usage: npm run token -- --sub <STUDIO_id> [--role ROLE] [--ttl SECONDS] [--guest] [--base <url>]
+
+Prints a bearer token signed with JWT_SECRET from the environment (else the development secret of
+npm start). Secrets are read from the environment only; the token goes to stdout.
+
+Options:
+  --sub <STUDIO_id>   the token's subject (an account's studio id, or an operator's name of that form)
+  --role ROLE         ${ROLES.join(', ')} (default player)
+  --ttl SECONDS       lifetime, 1 to 604800 (default 3600)
+  --guest             a guest token (spec 5.4)
+  --base <url>        first check that this service accepts the token (e.g. https://game.example.com)
+  -h, --help          print this help
+
+Example:
+  OPERATOR_TOKEN=$(npm run -s token -- --sub STUDIO_OPERATOR --role admin --base https://game.example.com)
+`;
 
 /** Run the CLI; resolves to the exit code. `out`/`err` receive the token and messages. */
 export async function main(argv: readonly string[], io: CliIo = {}): Promise<number> {
   const { out, err, env } = withDefaults(io);
+  if (wantsHelp(argv)) {
+    out(USAGE);
+    return 0;
+  }
   let values;
   try {
     values = parseArgs({
       args: [...argv],
       options: {
+        ...SERVICE_OPTIONS,
         sub: { type: 'string' },
         role: { type: 'string', default: 'player' },
         ttl: { type: 'string', default: '3600' },
@@ -34,7 +62,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
       strict: true,
     }).values;
   } catch (e) {
-    err(`${(e as Error).message}\n${USAGE}\n`);
+    err(`${(e as Error).message}\n${USAGE}`);
     return 2;
   }
   const problems: string[] = [];
@@ -43,8 +71,14 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   if (!(ROLES as readonly string[]).includes(values.role)) problems.push(`--role must be one of ${ROLES.join(', ')}.`);
   if (!/^\d{1,6}$/.test(values.ttl) || Number(values.ttl) < 1 || Number(values.ttl) > 604_800)
     problems.push('--ttl must be a whole number of seconds from 1 to 604800.');
+  let base: string | undefined;
+  try {
+    base = values.base === undefined ? undefined : serviceBase(values.base, env);
+  } catch (e) {
+    problems.push((e as Error).message);
+  }
   if (problems.length > 0) {
-    err(problems.join('\n') + `\n${USAGE}\n`);
+    err(problems.join('\n') + `\n${USAGE}`);
     return 2;
   }
   let config;
@@ -55,14 +89,28 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     err(`${(e as Error).message}\n`);
     return 2;
   }
-  out(
-    (await mintToken(config.jwt, {
-      subject: values.sub!,
-      role: values.role as Role,
-      ttlSeconds: Number(values.ttl),
-      guest: values.guest,
-    })) + '\n',
-  );
+  const token = await mintToken(config.jwt, {
+    subject: values.sub!,
+    role: values.role as Role,
+    ttlSeconds: Number(values.ttl),
+    guest: values.guest,
+  });
+  if (base !== undefined) {
+    let status: number;
+    try {
+      const res = await fetch(`${base}/api/admin/ledger/health`, { headers: { Authorization: `Bearer ${token}` } });
+      await res.body?.cancel();
+      status = res.status;
+    } catch (e) {
+      err(`${base} cannot be reached (${(e as Error).message}).\n`);
+      return 3;
+    }
+    if (status === 401) {
+      err(`${base} does not accept this token (401): JWT_SECRET, JWT_ISSUER or JWT_AUDIENCE differ from the deployment's.\n`);
+      return 1;
+    }
+  }
+  out(token + '\n');
   return 0;
 }
 

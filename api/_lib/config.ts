@@ -32,6 +32,15 @@
  *    variable of the stateful half makes every stateful route answer 503 naming nothing internal (the
  *    operator's log lists every problem, once) and leaves the catalog routes, public and credential-free
  *    (spec 5.1), answering.
+ * 6. **Upstash under Vercel's names.** `KV_REST_API_URL` and `KV_REST_API_TOKEN`, which Vercel's Upstash
+ *    integration sets, are second names of `UPSTASH_REDIS_REST_URL` and `UPSTASH_REDIS_REST_TOKEN` (the
+ *    names `@upstash/redis`'s `Redis.fromEnv()` falls back to), under the same checks (rules 3 and 4); both
+ *    names set to different values is a problem naming both. The integration also sets `REDIS_URL` and
+ *    `KV_URL` (`rediss://` to the same database): a `REDIS_URL` whose host is the REST URL's names the same
+ *    database, so the REST pair is used and `REDIS_URL` is left aside; a `REDIS_URL` of another host
+ *    beside a REST URL is a problem (which database would be meant?). `STORE_DRIVER=redis` is still what
+ *    chooses the driver (rule 1). `KV_REST_API_READ_ONLY_TOKEN` and `KV_URL` are never used; they are
+ *    blanked out of the log like the secrets.
  *
  * Configuration errors name variables and what to set, never values.
  */
@@ -376,10 +385,45 @@ class Reader {
     }
     return new Secret(value);
   }
+  /**
+   * A variable that has a second name (rule 6 of the module header): the value under `names[0]`, else
+   * under `names[1]`, with the name it was found under (`names[0]` when neither is set). Both set to
+   * different values is a problem naming both, never their values.
+   */
+  aliased(names: readonly [primary: string, alias: string]): { readonly name: string; readonly value: string | undefined } {
+    const [primary, alias] = names;
+    const a = this.get(primary);
+    const b = this.get(alias);
+    if (a !== undefined && b !== undefined && a !== b)
+      this.problem(
+        primary,
+        `and ${alias} are both set and differ; they name the same setting (${alias} is the name Vercel's Upstash integration sets): remove one or give both the same value.`,
+      );
+    if (a === undefined && b !== undefined) return { name: alias, value: b };
+    return { name: primary, value: a };
+  }
   folder(name: string, fallback: string): string {
     const v = this.get(name) ?? fallback;
     if (v.includes('\0')) this.problem(name, 'must be a folder path.');
     return isAbsolute(v) ? v : resolve(PROJECT_ROOT, v);
+  }
+}
+
+/**
+ * The Upstash REST variables and their second names (rule 6 of the module header): the names
+ * `@upstash/redis`'s `Redis.fromEnv()` falls back to, which Vercel's Upstash integration sets.
+ */
+export const UPSTASH_ALIASES = Object.freeze([
+  Object.freeze(['UPSTASH_REDIS_REST_URL', 'KV_REST_API_URL'] as const),
+  Object.freeze(['UPSTASH_REDIS_REST_TOKEN', 'KV_REST_API_TOKEN'] as const),
+] as const);
+
+/** True when two URLs parse and name the same host (case-insensitive); false when either does not parse. */
+function sameHost(a: string, b: string): boolean {
+  try {
+    return new URL(a).hostname.toLowerCase() === new URL(b).hostname.toLowerCase();
+  } catch {
+    return false;
   }
 }
 
@@ -434,11 +478,15 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   const storeDriver = r.oneOf('STORE_DRIVER', ['sqlite', 'redis'] as const) ?? (embeddedByDefault ? 'sqlite' : undefined);
   let store: StoreConfig;
   const respUrl = r.get('REDIS_URL');
-  if (storeDriver === 'redis' && respUrl !== undefined) {
-    if (r.get('UPSTASH_REDIS_REST_URL') !== undefined)
+  // rule 6: the REST pair under either of its names; REDIS_URL of the same database stands aside
+  const restUrl = r.aliased(UPSTASH_ALIASES[0]);
+  const restToken = r.aliased(UPSTASH_ALIASES[1]);
+  const sameDatabase = respUrl !== undefined && restUrl.value !== undefined && sameHost(respUrl, restUrl.value);
+  if (storeDriver === 'redis' && respUrl !== undefined && !sameDatabase) {
+    if (restUrl.value !== undefined)
       r.problem(
         'REDIS_URL',
-        'set either REDIS_URL (a redis-server over RESP) or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (Upstash over REST), not both.',
+        `set either REDIS_URL (a redis-server over RESP) or ${restUrl.name} and ${restToken.name} (Upstash over REST), not both, unless they name the same database (the same host).`,
       );
     if (!/^rediss?:\/\/[^/?#\s]+(\/\d{1,2})?$/.test(respUrl))
       r.problem('REDIS_URL', 'must look like redis://host:port or redis://host:port/db.');
@@ -454,17 +502,17 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     }
     store = { driver: 'redis', protocol: 'resp', url: new Secret(respUrl) };
   } else if (storeDriver === 'redis') {
-    const why = 'with STORE_DRIVER=redis (the REST URL and token of an Upstash Redis database; or set REDIS_URL for a redis-server)';
-    const url = r.url('UPSTASH_REDIS_REST_URL', r.required('UPSTASH_REDIS_REST_URL', why), 'remote') ?? '';
-    const token = r.get('UPSTASH_REDIS_REST_TOKEN');
+    const why =
+      "with STORE_DRIVER=redis (the REST URL and token of an Upstash Redis database, or their KV_REST_API_URL and KV_REST_API_TOKEN names that Vercel's Upstash integration sets; or set REDIS_URL for a redis-server)";
+    const url = r.url(restUrl.name, restUrl.value ?? r.required(restUrl.name, why), 'remote') ?? '';
     store = {
       driver: 'redis',
       protocol: 'rest',
       url,
       token:
-        token === undefined
-          ? new Secret(r.required('UPSTASH_REDIS_REST_TOKEN', why))
-          : r.secret('UPSTASH_REDIS_REST_TOKEN', token, "set the database's REST token from the Upstash console"),
+        restToken.value === undefined
+          ? new Secret(r.required(restToken.name, why))
+          : r.secret(restToken.name, restToken.value, "set the database's REST token from the Upstash console"),
     };
   } else if (storeDriver === 'sqlite') {
     if (onVercel) {
@@ -706,8 +754,9 @@ export function useEnvironment(env: Environment): void {
 }
 
 /**
- * Variables whose values are secrets (rule 4 of the module header), `REDIS_URL` for its password, and
- * `ALERT_WEBHOOK_URL`, whose path may carry the receiver's token.
+ * Variables whose values are secrets (rule 4 of the module header), `REDIS_URL` and `KV_URL` for their
+ * password, Vercel's Upstash token names (rule 6), and `ALERT_WEBHOOK_URL`, whose path may carry the
+ * receiver's token.
  */
 export const SECRET_VARIABLES: readonly string[] = Object.freeze([
   'JWT_SECRET',
@@ -715,8 +764,11 @@ export const SECRET_VARIABLES: readonly string[] = Object.freeze([
   'CRON_SECRET',
   'ALERT_WEBHOOK_URL',
   'UPSTASH_REDIS_REST_TOKEN',
+  'KV_REST_API_TOKEN',
+  'KV_REST_API_READ_ONLY_TOKEN',
   'S3_SECRET_ACCESS_KEY',
   'REDIS_URL',
+  'KV_URL',
 ]);
 
 /**

@@ -2,7 +2,8 @@
  * Stage 5, emit, continued (docs/architecture.md, "Build"): the change feed and the versioned copies of the
  * catalog (format and sync protocol: `api/_lib/formats/changes.ts`).
  *
- * The previous published build is the output folder this build replaces (read before the swap): its
+ * The previous published build is the output folder this build replaces (read before the swap), or the
+ * folder `previous.ts` names or fills from the deployed site (catalog config `previousBuild`): its
  * manifest, its game-data registry and the files whose hash changed. A first build (no manifest there)
  * lists every file and definition as added. The versioned copy of a build is its catalog: every file of
  * its manifest's table except the serving structures derived from the catalog, which a consumer
@@ -54,7 +55,7 @@ export interface ChangeOutputs {
 }
 
 /** Files left out of a versioned copy (module docstring). */
-const NOT_VERSIONED = new RegExp(
+export const NOT_VERSIONED = new RegExp(
   `^api/v1/(?:(?:${COLLECTION_NAMES.join('|')})/[^/]+\\.json|collections/[^/]+\\.cidx|(?:[^/]+-)?search-index\\.json|exports/.+)$`,
 );
 

@@ -64,7 +64,7 @@ export async function loadCatalogConfig(file: string): Promise<CatalogConfig> {
       (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`),
     );
   }
-  const config = normaliseConfig(raw as RawConfig);
+  const config = normaliseConfig(raw as RawConfig, dirname(file));
   const indexPath = (raw as RawConfig).assetIndex;
   return indexPath === undefined
     ? config
@@ -111,10 +111,15 @@ interface RawConfig {
   assetIndex?: string;
   itemFileBudget?: number;
   keepBuilds?: number;
+  previousBuild?: string;
 }
 
-/** Apply defaults and freeze. `retired` defaults to `['systems-catalog.json']`. */
-function normaliseConfig(raw: RawConfig): CatalogConfig {
+/**
+ * Apply defaults and freeze. `retired` defaults to `['systems-catalog.json']`; a `previousBuild` folder
+ * resolves against `dir`, the config file's folder (a URL stays as it is, without trailing slashes).
+ */
+function normaliseConfig(raw: RawConfig, dir: string): CatalogConfig {
+  const previous = raw.previousBuild;
   return Object.freeze({
     name: raw.name,
     baseUrl: raw.base_url.replace(/\/+$/, ''),
@@ -127,5 +132,8 @@ function normaliseConfig(raw: RawConfig): CatalogConfig {
     versions: Object.freeze({ ...DEFAULT_VERSIONS, ...(raw.versions ?? {}) }),
     itemFileBudget: raw.itemFileBudget ?? DEFAULT_ITEM_FILE_BUDGET,
     keepBuilds: raw.keepBuilds ?? DEFAULT_KEEP_BUILDS,
+    ...(previous === undefined
+      ? {}
+      : { previousBuild: /^https?:\/\//i.test(previous) ? previous.replace(/\/+$/, '') : resolve(dir, previous) }),
   });
 }

@@ -10,7 +10,8 @@
  * are byte-identical (no clocks, sorted file lists, deterministic serialisation).
  */
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { writeFile, mkdir, rm } from 'node:fs/promises';
+import { writeFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { publishedFile } from '../../api/_lib/formats/layout.js';
 import { BUILD_REPORT_FILE, publishedBuildReport, type ReportStats } from '../../api/_lib/formats/build-report.js';
 import { compareCodeUnits } from '../../api/_lib/util/sorted.js';
@@ -21,6 +22,7 @@ import { collect } from './collect.js';
 import { CONFIG_FILE, loadCatalogConfig } from './config.js';
 import { fileTable, reportFileFor, serialise, stagingDirFor, swapInto, writeAll, type OutputFile } from './emit.js';
 import { changeOutputs, copyKept } from './changes.js';
+import { fetchPreviousBuild, isPreviousUrl } from './previous.js';
 import { checkLaw } from './law.js';
 import { fileKind, isLegacyKind, reportFileKinds, type FileKind } from './layout.js';
 import { Locator } from './locate.js';
@@ -50,6 +52,12 @@ export interface BuildOptions {
   readonly site?: boolean;
   /** Machine-readable report file; default `<out>-report.json` beside the output folder; `false` writes none. */
   readonly reportFile?: string | false;
+  /**
+   * The previous published build the change feed compares with and the kept versioned copies come from
+   * (`previous.ts`): a folder, or the base URL of the deployed site. Default: the catalog config's
+   * `previousBuild`, else the output folder this build replaces.
+   */
+  readonly previous?: string;
   /** Progress callback (stage changes). */
   readonly onProgress?: (event: ProgressEvent) => void;
 }
@@ -159,7 +167,25 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   const table = fileTable([...outputs.values()]);
   const manifest = serialise(deriveManifest({ config, table, kinds, retired }));
   // the change feed and versioned copies compare with the output this build replaces (`changes.ts`)
-  const changes = changeOutputs(out, { buildId: table.buildId, files: table.files, outputs, manifest, keepBuilds: config.keepBuilds });
+  const previousSource = options.previous ?? config.previousBuild;
+  let previousDir = previousSource === undefined ? out : resolve(previousSource);
+  let scratch: string | undefined;
+  if (previousSource !== undefined && isPreviousUrl(previousSource)) {
+    scratch = previousDir = await mkdtemp(join(tmpdir(), 'previous-build-'));
+    try {
+      await fetchPreviousBuild(previousSource, scratch, { buildId: table.buildId, files: table.files }, config.keepBuilds);
+    } catch (e) {
+      await rm(scratch, { recursive: true, force: true });
+      throw e;
+    }
+  }
+  const changes = changeOutputs(previousDir, {
+    buildId: table.buildId,
+    files: table.files,
+    outputs,
+    manifest,
+    keepBuilds: config.keepBuilds,
+  });
   const all = [...outputs.values(), manifest, ...changes.files];
   // the published report counts itself among the outputs (api/_lib/formats/build-report.ts)
   const published = publishedBuildReport({
@@ -172,7 +198,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   const staging = stagingDirFor(out);
   try {
     await writeAll(staging, all);
-    await copyKept(out, staging, changes.kept);
+    await copyKept(previousDir, staging, changes.kept);
     if (options.site) {
       progress('site');
       const { buildSite } = await import('../site.js');
@@ -182,6 +208,8 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   } catch (e) {
     await rm(staging, { recursive: true, force: true });
     throw e;
+  } finally {
+    if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
   }
   return finish(true, all.map((f) => f.path).sort(), table.buildId);
 }

@@ -95,6 +95,11 @@ export interface CatalogConfig {
    * newest first (default `DEFAULT_KEEP_BUILDS`, 3; `build/pipeline/changes.ts`).
    */
   readonly keepBuilds: number;
+  /**
+   * The previous published build (`previous.ts`): the base URL of the deployed site, or an absolute
+   * folder; undefined: the output folder the build replaces.
+   */
+  readonly previousBuild?: string;
 }
 
 /** Everything a pure derive function may read, and where it reports problems. */

@@ -4,6 +4,7 @@
 // folder resolved against the project root whatever the working directory.
 import { inspect } from 'node:util';
 import { resolve } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
@@ -633,6 +634,106 @@ describe('the two halves in force', () => {
       expect(getServiceConfig.bind(null)).toThrow(/CATALOG_DIR/);
       useServiceConfig(loadServiceConfig({ CATALOG_DIR: '/srv/other' }));
       expect(getCatalogDir()).toBe('/srv/other');
+    } finally {
+      useServiceConfig(undefined);
+    }
+  });
+});
+
+describe("Upstash under Vercel's names (rule 6)", () => {
+  /** What Vercel's Upstash integration sets for one database (REST on the host, RESP on the same host). */
+  const TOKEN = 'AX4sAAIjcDE2Yjk3NGQ5MGRhMmI0ZDk5OTI';
+  const INTEGRATION = {
+    KV_REST_API_URL: 'https://able-gull-12345.upstash.io',
+    KV_REST_API_TOKEN: TOKEN,
+    KV_REST_API_READ_ONLY_TOKEN: 'Ak4sAAIgcDE2Yjk3NGQ5MGRhMmI0ZDk5OTI',
+    KV_URL: `rediss://default:${TOKEN}@able-gull-12345.upstash.io:6379`,
+    REDIS_URL: `rediss://default:${TOKEN}@able-gull-12345.upstash.io:6379`,
+  };
+  const restOf = (env: Record<string, string>) => {
+    const s = loadServiceConfig(env).store;
+    if (s.driver !== 'redis' || s.protocol !== 'rest') throw new Error(`expected the REST store, got ${s.driver}`);
+    return { url: s.url, token: s.token.reveal() };
+  };
+
+  it('takes KV_REST_API_URL and KV_REST_API_TOKEN as the REST pair', () => {
+    expect(restOf({ STORE_DRIVER: 'redis', KV_REST_API_URL: 'https://eu1.upstash.io/', KV_REST_API_TOKEN: TOKEN })).toEqual({
+      url: 'https://eu1.upstash.io',
+      token: TOKEN,
+    });
+    // either name of each, mixed
+    expect(restOf({ STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_URL: 'https://eu1.upstash.io', KV_REST_API_TOKEN: TOKEN }).token).toBe(TOKEN);
+    expect(restOf({ STORE_DRIVER: 'redis', KV_REST_API_URL: 'https://eu1.upstash.io', UPSTASH_REDIS_REST_TOKEN: TOKEN }).url).toBe(
+      'https://eu1.upstash.io',
+    );
+    // the names choose no driver on their own (rule 1)
+    expect(loadServiceConfig({ KV_REST_API_URL: 'https://eu1.upstash.io', KV_REST_API_TOKEN: TOKEN }).store.driver).toBe('none');
+  });
+
+  it('checks the second names as the first: https, a strong token, named by the name used, never echoed', () => {
+    const http = problems({ STORE_DRIVER: 'redis', KV_REST_API_URL: 'http://eu1.upstash.io', KV_REST_API_TOKEN: TOKEN });
+    expect(http.map((p) => p.variable)).toEqual(['KV_REST_API_URL']);
+    const weak = problems({ STORE_DRIVER: 'redis', KV_REST_API_URL: 'https://eu1.upstash.io', KV_REST_API_TOKEN: 'changeme123' });
+    expect(weak.map((p) => p.variable)).toEqual(['KV_REST_API_TOKEN']);
+    expect(JSON.stringify(weak)).not.toContain('changeme123');
+    const creds = problems({ STORE_DRIVER: 'redis', KV_REST_API_URL: 'https://u:p@eu1.upstash.io', KV_REST_API_TOKEN: TOKEN });
+    expect(creds.map((p) => p.variable)).toEqual(['KV_REST_API_URL']);
+  });
+
+  it('refuses both names set to different values, naming both and neither value', () => {
+    const other = 'AX4sBBIjcDE2Yjk3NGQ5MGRhMmI0ZDk5OTJ';
+    const p = problems({ STORE_DRIVER: 'redis', ...INTEGRATION, UPSTASH_REDIS_REST_TOKEN: other });
+    expect(p.map((x) => x.variable)).toEqual(['UPSTASH_REDIS_REST_TOKEN']);
+    expect(p[0]!.message).toContain('KV_REST_API_TOKEN');
+    expect(JSON.stringify(p)).not.toContain(other);
+    expect(JSON.stringify(p)).not.toContain(TOKEN);
+    const urls = problems({ STORE_DRIVER: 'redis', ...INTEGRATION, UPSTASH_REDIS_REST_URL: 'https://other-db.upstash.io' });
+    expect(urls.map((x) => x.variable)).toContain('UPSTASH_REDIS_REST_URL');
+    expect(urls.find((x) => x.variable === 'UPSTASH_REDIS_REST_URL')!.message).toContain('KV_REST_API_URL');
+    // the same value under both names is one setting
+    expect(restOf({ STORE_DRIVER: 'redis', ...INTEGRATION, UPSTASH_REDIS_REST_TOKEN: TOKEN }).token).toBe(TOKEN);
+  });
+
+  it('reads either name of a pair as one value: the first name, else the second; a problem exactly when both differ', () => {
+    const value = fc.option(fc.constantFrom('https://a.upstash.io', 'https://b.upstash.io'), { nil: undefined });
+    fc.assert(
+      fc.property(value, value, (first, second) => {
+        const env: Record<string, string> = { STORE_DRIVER: 'redis', UPSTASH_REDIS_REST_TOKEN: TOKEN };
+        if (first !== undefined) env.UPSTASH_REDIS_REST_URL = first;
+        if (second !== undefined) env.KV_REST_API_URL = second;
+        const conflict = first !== undefined && second !== undefined && first !== second;
+        if (first === undefined && second === undefined) expect(variables(env)).toEqual(['UPSTASH_REDIS_REST_URL']);
+        else if (conflict) expect(variables(env)).toEqual(['UPSTASH_REDIS_REST_URL']);
+        else expect(restOf(env).url).toBe(first ?? second);
+      }),
+    );
+  });
+
+  it('lets a fresh Vercel deployment with the integration start: REDIS_URL of the same database stands aside for REST', () => {
+    const env = { VERCEL: '1', STORE_DRIVER: 'redis', ...INTEGRATION, JWT_SECRET: JWT_32, ADMIN_PASSWORD: ADMIN_16 };
+    expect(restOf(env)).toEqual({ url: INTEGRATION.KV_REST_API_URL, token: TOKEN });
+    // the host compared without case; UPSTASH_REDIS_REST_URL of the same host likewise
+    expect(restOf({ ...env, REDIS_URL: INTEGRATION.REDIS_URL.replace('able-gull', 'ABLE-GULL') }).url).toBe(INTEGRATION.KV_REST_API_URL);
+    // REDIS_URL of another database beside a REST URL: which one is meant? a problem naming both
+    const p = problems({ ...env, REDIS_URL: `rediss://default:${TOKEN}@other-db.upstash.io:6379` });
+    expect(p.map((x) => x.variable)).toEqual(['REDIS_URL']);
+    expect(p[0]!.message).toContain('KV_REST_API_URL');
+    expect(JSON.stringify(p)).not.toContain(TOKEN);
+    // REDIS_URL alone still reaches a redis-server over RESP
+    const resp = loadServiceConfig({ STORE_DRIVER: 'redis', REDIS_URL: INTEGRATION.REDIS_URL }).store;
+    expect(resp.driver === 'redis' && resp.protocol).toBe('resp');
+  });
+
+  it('blanks every secret the integration sets out of the log', async () => {
+    const { secretValuesInForce, useEnvironment, useServiceConfig, SECRET_VARIABLES } = await import('../../api/_lib/config.js');
+    expect(SECRET_VARIABLES).toEqual(expect.arrayContaining(['KV_REST_API_TOKEN', 'KV_REST_API_READ_ONLY_TOKEN', 'KV_URL', 'REDIS_URL']));
+    try {
+      useEnvironment({
+        STORE_DRIVER: 'redis',
+        KV_REST_API_READ_ONLY_TOKEN: INTEGRATION.KV_REST_API_READ_ONLY_TOKEN,
+        KV_URL: INTEGRATION.KV_URL,
+      });
+      expect(secretValuesInForce()).toEqual(expect.arrayContaining([INTEGRATION.KV_REST_API_READ_ONLY_TOKEN, INTEGRATION.KV_URL, TOKEN]));
     } finally {
       useServiceConfig(undefined);
     }

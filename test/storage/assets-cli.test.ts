@@ -48,7 +48,7 @@ afterAll(async () => {
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await main([...args, '--server', server.url], { env, out: (t) => void (out += t), err: (t) => void (err += t) });
+  const code = await main([...args, '--base', server.url], { env, out: (t) => void (out += t), err: (t) => void (err += t) });
   return { code, out, err };
 }
 
@@ -114,7 +114,7 @@ describe('npm run assets', () => {
     expect((await run(['register', 'a.glb', '--purpose', 'sell'])).code).toBe(2);
     expect((await run(['nothing'])).code).toBe(2);
     expect((await run(['export'])).code).toBe(2);
-    const gone = await main(['register', 'a.glb', '--server', 'http://127.0.0.1:9'], { env, out: () => undefined, err: () => undefined });
+    const gone = await main(['register', 'a.glb', '--base', 'http://127.0.0.1:9'], { env, out: () => undefined, err: () => undefined });
     expect(gone).toBe(3);
   });
 });
