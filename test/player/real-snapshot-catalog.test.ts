@@ -5,13 +5,13 @@
  * The whole class: every catalog file a route reads, missing from an output a build wrote, is named by the
  * source file it comes from; with no build at all the answer says to run one.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EntryExports } from '../../api/_lib/http/entry.js';
 import * as playerEntry from '../../api/player.js';
-import { openCatalogFile, readCatalogJson } from '../../api/_lib/catalog/store.js';
+import { openCatalogFile, readCatalogAll, readCatalogJson } from '../../api/_lib/catalog/store.js';
 import { progressCatalog } from '../../api/_lib/player/progress.js';
 import { ENTRY_CATALOG_FILES } from '../../api/_lib/routing/bundles.js';
 import { ServiceError } from '../../api/_lib/errors.js';
@@ -119,5 +119,65 @@ describe('every catalog file a route reads, missing', () => {
     expect((await refusal(readCatalogJson('api/v1/classes.json'))).message).toBe(
       'Catalog data "api/v1/classes.json" is not available; run the catalog build.',
     );
+  });
+});
+
+describe('readCatalogAll', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-all-'));
+  afterAll(() => {
+    useCatalog(undefined);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  /** A copy of the sample build without the files `gone`, with `api/v1/stats.json` made a folder (a read error that is not a missing file). */
+  function output(name: string, gone: readonly string[]): void {
+    const out = join(dir, name);
+    cpSync(SAMPLE_OUT, out, { recursive: true });
+    for (const f of gone) rmSync(join(out, 'api/v1', f), { force: true });
+    rmSync(join(out, 'api/v1/stats.json'));
+    mkdirSync(join(out, 'api/v1/stats.json'));
+    useCatalog(out);
+  }
+  const settle = (p: Promise<unknown>): Promise<unknown> =>
+    p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+  it('answers every value in order when every read succeeds', async () => {
+    output('ok', []);
+    const [a, b] = await readCatalogAll([readCatalogJson<{ races: unknown[] }>('api/v1/races.json'), Promise.resolve(7)] as const);
+    expect([Array.isArray(a.races), b]).toEqual([true, 7]);
+  });
+
+  it('names every lacked file in one 503, keeping the first failure as its cause', async () => {
+    output('two', ['classes.json', 'races.json']);
+    const e = (await settle(
+      readCatalogAll([readCatalogJson('api/v1/classes.json'), readCatalogJson('api/v1/races.json')] as const),
+    )) as ServiceError;
+    expect(e.message).toMatch(/^This catalog has no classes\.json and races\.json \(the classes .*; the races .*\): /);
+    expect((e.cause as ServiceError).message).toMatch(/^This catalog has no classes\.json \(/);
+  });
+
+  it('throws the first failure as it is when at most one failure names a lacked file', async () => {
+    output('one', ['classes.json']);
+    const lacked = (await settle(readCatalogJson('api/v1/classes.json'))) as ServiceError;
+    const one = (await settle(readCatalogAll([readCatalogJson('api/v1/classes.json'), Promise.resolve(1)] as const))) as ServiceError;
+    // the read's own error (its cause the missing file), not a new one wrapping it
+    expect([one.message, (one.cause as NodeJS.ErrnoException).code]).toEqual([lacked.message, 'ENOENT']);
+    const other = new Error('not a catalog error');
+    expect(await settle(readCatalogAll([Promise.reject(other), readCatalogJson('api/v1/classes.json')] as const))).toBe(other);
+    const unreadable = (await settle(
+      readCatalogAll([readCatalogJson('api/v1/stats.json'), readCatalogJson('api/v1/classes.json')] as const),
+    )) as ServiceError;
+    expect(unreadable.message).toBe('Catalog data "api/v1/stats.json" is not available; run the catalog build.');
+    expect(unreadable.cause).toBeDefined();
+  });
+
+  it('keeps the cause of a lacked file and of a file missing from the build output', async () => {
+    output('causes', ['classes.json', 'search-index.json']);
+    for (const f of ['api/v1/classes.json', 'api/v1/search-index.json']) {
+      const e = (await settle(readCatalogJson(f))) as ServiceError;
+      expect((e.cause as NodeJS.ErrnoException).code, f).toBe('ENOENT');
+    }
   });
 });
