@@ -7,6 +7,13 @@
  * `dev/resolve.ts` — `vercel.json` headers, then the filesystem (static files, then
  * `/api/<name>` → `api/<name>.ts`), then the rewrites (which add `_route`/`_key`).
  *
+ * A catalog that ships its own binaries (a `cdn/` folder in the source folder, `dev/cdn-files.ts`; the
+ * sample catalog does) gets pictures out of the box when the storage is `local`: `npm start` builds it with
+ * the storage's public URL (`STORAGE_PUBLIC_URL`, default `http://localhost:$PORT/storage`) as `{cdn_url}`,
+ * puts every file of `cdn/` into the storage at its key (also with `--no-build`; a file already stored with
+ * the same bytes is left alone), and serves the storage there. A key the storage does not hold answers 404,
+ * so the catalog browser shows its placeholder (spec §1.4, §4.9; docs/architecture.md, "Sample binaries").
+ *
  * - Static files: content type by extension, `index.html` for `/` and folders, weak ETag from size and
  *   modification time with 304 on `If-None-Match`, `Cache-Control: public, max-age=0, must-revalidate`
  *   unless `vercel.json` sets one (as Vercel's CDN does).
@@ -75,10 +82,12 @@ import {
   useServiceConfig,
   PROJECT_ROOT,
   type Environment,
+  type ServiceConfig,
 } from '../api/_lib/config.js';
 import { keyProblem } from '../api/_lib/storage/keys.js';
 import { PLATFORM_JWKS_PATH, platformJwks } from './external-platform.js';
-import { storage } from '../api/_lib/storage/store.js';
+import { openStorage, storage } from '../api/_lib/storage/store.js';
+import { CDN_FILES_DIR, localCdnUrl, placeCdnFiles } from './cdn-files.js';
 import { MANIFEST_FILE } from '../api/_lib/formats/index.js';
 import { BUILD_REPORT_FILE, publishedBuildReport, type PublishedBuildReport } from '../api/_lib/formats/build-report.js';
 import { CATALOG_ARGS } from '../build/cli.js';
@@ -656,13 +665,19 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const out = resolve(args.out);
+  // the local platform's JWKS URL and the local storage's public URL name the port the server listens on
+  let env: Environment;
+  let serviceConfig: ServiceConfig;
   try {
-    loadServiceConfig({ ...localEnvironment(), CATALOG_DIR: out });
+    env = localEnvironment({ ...processEnvironment(), PORT: String(args.port) });
+    serviceConfig = loadServiceConfig({ ...env, CATALOG_DIR: out });
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     process.stderr.write(`${e.message}\nSet these variables (README, "Configuration"), then run npm start again.\n`);
     return 2;
   }
+  // a catalog that ships its binaries (<src>/cdn/) is built with the local storage as {cdn_url} (dev/cdn-files.ts)
+  const cdnUrl = localCdnUrl(args.src, serviceConfig.storage);
   let failedReport: PublishedBuildReport | undefined;
   if (args.build) {
     const { buildCatalog } = await import('../build/pipeline/index.js');
@@ -672,6 +687,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       out,
       ...(args.config ? { config: args.config } : {}),
       site: true,
+      ...(cdnUrl ? { cdnUrl } : {}),
       onProgress: progressPrinter(),
     });
     printReport(report);
@@ -691,15 +707,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`Nothing to serve: ${out} does not exist. Run npm start without --no-build.\n`);
     return 1;
   }
+  if (cdnUrl) {
+    try {
+      const placed = await placeCdnFiles(args.src, await openStorage(serviceConfig.storage));
+      for (const r of placed.refused)
+        process.stderr.write(`${join(args.src, CDN_FILES_DIR, r.key)} was not placed in storage: ${r.reason}\n`);
+      const n = placed.placed.length + placed.kept.length;
+      process.stdout.write(
+        `${n} file${n === 1 ? '' : 's'} of ${join(args.src, CDN_FILES_DIR)}/ in local storage, served at ${cdnUrl}/ ({cdn_url}).\n`,
+      );
+    } catch (e) {
+      process.stderr.write(`The catalog's ${CDN_FILES_DIR}/ files could not be placed in local storage: ${(e as Error).message}\n`);
+    }
+  }
   let server: RunningServer;
   try {
-    // the local platform's JWKS URL names the port the server listens on
-    server = await startServer({
-      out,
-      port: args.port,
-      env: localEnvironment({ ...processEnvironment(), PORT: String(args.port) }),
-      ...(failedReport ? { buildReport: failedReport } : {}),
-    });
+    server = await startServer({ out, port: args.port, env, ...(failedReport ? { buildReport: failedReport } : {}) });
   } catch (e) {
     process.stderr.write(`Cannot start the server: ${(e as Error).message}\n`);
     return 2;

@@ -60,6 +60,12 @@ export interface BuildOptions {
   readonly previous?: string;
   /** Progress callback (stage changes). */
   readonly onProgress?: (event: ProgressEvent) => void;
+  /**
+   * `{cdn_url}` of this build instead of the config's `cdn_url` (spec §1.4, §4.9): `npm start` passes the
+   * local storage's public URL for a catalog that ships its own binaries (docs/architecture.md, "Sample
+   * binaries"). Trailing slashes are dropped, as from the config's.
+   */
+  readonly cdnUrl?: string;
 }
 
 /** Summary numbers of a build: the published report's counts (`api/_lib/formats/build-report.ts`) and the wall time. */
@@ -98,7 +104,8 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
 
   progress('config');
   const configPath = resolve(options.config ?? join(src, CONFIG_FILE));
-  const config = await loadCatalogConfig(configPath);
+  const loaded = await loadCatalogConfig(configPath);
+  const config = options.cdnUrl === undefined ? loaded : Object.freeze({ ...loaded, cdnUrl: options.cdnUrl.replace(/\/+$/, '') });
   const rules = new RuleBook([...CORE_RULES, ...DERIVERS.flatMap((d) => d.rules)], config);
   const retired = new Set(config.retired);
 

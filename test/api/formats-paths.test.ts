@@ -18,6 +18,7 @@ import {
   collectionItemFile,
   exportFile,
   publishedFile,
+  sourcesOf,
 } from '../../api/_lib/formats/layout.js';
 import {
   ASSET_CATEGORIES_FILE,
@@ -157,5 +158,59 @@ describe('CDN URL of a binary (spec §4.9)', () => {
 
   it('strips slashes only at the ends', () => {
     expect(cdnFileUrl('https://cdn.test/a/', 'b/c/')).toBe('https://cdn.test/a/b/c/');
+  });
+});
+
+describe('sourcesOf: the source files an output is made from (named when a build left it out)', () => {
+  it('names the published source file itself, with what the functions read it for', () => {
+    expect(sourcesOf('api/v1/classes.json')).toEqual({
+      files: ['classes.json'],
+      holds: 'the classes a character is created with, spec §4.1',
+    });
+    expect(sourcesOf('api/v1/races.json')?.holds).toBe('the races a character is created with, spec §4.1');
+    expect(sourcesOf('api/v1/factions.json')?.holds).toBe('the factions and the races each admits, spec §4.1');
+    expect(sourcesOf('api/v1/professions.json')?.holds).toBe('the crafting and gathering professions, spec §4.1');
+    expect(sourcesOf('api/v1/master-professions.json')?.holds).toBe(
+      'the crafting and gathering professions, also read from professions.json, spec §4.1',
+    );
+    expect(sourcesOf('api/v1/master-recipes.json')?.holds).toBe('the recipes a character learns, spec §4.1');
+    expect(sourcesOf('api/v1/master-materials.json')?.holds).toBe('the materials and consumables of the bag, spec §4.1');
+    expect(sourcesOf('api/v1/master-weaponSkills.json')?.holds).toBe('the weapon types and their skills, spec §2.6, §4.1');
+    expect(sourcesOf('api/v1/armor.json')).toEqual({ files: ['armor.json'], holds: 'catalog data, spec §4.1' });
+  });
+
+  it('names the sources of derived files', () => {
+    expect(sourcesOf(collectionIndexFile('relics'))).toEqual({ files: ['master-relics.json'], holds: 'the relics collection, spec §4.2' });
+    for (const f of [
+      ICON_REGISTRY_FILE,
+      ICON_PATH_INDEX_FILE,
+      ICON_CATEGORY_INDEX_FILE,
+      ICON_SEARCH_INDEX_FILE,
+      'api/v1/icon-shards/ui.json',
+    ])
+      expect(sourcesOf(f), f).toEqual({ files: ['icon-sources.json'], holds: 'the icon registry, spec §4.6' });
+    for (const f of [SPRITE_REGISTRY_FILE, SPRITE_SEARCH_INDEX_FILE, SPRITE_STATS_FILE])
+      expect(sourcesOf(f), f).toEqual({ files: ['sprites2d.json', 'sprite-ids.json'], holds: 'the 2D sprite registry, spec §2.3, §4.5' });
+    expect(sourcesOf(CHARACTER_REGISTRY_FILE)).toEqual({ files: ['sprite-characters.json'], holds: 'the sprite characters, spec §4.5' });
+    for (const f of [ASSET_INDEX_FILE, ASSET_CATEGORIES_FILE])
+      expect(sourcesOf(f), f).toEqual({ files: ['studiodot-assets.json'], holds: 'the asset manifest, spec §2.4, §4.3' });
+  });
+
+  it('names nothing for what every build writes from the whole catalog, and for paths outside the layout', () => {
+    for (const f of [MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, MASTER_REGISTRY_FILE, CANONICAL_ITEMS_FILE, exportFile('weapons')])
+      expect(sourcesOf(f), f).toBeUndefined();
+    for (const f of [
+      'api/v1/collections/Relics.cidx',
+      'xapi/v1/classes.json',
+      'api/v1/classes.jsonx',
+      'api/v1/a/b.json',
+      'api/v1/icon-registry.jsonx',
+    ])
+      expect(sourcesOf(f), f).toBeUndefined();
+    expect(sourcesOf('api/v1/xsprite-registry.json')).toEqual({ files: ['xsprite-registry.json'], holds: 'catalog data, spec §4.1' });
+    expect(sourcesOf('api/v1/xcharacter-registry.json')?.files).toEqual(['xcharacter-registry.json']);
+    expect(sourcesOf('api/v1/xasset-index.json')?.files).toEqual(['xasset-index.json']);
+    expect(sourcesOf('api/v1/xicon-registry.json')?.files).toEqual(['xicon-registry.json']);
+    expect(sourcesOf('xapi/v1/icon-shards/ui.json')).toBeUndefined();
   });
 });

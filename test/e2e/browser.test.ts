@@ -3,12 +3,13 @@
 // person would: search as you type, collection filters and paging with the state in the address, item
 // pages of every kind, following references, pictures from the CDN, the icon grid, totals, the build
 // report (and a failed build's report), the keyboard, phone width, and screenshots at 1280 and 390 px in
-// .tmp/screenshots/; and the API reference page at /docs/. Expectations come from the catalog source files and from HTTP answers, never from the
+// .tmp/screenshots/; and the API reference page at /docs/; and, after npm start, the sample's own pictures from local storage. Expectations come from the catalog source files and from HTTP answers, never from the
 // page's own helpers. Nothing leaves 127.0.0.1: other hosts fail as network errors unless a test routes them.
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import type { Page, Response as PageResponse } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page, Response as PageResponse } from 'playwright-core';
+import { localStorageAdapter } from '../../api/_lib/storage/local.js';
 import { buildCatalog } from '../../build/pipeline/index.js';
 import { publishedBuildReport } from '../../api/_lib/formats/build-report.js';
 import { GameDataClient } from '../../client/src/index.js';
@@ -22,11 +23,14 @@ import {
   addressQuery as query,
   hasChromium,
   inCi,
+  launchChromium,
+  openPage,
   pageWidths,
   saveScreenshot,
   settled,
   useBrowserSite,
 } from '../helpers/browser.js';
+import { startFirstRun, type FirstRun } from '../helpers/first-run.js';
 
 type Rec = Record<string, unknown>;
 
@@ -683,5 +687,71 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium (sample cata
     expect(await o.page.locator('#docs-status').count()).toBe(0);
     expect(o.offsite).toEqual([]);
     await saveScreenshot(o.page, shots, 'docs-1280', { fullPage: false });
+  });
+});
+
+// The first run (npm start on a fresh data folder, test/helpers/first-run.ts): the sample catalog's own
+// pictures come from the local storage at {cdn_url}, with no route stubbed; one the storage lost keeps the
+// placeholder (docs/architecture.md, "Sample binaries").
+describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium after npm start (sample pictures from local storage)', () => {
+  let run: FirstRun | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    run = await startFirstRun();
+    browser = await launchChromium();
+  }, 150_000);
+  afterAll(async () => {
+    await browser?.close();
+    await run?.stop();
+  });
+
+  it('loads every sample picture of the icon grid and an item page (naturalWidth > 0), and shows the placeholder for a lost one', async () => {
+    const { url, data } = run!;
+    const icons = (await (await fetch(`http://127.0.0.1:${run!.port}/api/v1/icons?category=weapon&limit=48`)).json()) as {
+      items: { iconUuid: string; key: string; url: string }[];
+    };
+    expect(icons.items.length).toBeGreaterThan(1);
+    for (const i of icons.items) expect(i.url.startsWith(`${url}/storage/`)).toBe(true);
+    const lost = icons.items[1]!;
+    await localStorageAdapter(join(data, 'storage'), `${url}/storage`).delete(lost.key);
+    // the page on the origin the server names, so its {cdn_url} is the same origin (others fail as network errors)
+    const { page, context, offsite, errors } = await openPage(browser!, url);
+    try {
+      await page.goto('/?view=icons&category=weapon');
+      await settled(page);
+      await expect.poll(() => page.locator('#icon-grid .thumb[data-state="loading"]').count()).toBe(0);
+      const tileOf = (id: string) => page.locator('#icon-grid li', { has: page.locator('code', { hasText: id }) }).locator('.thumb');
+      for (const i of icons.items.filter((x) => x !== lost)) {
+        expect(await tileOf(i.iconUuid).getAttribute('data-state'), i.key).toBe('loaded');
+        expect(
+          await tileOf(i.iconUuid)
+            .locator('img')
+            .evaluate((img) => (img as HTMLImageElement).naturalWidth),
+          i.key,
+        ).toBe(64);
+      }
+      expect(await tileOf(lost.iconUuid).getAttribute('data-state')).toBe('missing');
+      expect(await tileOf(lost.iconUuid).textContent()).toBe('Image not available');
+      expect(await tileOf(lost.iconUuid).locator('img').count()).toBe(0);
+
+      const weapon = (await records('master-weapons.json', 'items')).find(
+        (w) => typeof w.iconUuid === 'string' && w.iconUuid !== lost.iconUuid,
+      )!;
+      await page.goto(`/?view=item&kind=weapons&id=${str(weapon.uuid)}`);
+      await settled(page);
+      await expect.poll(() => page.locator('.item-head .thumb').getAttribute('data-state')).toBe('loaded');
+      expect(await page.locator('.item-head .thumb img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(64);
+
+      await page.goto('/?view=sprites');
+      await settled(page);
+      await expect.poll(() => page.locator('#sprite-grid .thumb[data-state="loading"]').count()).toBe(0);
+      expect(await page.locator('#sprite-grid .thumb[data-state="loaded"]').count()).toBeGreaterThan(0);
+      expect(await page.locator('#sprite-grid .thumb:not([data-state="loaded"])').count()).toBe(0);
+      expect(await page.$$eval('img', (imgs) => imgs.filter((i) => !i.complete || i.naturalWidth === 0).length)).toBe(0);
+      expect(offsite).toEqual([]);
+      expect(errors.map((e) => e.message)).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 });

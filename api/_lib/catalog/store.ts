@@ -9,17 +9,74 @@
  * when another configuration is put in force (`useServiceConfig`).
  * Missing or corrupt files become `UPSTREAM_UNAVAILABLE` (503, spec 7), never a 500; an invalid
  * `CATALOG_DIR` is a `ConfigError` (a 503 naming nothing internal), never reported as a corrupt catalog.
+ * A file missing from an output that a build wrote (its manifest is there) is one the catalog's source
+ * folder lacked: the answer names the source file and what it holds, and says to add it to the catalog
+ * source folder (`sourcesOf`, api/_lib/formats/layout.ts), never to run a build that already ran; with
+ * no manifest, no build ran, and the answer says to run it.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { ServiceError } from '../errors.js';
 import { getCatalogDir, onConfigChange } from '../config.js';
-import { MANIFEST_FILE } from '../formats/layout.js';
+import { MANIFEST_FILE, sourcesOf, type OutputSources } from '../formats/layout.js';
 
 const cache = new Map<string, Promise<unknown>>();
 onConfigChange(() => cache.clear());
+
+/** The source files each "lacked by its source folder" 503 names (see {@link unavailable}). */
+const lacked = new WeakMap<ServiceError, readonly OutputSources[]>();
+
+/** The 503 that names source files a build's source folder lacked, and says to add them (module header). */
+function lackedSources(sources: readonly OutputSources[], cause: unknown): ServiceError {
+  const files = [...new Set(sources.flatMap((s) => s.files))];
+  const names = files.length === 1 ? files[0]! : `${files.slice(0, -1).join(', ')} and ${files[files.length - 1]!}`;
+  const error = new ServiceError(
+    'UPSTREAM_UNAVAILABLE',
+    `This catalog has no ${names} (${sources.map((s) => s.holds).join('; ')}): its source folder had none when it was built. ` +
+      `Add ${names} to the catalog source folder (catalog-src/ unless the build was given --src), then run the catalog build again.`,
+    { cause },
+  );
+  lacked.set(error, sources);
+  return error;
+}
+
+/**
+ * The 503 for the output file `relPath` that could not be read (`cause`), worded by what is missing:
+ * - no such file in an output a build wrote, made from named source files: `This catalog has no
+ *   classes.json (…): its source folder had none when it was built. Add classes.json to the catalog source
+ *   folder (catalog-src/ unless the build was given --src), then run the catalog build again.`;
+ * - no such file in an output a build wrote, made from the whole catalog: the output is incomplete, rebuild;
+ * - no build output at all, or another read error: run the catalog build.
+ */
+function unavailable(relPath: string, cause: unknown): ServiceError {
+  const missing = (cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+  const built = missing && existsSync(join(getCatalogDir(), MANIFEST_FILE));
+  const sources = built ? sourcesOf(relPath) : undefined;
+  if (sources) return lackedSources([sources], cause);
+  if (built)
+    return new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is missing from the build output; rebuild the catalog.`, {
+      cause,
+    });
+  return new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is not available; run the catalog build.`, { cause });
+}
+
+/**
+ * The values of several catalog reads (e.g. {@link readCatalogJson} of three files), in order; when any
+ * fails, one error: when two or more failed because the source folder lacked their files, one 503 naming
+ * every such file (a route that needs classes, races and factions says all three at once); else the first
+ * failure.
+ * @throws ServiceError `UPSTREAM_UNAVAILABLE` (or whatever the first failed read threw).
+ */
+export async function readCatalogAll<T extends readonly unknown[]>(reads: { readonly [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(reads as readonly Promise<unknown>[]);
+  const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  if (failures.length === 0) return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+  const named = failures.flatMap((e) => (e instanceof ServiceError ? (lacked.get(e) ?? []) : []));
+  if (named.length > 1) throw lackedSources(named, failures[0]);
+  throw failures[0];
+}
 
 /**
  * The value `load` gives for `key`, loaded once per process (a throw becomes a rejection); a failed load is
@@ -54,7 +111,7 @@ async function load<T>(relPath: string, parse?: (raw: unknown) => T): Promise<T>
   try {
     text = await readFile(file, 'utf8');
   } catch (cause) {
-    throw new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is not available; run the catalog build.`, { cause });
+    throw unavailable(relPath, cause);
   }
   try {
     const raw: unknown = JSON.parse(text);
@@ -78,12 +135,8 @@ export function openCatalogFile<T>(relPath: string, open: (file: string) => T): 
     try {
       return open(file);
     } catch (cause) {
-      const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new ServiceError(
-        'UPSTREAM_UNAVAILABLE',
-        `Catalog data "${relPath}" is ${missing ? 'not available; run the catalog build' : 'corrupt; rebuild the catalog'}.`,
-        { cause },
-      );
+      if ((cause as NodeJS.ErrnoException).code === 'ENOENT') throw unavailable(relPath, cause);
+      throw new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is corrupt; rebuild the catalog.`, { cause });
     }
   });
 }
@@ -114,7 +167,7 @@ export async function readCatalogBody(relPath: string): Promise<Uint8Array<Array
   try {
     found = await hit;
   } catch (cause) {
-    throw new ServiceError('UPSTREAM_UNAVAILABLE', `Catalog data "${relPath}" is not available; run the catalog build.`, { cause });
+    throw unavailable(relPath, cause);
   }
   return typeof found === 'number' ? (Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>) : found;
 }

@@ -76,3 +76,46 @@ export function collectionIndexFile(name: CollectionName): string {
 export function collectionItemFile(name: CollectionName, key: string): string {
   return `${API_V1_DIR}/${name}/${encodeURIComponent(key)}.json`;
 }
+
+/** The catalog source files an output file is made from, and what they hold (see {@link sourcesOf}). */
+export interface OutputSources {
+  /** Source file names (relative to the catalog source folder), the first the one to add. */
+  readonly files: readonly string[];
+  /** What they hold, with the spec section, e.g. `the playable classes, spec §4.1`. */
+  readonly holds: string;
+}
+
+/** What the published source files that the functions read hold (§4.1). */
+const SOURCE_CONTENT: Readonly<Record<string, string>> = Object.freeze({
+  'classes.json': 'the classes a character is created with, spec §4.1',
+  'races.json': 'the races a character is created with, spec §4.1',
+  'factions.json': 'the factions and the races each admits, spec §4.1',
+  'professions.json': 'the crafting and gathering professions, spec §4.1',
+  'master-professions.json': 'the crafting and gathering professions, also read from professions.json, spec §4.1',
+  'master-recipes.json': 'the recipes a character learns, spec §4.1',
+  'master-materials.json': 'the materials and consumables of the bag, spec §4.1',
+  'master-weaponSkills.json': 'the weapon types and their skills, spec §2.6, §4.1',
+});
+
+/**
+ * The catalog source files the output file `outputPath` (relative to the output folder) is made from,
+ * or undefined for an output every build writes from the whole catalog (the manifest, search index,
+ * stats, exports, master registry, canonical items manifest): a function names them when a build left the
+ * file out because its source folder had none (api/_lib/catalog/store.ts; spec §4.1, §7).
+ */
+export function sourcesOf(outputPath: string): OutputSources | undefined {
+  const collection = /^api\/v1\/collections\/([a-z]+)\.cidx$/.exec(outputPath)?.[1];
+  if (collection) return { files: [`master-${collection}.json`], holds: `the ${collection} collection, spec §4.2` };
+  if (/^api\/v1\/icon-(?:registry|path-index|category-index|search-index)\.json$|^api\/v1\/icon-shards\//.test(outputPath))
+    return { files: ['icon-sources.json'], holds: 'the icon registry, spec §4.6' };
+  if (/^api\/v1\/sprite-(?:registry|search-index|stats)\.json$/.test(outputPath))
+    return { files: ['sprites2d.json', 'sprite-ids.json'], holds: 'the 2D sprite registry, spec §2.3, §4.5' };
+  if (outputPath === `${API_V1_DIR}/character-registry.json`)
+    return { files: ['sprite-characters.json'], holds: 'the sprite characters, spec §4.5' };
+  if (/^api\/v1\/asset-(?:index|categories)\.json$/.test(outputPath))
+    return { files: ['studiodot-assets.json'], holds: 'the asset manifest, spec §2.4, §4.3' };
+  const published = /^api\/v1\/([^/]+\.json)$/.exec(outputPath)?.[1];
+  if (!published || [MANIFEST_FILE, SEARCH_INDEX_FILE, STATS_FILE, MASTER_REGISTRY_FILE, CANONICAL_ITEMS_FILE].includes(outputPath))
+    return undefined;
+  return { files: [published], holds: SOURCE_CONTENT[published] ?? 'catalog data, spec §4.1' };
+}

@@ -10,7 +10,7 @@
  * ETags are strong: `"<revision>"`; a weak validator (`W/"3"`) never matches.
  */
 import { createHash } from 'node:crypto';
-import { readCatalogJson } from '../catalog/store.js';
+import { readCatalogAll, readCatalogJson } from '../catalog/store.js';
 import { systemClock, type Clock } from '../stores/clock.js';
 import { requestFingerprint } from '../stores/idempotency.js';
 import { ServiceError, type FieldProblem } from '../errors.js';
@@ -307,11 +307,12 @@ const ids = (raw: unknown, member: string): { id: string; races?: string[] }[] =
 
 /** The world definitions of the published catalog (classes, races, factions), read once per process. */
 async function worldDefinitions(): Promise<WorldDefinitions> {
-  const [classes, races, factions] = await Promise.all([
+  // every missing file named at once (a catalog without classes.json often lacks races.json and factions.json too)
+  const [classes, races, factions] = await readCatalogAll([
     readCatalogJson('api/v1/classes.json', (raw) => new Set(ids(raw, 'classes').map((c) => c.id))),
     readCatalogJson('api/v1/races.json', (raw) => new Set(ids(raw, 'races').map((r) => r.id))),
     readCatalogJson('api/v1/factions.json', (raw) => new Map(ids(raw, 'factions').map((f) => [f.id, new Set(f.races ?? [])] as const))),
-  ]);
+  ] as const);
   return { classes, races, factions };
 }
 
