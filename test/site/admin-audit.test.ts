@@ -103,6 +103,9 @@ describe('the filter form’s UTC times', () => {
       '2026-11-20T10:05 ',
       '2026-13-45T10:05',
       'x2026-11-20T10:05',
+      // times Date.parse takes, which a datetime-local field never gives
+      '2026-11-20 10:05',
+      '+002026-11-20T10:05',
     ])
       expect(utcInputTime(bad), bad).toBeUndefined();
   });
