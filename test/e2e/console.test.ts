@@ -608,6 +608,38 @@ describe.skipIf(!hasChromium && !inCi)('operator console in Chromium', () => {
     await page.keyboard.press('Escape');
     await page.locator('#action-dialog').waitFor({ state: 'detached' });
     expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.action)).toBe('grant-coin');
+
+    // the bag's history and the items by keyboard: a History button opens it in place (and in the address),
+    // Tab reaches a grant's reversal and an item's void, Enter opens each dialog with focus on its first field
+    const tabTo = async (test: string): Promise<boolean> => {
+      for (let i = 0; i < 80; i++) {
+        await page.keyboard.press('Tab');
+        if (await page.evaluate(test)) return true;
+      }
+      return false;
+    };
+    await page.locator('h1').focus();
+    expect(await tabTo(`document.activeElement?.getAttribute('aria-label') === 'History of ${MATERIAL}'`)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.locator('#bag-table .bag-history').waitFor();
+    expect(view(page)).toMatchObject({ def: MATERIAL });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-expanded'))).toBe('true');
+    await check('player with the bag history open');
+    for (const action of ['bag-reversal', 'item-void']) {
+      expect(await tabTo(`document.activeElement?.dataset.action === '${action}'`), action).toBe(true);
+      await page.keyboard.press('Enter');
+      await page.locator('#action-dialog').waitFor();
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('action-reason');
+      await check(`${action} dialog`);
+      await page.keyboard.press('Escape');
+      await page.locator('#action-dialog').waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.action)).toBe(action);
+    }
+    for (const path of ['/admin/?view=audit', '/admin/?view=health']) {
+      await page.goto(path);
+      await settled(page);
+      await check(path);
+    }
   });
 
   it('walks an operator’s day: find, grant, reverse, ban (the player refused), unban, export, erase, and every write in the audit log', async () => {
