@@ -946,7 +946,7 @@ describe.skipIf(!hasChromium && !inCi)('operator console in Chromium', () => {
         }
         const { scrollWidth, innerWidth } = await pageWidths(page);
         expect(scrollWidth, `${name} at ${viewport.width}px`).toBeLessThanOrEqual(innerWidth);
-        if (name !== 'bag') await saveScreenshot(page, shots, `console-${name}-${viewport.width}`);
+        await saveScreenshot(page, shots, `console-${name}-${viewport.width}`);
       }
     }
   });
