@@ -9,14 +9,11 @@
  * the handler given to {@link useUnauthorizedHandler} (the page forgets the token and returns to the
  * sign-in, keeping the page), then rejects as well.
  *
- * Places kept for routes that come later (each named here so a view can offer them once they answer):
- * - paged bag history `GET /api/admin/players/{key}/bag` and item history `GET /api/admin/players/{key}/items`
- *   ({@link BAG_HISTORY_ROUTE}, {@link ITEMS_ROUTE}): the player view reads the bag and the items from the
- *   summary until then;
- * - the audit log `GET /api/admin/audit` and the ledger health `GET /api/admin/ledger/health`
- *   ({@link AUDIT_ROUTE}, {@link LEDGER_HEALTH_ROUTE}): their views say they are not served yet;
- * - reversing a bag grant and voiding a unique item (`KEYED_ACTIONS` `bag-reversal`, `item-void` in
- *   `intents.ts`): the bag and item rows keep a cell for them.
+ * The bag's paged history (`GET /api/admin/players/{key}/bag`, by definition), the items in every state
+ * (`/items`) with each item's events (`GET /api/admin/items/{id}/events`), the audit log and the ledger
+ * health are reads every operator may make; reversing a bag grant, voiding an item and running the ledger
+ * check now are an admin's (docs/architecture.md, "Bag reversals", "Voided items", "Audit log", "Scheduled
+ * verification").
  */
 import {
   ApiError,
@@ -24,7 +21,14 @@ import {
   type AccountAccessResponse,
   type AdminSessionResponse,
   type ApiResponse,
-  type ItemHistoryResponse,
+  type AuditResponse,
+  type BagReversalResponse,
+  type ItemEventsResponse,
+  type ItemVoidedResponse,
+  type LedgerHealthResponse,
+  type LedgerVerificationResponse,
+  type PlayerBagResponse,
+  type PlayerItemsResponse,
   type PlayerCharactersResponse,
   type PlayerExportResponse,
   type PlayerIslandResponse,
@@ -34,12 +38,19 @@ import {
   type ReversalResponse,
   type WalletCreditResponse,
 } from '../../client/src/index.js';
-import type { WalletKind } from './state.js';
+import type { AuditFilters, ItemState, WalletKind } from './state.js';
 
 export { ApiError };
 export type {
   AccountAccessResponse,
-  ItemHistoryResponse,
+  AuditResponse,
+  BagReversalResponse,
+  ItemEventsResponse,
+  ItemVoidedResponse,
+  LedgerHealthResponse,
+  LedgerVerificationResponse,
+  PlayerBagResponse,
+  PlayerItemsResponse,
   PlayerCharactersResponse,
   PlayerExportResponse,
   PlayerIslandResponse,
@@ -53,14 +64,12 @@ export type {
 /** One wallet entry as the operator routes answer it. */
 export type WalletEntry = PlayerWalletResponse['transactions'][number];
 
-/** Paged bag history of an account, once served. */
-export const BAG_HISTORY_ROUTE = '/api/admin/players/{key}/bag';
-/** Paged unique items of an account with their history, once served. */
-export const ITEMS_ROUTE = '/api/admin/players/{key}/items';
-/** The audit log, once served. */
-export const AUDIT_ROUTE = '/api/admin/audit';
-/** The ledger health panel, once served. */
-export const LEDGER_HEALTH_ROUTE = '/api/admin/ledger/health';
+/** Bag entries per page of a definition's history. */
+export const BAG_PAGE = 25;
+/** Items per page of the player view. */
+export const ITEMS_PAGE = 50;
+/** Events per page of an item's history. */
+export const EVENTS_PAGE = 25;
 
 /** Wallet entries per page of the player view. */
 export const WALLET_PAGE = 25;
@@ -136,11 +145,6 @@ export function playerCharacters(key: string, signal?: AbortSignal): Promise<Pla
   return body(client.getPlayerCharacters({ key }, opts(signal)));
 }
 
-/** `GET /api/ledger/{studioUuid}` (game servers and admins): a unique item, its owner and every event. */
-export function itemHistory(studioUuid: string, signal?: AbortSignal): Promise<ItemHistoryResponse> {
-  return body(client.getItem({ key: studioUuid }, opts(signal)));
-}
-
 /** `GET /api/admin/players/{key}/export` (support): everything held about the account. */
 export function exportPlayer(key: string): Promise<PlayerExportResponse> {
   return body(client.exportPlayer({ key }));
@@ -174,4 +178,62 @@ export function unban(key: string, reason: string, idempotencyKey: string): Prom
 /** `POST /api/admin/players/{key}/erase` (admin). */
 export function erase(key: string, reason: string, idempotencyKey: string): Promise<AccountAccessResponse> {
   return body(client.erasePlayer({ key, body: { reason, idempotencyKey } }));
+}
+
+/** `GET /api/admin/players/{key}/bag?definitionId=&cursor=&limit=` (support): the lines held now and a page of entries, newest first. */
+export function playerBag(
+  key: string,
+  page: { readonly definitionId?: string; readonly cursor?: string; readonly limit?: number },
+  signal?: AbortSignal,
+): Promise<PlayerBagResponse> {
+  const query = {
+    limit: page.limit ?? BAG_PAGE,
+    ...(page.definitionId ? { definitionId: page.definitionId } : {}),
+    ...(page.cursor ? { cursor: page.cursor } : {}),
+  };
+  return body(client.getPlayerBag({ key, query }, opts(signal)));
+}
+
+/** `GET /api/admin/players/{key}/items?state=&cursor=&limit=` (support): a page of the account's unique items, newest mint first. */
+export function playerItems(
+  key: string,
+  page: { readonly state?: ItemState | ''; readonly cursor?: string; readonly limit?: number },
+  signal?: AbortSignal,
+): Promise<PlayerItemsResponse> {
+  const query = {
+    limit: page.limit ?? ITEMS_PAGE,
+    ...(page.state ? { state: page.state } : {}),
+    ...(page.cursor ? { cursor: page.cursor } : {}),
+  };
+  return body(client.getPlayerItems({ key, query }, opts(signal)));
+}
+
+/** `GET /api/admin/items/{id}/events?cursor=&limit=` (support): the item with its owner and a page of its events, newest first. */
+export function itemEvents(studioUuid: string, cursor: string, signal?: AbortSignal): Promise<ItemEventsResponse> {
+  return body(client.getItemEvents({ key: studioUuid, query: { limit: EVENTS_PAGE, ...(cursor ? { cursor } : {}) } }, opts(signal)));
+}
+
+/** `GET /api/admin/audit?actor=&account=&route=&from=&to=&cursor=&limit=` (support): a page of records, newest first. @throws ApiError 400 for a bad time or cursor, 404 for an unknown account */
+export function auditLog(query: Partial<AuditFilters> & { readonly limit: number }, signal?: AbortSignal): Promise<AuditResponse> {
+  return body(client.listAudit({ query }, opts(signal)));
+}
+
+/** `GET /api/admin/ledger/health` (support): the pass under way or the last one, and the last results. */
+export function ledgerHealth(signal?: AbortSignal): Promise<LedgerHealthResponse> {
+  return body(client.getLedgerHealth(opts(signal)));
+}
+
+/** `POST /api/admin/ledger/verify` (admin): run the ledger check now, for its default budget. */
+export function runLedgerCheck(): Promise<LedgerVerificationResponse> {
+  return body(client.runLedgerCheck());
+}
+
+/** `POST /api/admin/bag-reversals` (admin). @throws ApiError 409 when the grant was reversed before (naming the reversal), is no grant, or more than is held */
+export function reverseBagGrant(studioId: string, sourceRef: string, reason: string, idempotencyKey: string): Promise<BagReversalResponse> {
+  return body(client.reverseBagGrant({ body: { studioId, sourceRef, reason, idempotencyKey } }));
+}
+
+/** `POST /api/admin/items/{id}/void` (admin). @throws ApiError 409 when the item is consumed, destroyed or voided already */
+export function voidItem(studioUuid: string, reason: string, idempotencyKey: string): Promise<ItemVoidedResponse> {
+  return body(client.voidItem({ key: studioUuid, body: { reason, idempotencyKey } }));
 }

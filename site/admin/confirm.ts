@@ -2,7 +2,8 @@
  * What each operator action will do, in words, before it is sent (docs/architecture.md, "Operator console";
  * the routes: README, "Wallet ledger and accounts"). Pure: the confirmation names the effect with the
  * numbers the operator is about to change, e.g. "Reverse +5,000 coin granted 2026-11-20 by
- * admin:STUDIO_…; balance 5,200 → 200." Numbers are written in en-US digits with thousands separators,
+ * admin:STUDIO_…; balance 5,200 → 200.", "Take back 5 × Dusk Iron Ore granted 2026-11-20 (bag-grant:…); held 12 →
+ * 7." (docs/architecture.md, "Bag reversals", "Voided items", "Scheduled verification"). Numbers are written in en-US digits with thousands separators,
  * times in UTC, so two operators reading the same confirmation read the same thing.
  */
 import type { Intent } from './intents.js';
@@ -25,8 +26,43 @@ export interface EntryFacts {
   readonly actor: string;
 }
 
+/** A bag grant as the confirmation of its reversal names it (an entry of `GET /api/admin/players/{key}/bag`). */
+export interface BagGrantFacts {
+  /** `bag-grant:{the game server's key}`. */
+  readonly sourceRef: string;
+  readonly definitionId: string;
+  /** The definition's catalog name, or '' while unknown (the id is said then). */
+  readonly name: string;
+  /** Units the grant gave. */
+  readonly quantity: number;
+  readonly at: string;
+}
+
+/** A unique item as the confirmation of its void names it (`GET /api/admin/players/{key}/items`). */
+export interface ItemFacts {
+  readonly studioUuid: string;
+  readonly definitionId: string;
+  /** The definition's catalog name, or '' while unknown. */
+  readonly name: string;
+  /** `owned`, `assigned` or `equipped` (the states a void is taken from). */
+  readonly state: string;
+  /** The character it is assigned to or worn by, by name (or id), or ''. */
+  readonly character: string;
+}
+
+/** Where the scheduled ledger check stands, as the confirmation of a run names it (`GET /api/admin/ledger/health`). */
+export interface CheckFacts {
+  /** The pass under way or the last one, or null before the first run. */
+  readonly pass: number | null;
+  /** True when that pass is over (a run starts the next). */
+  readonly over: boolean;
+}
+
 /** An action the operator is about to take, with what its confirmation needs to say. */
 export type PlannedAction =
+  | { readonly kind: 'bag-reverse'; readonly target: Target; readonly grant: BagGrantFacts; readonly held: number }
+  | { readonly kind: 'void'; readonly target: Target; readonly item: ItemFacts }
+  | { readonly kind: 'verify'; readonly check: CheckFacts }
   | { readonly kind: 'grant'; readonly target: Target; readonly amount: number; readonly balance: number }
   | { readonly kind: 'reverse'; readonly target: Target; readonly entry: EntryFacts; readonly balance: number }
   | { readonly kind: 'revoke'; readonly target: Target }
@@ -86,10 +122,50 @@ function balanceChange(before: number, after: number): string {
   return after < 0 ? `${change}: more than the account holds, so the service will refuse it` : change;
 }
 
+/** `held 12 → 7`, with a warning when the result is below zero (the service refuses such a reversal). */
+function heldChange(before: number, after: number): string {
+  const change = `held ${formatCoin(before)} → ${formatCoin(after)}`;
+  return after < 0 ? `${change}: more than the account holds, so the service will refuse it` : change;
+}
+
+/** A catalog definition as a confirmation names it: its name, else its id. */
+const named = (name: string, id: string): string => (name === '' ? id : name);
+
 /** The confirmation of `action` (see the module header). */
 export function confirmation(action: PlannedAction): Confirmation {
+  if (action.kind === 'verify') {
+    const c = action.check;
+    const which =
+      c.pass === null
+        ? 'starts the first pass'
+        : c.over
+          ? `starts pass ${c.pass + 1}`
+          : `continues pass ${c.pass} where the last run stopped`;
+    return {
+      title: 'Run the ledger check',
+      effect: `Run the ledger check now: it ${which}, verifying each account’s hash chain and balance, each posting against its transfer and each reversal’s links for up to its time budget; the result is kept with the scheduled runs, and a broken invariant raises the alert.`,
+      button: 'Run the check',
+    };
+  }
   const who = accountLabel(action.target);
   switch (action.kind) {
+    case 'bag-reverse': {
+      const g = action.grant;
+      return {
+        title: 'Reverse a bag grant',
+        effect: `Take back ${formatCoin(g.quantity)} × ${named(g.name, g.definitionId)} granted ${formatDay(g.at)} (${g.sourceRef}) from ${who}; ${heldChange(action.held, action.held - g.quantity)}.`,
+        button: `Take back ${formatCoin(g.quantity)}`,
+      };
+    }
+    case 'void': {
+      const i = action.item;
+      const where = i.character === '' ? i.state : `${i.state} ${i.state === 'equipped' ? 'by' : 'to'} ${i.character}`;
+      return {
+        title: 'Void a unique item',
+        effect: `Void ${named(i.name, i.definitionId)} (item ${i.studioUuid}, ${where}) of ${who}: it is no longer owned or wearable, no event may follow, and it stays in its history.`,
+        button: 'Void the item',
+      };
+    }
     case 'grant':
       return {
         title: 'Grant coin',
@@ -157,7 +233,9 @@ export function intentSummary(intent: Intent): string {
       return `Lift the ban on ${who}${reason}.`;
     case 'erase':
       return `Erase the personal data of ${who}${reason}.`;
-    default:
-      return `${intent.action} on ${who}${reason}.`;
+    case 'bag-reversal':
+      return `Take back the bag grant ${String(p.sourceRef)} of ${who}${reason}.`;
+    case 'item-void':
+      return `Void item ${String(p.studioUuid)} of ${who}${reason}.`;
   }
 }

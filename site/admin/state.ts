@@ -7,14 +7,14 @@
  * | view | query | reads |
  * |---|---|---|
  * | search | `/admin/`, `?view=search&q=ada` | `GET /api/admin/players?q=` |
- * | player | `?view=player&key=STUDIO_…&kind=admin_grant_coin&cursor=…&entry=<uuid>` | the player's summary, wallet, island, characters |
+ * | player | `?view=player&key=STUDIO_…&kind=admin_grant_coin&cursor=…&entry=<uuid>&def=MATL-…&bagRef=bag-grant:…&items=voided` | the player's summary, wallet, bag history, items, island, characters |
  * | audit | `?view=audit&actor=…&account=…&route=…&from=…&to=…&cursor=…` | `GET /api/admin/audit` |
  * | health | `?view=health` | `GET /api/admin/ledger/health` |
  * | signin | `?view=signin&back=<a console address>` | `POST /api/admin/session` |
  *
  * Decoding is lenient and never throws: an unknown view opens the search, a player key that is neither a
- * studio id nor an account id becomes a search for it, a wallet kind the service does not know is dropped,
- * and a return address (`back`) is taken only when it is a console address itself (never another path or
+ * studio id nor an account id becomes a search for it, a wallet kind or an item state the service does not
+ * know is dropped, a bag entry to mark that is not a bag source ref is dropped, and a return address (`back`) is taken only when it is a console address itself (never another path or
  * origin: no open redirect), else the sign-in returns to the search. Encoding is canonical: `view` first,
  * the view's members in a fixed order, empty members left out.
  */
@@ -31,6 +31,14 @@ export const MAX_CURSOR = 300;
 export const WALLET_KINDS = ['verify_send_to_account_wallet', 'admin_grant_coin', 'reversal'] as const;
 /** One wallet entry kind. */
 export type WalletKind = (typeof WALLET_KINDS)[number];
+
+/** States of a unique item, as the items route answers them and takes them in its `state` filter (spec 2.6). */
+export const ITEM_STATES = ['owned', 'assigned', 'equipped', 'consumed', 'destroyed', 'voided'] as const;
+/** One item state. */
+export type ItemState = (typeof ITEM_STATES)[number];
+
+/** A bag entry's source ref (`bag-grant:…`, `bag-consume:…`, `bag-reversal:…`; `schemas/requests/bag-reversal.schema.json`). */
+export const BAG_REF = /^bag-(grant|consume|reversal):[A-Za-z0-9._:~+/=-]{8,255}$/;
 
 /** A studio id as the operator routes take it (`STUDIO_` and 1-64 letters, digits, `_` or `-`; spec 2.6). */
 export const STUDIO_ID = /^STUDIO_[A-Za-z0-9_-]{1,64}$/;
@@ -60,6 +68,12 @@ export type ConsoleState =
       readonly cursor: string;
       /** A wallet entry to show and mark (a reversal link's target), or ''. */
       readonly entry: string;
+      /** The bag definition whose history is open (`GET …/bag?definitionId=`), or ''. */
+      readonly def: string;
+      /** A bag entry of that history to mark (a reversal link's target), by its source ref, or ''. */
+      readonly bagRef: string;
+      /** The items' state filter, or '' for every state. */
+      readonly items: ItemState | '';
     }
   | ({ readonly view: 'audit' } & AuditFilters)
   | { readonly view: 'health' }
@@ -73,7 +87,12 @@ export const HOME: ConsoleState = Object.freeze({ view: 'search', q: '' });
 
 /** The page of one player at the newest wallet page with no filter. */
 export function playerState(key: string): Extract<ConsoleState, { view: 'player' }> {
-  return { view: 'player', key, kind: '', cursor: '', entry: '' };
+  return { view: 'player', key, kind: '', cursor: '', entry: '', def: '', bagRef: '', items: '' };
+}
+
+/** The audit log with the given filters (the others empty), at its newest page. */
+export function auditState(filters: Partial<Omit<AuditFilters, 'cursor'>> = {}): Extract<ConsoleState, { view: 'audit' }> {
+  return { view: 'audit', actor: '', account: '', route: '', from: '', to: '', ...filters, cursor: '' };
 }
 
 function text(p: URLSearchParams, key: string, max = MAX_TEXT): string {
@@ -98,12 +117,18 @@ export function parseConsoleState(search: string): ConsoleState {
       if (!isAccountKey(raw)) return { view: 'search', q: raw };
       const key = UUID.test(raw) ? raw.toLowerCase() : raw;
       const entry = text(p, 'entry').toLowerCase();
+      const def = text(p, 'def');
+      const bagRef = text(p, 'bagRef', MAX_CURSOR);
       return {
         view: 'player',
         key,
         kind: WALLET_KINDS.find((k) => k === p.get('kind')) ?? '',
         cursor: text(p, 'cursor', MAX_CURSOR),
         entry: UUID.test(entry) ? entry : '',
+        def,
+        // a marked entry belongs to the open history: none without one
+        bagRef: def !== '' && BAG_REF.test(bagRef) ? bagRef : '',
+        items: ITEM_STATES.find((k) => k === p.get('items')) ?? '',
       };
     }
     case 'audit':
@@ -159,6 +184,9 @@ export function consoleQuery(state: ConsoleState): string {
       set('kind', state.kind);
       set('cursor', state.cursor);
       set('entry', state.entry);
+      set('def', state.def);
+      if (state.def !== '') set('bagRef', state.bagRef);
+      set('items', state.items);
       break;
     case 'audit':
       p.set('view', 'audit');

@@ -5,8 +5,12 @@
 // keyboard, reading the player's page, granting coin through its confirmation, a double click and a lost
 // answer that still apply once, a reversal and the 409 of a second one, a support token that sees no action
 // control, a refused token that returns to the sign-in and back, labels and keyboard reach, and the phone
-// width. Expectations come from the service's own answers and the catalog sources, never from the page's
-// helpers.
+// width; the whole of an operator's day (grant, reversal, ban, unban, export, erasure) found again in the
+// audit log; a bag grant reversed and an item voided through the page, each refused in place the second
+// time; the ledger health with a check run now; and, across the suite, no request of the page leaving the
+// local server's origin but the catalog's icon images on its `{cdn_url}` (spec §1.8). Expectations come
+// from the service's own answers and the catalog sources, never from the page's helpers.
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request as PageRequest } from 'playwright-core';
@@ -120,9 +124,24 @@ describe.skipIf(!hasChromium && !inCi)('operator console in Chromium', () => {
     return r.body.transactions as never;
   }
 
+  /** Every request a page of this suite made: its URL, its resource type and whether it carried credentials. */
+  const requests: { url: string; type: string; credentials: boolean }[] = [];
+
   async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-    return (await site.newPage(viewport)).page;
+    const { context, page } = await site.newPage(viewport);
+    context.on('request', (r) => {
+      const headers = r.headers();
+      requests.push({
+        url: r.url(),
+        type: r.resourceType(),
+        credentials: headers.authorization !== undefined || headers['x-admin-password'] !== undefined,
+      });
+    });
+    return page;
   }
+
+  /** Wait a little over a second: a revocation covers tokens issued at or before its second. */
+  const nextSecond = () => new Promise((r) => setTimeout(r, 1100));
 
   /** Sign in with the admin password from wherever `path` leads (the sign-in keeps `path` as its return address). */
   async function signIn(page: Page, path = '/admin/'): Promise<void> {
@@ -475,27 +494,47 @@ describe.skipIf(!hasChromium && !inCi)('operator console in Chromium', () => {
   it('shows a support token every view read-only: the action controls are not in the page at all', async () => {
     const p = await seedPlayer('Sue Supported', 8);
     const page = await newPage();
-    await page.goto(`/admin/?view=player&key=${p.studioId}`);
+    await page.goto(`/admin/?view=player&key=${p.studioId}&def=${MATERIAL}`);
     await settled(page);
     await page.getByLabel('Operator token', { exact: true }).fill(await tokenFor('STUDIO_SUPPORT0000000001', 'support'));
     await page.getByRole('button', { name: 'Use this token' }).click();
     await page.locator('#player-name').filter({ hasText: 'Sue Supported' }).waitFor();
     await settled(page);
     expect(await page.locator('#who-role').textContent()).toBe('read only');
+    // the bag's history and the items' owner history are read, with no control to change them
+    expect(await page.locator('#bag-table .bag-history tbody tr').count()).toBe(1);
+    await page.locator('#items-table button', { hasText: 'Show' }).click();
+    await page.locator('#items-table ol.history li').first().waitFor();
     expect(await page.locator('[data-action]').count()).toBe(0);
     expect(await page.locator('#wallet-table thead th').allTextContents()).not.toContain('Action');
-    expect(await page.locator('#items-table thead th').allTextContents()).not.toContain('Owner history');
+    expect(await page.locator('#items-table thead th').allTextContents()).toEqual([
+      'Item',
+      'Instance',
+      'State',
+      'Character',
+      'Minted',
+      'Owner history',
+    ]);
+    expect(await page.locator('.bag-history thead th').allTextContents()).not.toContain('Action');
     expect(await page.locator('#pending').isHidden()).toBe(true);
     expect(await page.locator('#export').isVisible()).toBe(true);
     const download = page.waitForEvent('download');
     await page.locator('#export').click();
     const file = await download;
     expect(file.suggestedFilename()).toBe(`export-${p.studioId}.json`);
-    for (const path of ['/admin/?view=search&q=Sue', '/admin/?view=audit', '/admin/?view=health']) {
+    for (const path of [
+      '/admin/?view=search&q=Sue',
+      '/admin/?view=audit',
+      `/admin/?view=audit&account=${p.accountId}`,
+      '/admin/?view=health',
+    ]) {
       await page.goto(path);
       await settled(page);
       expect(await page.locator('[data-action]').count(), path).toBe(0);
+      expect(await page.locator('#view button:not([type="submit"])').count(), path).toBe(0);
     }
+    expect(await page.locator('#pass-text').count()).toBe(1);
+    expect(await page.locator('#run-check').count()).toBe(0);
   });
 
   it('sends a refused token back to the sign-in, keeping the page, and returns there once signed in', async () => {
@@ -569,6 +608,321 @@ describe.skipIf(!hasChromium && !inCi)('operator console in Chromium', () => {
     await page.keyboard.press('Escape');
     await page.locator('#action-dialog').waitFor({ state: 'detached' });
     expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.action)).toBe('grant-coin');
+
+    // the bag's history and the items by keyboard: a History button opens it in place (and in the address),
+    // Tab reaches a grant's reversal and an item's void, Enter opens each dialog with focus on its first field
+    const tabTo = async (test: string): Promise<boolean> => {
+      for (let i = 0; i < 80; i++) {
+        await page.keyboard.press('Tab');
+        if (await page.evaluate(test)) return true;
+      }
+      return false;
+    };
+    await page.locator('h1').focus();
+    expect(await tabTo(`document.activeElement?.getAttribute('aria-label') === 'History of ${MATERIAL}'`)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.locator('#bag-table .bag-history').waitFor();
+    expect(view(page)).toMatchObject({ def: MATERIAL });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-expanded'))).toBe('true');
+    await check('player with the bag history open');
+    for (const action of ['bag-reversal', 'item-void']) {
+      expect(await tabTo(`document.activeElement?.dataset.action === '${action}'`), action).toBe(true);
+      await page.keyboard.press('Enter');
+      await page.locator('#action-dialog').waitFor();
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('action-reason');
+      await check(`${action} dialog`);
+      await page.keyboard.press('Escape');
+      await page.locator('#action-dialog').waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.action)).toBe(action);
+    }
+    for (const path of ['/admin/?view=audit', '/admin/?view=health']) {
+      await page.goto(path);
+      await settled(page);
+      await check(path);
+    }
+  });
+
+  it('walks an operator’s day: find, grant, reverse, ban (the player refused), unban, export, erase, and every write in the audit log', async () => {
+    const p = await seedPlayer('Wanda Wholeday', 12);
+    const page = await newPage();
+    await signIn(page);
+    await page.keyboard.type('Wanda Whole');
+    await page.locator('#search-status').filter({ hasText: '1 player matches' }).waitFor();
+    await page.keyboard.press('Enter');
+    await settled(page);
+    expect(view(page)).toEqual({ view: 'player', key: p.studioId });
+    const act = async (button: string, reason: string) => {
+      await page.getByRole('button', { name: button, exact: true }).click();
+      await page.getByLabel('Reason', { exact: true }).fill(reason);
+      await page.locator('#action-confirm').click();
+      await page.locator('#action-dialog').waitFor({ state: 'detached' });
+      await settled(page);
+    };
+    await page.getByRole('button', { name: 'Grant coin…' }).click();
+    await page.getByLabel('Amount (coin)', { exact: true }).fill('300');
+    await page.getByLabel('Reason', { exact: true }).fill('goodwill');
+    await page.locator('#action-confirm').click();
+    await page.locator('#action-dialog').waitFor({ state: 'detached' });
+    await settled(page);
+    const grant = (await entries(p.studioId))[0]!;
+    expect(grant).toMatchObject({ kind: 'admin_grant_coin', amount: 300, note: 'goodwill' });
+    expect(await page.locator('#wallet-table tbody tr').first().getAttribute('data-entry')).toBe(grant.entryId);
+    expect(await page.locator('#balance').textContent()).toBe('Balance 5,325 coin');
+    await page.locator(`tr[data-entry="${grant.entryId}"] button[data-action="reversal"]`).click();
+    await page.getByLabel('Reason', { exact: true }).fill('goodwill granted twice');
+    await page.locator('#action-confirm').click();
+    await page.locator('#action-dialog').waitFor({ state: 'detached' });
+    await settled(page);
+    expect(await page.locator('#balance').textContent()).toBe('Balance 5,025 coin');
+    expect((await entries(p.studioId))[0]).toMatchObject({ kind: 'reversal', amount: -300 });
+
+    await act('Ban…', 'chargeback fraud');
+    expect(await page.locator('#ban-state').textContent()).toMatch(/^Banned without end/);
+    // a token issued after the ban: the service refuses the player (403), then lets them in once it is lifted
+    await nextSecond();
+    const player = { Authorization: `Bearer ${await tokenFor(p.studioId, 'player')}` };
+    const refused = await service('GET', '/api/island/state', undefined, player);
+    expect([refused.status, refused.body.code]).toEqual([403, 'ACCOUNT_SUSPENDED']);
+    await act('Lift the ban…', 'appeal upheld');
+    expect(await page.locator('#ban-state').textContent()).not.toMatch(/^Banned/);
+    expect((await service('GET', '/api/island/state', undefined, player)).status).toBe(200);
+
+    const download = page.waitForEvent('download');
+    await page.locator('#export').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`export-${p.studioId}.json`);
+    const exported = JSON.parse(await readFile(await file.path(), 'utf8')) as { account: { studioId: string; accountId: string } };
+    expect(exported.account).toMatchObject({ studioId: p.studioId, accountId: p.accountId, displayName: 'Wanda Wholeday' });
+
+    await page.getByRole('button', { name: 'Erase…' }).click();
+    await page.getByLabel('Reason', { exact: true }).fill('Data request 2026-200');
+    await page.getByLabel(`Type ${p.studioId} to confirm`, { exact: true }).fill(p.studioId);
+    await page.locator('#action-confirm').click();
+    await page.locator('#action-dialog').waitFor({ state: 'detached' });
+    await settled(page);
+    expect(await page.locator('h1').textContent()).toBe('Erased account');
+
+    // the player's audit records: every write of the day, newest first, by this operator, each changing something
+    await page.locator('#player-audit').click();
+    await settled(page);
+    expect(view(page)).toEqual({ view: 'audit', account: p.accountId });
+    const rows = page.locator('#audit-table tbody tr');
+    const routes = await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.route));
+    const day = ['admin/erase', 'admin/unban', 'admin/ban', 'admin/reversals', 'admin/grant-coin'];
+    expect(routes.slice(0, 5)).toEqual(day);
+    const held = await service('GET', `/api/admin/audit?account=${p.accountId}&limit=200`);
+    const records = held.body.records as { id: string; route: string; idempotencyKey: string; requestId: string }[];
+    expect(routes).toEqual(records.map((r) => r.route));
+    // the export is a read: the audit log keeps writes only
+    expect(routes).not.toContain('admin/player-export');
+    for (const [i, route] of day.entries()) {
+      const cells = await rows.nth(i).locator('td').allTextContents();
+      expect(cells.slice(1, 8), route).toEqual([
+        'admin:admin-password',
+        `POST ${route}`,
+        p.accountId,
+        '200',
+        'changed',
+        records[i]!.idempotencyKey,
+        records[i]!.requestId,
+      ]);
+      expect(records[i]!.idempotencyKey).toMatch(/^console-/);
+    }
+    // a record links to the player's page and to the records of its actor and route
+    expect(await rows.first().locator('a.audit-account').getAttribute('href')).toBe(`/admin/?view=player&key=${p.accountId}`);
+    await rows.first().locator('a.audit-route').click();
+    await settled(page);
+    expect(view(page)).toEqual({ view: 'audit', account: p.accountId, route: 'admin/erase' });
+    expect(await rows.count()).toBe(1);
+  });
+
+  it('reverses a bag grant and voids an item through the page; a second reversal or void is refused in place with 409', async () => {
+    const p = await seedPlayer('Bea Bagged', 13);
+    expect(
+      (
+        await service('POST', '/api/inventory/grant', {
+          studioId: p.studioId,
+          definitionId: MATERIAL,
+          quantity: 5,
+          idempotencyKey: 'bag-five-13000',
+        })
+      ).status,
+    ).toBe(201);
+    const items = (await service('GET', `/api/admin/players/${p.studioId}/items`)).body.items as { studioUuid: string }[];
+    const uuid = items[0]!.studioUuid;
+    const path = `/admin/?view=player&key=${p.studioId}&def=${MATERIAL}`;
+    const first = await newPage();
+    const stale = await newPage();
+    await signIn(first, path);
+    await signIn(stale, path);
+    const history = (page: Page) => page.locator(`#bag-table tr[data-history="${MATERIAL}"]`);
+    expect(
+      await history(first)
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.ref)),
+    ).toEqual(['bag-grant:bag-five-13000', 'bag-grant:seed-bag-130000']);
+    expect(await first.locator(`#bag-table tr[data-definition="${MATERIAL}"] td.num`).textContent()).toBe('17');
+    const reverse = (page: Page) => page.locator('button[data-action="bag-reversal"][data-ref="bag-grant:bag-five-13000"]');
+    await reverse(first).click();
+    await first.getByLabel('Reason', { exact: true }).fill('granted twice');
+    const day = new Date().toISOString().slice(0, 10);
+    expect(await first.locator('#action-effect').textContent()).toBe(
+      `Take back 5 × Dusk Iron Ore granted ${day} (bag-grant:bag-five-13000) from Bea Bagged (${p.studioId}); held 17 → 12.`,
+    );
+    expect(await first.locator('#action-confirm').textContent()).toBe('Take back 5');
+    await first.locator('#action-confirm').click();
+    await first.locator('#action-dialog').waitFor({ state: 'detached' });
+    await settled(first);
+    expect(await first.locator(`#bag-table tr[data-definition="${MATERIAL}"] td.num`).textContent()).toBe('12');
+    const bag = (await service('GET', `/api/admin/players/${p.studioId}/bag?definitionId=${MATERIAL}`)).body.entries as {
+      sourceRef: string;
+      kind: string;
+      reverses?: string;
+    }[];
+    expect(bag[0]).toMatchObject({ kind: 'reversal', reverses: 'bag-grant:bag-five-13000' });
+    const reversal = bag[0]!.sourceRef;
+    expect(await history(first).locator(`tr[data-ref="${reversal}"] td`).allTextContents()).toEqual([
+      expect.stringMatching(/UTC$/),
+      'Reversal',
+      '−5',
+      '12',
+      reversal,
+      'reverses bag-grant:bag-five-13000',
+      '“granted twice” by admin:admin-password',
+      '',
+    ]);
+    expect(await history(first).locator('tr[data-ref="bag-grant:bag-five-13000"] a.reversed-by').textContent()).toBe(reversal);
+    expect(await reverse(first).count()).toBe(0);
+
+    // the other tab still offers it: the service refuses, the page says why and links to the reversal
+    await reverse(stale).click();
+    await stale.getByLabel('Reason', { exact: true }).fill('again');
+    await stale.locator('#action-confirm').click();
+    await stale.locator('#action-status .problem').waitFor();
+    expect(await stale.locator('#action-status .problem-title').textContent()).toBe('Conflict');
+    expect(await stale.locator('#action-status .problem-detail').textContent()).toContain(
+      'The grant bag-grant:bag-five-13000 was already reversed by admin:admin-password at',
+    );
+    expect(await stale.locator('#action-status .problem').getAttribute('data-status')).toBe('409');
+    await stale.locator('#reversing-entry').click();
+    await settled(stale);
+    expect(view(stale)).toMatchObject({ def: MATERIAL, bagRef: reversal });
+    expect(await stale.locator('tr.marked').getAttribute('data-ref')).toBe(reversal);
+
+    // a void, then the stale tab's second void
+    const voidButton = (page: Page) => page.locator(`button[data-action="item-void"][data-item="${uuid}"]`);
+    await voidButton(first).click();
+    await first.getByLabel('Reason', { exact: true }).fill('duplicated by a trade exploit');
+    expect(await first.locator('#action-effect').textContent()).toBe(
+      `Void Ashmere Shortsword (item ${uuid}, owned) of Bea Bagged (${p.studioId}): it is no longer owned or wearable, no event may follow, and it stays in its history.`,
+    );
+    await first.locator('#action-confirm').click();
+    await first.locator('#action-dialog').waitFor({ state: 'detached' });
+    await settled(first);
+    expect(await first.locator(`#item-${uuid}`).getAttribute('data-state')).toBe('voided');
+    expect(await voidButton(first).count()).toBe(0);
+    await first.locator(`#item-${uuid} button`, { hasText: 'Show' }).click();
+    await first.locator(`#item-history-${uuid} li`).first().waitFor();
+    expect(await first.locator(`#item-history-${uuid} li`).first().textContent()).toContain(
+      `voided · owner ${p.accountId} · “duplicated by a trade exploit” by admin:admin-password`,
+    );
+    await first.getByLabel('State', { exact: true }).selectOption('voided');
+    await settled(first);
+    expect(view(first)).toMatchObject({ items: 'voided' });
+    expect(await first.locator('#items-table tbody tr[data-item]').count()).toBe(1);
+    await first.getByLabel('State', { exact: true }).selectOption('owned');
+    await first.locator('#items-empty').waitFor();
+
+    await voidButton(stale).click();
+    await stale.getByLabel('Reason', { exact: true }).fill('again');
+    await stale.locator('#action-confirm').click();
+    await stale.locator('#action-status .problem').waitFor();
+    expect(await stale.locator('#action-status .problem-title').textContent()).toBe('Conflict');
+    expect(await stale.locator('#action-status .problem-detail').textContent()).toContain('The item is voided');
+    expect(await stale.locator('#action-status .problem').getAttribute('data-status')).toBe('409');
+  });
+
+  it('shows the ledger health and runs a check now for an admin, by keyboard, with the run the service answered', async () => {
+    await seedPlayer('Hal Health', 14);
+    const page = await newPage();
+    await signIn(page, '/admin/?view=health');
+    expect(await page.locator('#pass-text').textContent()).toMatch(/^(No check has run yet\.|Pass \d+, started .*)$/);
+    await page.locator('h1').focus();
+    let reached = false;
+    for (let i = 0; i < 20 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => document.activeElement?.id === 'run-check');
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.locator('#action-dialog').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('action-confirm');
+    expect(await page.locator('#action-effect').textContent()).toMatch(
+      /^Run the ledger check now: it (starts|continues) (the first pass|pass \d+)/,
+    );
+    await page.keyboard.press('Escape');
+    await page.locator('#action-dialog').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('run-check');
+    const answered = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/admin/ledger/verify' && r.request().method() === 'POST',
+    );
+    await page.keyboard.press('Enter');
+    await page.locator('#action-dialog').waitFor();
+    await page.keyboard.press('Enter');
+    const run = (await (await answered).json()) as { runId: string; trigger: string; failures: unknown[] };
+    expect(run.trigger).toBe('operator');
+    await page.locator('#check-run .run-text').waitFor();
+    expect(await page.locator('#check-run .run-text').textContent()).toMatch(/^Run by an operator, /);
+    await settled(page);
+    const health = (await service('GET', '/api/admin/ledger/health')).body as { results: { runId: string }[] };
+    expect(health.results[0]!.runId).toBe(run.runId);
+    expect(await page.locator('#runs > li').first().getAttribute('data-run')).toBe(run.runId);
+    expect(await page.locator('#runs > li').count()).toBe(health.results.length);
+  });
+
+  it('filters and pages the audit log by keyboard, with the filters and the cursor in the address', async () => {
+    const p = await seedPlayer('Kit Keys', 15);
+    const page = await newPage();
+    await signIn(page, '/admin/?view=audit');
+    // read after the sign-in, which is a record of its own
+    const all = (await service('GET', '/api/admin/audit?limit=200')).body.records as { id: string }[];
+    expect(all.length).toBeGreaterThan(50);
+    expect(await page.locator('#audit-table tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.record))).toEqual(
+      all.slice(0, 50).map((r) => r.id),
+    );
+    // Older records: the next page from the service's cursor, kept in the address
+    await page.locator('#audit-older').focus();
+    await page.keyboard.press('Enter');
+    await settled(page);
+    expect(Object.keys(view(page))).toEqual(['view', 'cursor']);
+    expect(await page.locator('#audit-table tbody tr').first().getAttribute('data-record')).toBe(all[50]!.id);
+    await page.locator('#audit-newest').focus();
+    await page.keyboard.press('Enter');
+    await settled(page);
+    expect(view(page)).toEqual({ view: 'audit' });
+    // the filter form by keyboard alone: Tab into it, type, Enter
+    await page.locator('h1').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('audit-actor');
+    await page.keyboard.type('admin-password');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(p.studioId);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('admin/grant-coin');
+    await page.keyboard.press('Enter');
+    await settled(page);
+    expect(view(page)).toEqual({ view: 'audit', actor: 'admin-password', account: p.studioId, route: 'admin/grant-coin' });
+    expect(await page.locator('#audit-table tbody tr').count()).toBe(1);
+    // a time filter: the field is read as UTC and the address keeps the ISO time
+    await page.getByLabel('Before (UTC)', { exact: true }).fill('2000-01-01T00:00');
+    await page.getByLabel('Before (UTC)', { exact: true }).press('Enter');
+    await settled(page);
+    expect(view(page)).toMatchObject({ to: '2000-01-01T00:00:00Z' });
+    expect(await page.locator('#audit-empty').textContent()).toBe('No records match these filters.');
+    // what the service refuses is said in place
+    await page.goto('/admin/?view=audit&account=STUDIO_NOBODY0000000000');
+    await settled(page);
+    expect(await page.locator('#audit .problem').getAttribute('data-status')).toBe('404');
   });
 
   it('fits a 390 px wide phone without sideways scrolling, and saves screenshots at 1280 and 390 px', async () => {
@@ -580,13 +934,29 @@ describe.skipIf(!hasChromium && !inCi)('operator console in Chromium', () => {
       for (const [name, path] of [
         ['player', `/admin/?view=player&key=${p.studioId}`],
         ['search', '/admin/?view=search&q=Pia'],
+        ['bag', `/admin/?view=player&key=${p.studioId}&def=${MATERIAL}`],
+        ['audit', '/admin/?view=audit'],
+        ['health', '/admin/?view=health'],
       ] as const) {
         await page.goto(path);
         await settled(page);
+        if (name === 'bag') {
+          await page.locator(`#items-table button`, { hasText: 'Show' }).click();
+          await page.locator('#items-table ol.history li').first().waitFor();
+        }
         const { scrollWidth, innerWidth } = await pageWidths(page);
         expect(scrollWidth, `${name} at ${viewport.width}px`).toBeLessThanOrEqual(innerWidth);
         await saveScreenshot(page, shots, `console-${name}-${viewport.width}`);
       }
     }
+  });
+
+  it('made no request, across the suite, that left the local server’s origin, but icon images on the catalog’s {cdn_url}', () => {
+    expect(requests.length).toBeGreaterThan(100);
+    const cdn = 'https://cdn.emberfall.example';
+    const elsewhere = requests.filter((r) => new URL(r.url).origin !== site.base);
+    // binaries live on {cdn_url} (spec §1.8): the catalog's icons, as images, with no credential
+    for (const r of elsewhere) expect([new URL(r.url).origin, r.type, r.credentials], r.url).toEqual([cdn, 'image', false]);
+    expect(requests.filter((r) => new URL(r.url).origin === site.base).length).toBeGreaterThan(100);
   });
 });

@@ -124,6 +124,73 @@ describe('confirmation', () => {
   });
 });
 
+describe('corrections and the ledger check', () => {
+  const grant = {
+    sourceRef: 'bag-grant:drop-2026-11-20-0042',
+    definitionId: 'MATL-20260601090000-000101-F469B3E9',
+    name: 'Iron Ore',
+    quantity: 5,
+    at: '2026-11-20T23:59:00Z',
+  };
+  const item = {
+    studioUuid: grantEntry.entryId,
+    definitionId: 'ITEM-20260601093000-00010D-B1F512C1',
+    name: 'Ashmere Shortsword',
+    state: 'owned',
+    character: '',
+  };
+
+  it('names a bag grant’s reversal with the units held before and after', () => {
+    expect(confirmation({ kind: 'bag-reverse', target: ada, grant, held: 12 })).toEqual({
+      title: 'Reverse a bag grant',
+      effect: `Take back 5 × Iron Ore granted 2026-11-20 (bag-grant:drop-2026-11-20-0042) from Ada (${ada.studioId}); held 12 → 7.`,
+      button: 'Take back 5',
+    });
+    // a name not known yet: the definition id; more than is held: the refusal foretold
+    expect(confirmation({ kind: 'bag-reverse', target: erased, grant: { ...grant, name: '', quantity: 1200 }, held: 3 }).effect).toBe(
+      `Take back 1,200 × ${grant.definitionId} granted 2026-11-20 (${grant.sourceRef}) from ${erased.studioId}; held 3 → −1,197: more than the account holds, so the service will refuse it.`,
+    );
+    expect(confirmation({ kind: 'bag-reverse', target: ada, grant, held: 5 }).effect).toMatch(/; held 5 → 0\.$/);
+    expect(confirmation({ kind: 'bag-reverse', target: ada, grant: { ...grant, quantity: 1200 }, held: 1200 }).button).toBe(
+      'Take back 1,200',
+    );
+  });
+
+  it('names a void with the item, its state and its character', () => {
+    expect(confirmation({ kind: 'void', target: ada, item })).toEqual({
+      title: 'Void a unique item',
+      effect: `Void Ashmere Shortsword (item ${item.studioUuid}, owned) of Ada (${ada.studioId}): it is no longer owned or wearable, no event may follow, and it stays in its history.`,
+      button: 'Void the item',
+    });
+    expect(confirmation({ kind: 'void', target: ada, item: { ...item, state: 'equipped', character: 'Hero' } }).effect).toContain(
+      `(item ${item.studioUuid}, equipped by Hero)`,
+    );
+    expect(confirmation({ kind: 'void', target: ada, item: { ...item, state: 'assigned', character: 'Hero' } }).effect).toContain(
+      `(item ${item.studioUuid}, assigned to Hero)`,
+    );
+    expect(confirmation({ kind: 'void', target: erased, item: { ...item, name: '' } }).effect).toMatch(
+      new RegExp(`^Void ${item.definitionId} \\(item .* of ${erased.studioId}: `),
+    );
+  });
+
+  it('says what a run of the ledger check will do', () => {
+    const tail =
+      ', verifying each account’s hash chain and balance, each posting against its transfer and each reversal’s links for up to its time budget; the result is kept with the scheduled runs, and a broken invariant raises the alert.';
+    expect(confirmation({ kind: 'verify', check: { pass: null, over: false } })).toEqual({
+      title: 'Run the ledger check',
+      effect: `Run the ledger check now: it starts the first pass${tail}`,
+      button: 'Run the check',
+    });
+    expect(confirmation({ kind: 'verify', check: { pass: 3, over: true } }).effect).toBe(
+      `Run the ledger check now: it starts pass 4${tail}`,
+    );
+    expect(confirmation({ kind: 'verify', check: { pass: 3, over: false } }).effect).toBe(
+      `Run the ledger check now: it continues pass 3 where the last run stopped${tail}`,
+    );
+    expect(confirmation({ kind: 'verify', check: { pass: 3, over: false } }).typed).toBeUndefined();
+  });
+});
+
 describe('intentSummary', () => {
   it('says in one sentence what a pending intent was', () => {
     const t = 'STUDIO_7QF3K2M9X4D1H8TB';
@@ -146,6 +213,14 @@ describe('intentSummary', () => {
     expect(intentSummary({ action: 'erase', target: t, params: { reason: 'request' } })).toBe(
       `Erase the personal data of ${t} (reason: “request”).`,
     );
-    expect(intentSummary({ action: 'item-void', target: t, params: {} })).toBe(`item-void on ${t}.`);
+    expect(intentSummary({ action: 'bag-reversal', target: t, params: { sourceRef: 'bag-grant:drop-0042', reason: 'twice' } })).toBe(
+      `Take back the bag grant bag-grant:drop-0042 of ${t} (reason: “twice”).`,
+    );
+    expect(intentSummary({ action: 'item-void', target: t, params: { studioUuid: grantEntry.entryId, reason: 'dupe' } })).toBe(
+      `Void item ${grantEntry.entryId} of ${t} (reason: “dupe”).`,
+    );
+    expect(intentSummary({ action: 'item-void', target: t, params: { studioUuid: grantEntry.entryId } })).toBe(
+      `Void item ${grantEntry.entryId} of ${t}.`,
+    );
   });
 });

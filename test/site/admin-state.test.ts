@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import {
   CONSOLE_PATH,
   HOME,
+  ITEM_STATES,
   MAX_CURSOR,
   MAX_TEXT,
   WALLET_KINDS,
+  auditState,
   consoleHref,
   consoleQuery,
   isAccountKey,
@@ -35,7 +37,7 @@ describe('parseConsoleState', () => {
 
   it('reads a player by studio id or account id, and searches for anything else it is given', () => {
     expect(parseConsoleState(`?view=player&key=${STUDIO}`)).toEqual(playerState(STUDIO));
-    expect(playerState(STUDIO)).toEqual({ view: 'player', key: STUDIO, kind: '', cursor: '', entry: '' });
+    expect(playerState(STUDIO)).toEqual({ view: 'player', key: STUDIO, kind: '', cursor: '', entry: '', def: '', bagRef: '', items: '' });
     expect(parseConsoleState(`?view=player&key=${UUID.toUpperCase()}`)).toEqual(playerState(UUID));
     expect(parseConsoleState('?view=player&key=ada')).toEqual({ view: 'search', q: 'ada' });
     expect(parseConsoleState('?view=player&key=STUDIO_')).toEqual({ view: 'search', q: 'STUDIO_' });
@@ -49,6 +51,33 @@ describe('parseConsoleState', () => {
     expect(parseConsoleState(`?view=player&key=${STUDIO}&cursor=${'c'.repeat(400)}`)).toMatchObject({ cursor: 'c'.repeat(MAX_CURSOR) });
     expect(parseConsoleState(`?view=player&key=${STUDIO}&entry=${UUID.toUpperCase()}`)).toMatchObject({ entry: UUID });
     expect(parseConsoleState(`?view=player&key=${STUDIO}&entry=123`)).toMatchObject({ entry: '' });
+  });
+
+  it('keeps the open bag history, an entry of it to mark by source ref, and an item state the service takes; drops the rest', () => {
+    const def = 'MATL-20260601090000-000101-F469B3E9';
+    const ref = 'bag-grant:seed-bag-10000';
+    const at = (q: string) => parseConsoleState(`?view=player&key=${STUDIO}&${q}`);
+    expect(at(`def=${def}`)).toMatchObject({ def, bagRef: '' });
+    expect(at(`def=%20${def}%20&bagRef=${ref}`)).toMatchObject({ def, bagRef: ref });
+    expect(at(`def=${'d'.repeat(MAX_TEXT + 5)}`)).toMatchObject({ def: 'd'.repeat(MAX_TEXT) });
+    for (const r of ['bag-consume:abcdefgh', 'bag-reversal:console-bag-reversal-1', `bag-grant:${'k'.repeat(255)}`])
+      expect(at(`def=${def}&bagRef=${encodeURIComponent(r)}`)).toMatchObject({ bagRef: r });
+    // a mark without its history, or that is no bag source ref, is dropped
+    expect(at(`bagRef=${ref}`)).toMatchObject({ def: '', bagRef: '' });
+    for (const r of [
+      'bag-grant:short',
+      'grant:abcdefgh',
+      'bag-gift:abcdefgh',
+      `xbag-grant:abcdefgh`,
+      'bag-grant:abcdefgh x',
+      `bag-grant:abcd\nefgh`,
+    ])
+      expect(at(`def=${def}&bagRef=${encodeURIComponent(r)}`), r).toMatchObject({ bagRef: '' });
+    expect(at(`def=${def}&bagRef=${encodeURIComponent(`bag-grant:${'k'.repeat(256)}`)}`)).toMatchObject({ bagRef: '' });
+    for (const items of ITEM_STATES) expect(at(`items=${items}`)).toMatchObject({ items });
+    expect(ITEM_STATES).toEqual(['owned', 'assigned', 'equipped', 'consumed', 'destroyed', 'voided']);
+    expect(at('items=lost')).toMatchObject({ items: '' });
+    expect(at('items=VOIDED')).toMatchObject({ items: '' });
   });
 
   it('reads the audit filters and the health view', () => {
@@ -108,9 +137,31 @@ describe('consoleQuery and consoleHref', () => {
     expect(consoleHref(HOME)).toBe(CONSOLE_PATH);
     expect(CONSOLE_PATH).toBe('/admin/');
     expect(consoleQuery({ view: 'search', q: 'ada lovelace' })).toBe('?view=search&q=ada+lovelace');
-    expect(consoleQuery({ view: 'player', key: STUDIO, kind: 'admin_grant_coin', cursor: 'c1', entry: UUID })).toBe(
-      `?view=player&key=${STUDIO}&kind=admin_grant_coin&cursor=c1&entry=${UUID}`,
-    );
+    expect(
+      consoleQuery({
+        view: 'player',
+        key: STUDIO,
+        kind: 'admin_grant_coin',
+        cursor: 'c1',
+        entry: UUID,
+        def: 'MATL-1',
+        bagRef: 'bag-grant:abcdefgh',
+        items: 'voided',
+      }),
+    ).toBe(`?view=player&key=${STUDIO}&kind=admin_grant_coin&cursor=c1&entry=${UUID}&def=MATL-1&bagRef=bag-grant%3Aabcdefgh&items=voided`);
+    // a mark is written only with its history
+    expect(consoleQuery({ ...playerState(STUDIO), bagRef: 'bag-grant:abcdefgh' })).toBe(`?view=player&key=${STUDIO}`);
+    expect(consoleHref(auditState({ account: UUID }))).toBe(`/admin/?view=audit&account=${UUID}`);
+    expect(auditState()).toEqual({ view: 'audit', actor: '', account: '', route: '', from: '', to: '', cursor: '' });
+    expect(auditState({ actor: 'a', route: 'admin/ban', from: 'f', to: 't' })).toEqual({
+      view: 'audit',
+      actor: 'a',
+      account: '',
+      route: 'admin/ban',
+      from: 'f',
+      to: 't',
+      cursor: '',
+    });
     expect(consoleQuery(playerState(STUDIO))).toBe(`?view=player&key=${STUDIO}`);
     expect(consoleQuery({ view: 'audit', actor: '', account: 'STUDIO_Y', route: '', from: '', to: 'z', cursor: '' })).toBe(
       '?view=audit&account=STUDIO_Y&to=z',
@@ -124,16 +175,29 @@ describe('consoleQuery and consoleHref', () => {
       fc.constant(STUDIO),
       fc.uuid().map((u) => u.toLowerCase()),
     );
-    const player = fc.record({
-      view: fc.constant('player' as const),
-      key,
-      kind: fc.constantFrom('', ...WALLET_KINDS),
-      cursor: text,
-      entry: fc.oneof(
-        fc.constant(''),
-        fc.uuid().map((u) => u.toLowerCase()),
-      ),
-    });
+    const player = fc
+      .record({
+        view: fc.constant('player' as const),
+        key,
+        kind: fc.constantFrom('', ...WALLET_KINDS),
+        cursor: text,
+        entry: fc.oneof(
+          fc.constant(''),
+          fc.uuid().map((u) => u.toLowerCase()),
+        ),
+        items: fc.constantFrom('', ...ITEM_STATES),
+      })
+      .chain((p) =>
+        fc.oneof(
+          fc.constant({ ...p, def: '', bagRef: '' }),
+          fc
+            .record({
+              def: text.filter((d) => d !== ''),
+              bagRef: fc.oneof(fc.constant(''), fc.stringMatching(/^bag-(grant|consume|reversal):[A-Za-z0-9._:~+/=-]{8,40}$/)),
+            })
+            .map((b) => ({ ...p, ...b })),
+        ),
+      );
     const audit = fc.record({
       view: fc.constant('audit' as const),
       actor: text,

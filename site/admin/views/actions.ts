@@ -16,7 +16,16 @@
 import * as api from '../api.js';
 import { ApiError } from '../api.js';
 import { h } from '../../dom.js';
-import { confirmation, formatTime, intentSummary, type EntryFacts, type PlannedAction, type Target } from '../confirm.js';
+import {
+  confirmation,
+  formatTime,
+  intentSummary,
+  type BagGrantFacts,
+  type EntryFacts,
+  type ItemFacts,
+  type PlannedAction,
+  type Target,
+} from '../confirm.js';
 import type { Intent, KeyedAction, PendingIntent } from '../intents.js';
 import { canAct } from '../session.js';
 import { consoleHref, playerState } from '../state.js';
@@ -30,7 +39,9 @@ export type ActionRequest =
   | { readonly kind: 'revoke'; readonly target: Target }
   | { readonly kind: 'ban'; readonly target: Target }
   | { readonly kind: 'unban'; readonly target: Target; readonly bannedAt: string; readonly until: string | null }
-  | { readonly kind: 'erase'; readonly target: Target };
+  | { readonly kind: 'erase'; readonly target: Target }
+  | { readonly kind: 'bag-reverse'; readonly target: Target; readonly grant: BagGrantFacts; readonly held: number }
+  | { readonly kind: 'void'; readonly target: Target; readonly item: ItemFacts };
 
 /** The keyed action of each kind of request (its route). */
 export const ACTION_OF: Readonly<Record<ActionRequest['kind'], KeyedAction>> = Object.freeze({
@@ -40,6 +51,8 @@ export const ACTION_OF: Readonly<Record<ActionRequest['kind'], KeyedAction>> = O
   ban: 'ban',
   unban: 'unban',
   erase: 'erase',
+  'bag-reverse': 'bag-reversal',
+  void: 'item-void',
 });
 
 /** Largest grant (`schemas/requests/grant-coin.schema.json`). */
@@ -78,8 +91,14 @@ export async function perform(intent: Intent, key: string): Promise<string> {
     case 'erase':
       await api.erase(intent.target, reason, key);
       return 'The personal data is erased and the account closed.';
-    default:
-      throw new ApiError(0, 'NOT_SERVED', `The action ${intent.action} has no route in this service yet.`);
+    case 'bag-reversal': {
+      const r = await api.reverseBagGrant(intent.target, String(p.sourceRef), reason, key);
+      return `Took back ${r.quantity}${r.idempotent ? ' (the first request had already done it)' : ''}; ${r.quantityAfter} held now.`;
+    }
+    case 'item-void': {
+      const r = await api.voidItem(String(p.studioUuid), reason, key);
+      return `The item is voided${r.idempotent ? ' (the first request had already done it)' : ''}.`;
+    }
   }
 }
 
@@ -87,6 +106,12 @@ export async function perform(intent: Intent, key: string): Promise<string> {
 export function reversingEntry(e: unknown): string | undefined {
   if (!(e instanceof ApiError) || e.status !== 409) return undefined;
   return /\(reversal ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\)/.exec(e.detail)?.[1];
+}
+
+/** The bag reversal a 409 names (`… (reversal bag-reversal:<key>).`), or undefined. */
+export function reversingBagRef(e: unknown): string | undefined {
+  if (!(e instanceof ApiError) || e.status !== 409) return undefined;
+  return /\(reversal (bag-reversal:[A-Za-z0-9._:~+/=-]{8,255})\)/.exec(e.detail)?.[1];
 }
 
 /** `YYYY-MM-DDTHH:MM` of a `datetime-local` field, read as UTC, as the RFC 3339 time the ban takes; null when empty. */
@@ -161,6 +186,14 @@ export function openAction(ctx: ConsoleContext, request: ActionRequest, opener?:
       case 'unban':
         plan = { kind: 'unban', target, bannedAt: request.bannedAt, until: request.until };
         break;
+      case 'bag-reverse':
+        plan = request;
+        params.sourceRef = request.grant.sourceRef;
+        break;
+      case 'void':
+        plan = request;
+        params.studioUuid = request.item.studioUuid;
+        break;
       default:
         plan = { kind: request.kind, target };
     }
@@ -213,16 +246,14 @@ export function openAction(ctx: ConsoleContext, request: ActionRequest, opener?:
         lock(false);
       }
       const entry = reversingEntry(e);
-      const link = entry
-        ? h(
-            'p',
-            {},
-            h(
-              'a',
-              { id: 'reversing-entry', href: consoleHref({ ...playerState(target.studioId), entry }) },
-              `Show the reversing entry ${entry}`,
-            ),
-          )
+      const bagRef = request.kind === 'bag-reverse' ? reversingBagRef(e) : undefined;
+      const href = entry
+        ? consoleHref({ ...playerState(target.studioId), entry })
+        : bagRef && request.kind === 'bag-reverse'
+          ? consoleHref({ ...playerState(target.studioId), def: request.grant.definitionId, bagRef })
+          : undefined;
+      const link = href
+        ? h('p', {}, h('a', { id: 'reversing-entry', href }, `Show the reversing entry ${entry ?? bagRef ?? ''}`))
         : undefined;
       status.replaceChildren(problemBox(e, link));
       refresh();

@@ -5,26 +5,25 @@
  *
  * At the top: the account, its external links, its sessions and ban, and (for a role that may act) the
  * actions: grant coin, revoke sessions, ban, lift the ban, erase; export is a read and every operator has it.
- * Then the wallet (`wallet.ts`), the bag (stackables by definition, with their catalog names and icons), the
- * unique items (definition, state, character, and their owner history from the item ledger for a role that
- * may read it), the characters with their progress, the learned recipes, and the island drawn
- * (`island.ts`). Every catalog id links to the catalog browser's item page. An erased account shows what
- * stays and offers only the export.
- *
- * Places kept: the bag and the items are read from the summary until their paged routes answer
- * (`BAG_HISTORY_ROUTE`, `ITEMS_ROUTE` in `api.ts`); their rows keep an action cell for reversing a bag grant
- * and voiding an item ({@link bagRowActions}, {@link itemRowActions}), empty until those routes exist.
+ * Then the wallet (`wallet.ts`), the bag (`bag.ts`: stackables by definition with their catalog names and
+ * icons, each with its history and, for an admin, "Reverse this grant…"), the unique items in every state
+ * (`items.ts`: each with its owner history and, for an admin, "Void…"), the characters with their
+ * progress, the learned recipes, and the island drawn (`island.ts`). Every catalog id links to the catalog
+ * browser's item page. "Audit records of this player" opens the audit log filtered by the account. An
+ * erased account shows what stays and offers only the export.
  */
 import * as api from '../api.js';
 import type { PlayerCharactersResponse, PlayerSummaryResponse } from '../api.js';
 import { formatCoin, formatTime, type Target } from '../confirm.js';
 import { h } from '../../dom.js';
 import { actorLabel, canAct } from '../session.js';
-import { consoleHref, playerState, type ConsoleState } from '../state.js';
+import { auditState, consoleHref, type ConsoleState } from '../state.js';
 import { openAction, pendingPanel, type ActionRequest } from './actions.js';
+import { bagSection } from './bag.js';
 import { catalogCell, facts, isAbort, problemBox, section, timeText } from './common.js';
 import type { ConsoleContext, ConsoleViewFn } from './context.js';
 import { islandSection } from './island.js';
+import { itemsSection } from './items.js';
 import { walletSection } from './wallet.js';
 
 type PlayerView = Extract<ConsoleState, { view: 'player' }>;
@@ -61,18 +60,20 @@ export const playerView: ConsoleViewFn<PlayerView> = async (state, ctx) => {
   const wallet = walletSection(state, target, ctx, erased);
   const island = islandSection(account.studioId, ctx);
   const characters = charactersSection(account.studioId, summary, ctx);
+  const bag = bagSection(state, summary, target, ctx, erased);
+  const items = itemsSection(state, summary, target, ctx, erased);
   ctx.root.append(
     accountHeader(summary, erased),
     actionBar(summary, target, ctx, erased),
     pendingPanel(ctx, account.studioId),
     wallet.el,
-    bagSection(summary),
-    itemsSection(summary, ctx),
+    bag.el,
+    items.el,
     characters.el,
     recipesSection(summary),
     island.el,
   );
-  await Promise.allSettled([wallet.done, island.done, characters.done]);
+  await Promise.allSettled([wallet.done, bag.done, items.done, island.done, characters.done]);
 };
 
 /** The account, its links, sessions and ban. */
@@ -117,6 +118,7 @@ function accountHeader(s: Summary, erased: boolean): HTMLElement {
       ['Ban', banText],
       ['Balance', h('span', {}, `${formatCoin(s.wallet.balance)} coin`)],
     ]),
+    h('p', {}, h('a', { id: 'player-audit', href: consoleHref(auditState({ account: a.accountId })) }, 'Audit records of this player')),
   );
 }
 
@@ -169,124 +171,6 @@ function actionBar(s: Summary, target: Target, ctx: ConsoleContext, erased: bool
   if (ctx.who)
     bar.append(h('p', { class: 'help' }, `Acting as ${actorLabel(ctx.who)}; every change needs a reason and is recorded under this name.`));
   return bar;
-}
-
-/**
- * The cell of a bag line's actions: empty until reversing a bag grant has its route (`KEYED_ACTIONS`
- * `bag-reversal`); it returns the control then.
- */
-export function bagRowActions(): Node | null {
-  return null;
-}
-
-/** The cell of a unique item's actions: empty until voiding an item has its route (`KEYED_ACTIONS` `item-void`). */
-export function itemRowActions(): Node | null {
-  return null;
-}
-
-/** The bag: stackables by definition with their catalog names and icons. */
-function bagSection(s: Summary): HTMLElement {
-  if (s.bag.length === 0) return section('bag', 'Bag', h('p', { class: 'muted' }, 'The bag is empty.'));
-  const table = h(
-    'table',
-    { id: 'bag-table', class: 'data responsive' },
-    h('caption', { class: 'visually-hidden' }, 'Stackables in the bag'),
-  );
-  const head = table.createTHead().insertRow();
-  for (const c of ['Item', 'Quantity']) head.append(h('th', { scope: 'col' }, c));
-  const body = table.createTBody();
-  for (const line of s.bag) {
-    const row = h(
-      'tr',
-      { 'data-definition': line.definitionId },
-      h('td', { 'data-label': 'Item' }, catalogCell(line.definitionId)),
-      h('td', { class: 'num', 'data-label': 'Quantity' }, formatCoin(line.quantity)),
-    );
-    const act = bagRowActions();
-    if (act) row.append(h('td', {}, act));
-    body.append(row);
-  }
-  return section('bag', 'Bag', h('div', { class: 'table-wrap' }, table));
-}
-
-/** The unique items: definition, instance, state, character, minted, and the owner history on demand. */
-function itemsSection(s: Summary, ctx: ConsoleContext): HTMLElement {
-  if (s.items.length === 0) return section('items', 'Unique items', h('p', { class: 'muted' }, 'The account owns no unique item.'));
-  const names = new Map(s.characters.map((c) => [c.id, c.name]));
-  // the item ledger (`GET /api/ledger/{id}`) answers game servers and admins, not support
-  const history = ctx.who !== undefined && canAct(ctx.who.role);
-  const table = h(
-    'table',
-    { id: 'items-table', class: 'data responsive' },
-    h('caption', { class: 'visually-hidden' }, 'Unique items the account owns'),
-  );
-  const head = table.createTHead().insertRow();
-  for (const c of ['Item', 'Instance', 'State', 'Character', 'Minted', ...(history ? ['Owner history'] : [])])
-    head.append(h('th', { scope: 'col' }, c));
-  const body = table.createTBody();
-  for (const item of s.items) {
-    const row = h(
-      'tr',
-      { id: `item-${item.studioUuid}`, 'data-item': item.studioUuid },
-      h('td', { 'data-label': 'Item' }, catalogCell(item.definitionId)),
-      h('td', { 'data-label': 'Instance' }, h('code', {}, item.studioUuid)),
-      h('td', { 'data-label': 'State' }, item.state),
-      h(
-        'td',
-        { 'data-label': 'Character' },
-        item.characterId ? (names.get(item.characterId) ?? h('code', {}, item.characterId)) : h('span', { class: 'muted' }, '—'),
-      ),
-      h('td', { 'data-label': 'Minted' }, timeText(item.mintedAt)),
-    );
-    body.append(row);
-    if (history) {
-      const detail = h('tr', { class: 'history-row', hidden: true }, h('td', { colspan: 6 }));
-      const toggle = h(
-        'button',
-        { type: 'button', class: 'small', 'aria-expanded': 'false', 'aria-label': `Owner history of ${item.studioUuid}` },
-        'Show',
-      );
-      toggle.addEventListener('click', () => {
-        const open = detail.hidden;
-        detail.hidden = !open;
-        toggle.setAttribute('aria-expanded', String(open));
-        toggle.textContent = open ? 'Hide' : 'Show';
-        if (open && !detail.dataset.loaded) {
-          detail.dataset.loaded = '1';
-          void loadHistory(item.studioUuid, detail.firstElementChild as HTMLElement, ctx);
-        }
-      });
-      row.append(h('td', { 'data-label': 'Owner history' }, toggle));
-      body.append(detail);
-    }
-    const act = itemRowActions();
-    if (act) row.append(h('td', {}, act));
-  }
-  return section('items', 'Unique items', h('div', { class: 'table-wrap' }, table));
-}
-
-async function loadHistory(studioUuid: string, cell: HTMLElement, ctx: ConsoleContext): Promise<void> {
-  cell.replaceChildren(h('p', { class: 'muted' }, 'Reading the item ledger…'));
-  try {
-    const item = await api.itemHistory(studioUuid, ctx.signal);
-    const ol = h(
-      'ol',
-      { class: 'history' },
-      ...item.events.map((e) =>
-        h(
-          'li',
-          {},
-          timeText(e.at),
-          ` ${e.kind} · owner `,
-          h('a', { href: consoleHref(playerState(e.accountId)) }, h('code', {}, e.accountId)),
-          e.characterId ? ` · character ${e.characterId}` : '',
-        ),
-      ),
-    );
-    cell.replaceChildren(ol);
-  } catch (e) {
-    if (!isAbort(e)) cell.replaceChildren(problemBox(e));
-  }
 }
 
 /** The characters with their progress, read from `GET /api/admin/players/{key}/characters`. */

@@ -32,7 +32,7 @@ export const ENTRY_SEARCH_PAGES = 40;
 
 /** The address of an entry of the account's wallet. */
 function entryHref(state: PlayerView, entryId: string): string {
-  return consoleHref({ view: 'player', key: state.key, kind: '', cursor: '', entry: entryId });
+  return consoleHref({ ...state, kind: '', cursor: '', entry: entryId });
 }
 
 /**
