@@ -164,8 +164,8 @@ async function redisFloor(url: string, port: number): Promise<number> {
  * The credit script's own rate: `redis-benchmark` sends the EVALSHA {@link creditCall} builds for the
  * account of `studioId`, its source ref and entry id made unique per call by `redis-benchmark`'s
  * `__rand_int__` (one of 10^9 numbers; a repeated source ref, a fraction of one in 10^4, is a replay and
- * writes nothing; the entry id holds two such numbers). The script is in the server's cache
- * from the handler run. Checks afterwards that the calls were credits (the account's posting count grew)
+ * writes nothing; the entry id holds two such numbers). The script is loaded into the server's cache
+ * first (the handler run's operator writes ran its audited variant). Checks afterwards that the calls were credits (the account's posting count grew)
  * and that the ledger's invariants hold over everything the handler and the script wrote.
  * @throws Error when fewer than 99 % of the calls credited or an invariant breaks.
  */
@@ -184,6 +184,9 @@ async function creditCeiling(url: string, port: number, studioId: string): Promi
     at: new Date().toISOString(),
     fingerprint: requestFingerprint({ accountId, amount: 1, purpose: 'verify' }),
   });
+  // the handler's calls, operators' writes, ran the audited variant (docs/architecture.md, "Audit log"):
+  // the plain script is loaded here
+  if ((await ask('script', 'load', call.script.source)) !== call.script.sha) throw new Error('credit script load failed');
   const before = Number(await ask('llen', KEYS.postings(accountId)));
   const result = redisBenchmark(port, ['EVALSHA', call.script.sha, String(call.keys.length), ...call.keys, ...call.args], 1e9);
   const credited = Number(await ask('llen', KEYS.postings(accountId))) - before;
