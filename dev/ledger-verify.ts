@@ -35,11 +35,11 @@ import { NO_CREDENTIAL, SERVICE_OPTIONS, operatorHeaders, progressLine, serviceB
 const USAGE = `Usage: npm run ledger:verify [-- --base <url>] [--quiet]
 
 Checks the ledger's invariants (every balance the sum of its postings, balances summing to zero,
-source refs and transfers one to one, every hash chain) and the bags'. Without --base it opens the
+source refs and transfers one to one, every hash chain), the bags' and the unique items'. Without --base it opens the
 store the configuration names directly (STORE_DRIVER and its variables, as the functions read them;
 npm start's SQLite file by default). With --base it runs the service's own check
 (POST /api/admin/ledger/verify) until a pass is finished, as the operator whose credential the
-environment holds (OPERATOR_TOKEN, else ADMIN_PASSWORD); the bags are then not checked.
+environment holds (OPERATOR_TOKEN, else ADMIN_PASSWORD); the bags and items are then not checked.
 
 Options:
   --base <url>   the service, e.g. https://game.example.com or http://127.0.0.1:3000

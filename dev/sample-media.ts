@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PROJECT_ROOT } from '../api/_lib/config.js';
 import { Raster, encodeGlb, encodeWav, encodeZip, hsl, tone, type Point, type Rgba } from './media.js';
+import { wantsHelp } from './cli.js';
 
 /** The sample catalog's folder of `{cdn_url}` files, relative to the project root. */
 export const SAMPLE_CDN_DIR = 'catalog-src/cdn';
@@ -452,8 +453,33 @@ export async function guideSamples(dir = GUIDE_SAMPLES_DIR): Promise<SampleFile[
   ];
 }
 
-/** Write every sample file (`npm run samples`); prints what it wrote. */
-export async function main(): Promise<number> {
+const USAGE = `Usage: npm run samples
+
+Draws and synthesises the sample binaries again and writes them: the sample catalog's pictures under
+catalog-src/cdn/ (npm start places them in local storage) and the storage guide's files under
+docs/guides/samples/. Takes no options; the files are the same on every run.
+
+Options:
+  -h, --help   print this help
+
+Example:
+  npm run samples && git status --short catalog-src/cdn docs/guides/samples
+`;
+
+/**
+ * Write every sample file (`npm run samples`); prints what it wrote. `--help` prints the usage and writes
+ * nothing.
+ * @returns the exit code: 0, or 2 for an argument it does not take (nothing written).
+ */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+  if (wantsHelp(argv)) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (argv.length > 0) {
+    process.stderr.write(`npm run samples takes no arguments (got ${JSON.stringify(argv[0]).slice(0, 80)}).\n${USAGE}`);
+    return 2;
+  }
   const files = [...catalogPictures(), ...(await guideSamples())];
   let bytes = 0;
   for (const f of files) {
