@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/catalog.js';
 
@@ -106,5 +107,27 @@ describe('supported Node.js versions', () => {
     const vercelPicks = [24, 22, 20].find((major) => [0, 50, 99].some((minor) => satisfies(`${major}.${minor}.0`, range!)));
     expect(vercelPicks).toBeDefined();
     expect(readme.replace(/\s+/g, ' ')).toContain(`Vercel deploys the newest major its runtimes offer within the range, ${vercelPicks}.x`);
+  });
+});
+
+describe('a clean install', () => {
+  const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { engines?: { node?: string } | string[]; os?: string[]; cpu?: string[]; optional?: boolean }>;
+  };
+  // the lowest release of each supported major: a package whose own range leaves it out is an EBADENGINE
+  // warning of `npm install` there (npm reads engines with semver, as here)
+  const floors = (pkg.engines?.node ?? '').split('||').map((set) => semver.minVersion(set.trim())!.version);
+
+  it('holds no locked package whose engines leave out a supported version (npm install prints no EBADENGINE)', () => {
+    expect(floors.length).toBeGreaterThan(0);
+    const outside: string[] = [];
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      const node = !Array.isArray(entry.engines) ? entry.engines?.node : undefined;
+      // platform binaries of other systems are never installed here
+      if (!path || node === undefined || (entry.optional && (entry.os || entry.cpu))) continue;
+      for (const v of floors)
+        if (!semver.satisfies(v, node)) outside.push(`${path.replace(/^.*node_modules\//, '')} (${node}) leaves out ${v}`);
+    }
+    expect(outside).toEqual([]);
   });
 });
