@@ -15,7 +15,7 @@ import { h } from '../../dom.js';
 import { canAct } from '../session.js';
 import { consoleHref, type ConsoleState } from '../state.js';
 import { openAction } from './actions.js';
-import { catalogCell, isAbort, problemBox, section, timeText } from './common.js';
+import { catalogCell, isAbort, onMore, problemBox, section, timeText } from './common.js';
 import type { ConsoleContext } from './context.js';
 
 type PlayerView = Extract<ConsoleState, { view: 'player' }>;
@@ -153,16 +153,7 @@ async function loadHistory(cell: HTMLElement, o: HistoryOptions): Promise<void> 
     more.hidden = answer.cursor === null;
     return answer.entries.some((e) => e.sourceRef === o.mark);
   };
-  more.addEventListener('click', () => {
-    more.disabled = true;
-    page().then(
-      () => (more.disabled = false),
-      (e: unknown) => {
-        more.disabled = false;
-        if (!isAbort(e)) status.replaceChildren(problemBox(e));
-      },
-    );
-  });
+  onMore(more, page, (problem) => status.replaceChildren(problem));
 
   try {
     let found = await page();

@@ -44,6 +44,23 @@ export function isAbort(e: unknown): boolean {
   return (e instanceof DOMException && e.name === 'AbortError') || (e instanceof Error && e.name === 'AbortError');
 }
 
+/**
+ * Wire a "more" button of a paged list: a click loads the next page once, the button disabled meanwhile;
+ * a failure other than an abort is shown by `report` (docs/architecture.md, "Operator console").
+ */
+export function onMore(more: HTMLButtonElement, page: () => Promise<unknown>, report: (problem: HTMLElement) => void): void {
+  more.addEventListener('click', () => {
+    more.disabled = true;
+    page().then(
+      () => (more.disabled = false),
+      (e: unknown) => {
+        more.disabled = false;
+        if (!isAbort(e)) report(problemBox(e));
+      },
+    );
+  });
+}
+
 /** A time as text (`2026-11-20 10:05 UTC`), with the exact ISO time as its machine value. */
 export function timeText(iso: string | null | undefined, none = 'never'): HTMLElement {
   if (!iso) return h('span', { class: 'muted' }, none);

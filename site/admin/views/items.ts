@@ -15,7 +15,7 @@ import { h } from '../../dom.js';
 import { canAct } from '../session.js';
 import { ITEM_STATES, consoleHref, playerState, type ConsoleState, type ItemState } from '../state.js';
 import { openAction } from './actions.js';
-import { catalogCell, isAbort, problemBox, section, timeText } from './common.js';
+import { catalogCell, isAbort, onMore, problemBox, section, timeText } from './common.js';
 import type { ConsoleContext } from './context.js';
 
 type PlayerView = Extract<ConsoleState, { view: 'player' }>;
@@ -72,16 +72,7 @@ export function itemsSection(
       more.hidden = answer.cursor === null;
       return answer.items.length;
     };
-    more.addEventListener('click', () => {
-      more.disabled = true;
-      page().then(
-        () => (more.disabled = false),
-        (e: unknown) => {
-          more.disabled = false;
-          if (!isAbort(e)) status.replaceChildren(problemBox(e));
-        },
-      );
-    });
+    onMore(more, page, (problem) => status.replaceChildren(problem));
     return page().then(
       (n) => {
         if (ctx.signal.aborted) return;
@@ -206,16 +197,7 @@ async function loadEvents(studioUuid: string, cell: HTMLElement, ctx: ConsoleCon
     more.hidden = answer.cursor === null;
     return answer;
   };
-  more.addEventListener('click', () => {
-    more.disabled = true;
-    page().then(
-      () => (more.disabled = false),
-      (e: unknown) => {
-        more.disabled = false;
-        if (!isAbort(e)) cell.append(problemBox(e));
-      },
-    );
-  });
+  onMore(more, page, (problem) => cell.append(problem));
   try {
     await page();
     cell.replaceChildren(list, more);
