@@ -1,6 +1,6 @@
 /**
  * What each operator action will do, in words, before it is sent (docs/architecture.md, "Operator console";
- * the routes: README, "Wallet ledger and accounts"). Pure: the confirmation names the effect with the
+ * the routes: the OpenAPI document, `/docs/`). Pure: the confirmation names the effect with the
  * numbers the operator is about to change, e.g. "Reverse +5,000 coin granted 2026-11-20 by
  * admin:STUDIO_…; balance 5,200 → 200.", "Take back 5 × Dusk Iron Ore granted 2026-11-20 (bag-grant:…); held 12 →
  * 7." (docs/architecture.md, "Bag reversals", "Voided items", "Scheduled verification"). Numbers are written in en-US digits with thousands separators,

@@ -1,6 +1,6 @@
 /**
  * Idempotency keys of operator actions, one per intended action (docs/architecture.md, "Operator console";
- * README, "Security": a key is kept forever by the service, the same key with the same request replays the
+ * docs/api.md, "Security": a key is kept forever by the service, the same key with the same request replays the
  * first answer, with another request it is 422). DOM-free: the storage and the key source are passed in.
  *
  * The lifecycle: the page asks {@link ActionKeys.keyFor} for the key of an _intent_ (the action, what it is
@@ -24,7 +24,7 @@ import type { KeyValueStore } from './session.js';
 /** Where pending intents are kept in the tab's session storage. */
 export const PENDING_KEY = 'console.pending-actions';
 
-/** The actions that carry an idempotency key (their routes: README, "Wallet ledger and accounts"). */
+/** The actions that carry an idempotency key (their routes: the OpenAPI document, `/docs/`). */
 export const KEYED_ACTIONS = ['grant-coin', 'reversal', 'revoke-sessions', 'ban', 'unban', 'erase', 'bag-reversal', 'item-void'] as const;
 /** One keyed action. */
 export type KeyedAction = (typeof KEYED_ACTIONS)[number];

@@ -16,7 +16,7 @@
 /** Where the token is kept in the tab's session storage. */
 export const TOKEN_KEY = 'console.operator-token';
 
-/** Roles that may use the console (README, "Roles"): support reads, admin and master act too. */
+/** Roles that may use the console (README, "Who may do what"): support reads, admin and master act too. */
 export const OPERATOR_ROLES = ['support', 'admin', 'master'] as const;
 /** One operator role. */
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
