@@ -731,7 +731,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     `Serving ${out} and the functions on ${server.url}\n` +
       `  ${server.url}/                                  catalog browser\n` +
       `  ${server.url}/docs/                             API reference (OpenAPI document at /api/openapi.json)\n` +
-      `  ${server.url}/admin/                            operator console (sign in with npm run token -- --role admin; docs/guides/console.md)\n` +
+      `  ${server.url}/admin/                            operator console (sign in with npm run token -- --sub STUDIO_OPS --role admin)\n` +
       `  ${server.url}/api/search?q=<name or id>         search (also /api/stats, /api/export?type=weapons)\n` +
       `  ${server.url}/api/v1/game-data-manifest.json   every published file\n` +
       `  ${server.url}/api/wallet/overview              wallet (token from npm run token; docs/guides/wallet.md)\n` +
