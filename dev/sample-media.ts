@@ -6,7 +6,8 @@
  * - The sample catalog's pictures under `catalog-src/cdn/` (docs/architecture.md, "Sample binaries"):
  *   one icon (64×64) per key of `icon-sources.json` (spec §4.6) and one sprite per path of `sprites2d.json`
  *   (§2.3, §4.5: character animations as strips of four 32×32 frames, effects, scenery and orbs), each at
- *   its key below the folder, which mirrors `{cdn_url}`. `npm start` places them in local storage.
+ *   its key below the folder, which mirrors `{cdn_url}`, and a preview per `previewUrl` of the asset manifest
+ *   (`studiodot-assets.json`, §2.4: sprites, model shots, video posters). `npm start` places them in local storage.
  * - The storage guide's files under `docs/guides/samples/` (§4.7): a PNG, two WAV clips, a GLB of one
  *   triangle and a zip of pictures and a clip.
  */
@@ -390,6 +391,38 @@ export function spritePng(path: string): Buffer {
   return r.png();
 }
 
+/**
+ * A preview picture of an asset of the asset manifest (spec §2.4 `previewUrl`): a sprite's own picture; a
+ * model's 64×64 studio shot (its silhouette by a word of its key, as icons choose glyphs, on a backdrop with a
+ * floor shadow); a video's 128×72 poster (bands of dusk and a play mark).
+ * @param type the asset's `type`; @param url the asset's `url` (its words pick the picture).
+ */
+export function previewPng(type: string, url: string): Buffer {
+  if (type === 'sprite') return spritePng(url);
+  const name = (url.split('/').pop() ?? '').replace(/\.[a-z0-9]+$/i, '');
+  if (type === 'video') {
+    const h = hash(name) % 360;
+    const r = new Raster(128, 72);
+    for (let i = 0; i < 6; i++) r.rect(0, i * 12, 128, 12, hsl(h + i * 8, 0.45, 0.16 + i * 0.07));
+    r.ellipse(64, 36, 18, [0, 0, 0, 0.45]).poly(
+      [
+        [58, 26],
+        [74, 36],
+        [58, 46],
+      ],
+      [255, 255, 255, 0.9],
+    );
+    return r.png();
+  }
+  if (name === 'ashwood_tree') return spritePng(`/${name}.png`);
+  const r = new Raster(64, 64);
+  r.rect(0, 0, 64, 64, hsl(220, 0.12, 0.18)).ellipse(32, 24, 30, hsl(220, 0.15, 0.26), 20);
+  r.ellipse(32, 56, 20, [0, 0, 0, 0.35], 4);
+  const glyph = url.includes('/enemies/') ? beast : glyphOf(name, 'weapon');
+  glyph(r, hsl(hash(name) % 360, 0.15, 0.72));
+  return r.png();
+}
+
 /** One sample file: its path relative to the project root and its bytes. */
 export interface SampleFile {
   readonly path: string;
@@ -397,9 +430,10 @@ export interface SampleFile {
 }
 
 /**
- * The sample catalog's pictures: an icon per key of `<src>/icon-sources.json` and a sprite per path of
+ * The sample catalog's pictures: an icon per key of `<src>/icon-sources.json`, a sprite per path of
  * `<src>/sprites2d.json`, each at `<cdnDir>/<key>` (a sprite path's leading `/` dropped, as `{cdn_url}/{key}`
- * joins it, spec §4.9).
+ * joins it, spec §4.9), and a preview ({@link previewPng}) per `previewUrl` of `<src>/studiodot-assets.json`
+ * on the config's `cdn_url`, at its path below it.
  * @param src the sample catalog folder, relative to the project root (default `catalog-src`).
  */
 export function catalogPictures(src = 'catalog-src', cdnDir = SAMPLE_CDN_DIR): SampleFile[] {
@@ -409,6 +443,10 @@ export function catalogPictures(src = 'catalog-src', cdnDir = SAMPLE_CDN_DIR): S
   const out: SampleFile[] = icons.map((i) => ({ path: `${cdnDir}/${i.key}`, bytes: iconPng(i.key, i.category) }));
   for (const c of Object.values(sprites.categories))
     for (const s of c.items) out.push({ path: `${cdnDir}/${s.path.replace(/^\/+/, '')}`, bytes: spritePng(s.path) });
+  const cdn = `${(read('catalog.config.json') as { cdn_url: string }).cdn_url.replace(/\/+$/, '')}/`;
+  const assets = (read('studiodot-assets.json') as { assets: { type: string; url: string; previewUrl: string | null }[] }).assets;
+  for (const a of assets)
+    if (a.previewUrl?.startsWith(cdn)) out.push({ path: `${cdnDir}/${a.previewUrl.slice(cdn.length)}`, bytes: previewPng(a.type, a.url) });
   return out;
 }
 

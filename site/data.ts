@@ -18,7 +18,7 @@ import * as api from './api.js';
 import type { RegistryEntry } from '../api/_lib/formats/changes.js';
 import { ApiError, type CatalogRecord } from './api.js';
 import { KIND_LABELS, STATIC_SOURCES, isCollectionKind, isStaticKind, kindOfRegistryKind, type ItemKind } from './kinds.js';
-import { findRecord, recordsAt } from './records.js';
+import { findRecord, recordsAt, type RecordImage } from './records.js';
 
 const files = new Map<string, Promise<unknown>>();
 let manifestPromise: Promise<GameDataManifest | null> | undefined;
@@ -141,6 +141,47 @@ export function iconImageUrl(iconId: string): Promise<string | undefined> {
       },
     ),
   );
+}
+
+let modelPreviews: Promise<ReadonlyMap<string, string>> | undefined;
+
+/**
+ * A model binary's URL → its preview's URL, from the asset manifest (`studiodot-assets.json`, spec §2.4: the
+ * model assets whose `previewUrl` is a string), read once; an empty map when the build did not publish it.
+ */
+function modelPreviewMap(): Promise<ReadonlyMap<string, string>> {
+  if (!modelPreviews) {
+    modelPreviews = (async () => {
+      if (!(await isPublished('studiodot-assets.json'))) return new Map<string, string>();
+      const body = await staticFile('studiodot-assets.json');
+      const assets = isRecord(body) && Array.isArray(body.assets) ? (body.assets as unknown[]).filter(isRecord) : [];
+      return new Map(
+        assets
+          .filter((a) => a.type === 'model' && typeof a.url === 'string' && typeof a.previewUrl === 'string')
+          .map((a) => [a.url as string, a.previewUrl as string]),
+      );
+    })();
+    modelPreviews.catch(() => (modelPreviews = undefined));
+  }
+  return modelPreviews;
+}
+
+/**
+ * The URL of a record's picture (`recordImage`, records.ts): a URL as it is, an icon's through the icon
+ * registry ({@link iconImageUrl}), a model's preview through the asset manifest; undefined for none (the
+ * page keeps its placeholder). A failed read rejects the promise (the placeholder says so).
+ */
+export function recordImageUrl(image: RecordImage): string | Promise<string | undefined> | undefined {
+  switch (image.type) {
+    case 'url':
+      return image.url;
+    case 'icon':
+      return iconImageUrl(image.id);
+    case 'model':
+      return modelPreviewMap().then((m) => m.get(image.url));
+    default:
+      return undefined;
+  }
 }
 
 /**

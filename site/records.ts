@@ -200,18 +200,27 @@ export function recordReferences(record: Readonly<Record<string, unknown>>, cdnU
   return out;
 }
 
-/** The image of a record: a URL, the ICON id of an icon to look up in the registry, or none. */
+/**
+ * The image of a record: a URL, the ICON id of an icon to look up in the registry, the URL of a model whose
+ * preview the asset manifest may hold (`previewUrl`, spec §2.4), or none.
+ */
 export type RecordImage =
-  { readonly type: 'url'; readonly url: string } | { readonly type: 'icon'; readonly id: string } | { readonly type: 'none' };
+  | { readonly type: 'url'; readonly url: string }
+  | { readonly type: 'icon'; readonly id: string }
+  | { readonly type: 'model'; readonly url: string }
+  | { readonly type: 'none' };
 
 /** Members that may hold a record's image, in order of preference. */
 const IMAGE_MEMBERS = ['iconUrl', 'icon', 'iconPath', 'imageUrl', 'image', 'previewUrl', 'spriteUrl'] as const;
+/** Members that may name a record's model binary (spec §2.7 `modelRef`), in order of preference. */
+const MODEL_MEMBERS = ['modelRef', 'modelPath', 'model'] as const;
 
 /**
  * Where a record's picture comes from (binaries live on `{cdn_url}`, spec §1.4): an icon or sprite answer's
  * own `url`; a character's first animation sheet; an `iconUuid` (looked up in the icon registry, §4.6);
  * else the first image member ({@link IMAGE_MEMBERS}) holding an absolute URL or an object-storage key on
- * the CDN. `none` when the record names no image.
+ * the CDN; else the first model member ({@link MODEL_MEMBERS}) naming a binary, as `model` (its preview is
+ * looked up in the asset manifest). `none` when the record names no image.
  */
 export function recordImage(record: Readonly<Record<string, unknown>>, kind: ItemKind, cdnUrl?: string): RecordImage {
   if ((kind === 'icons' || kind === 'sprites') && typeof record.url === 'string' && record.url !== '')
@@ -226,6 +235,11 @@ export function recordImage(record: Readonly<Record<string, unknown>>, kind: Ite
     const v = record[m];
     const url = typeof v === 'string' ? assetUrl(v, cdnUrl) : undefined;
     if (url) return { type: 'url', url };
+  }
+  for (const m of MODEL_MEMBERS) {
+    const v = record[m];
+    const url = typeof v === 'string' ? assetUrl(v, cdnUrl) : undefined;
+    if (url) return { type: 'model', url };
   }
   return { type: 'none' };
 }

@@ -11,7 +11,14 @@
  * sizeBytes null, metadata {}. The declared totals (`totalAssets`, `types`, `categories`) are checked
  * against the asset list as written (every asset with a string type/category counts); the served
  * categories body is counted from the assets that were kept.
+ *
+ * A build that publishes under another `{cdn_url}` than its config's (`CatalogConfig.sourceCdnUrl`, e.g.
+ * `npm start` serving the sample's binaries from local storage, docs/architecture.md "Sample binaries")
+ * moves `baseUrl` and every asset's `url` and `previewUrl` on the config's `cdn_url` to the build's, in the
+ * index and in the published `studiodot-assets.json` (binaries live on `{cdn_url}`, spec §1.4, §4.9); a URL
+ * on any other host is kept as written.
  */
+import { publishedFile } from '../../api/_lib/formats/layout.js';
 import { isRecord, jsonPointer as pointer } from '../../api/_lib/util/json.js';
 import { compareCodeUnits as cmp } from '../../api/_lib/util/sorted.js';
 import type { DeriveContext, Deriver, Emitted, RuleDef } from '../pipeline/types.js';
@@ -62,6 +69,16 @@ function isAssetType(value: unknown): value is AssetType {
 const comboKey = (type: string, category: string): string => `${type}\u0000${category}`;
 
 /**
+ * The URL mover of a build (module header): `url` on `from` (the host itself or a path under it) re-rooted
+ * on `to`; any other value as it is. Identity when `from` is undefined.
+ */
+export function cdnMover(from: string | undefined, to: string): <T>(url: T) => T {
+  if (from === undefined) return (url) => url;
+  return <T>(url: T): T =>
+    typeof url === 'string' && (url === from || url.startsWith(`${from}/`)) ? (`${to}${url.slice(from.length)}` as T) : url;
+}
+
+/**
  * Derive the asset index and the asset categories body.
  * Pure: reads `ctx.docs`, reports through `ctx.report` with the rules of {@link ASSET_RULES}, never throws on bad input.
  * @returns `asset-index.json` and `asset-categories.json` (see `api/_lib/formats/registries.ts`).
@@ -71,6 +88,7 @@ export const deriveAssets: Deriver = (ctx: DeriveContext): readonly Emitted[] =>
   const report = (rule: string, ptr: string, message: string): void => ctx.report({ rule, file, pointer: ptr, message });
   const data = ctx.docs.get(file)?.data;
 
+  const move = cdnMover(ctx.config.sourceCdnUrl, ctx.config.cdnUrl);
   let raw: readonly unknown[] = [];
   let version: string | null = null;
   let baseUrl: string | null = null;
@@ -83,7 +101,7 @@ export const deriveAssets: Deriver = (ctx: DeriveContext): readonly Emitted[] =>
       );
     else {
       if (typeof data.version === 'string') version = data.version;
-      if (typeof data.baseUrl === 'string') baseUrl = data.baseUrl;
+      if (typeof data.baseUrl === 'string') baseUrl = move(data.baseUrl);
       if (Array.isArray(data.assets)) raw = data.assets;
       else report('assets/source-shape', '/assets', '"assets" must be an array of assets (spec 2.4); no asset is listed.');
     }
@@ -161,8 +179,8 @@ export const deriveAssets: Deriver = (ctx: DeriveContext): readonly Emitted[] =>
       type: a.type as AssetType,
       category: a.category as string,
       subcategory,
-      url: a.url as string,
-      previewUrl,
+      url: move(a.url as string),
+      previewUrl: move(previewUrl),
       tags,
       format,
       sizeBytes,
@@ -188,10 +206,19 @@ export const deriveAssets: Deriver = (ctx: DeriveContext): readonly Emitted[] =>
 
   const index: AssetIndexFile = { version, baseUrl, total: kept.length, assets: kept };
   const body: AssetCategoriesBody = { total: kept.length, types, categories };
-  return [
+  const out: Emitted[] = [
     { path: ASSET_INDEX_FILE, body: index },
     { path: ASSET_CATEGORIES_FILE, body },
   ];
+  if (ctx.config.sourceCdnUrl !== undefined && isRecord(data)) {
+    // the published source with its URLs moved; every other member as written
+    const assets = Array.isArray(data.assets)
+      ? data.assets.map((a: unknown) => (isRecord(a) ? { ...a, url: move(a.url), previewUrl: move(a.previewUrl) } : a))
+      : data.assets;
+    const moved = { ...data, baseUrl: move(data.baseUrl), assets };
+    out.push({ path: publishedFile(file), body: JSON.stringify(moved, null, 2) + '\n', raw: true });
+  }
+  return out;
 };
 
 /** Compare `totalAssets`, `types` and `categories` with the asset list as written. */

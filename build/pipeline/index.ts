@@ -63,7 +63,8 @@ export interface BuildOptions {
   /**
    * `{cdn_url}` of this build instead of the config's `cdn_url` (spec §1.4, §4.9): `npm start` passes the
    * local storage's public URL for a catalog that ships its own binaries (docs/architecture.md, "Sample
-   * binaries"). Trailing slashes are dropped, as from the config's.
+   * binaries"). Trailing slashes are dropped, as from the config's. The asset manifest's URLs on the config's
+   * `cdn_url` are published on this one (`build/derive/assets.ts`).
    */
   readonly cdnUrl?: string;
 }
@@ -105,7 +106,9 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   progress('config');
   const configPath = resolve(options.config ?? join(src, CONFIG_FILE));
   const loaded = await loadCatalogConfig(configPath);
-  const config = options.cdnUrl === undefined ? loaded : Object.freeze({ ...loaded, cdnUrl: options.cdnUrl.replace(/\/+$/, '') });
+  const cdnUrl = options.cdnUrl?.replace(/\/+$/, '');
+  const config =
+    cdnUrl === undefined || cdnUrl === loaded.cdnUrl ? loaded : Object.freeze({ ...loaded, cdnUrl, sourceCdnUrl: loaded.cdnUrl });
   const rules = new RuleBook([...CORE_RULES, ...DERIVERS.flatMap((d) => d.rules)], config);
   const retired = new Set(config.retired);
 

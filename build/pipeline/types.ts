@@ -69,6 +69,12 @@ export interface CatalogConfig {
   readonly baseUrl: string;
   /** `{cdn_url}` of spec 1: the binary-asset host. */
   readonly cdnUrl: string;
+  /**
+   * The config file's `cdn_url` when the build publishes under another `{cdn_url}` (`BuildOptions.cdnUrl`, as
+   * `npm start` does with local storage): the asset manifest's URLs on it move to `cdnUrl` (`build/derive/assets.ts`).
+   * Absent when the two agree.
+   */
+  readonly sourceCdnUrl?: string;
   /** Identifier namespaces (spec 2.6): SKIL from `skill` + skill id, ICON from `icon` + object-storage key, SPRT from `sprite` + path. */
   readonly namespaces: { readonly skill: string; readonly icon: string; readonly sprite: string };
   /** Field that carries SKIL/ICON ids (spec says `studioUuid`; a studio may brand it). */

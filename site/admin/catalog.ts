@@ -6,7 +6,7 @@
  * pointer; the record's `iconUuid` is looked up in the icon registry `/api/v1/icons/{id}`, spec §4.1, §4.6;
  * the item page's address is `site/state.ts`'s `itemHref`). Each id is read once per page.
  */
-import { cdnUrl, iconImageUrl, masterRegistry, resolveItem } from '../data.js';
+import { cdnUrl, masterRegistry, recordImageUrl, resolveItem } from '../data.js';
 import { kindOfId, kindOfRegistryKind, type ItemKind } from '../kinds.js';
 import { recordImage } from '../records.js';
 import { itemHref } from '../state.js';
@@ -51,8 +51,7 @@ export function catalogIcon(id: string): Promise<string | undefined> {
       if (!entry.kind) return undefined;
       try {
         const item = await resolveItem(entry.kind, id);
-        const image = recordImage(item.record, item.kind, await cdnUrl());
-        return image.type === 'url' ? image.url : image.type === 'icon' ? iconImageUrl(image.id) : undefined;
+        return await recordImageUrl(recordImage(item.record, item.kind, await cdnUrl()));
       } catch {
         return undefined;
       }

@@ -6,7 +6,7 @@
  * `data.ts` (`resolveItem`).
  */
 import { ApiError } from '../api.js';
-import { cdnUrl, iconImageUrl, masterRegistry, resolveItem, type RegistryEntry } from '../data.js';
+import { cdnUrl, masterRegistry, recordImageUrl, resolveItem, type RegistryEntry } from '../data.js';
 import { errorText, h, imageBox, isAbort } from '../dom.js';
 import { COLLECTION_NAMES } from '../../api/_lib/formats/collection-index.js';
 import { KIND_LABELS, isCollectionKind, kindOfRegistryKind, recordIdentifiers, type ItemKind } from '../kinds.js';
@@ -146,9 +146,7 @@ export const itemView: View<Extract<PageState, { view: 'item' }>> = async (state
   const description = recordDescription(record);
   desc.textContent = description;
 
-  const image = recordImage(record, kind, cdn);
-  const src = image.type === 'url' ? image.url : image.type === 'icon' ? iconImageUrl(image.id) : undefined;
-  figure.replaceChildren(imageBox(src, name, 'large'));
+  figure.replaceChildren(imageBox(recordImageUrl(recordImage(record, kind, cdn)), name, 'large'));
 
   const ids = recordIdentifiers(record);
   // shown above the fields: the name, the identifiers, the description (and a lore or base id that repeats them)

@@ -276,3 +276,51 @@ describe('declared totals', () => {
     expect(problems(r.issues).filter((p) => !p.includes('/assets/'))).toEqual([]);
   });
 });
+
+describe('a build published under another {cdn_url}', () => {
+  const source = consistent([
+    asset('a', 'model', 'weapons', { url: 'https://cdn.test/models/a.glb', previewUrl: 'https://cdn.test/previews/a.png' }),
+    asset('b', 'video', 'cinematics', { url: 'https://elsewhere.test/v.mp4', previewUrl: 'https://cdn.test.evil/p.png' }),
+    asset('c', 'icon', 'ui', { url: 'https://cdn.test', previewUrl: null }),
+  ]);
+  const derive = (sourceCdnUrl: string | undefined) => {
+    const config = { ...testConfig(), cdnUrl: 'http://localhost:3000/storage', ...(sourceCdnUrl ? { sourceCdnUrl } : {}) };
+    const docs = new Map([[ASSETS_SOURCE_FILE, { path: ASSETS_SOURCE_FILE, text: '', data: source }]]);
+    return deriveAssets({ config, docs, report: () => undefined });
+  };
+
+  it("moves the URLs on the config's cdn_url to the build's, in the index and the published manifest, and no other", () => {
+    const files = derive('https://cdn.test');
+    expect(files.map((f) => f.path)).toEqual(['api/v1/asset-index.json', 'api/v1/asset-categories.json', 'api/v1/studiodot-assets.json']);
+    const index = files[0]!.body as { baseUrl: string; assets: Record<string, unknown>[] };
+    expect(index.baseUrl).toBe('http://localhost:3000/storage');
+    const byId = new Map(index.assets.map((a) => [a.id, a]));
+    expect(byId.get('a')).toMatchObject({
+      url: 'http://localhost:3000/storage/models/a.glb',
+      previewUrl: 'http://localhost:3000/storage/previews/a.png',
+    });
+    // another host, and a host that only starts with the same letters, are kept as written
+    expect(byId.get('b')).toMatchObject({ url: 'https://elsewhere.test/v.mp4', previewUrl: 'https://cdn.test.evil/p.png' });
+    expect(byId.get('c')).toMatchObject({ url: 'http://localhost:3000/storage', previewUrl: null });
+    const published = files[2]!;
+    expect(published.raw).toBe(true);
+    const doc = JSON.parse(published.body as string) as { baseUrl: string; assets: Record<string, unknown>[] };
+    // every member as written but the moved URLs, in the source's order
+    expect(doc).toEqual({
+      ...source,
+      baseUrl: 'http://localhost:3000/storage',
+      assets: (source.assets as Record<string, unknown>[]).map((a) => ({
+        ...a,
+        url: byId.get(a.id as string)!.url,
+        previewUrl: byId.get(a.id as string)!.previewUrl,
+      })),
+    });
+    expect(Object.keys(doc)).toEqual(Object.keys(source));
+  });
+
+  it('publishes the source as written when the build keeps the config’s cdn_url', () => {
+    const files = derive(undefined);
+    expect(files.map((f) => f.path)).toEqual(['api/v1/asset-index.json', 'api/v1/asset-categories.json']);
+    expect((files[0]!.body as { baseUrl: string }).baseUrl).toBe('https://cdn.test');
+  });
+});

@@ -742,6 +742,22 @@ describe.skipIf(!hasChromium && !inCi)('catalog browser in Chromium after npm st
       await expect.poll(() => page.locator('.item-head .thumb').getAttribute('data-state')).toBe('loaded');
       expect(await page.locator('.item-head .thumb img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(64);
 
+      // an enemy with no icon shows its model's preview from the asset manifest; one whose model has none, the placeholder
+      const assets = JSON.parse(await readFile(join(SAMPLE_SRC, 'studiodot-assets.json'), 'utf8')) as { assets: Rec[] };
+      const previewed = new Set(assets.assets.filter((a) => a.type === 'model' && a.previewUrl).map((a) => str(a.url)));
+      const enemies = await records('enemies.json', 'enemies');
+      const shown = enemies.find((e) => previewed.has(`https://cdn.emberfall.example/${str(e.modelPath)}`))!;
+      const bare = enemies.find((e) => !previewed.has(`https://cdn.emberfall.example/${str(e.modelPath)}`))!;
+      await page.goto(`/?view=item&kind=enemies&id=${str(shown.id)}`);
+      await settled(page);
+      await expect.poll(() => page.locator('.item-head .thumb').getAttribute('data-state')).toBe('loaded');
+      expect(await page.locator('.item-head .thumb img').getAttribute('src')).toMatch(new RegExp(`^${url}/storage/previews/models/`));
+      expect(await page.locator('.item-head .thumb img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(64);
+      await page.goto(`/?view=item&kind=enemies&id=${str(bare.id)}`);
+      await settled(page);
+      await expect.poll(() => page.locator('.item-head .thumb').getAttribute('data-state')).not.toBe('loading');
+      expect(await page.locator('.item-head .thumb img').count()).toBe(0);
+
       await page.goto('/?view=sprites');
       await settled(page);
       await expect.poll(() => page.locator('#sprite-grid .thumb[data-state="loading"]').count()).toBe(0);

@@ -41,7 +41,10 @@ describe('npm start on a fresh machine (sample catalog)', () => {
     expect(images.filter((i) => i.where.startsWith('icons grid')).length).toBe(icons.length);
     expect(images.filter((i) => i.where.startsWith('sprites grid')).length).toBe(sprites.totalSprites);
     // records that name an icon (iconUuid) and the sprite characters show pictures too
-    for (const kind of ['characters page', 'weapons page', 'skills page'])
+    // the asset manifest's previews are on the local {cdn_url} too, and the enemies without an icon show their model's
+    const assets = JSON.parse(await readFile(join(SAMPLE_SRC, 'studiodot-assets.json'), 'utf8')) as { assets: Rec[] };
+    expect(images.filter((i) => i.where.startsWith('asset manifest')).length).toBe(assets.assets.filter((a) => a.previewUrl).length);
+    for (const kind of ['characters page', 'weapons page', 'skills page', 'enemies page'])
       expect(
         images.some((i) => i.where.startsWith(kind)),
         kind,
@@ -64,7 +67,7 @@ describe('npm start on a fresh machine (sample catalog)', () => {
     expect(failures).toEqual([]);
   });
 
-  it('ships no file that no page shows', async () => {
+  it('ships no file that no page and no asset preview shows', async () => {
     const shown = new Set(catalogImages(run.out).map((i) => decodeURIComponent(i.url.slice(`${run.url}/storage/`.length))));
     const shipped = (await listCdnFiles(SAMPLE_SRC)).map((f) => f.key);
     expect(shipped.filter((k) => !shown.has(k))).toEqual([]);

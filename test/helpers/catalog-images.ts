@@ -1,8 +1,9 @@
 /**
  * Every picture the catalog browser (site/) shows for a built catalog: the icon and sprite grids' tiles,
  * and each item page's picture, found with the page's own rule (`recordImage`, site/records.ts; an icon
- * named by `iconUuid` through the icon registry, spec §4.6). Read from the build output, so a test can
- * ask the local server for each (docs/architecture.md, "Sample binaries").
+ * named by `iconUuid` through the icon registry, spec §4.6; a model's preview through the asset manifest,
+ * §2.4), and every preview the asset manifest names (`previewUrl`, what asset search answers show). Read
+ * from the build output, so a test can ask the local server for each (docs/architecture.md, "Sample binaries").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,10 +39,21 @@ export function catalogImages(out: string): CatalogImage[] {
   const cdn = isRecord(manifest) && typeof manifest.cdnUrl === 'string' ? manifest.cdnUrl : undefined;
   const icons = list(readJson(out, 'icon-registry.json'), 'icons');
   const iconUrl = new Map(icons.map((i) => [String(i.iconUuid), String(i.url)]));
+  const assets = list(readJson(out, 'studiodot-assets.json'), 'assets');
+  const modelPreview = new Map(
+    assets.filter((a) => a.type === 'model' && typeof a.previewUrl === 'string').map((a) => [String(a.url), String(a.previewUrl)]),
+  );
   const images: CatalogImage[] = [];
   const page = (kind: ItemKind, record: Rec, label: string): void => {
     const image = recordImage(record, kind, cdn);
-    const url = image.type === 'url' ? image.url : image.type === 'icon' ? iconUrl.get(image.id) : undefined;
+    const url =
+      image.type === 'url'
+        ? image.url
+        : image.type === 'icon'
+          ? iconUrl.get(image.id)
+          : image.type === 'model'
+            ? modelPreview.get(image.url)
+            : undefined;
     if (url) images.push({ where: `${kind} page: ${label}`, url });
   };
   for (const icon of icons) {
@@ -64,5 +76,8 @@ export function catalogImages(out: string): CatalogImage[] {
     const def = COLLECTION_DEFS[name];
     for (const record of list(readJson(out, `${def.dataset}.json`), def.arrayKey)) page(name, record, String(record.id ?? record.uuid));
   }
+  for (const asset of assets)
+    if (typeof asset.previewUrl === 'string')
+      images.push({ where: `asset manifest: ${String(asset.name)} preview`, url: asset.previewUrl });
   return images;
 }

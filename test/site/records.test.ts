@@ -257,6 +257,21 @@ describe('pictures', () => {
     const firstSheet = Object.values(character.animations as Record<string, { path: string }>)[0]!.path;
     expect(recordImage(character, 'characters', CDN)).toEqual({ type: 'url', url: `${CDN}${firstSheet}` });
   });
+
+  it('fall back to the model a record names, whose preview the asset manifest holds, after its own pictures', async () => {
+    const enemy = ((await src('enemies.json')).enemies as Rec[]).find((e) => typeof e.modelPath === 'string')!;
+    expect(recordImage(enemy, 'enemies', CDN)).toEqual({ type: 'model', url: `${CDN}/${String(enemy.modelPath)}` });
+    expect(recordImage({ modelRef: 'models/a/b.glb', modelPath: 'models/c.glb' }, 'relics', CDN)).toEqual({
+      type: 'model',
+      url: `${CDN}/models/a/b.glb`,
+    });
+    // an own picture first; a modelRef that names an item id is no binary
+    expect(recordImage({ modelRef: 'models/a/b.glb', icon: 'game-assets/a.png' }, 'relics', CDN)).toEqual({
+      type: 'url',
+      url: `${CDN}/game-assets/a.png`,
+    });
+    expect(recordImage({ modelRef: 'ITEM-0001' }, 'relics', CDN)).toEqual({ type: 'none' });
+  });
 });
 
 describe('references of registry answers', () => {
