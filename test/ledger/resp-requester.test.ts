@@ -9,11 +9,15 @@
  * event, it answers again after the server is back, and it closes with the store.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { connectRespRequester } from '../../api/_lib/stores/resp-requester.js';
+import { connectRespRequester, reconnectDelay } from '../../api/_lib/stores/resp-requester.js';
 import { openRedisLedger } from '../../api/_lib/ledger/redis.js';
 import { startRedis } from '../helpers/redis.js';
 
 describe('the RESP requester connection', () => {
+  it('reconnects 100 ms later per attempt, at most 1 s apart', () => {
+    expect([1, 2, 3, 9, 10, 11, 50].map(reconnectDelay)).toEqual([100, 200, 300, 900, 1000, 1000, 1000]);
+  });
+
   it('connects when asked, and answers', async () => {
     const own = await startRedis();
     try {

@@ -25,6 +25,14 @@ export interface RespRequester extends Requester {
 }
 
 /**
+ * How long ioredis waits before its `times`-th reconnection attempt (1-based), in ms: 100 ms more per attempt,
+ * at most 1 s (100, 200, …, 1000, 1000, …).
+ */
+export function reconnectDelay(times: number): number {
+  return Math.min(100 * times, 1000);
+}
+
+/**
  * Connect to `url` (`redis://[user:password@]host:port[/db]`).
  * @returns a connected requester; rejects when the first connection fails.
  */
@@ -34,7 +42,7 @@ export async function connectRespRequester(url: string): Promise<RespRequester> 
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 0,
-    retryStrategy: (times) => Math.min(100 * times, 1000),
+    retryStrategy: reconnectDelay,
   });
   client.on('error', () => {
     // connection errors surface as rejected commands; the event only needs a listener
