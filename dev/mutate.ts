@@ -45,6 +45,8 @@ Options:
   --direct             only the test files that import <module> themselves or through test
                        helpers (test/**), not through other source modules: faster, and a
                        lower bound of the score
+  --skip <glob>        leave out the chosen test files the glob matches (repeatable), e.g. a
+                       slow suite that every mutant reaches: a lower bound of the score
   --concurrency <n>    test runner processes (default: stryker.config.json's, 2)
   --dry-run            only the initial test run, no mutant
   --list               print the test files a run of <module> would use, and run nothing
@@ -55,6 +57,7 @@ Examples:
   npm run mutate -- api/_lib/ledger/invariants.ts --direct
   npm run mutate -- api/player.ts --coverage all
   npm run mutate -- api/_lib/search/engine.ts:180-240 --concurrency 1
+  npm run mutate -- api/_lib/player/redis.ts --direct --skip 'test/adversarial/**'
   npm run mutate -- --dry-run
 `;
 
@@ -226,6 +229,8 @@ interface Args {
   readonly modules: readonly string[];
   readonly coverage: Coverage | undefined;
   readonly direct: boolean;
+  /** Globs of test files left out of a scoped run. */
+  readonly skip: readonly string[];
   readonly concurrency: number | undefined;
   readonly dryRun: boolean;
   readonly list: boolean;
@@ -247,6 +252,7 @@ function parse(argv: readonly string[]): Args {
       'dry-run': { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
       direct: { type: 'boolean', default: false },
+      skip: { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -258,10 +264,12 @@ function parse(argv: readonly string[]): Args {
     throw new Error(`--concurrency must be a whole number of at least 1, not "${values.concurrency}".`);
   for (const flag of ['list', 'direct'] as const)
     if (values[flag] && positionals.length === 0) throw new Error(`--${flag} needs a module.`);
+  if (values.skip.length > 0 && positionals.length === 0) throw new Error('--skip needs a module.');
   return {
     modules: positionals,
     coverage: coverage as Coverage | undefined,
     direct: values.direct,
+    skip: values.skip,
     concurrency,
     dryRun: values['dry-run'],
     list: values.list,
@@ -337,11 +345,12 @@ export async function main(argv: readonly string[], io: MutateIo = {}): Promise<
     const reaching = args.direct ? testImportsOnly(importsOf) : importsOf;
     const test = strykerVitest.test ?? {};
     const candidates = testFiles(test.include ?? [], test.exclude ?? [], ROOT);
+    const skipped = picomatch([...args.skip]);
     const tests = testsReaching(
       targets.map((t) => t.file),
       candidates,
       reaching,
-    );
+    ).filter((t) => args.skip.length === 0 || !skipped(t));
     const left = testsReaching(
       targets.map((t) => t.file),
       Object.keys(SANDBOX_EXCLUDED),

@@ -269,6 +269,27 @@ describe('npm run mutate', () => {
     expect(all.out.join('')).toContain('test/ledger/wallet-api.test.ts');
   });
 
+  it('--skip leaves out the chosen test files its globs match, and only those', async () => {
+    const all = run(['--list', '--direct', 'api/_lib/player/redis.ts']);
+    const skipped = run([
+      '--list',
+      '--direct',
+      'api/_lib/player/redis.ts',
+      '--skip',
+      'test/adversarial/**',
+      '--skip',
+      'test/player/*-units.test.ts',
+    ]);
+    expect(await all.done).toBe(0);
+    expect(await skipped.done).toBe(0);
+    const before = all.out.join('').trim().split('\n');
+    const after = skipped.out.join('').trim().split('\n');
+    expect(before).toContain('test/adversarial/fault-run.test.ts');
+    expect(before).toContain('test/player/items-units.test.ts');
+    expect(after).toEqual(before.filter((t) => !t.startsWith('test/adversarial/') && !/^test\/player\/[^/]*-units\.test\.ts$/.test(t)));
+    expect(after).toContain('test/player/redis.contract.test.ts');
+  });
+
   it('--list prints the chosen test files, and says which sandbox-excluded suites would have reached the module', async () => {
     const r = run(['--list', 'api/_lib/routing/bundles.ts']);
     expect(await r.done).toBe(0);
@@ -286,6 +307,7 @@ describe('npm run mutate', () => {
       ['--concurrency', '0'],
       ['--list'],
       ['--direct'],
+      ['--skip', 'test/**'],
       ['--frobnicate'],
     ]) {
       const r = run(argv);
