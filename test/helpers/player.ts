@@ -7,7 +7,9 @@ import { useServiceConfig } from '../../api/_lib/config.js';
 import type { Account, LedgerStore } from '../../api/_lib/ledger/types.js';
 import { openRedisPlayerStore } from '../../api/_lib/player/redis.js';
 import { openSqlitePlayerStore } from '../../api/_lib/player/sqlite.js';
-import type { PlayerStore } from '../../api/_lib/player/types.js';
+import { mintUuid } from '../../api/_lib/ledger/ids.js';
+import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
+import type { Character, PlayerStore } from '../../api/_lib/player/types.js';
 import { fileOf, onBackend, redisOf, sqliteBackend, TEST_RETRY_DELAYS_MS, type BackendTarget, type Harness } from './backends.js';
 import { useGameConfig } from './game-api.js';
 import { openRedisLedgerOn, openSqliteLedgerOn, sqliteHarness } from './ledger.js';
@@ -89,4 +91,29 @@ export function twoAccountsEachTest(use: (v: TwoAccounts) => void): void {
     const bo = await addAccount(ledger, newAccount({ displayName: 'Bo' }));
     use({ ledger, store, ada, bo });
   });
+}
+
+/**
+ * A new character of `accountId` for store tests (spec §2.6: a minted RFC UUID id and its STDG display
+ * stamp): Ada, a human warrior of the crusade in the warlords era, empty progress at revision 1, created and
+ * updated at 2026-11-23T10:00:00Z; `over` replaces any member.
+ */
+export function sampleCharacter(accountId: string, over: Partial<Character> = {}): Character {
+  const id = mintUuid();
+  const at = '2026-11-23T10:00:00.000Z';
+  return {
+    id,
+    studioCode: studioCodeOf(id),
+    accountId,
+    era: 'warlords',
+    name: 'Ada',
+    classId: 'warrior',
+    raceId: 'human',
+    factionId: 'crusade',
+    createdAt: at,
+    progress: EMPTY_PROGRESS,
+    progressRevision: 1,
+    updatedAt: at,
+    ...over,
+  };
 }

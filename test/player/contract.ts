@@ -11,12 +11,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintUuid } from '../../api/_lib/ledger/ids.js';
 import { initialIsland } from '../../api/_lib/island/generate.js';
-import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
-import type { Character, IslandDoc, ItemEventRequest, ItemInstance, PlayerStore } from '../../api/_lib/player/types.js';
+import { EMPTY_PROGRESS } from '../../api/_lib/player/service.js';
+import type { IslandDoc, ItemEventRequest, ItemInstance, PlayerStore } from '../../api/_lib/player/types.js';
 import { ITEM_TRANSITIONS } from '../../api/_lib/player/items.js';
 import { checkBagInvariants } from '../../api/_lib/player/bag.js';
 import { createRng } from '../../api/_lib/util/prng.js';
-import type { PlayerHarness } from '../helpers/player.js';
+import { sampleCharacter, type PlayerHarness } from '../helpers/player.js';
 
 const doc = (seed: number, revision = 1): IslandDoc => ({ state: initialIsland(seed), revision, updatedAt: '2026-11-23T10:00:00.000Z' });
 
@@ -32,24 +32,8 @@ const instance = (accountId: string, definitionId = 'ITEM-1'): ItemInstance => (
   updatedAt: '2026-11-23T10:00:00.000Z',
 });
 
-function character(accountId: string, over: Partial<Character> = {}): Character {
-  const id = mintUuid();
-  return {
-    id,
-    studioCode: studioCodeOf(id),
-    accountId,
-    era: 'warlords',
-    name: 'Ada',
-    classId: 'warrior',
-    raceId: 'human',
-    factionId: 'crusade',
-    createdAt: '2026-11-23T10:00:00.000Z',
-    progress: EMPTY_PROGRESS,
-    progressRevision: 1,
-    updatedAt: '2026-11-23T10:00:00.000Z',
-    ...over,
-  };
-}
+/** A new character of `accountId` (`sampleCharacter`). */
+const character = sampleCharacter;
 
 /**
  * Run the player store contract against the adapter `harness` makes.

@@ -22,12 +22,11 @@ import type { AccountBan } from '../../api/_lib/ledger/types.js';
 import { initialIsland } from '../../api/_lib/island/generate.js';
 import { checkBagInvariants } from '../../api/_lib/player/bag.js';
 import { checkItemInvariants, ITEM_TRANSITIONS } from '../../api/_lib/player/items.js';
-import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
+import { EMPTY_PROGRESS } from '../../api/_lib/player/service.js';
 import type {
   BagPosition,
   BagRecord,
   BagReversal,
-  Character,
   ItemEventKind,
   ItemEventRecord,
   ItemEventRequest,
@@ -38,30 +37,14 @@ import type {
 } from '../../api/_lib/player/types.js';
 import type { Harness } from '../helpers/backends.js';
 import { addAccount, newAccount } from '../helpers/ledger-ops.js';
-import type { PlayerAndLedger } from '../helpers/player.js';
+import { sampleCharacter, type PlayerAndLedger } from '../helpers/player.js';
 
 /** The ISO time `n` seconds after 2026-11-23T10:00:00Z. */
 const time = (n: number) => new Date(Date.UTC(2026, 10, 23, 10, 0, n)).toISOString();
 const NOTE = { note: 'Granted 50 instead of 5', actor: 'admin:STUDIO_OPERATOR' };
 
-/** A character of `accountId`. */
-function character(accountId: string): Character {
-  const id = mintUuid();
-  return {
-    id,
-    studioCode: studioCodeOf(id),
-    accountId,
-    era: 'warlords',
-    name: 'Ada',
-    classId: 'warrior',
-    raceId: 'human',
-    factionId: 'crusade',
-    createdAt: time(0),
-    progress: EMPTY_PROGRESS,
-    progressRevision: 1,
-    updatedAt: time(0),
-  };
-}
+/** A new character of `accountId` (`sampleCharacter`). */
+const character = sampleCharacter;
 
 /** A unique item of `accountId` minted at `at`. */
 const instance = (accountId: string, at = time(0)): ItemInstance => ({
@@ -545,7 +528,7 @@ export function operationsContract(harness: () => Harness<PlayerAndLedger>): voi
           const { ledger } = await fresh();
           try {
             const accounts = [await addAccount(ledger, newAccount()), await addAccount(ledger, newAccount())].map((x) => x.accountId);
-            const heroes = accounts.map(character);
+            const heroes = accounts.map((a) => character(a));
             for (const c of heroes) await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: undefined, fingerprint: 'f' });
             type Entry = {
               ref: string;
