@@ -190,6 +190,31 @@ describe('commands against an address that does not answer as the service', () =
     },
   };
 
+  it('token --base: prints nothing unless the service accepts the token (an HTML page, a 404 of a path, a 5xx prove nothing)', async () => {
+    const pages: [string, (res: ServerResponse) => void][] = [
+      [
+        'an app shell answered 200',
+        (res) => void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><html>app</html>'),
+      ],
+      ['a JSON 503', (res) => void res.writeHead(503, { 'Content-Type': 'application/problem+json' }).end('{"status":503}')],
+    ];
+    for (const [page, respond] of pages) {
+      answer = respond;
+      const r = io({ JWT_SECRET });
+      expect(await token(['--sub', 'STUDIO_OPERATOR', '--role', 'admin', '--base', fakeUrl], r.io), page).toBe(3);
+      expect(r.out, page).toEqual([]);
+    }
+    // the real service under a path: its catch-all's 404 says nothing of the token
+    const wrongPath = io({ JWT_SECRET });
+    expect(await token(['--sub', 'STUDIO_OPERATOR', '--role', 'admin', '--base', `${server.url}/api`], wrongPath.io)).toBe(3);
+    expect(wrongPath.out).toEqual([]);
+    expect(wrongPath.err.join('')).toMatch(/answered 404/);
+    // a player's token is accepted (403: its role is below support), and printed
+    const playerToken = io({ JWT_SECRET });
+    expect(await token(['--sub', 'STUDIO_OPERATOR', '--base', server.url], playerToken.io)).toBe(0);
+    expect(playerToken.out.join('')).toMatch(/^ey/);
+  });
+
   it('says an HTML page or a proxy’s error is not the service, exits 3 and prints no credential', async () => {
     const pages: [string, (res: ServerResponse) => void][] = [
       [
