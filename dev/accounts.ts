@@ -22,7 +22,16 @@ import { requestValidator } from '../api/_lib/validation/check.js';
 import { STUDIO_ID, UUID } from '../api/_lib/ledger/ids.js';
 import { createAccount, type CreateAccountBody } from '../api/_lib/ledger/service.js';
 import { openConfiguredStore, withDefaults, type CliIo } from './local-env.js';
-import { NO_CREDENTIAL, SERVICE_OPTIONS, operatorHeaders, serviceBase, wantsHelp } from './cli.js';
+import {
+  NO_CREDENTIAL,
+  SERVICE_OPTIONS,
+  notTheService,
+  operatorHeaders,
+  readAnswer,
+  serviceBase,
+  wantsHelp,
+  type ServiceAnswer,
+} from './cli.js';
 
 const USAGE = `Usage: npm run accounts -- create --display-name <name> [--username <name>] [--idempotency-key <key>] [--base <url>]
        npm run accounts -- show <studioId|accountId> [--base <url>]
@@ -51,21 +60,21 @@ async function overHttp(
   out: (t: string) => void,
   err: (t: string) => void,
 ): Promise<number> {
-  const call = async (path: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const res = await fetch(`${base}${path}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
-    const text = await res.text();
-    try {
-      return { status: res.status, body: JSON.parse(text) as Record<string, unknown> };
-    } catch {
-      return { status: res.status, body: { detail: text.slice(0, 200) } };
+  const call = async (path: string, init: RequestInit = {}): Promise<ServiceAnswer> =>
+    readAnswer(await fetch(`${base}${path}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } }));
+  const failed = (r: ServiceAnswer): number => {
+    // an HTML page or a proxy's error: not the service (3)
+    if (r.body === undefined) {
+      err(`${notTheService(base, r.status)}\n`);
+      return 3;
     }
-  };
-  const failed = (r: { status: number; body: Record<string, unknown> }): number => {
     err(`${base} answered ${r.status}: ${typeof r.body.detail === 'string' ? r.body.detail : ''}\n`);
     // a refused credential is the configuration's (2), a service that cannot answer is unreachable (3)
     if (r.status === 401 || r.status === 403) return 2;
     return r.status >= 500 ? 3 : 1;
   };
+  /** A 2xx answer whose body holds an account: anything else is not the service (an HTML page answered 200). */
+  const withAccount = (r: ServiceAnswer): boolean => r.body !== undefined && typeof r.body.account === 'object' && r.body.account !== null;
   try {
     if ('body' in request) {
       const r = await call('/api/admin/accounts', {
@@ -74,19 +83,20 @@ async function overHttp(
         body: JSON.stringify(request.body),
       });
       if (r.status !== 200 && r.status !== 201) return failed(r);
-      out(JSON.stringify({ account: r.body.account, created: r.body.created }, null, 2) + '\n');
+      if (!withAccount(r)) return failed({ ...r, body: undefined });
+      out(JSON.stringify({ account: r.body!.account, created: r.body!.created }, null, 2) + '\n');
       return 0;
     }
     const id = encodeURIComponent(request.id);
     const a = await call(`/api/admin/accounts/${id}`);
-    if (a.status === 404) {
+    if (a.status === 404 && typeof a.body?.detail === 'string' && a.body.detail.startsWith('No account')) {
       err(`No account has the id ${request.id}.\n`);
       return 1;
     }
-    if (a.status !== 200) return failed(a);
+    if (a.status !== 200 || !withAccount(a)) return failed({ ...a, body: a.status === 200 ? undefined : a.body });
     const w = await call(`/api/admin/players/${id}/wallet?limit=1`);
-    if (w.status !== 200) return failed(w);
-    out(JSON.stringify({ account: a.body.account, balance: w.body.balance }, null, 2) + '\n');
+    if (w.status !== 200 || typeof w.body?.balance !== 'number') return failed({ ...w, body: w.status === 200 ? undefined : w.body });
+    out(JSON.stringify({ account: a.body!.account, balance: w.body.balance }, null, 2) + '\n');
     return 0;
   } catch (e) {
     err(`${base} cannot be reached (${(e as Error).message}).\n`);
@@ -144,7 +154,13 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
       err(`${(e as Error).message}\n${USAGE}`);
       return 2;
     }
-    const credential = operatorHeaders(env);
+    let credential;
+    try {
+      credential = operatorHeaders(env);
+    } catch (e) {
+      err(`${(e as Error).message}\n`);
+      return 2;
+    }
     if (!credential) {
       err(`${NO_CREDENTIAL}\n`);
       return 2;

@@ -32,7 +32,7 @@ import { mintToken } from '../api/_lib/auth/tokens.js';
 import { ASSET_PURPOSES, REGISTER_BATCH_MAX, type AssetEntry } from '../api/_lib/asset-index/types.js';
 import { encodeKeyPath } from '../api/_lib/storage/keys.js';
 import { localEnvironment, withDefaults, type CliIo } from './local-env.js';
-import { SERVICE_OPTIONS, operatorHeaders, serviceBase, wantsHelp } from './cli.js';
+import { SERVICE_OPTIONS, bearerHeaders, notTheService, operatorHeaders, serviceBase, wantsHelp } from './cli.js';
 
 const USAGE = `Usage:
   npm run assets -- upload <folder> --era <prefix> [--purpose play|isolate|author] [--cdn <url>]
@@ -79,13 +79,16 @@ async function request(ctx: Ctx, path: string, init: RequestInit = {}): Promise<
     throw new Unreachable(`${ctx.server} cannot be reached (${(e as Error).message}).`);
   }
   const text = await res.text();
-  let body: Record<string, unknown> = {};
+  if (text === '') return { status: res.status, body: {} };
+  let body: unknown;
   try {
-    body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    body = JSON.parse(text);
   } catch {
-    body = { detail: text.slice(0, 200) };
+    body = undefined;
   }
-  return { status: res.status, body };
+  // an HTML page or a proxy's error: not the service (dev/cli.ts)
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Unreachable(notTheService(ctx.server, res.status));
+  return { status: res.status, body: body as Record<string, unknown> };
 }
 
 /** Every file under `dir`, relative with `/`, sorted; dot-files and dot-folders skipped. */
@@ -192,12 +195,25 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     return 2;
   }
   let auth: Record<string, string>;
-  const fromEnv = operatorHeaders(env);
+  let fromEnv;
+  try {
+    fromEnv = operatorHeaders(env);
+  } catch (e) {
+    err(`${(e as Error).message}\n`);
+    return 2;
+  }
   if (values['token-file']) {
+    let text: string;
     try {
-      auth = { Authorization: `Bearer ${(await readFile(values['token-file'], 'utf8')).trim()}` };
+      text = await readFile(values['token-file'], 'utf8');
     } catch (e) {
       err(`--token-file cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}).\n`);
+      return 2;
+    }
+    try {
+      auth = bearerHeaders(text, '--token-file');
+    } catch (e) {
+      err(`${(e as Error).message}\n`);
       return 2;
     }
   } else if (fromEnv) {

@@ -13,18 +13,22 @@
  * skipped and wallets are read through the operator's look-up. Progress on a terminal; prints a table
  * (check, result, detail) and a summary line; `--quiet` prints the summary line and the failed rows only.
  *
- * Exit codes: 0 every check passed or was skipped, 1 a check failed, 2 bad arguments or no credential,
- * 3 the service could not be reached.
+ * Before the checks, one look-up as the operator (`GET /api/admin/ledger/health`) makes sure `--base` is
+ * the service and takes the credential: an answer that is not the service's JSON (an HTML page: a
+ * `--base` with a path, a proxy's error page), a 5xx or another refusal stops the run there, said plainly.
+ *
+ * Exit codes: 0 every check passed or was skipped, 1 a check failed, 2 bad arguments, no credential or
+ * one the service refuses, 3 the service could not be reached or does not answer as the service.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { loadServiceConfig, LOOPBACK_HOSTS } from '../api/_lib/config.js';
 import { mintToken } from '../api/_lib/auth/tokens.js';
-import { NO_CREDENTIAL, SERVICE_OPTIONS, operatorHeaders, progressLine, serviceBase, wantsHelp } from './cli.js';
+import { NO_CREDENTIAL, SERVICE_OPTIONS, notTheService, operatorHeaders, progressLine, serviceBase, wantsHelp } from './cli.js';
 import { localEnvironment, withDefaults, type CliIo } from './local-env.js';
 import { CHECKS } from './conformance/checks.js';
 import { formatTable, runConformance } from './conformance/run.js';
-import { Service, Unreachable } from './conformance/service.js';
+import { Service, Unreachable, detail } from './conformance/service.js';
 
 const USAGE = `Usage: npm run conformance -- [--base <url>] [--seed N] [--only CHECKS] [--quiet]
 
@@ -95,7 +99,13 @@ export async function main(
     err(`--only names no check ${unknown.join(', ')}.\n${USAGE}`);
     return 2;
   }
-  const credential = operatorHeaders(env);
+  let credential;
+  try {
+    credential = operatorHeaders(env);
+  } catch (e) {
+    err(`${(e as Error).message}\n`);
+    return 2;
+  }
   if (!credential) {
     err(`${NO_CREDENTIAL}\n`);
     return 2;
@@ -110,6 +120,21 @@ export async function main(
   const show = progressLine(values.quiet, { write: (t: string) => (err(t), true), isTTY: io.tty ?? process.stderr.isTTY });
   let rows;
   try {
+    const first = await svc.call('GET', '/api/admin/ledger/health');
+    if (!first.json) {
+      err(`${notTheService(base, first.status)}\n`);
+      return 3;
+    }
+    if (first.status === 401 || first.status === 403) {
+      err(`${base} refused ${credential.variable} (${first.status}${detail(first)}).\n`);
+      return 2;
+    }
+    if (first.status !== 200) {
+      err(
+        `${base} answered ${first.status}${detail(first)}${first.status === 404 || first.status === 410 ? "; is --base the service's root address (no /api)?" : ''}\n`,
+      );
+      return 3;
+    }
     rows = await runConformance(svc, {
       seed,
       ...(names ? { checks: CHECKS.filter((c) => names.includes(c.name)) } : {}),

@@ -30,7 +30,7 @@ import { openPlayerStore } from '../api/_lib/player/store.js';
 import { localEnvironment } from './local-env.js';
 import { openConfiguredStore, withDefaults, type CliIo } from './local-env.js';
 import { parseArgs } from 'node:util';
-import { NO_CREDENTIAL, SERVICE_OPTIONS, operatorHeaders, progressLine, serviceBase, wantsHelp } from './cli.js';
+import { NO_CREDENTIAL, SERVICE_OPTIONS, notTheService, operatorHeaders, progressLine, readAnswer, serviceBase, wantsHelp } from './cli.js';
 
 const USAGE = `Usage: npm run ledger:verify [-- --base <url>] [--quiet]
 
@@ -63,6 +63,17 @@ interface VerificationRun {
   readonly failuresOmitted: number;
 }
 
+/** True when `body` has the fields of a verification run the command reads. */
+function isRun(body: Record<string, unknown>): boolean {
+  return (
+    typeof body.pass === 'number' &&
+    typeof body.accountsChecked === 'number' &&
+    typeof body.postingsChecked === 'number' &&
+    Array.isArray(body.failures) &&
+    typeof body.failuresOmitted === 'number'
+  );
+}
+
 /**
  * Run the service's check at `base` until a pass it started is finished (module header).
  * @returns the exit code.
@@ -82,12 +93,17 @@ async function overHttp(base: string, headers: Readonly<Record<string, string>>,
       io.err(`${base} cannot be reached (${(e as Error).message}).\n`);
       return 3;
     }
-    const body = (await res.json().catch(() => ({}))) as Partial<VerificationRun> & { detail?: string };
-    if (res.status !== 200) {
-      io.err(`${base} answered ${res.status}: ${body.detail ?? ''}\n`);
-      return res.status === 401 || res.status === 403 ? 2 : res.status >= 500 ? 3 : 1;
+    const { status, body } = await readAnswer(res);
+    // an HTML page (a --base with a path, a proxy's error), or a 200 that is not a run: not the service
+    if (body === undefined || (status === 200 && !isRun(body))) {
+      io.err(`${notTheService(base, status)}\n`);
+      return 3;
     }
-    const run = body as VerificationRun;
+    if (status !== 200) {
+      io.err(`${base} answered ${status}: ${typeof body.detail === 'string' ? body.detail : ''}\n`);
+      return status === 401 || status === 403 ? 2 : status >= 500 ? 3 : 1;
+    }
+    const run = body as unknown as VerificationRun;
     // a pass already under way when the CLI came counts only from the next pass it starts
     if (run.passStarted) {
       started = true;
@@ -143,7 +159,13 @@ export async function cli(argv: readonly string[], io: CliIo = {}): Promise<numb
     return 2;
   }
   if (base === undefined) return main(full);
-  const credential = operatorHeaders(full.env);
+  let credential;
+  try {
+    credential = operatorHeaders(full.env);
+  } catch (e) {
+    full.err(`${(e as Error).message}\n`);
+    return 2;
+  }
   if (!credential) {
     full.err(`${NO_CREDENTIAL}\n`);
     return 2;

@@ -9,12 +9,14 @@
  * variable); nothing is logged.
  *
  * Signing needs no service. With `--base <url>` the token is first shown to that service
- * (`GET /api/admin/ledger/health`): a 401 means the service does not accept it (another `JWT_SECRET`,
- * `JWT_ISSUER` or `JWT_AUDIENCE`), and nothing is printed.
+ * (`GET /api/admin/ledger/health`): a 200, or a 403 problem (a role below `support`), means the service
+ * accepts it; a 401 means it does not (another `JWT_SECRET`, `JWT_ISSUER` or `JWT_AUDIENCE`); any other
+ * answer (an HTML page, a 404 of a `--base` with a path, a 5xx) proves nothing. Only an accepted token is
+ * printed.
  *
  * Exit codes: 0 printed, 1 the service at `--base` refused the token, 2 bad arguments or configuration
  * (with `JWT_JWKS_URL` set, tokens come from the identity host and nothing can be minted here), 3 the
- * service at `--base` could not be reached.
+ * service at `--base` could not be reached or did not answer as the service.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -22,7 +24,7 @@ import { loadServiceConfig } from '../api/_lib/config.js';
 import { mintToken, ROLES, type Role } from '../api/_lib/auth/tokens.js';
 import { STUDIO_ID } from '../api/_lib/ledger/ids.js';
 import { localEnvironment, withDefaults, type CliIo } from './local-env.js';
-import { SERVICE_OPTIONS, serviceBase, wantsHelp } from './cli.js';
+import { SERVICE_OPTIONS, notTheService, readAnswer, serviceBase, wantsHelp, type ServiceAnswer } from './cli.js';
 
 const USAGE = `Usage: npm run token -- --sub <STUDIO_id> [--role ROLE] [--ttl SECONDS] [--guest] [--base <url>]
 
@@ -96,18 +98,25 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     guest: values.guest,
   });
   if (base !== undefined) {
-    let status: number;
+    let answer: ServiceAnswer;
     try {
-      const res = await fetch(`${base}/api/admin/ledger/health`, { headers: { Authorization: `Bearer ${token}` } });
-      await res.body?.cancel();
-      status = res.status;
+      answer = await readAnswer(await fetch(`${base}/api/admin/ledger/health`, { headers: { Authorization: `Bearer ${token}` } }));
     } catch (e) {
       err(`${base} cannot be reached (${(e as Error).message}).\n`);
       return 3;
     }
-    if (status === 401) {
+    if (answer.body === undefined) {
+      err(`${notTheService(base, answer.status)}\n`);
+      return 3;
+    }
+    if (answer.status === 401) {
       err(`${base} does not accept this token (401): JWT_SECRET, JWT_ISSUER or JWT_AUDIENCE differ from the deployment's.\n`);
       return 1;
+    }
+    if (answer.status !== 200 && answer.status !== 403) {
+      const detail = typeof answer.body.detail === 'string' ? `: ${answer.body.detail}` : '';
+      err(`${base} answered ${answer.status}${detail}, which does not say whether it accepts the token; nothing printed.\n`);
+      return 3;
     }
   }
   out(token + '\n');

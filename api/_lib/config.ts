@@ -25,7 +25,9 @@
  *    `S3_SECRET_ACCESS_KEY`, the password in `REDIS_URL`) are held in {@link Secret}, which never prints its
  *    value, and refused when weak: shorter than their minimum (`JWT_SECRET` 32 bytes, `ADMIN_PASSWORD` and
  *    `CRON_SECRET` 16 characters), or weak by {@link secretWeakness} (few different characters, a short unit repeated, a
- *    well-known placeholder): they guard tokens and the admin header (spec 5.2, 5.3).
+ *    well-known placeholder): they guard tokens and the admin header (spec 5.2, 5.3). The secrets that travel in a
+ *    header (`ADMIN_PASSWORD`, `CRON_SECRET`, the Upstash token) are refused when they hold a control character (a
+ *    line break pasted inside), which no header can carry; the Upstash token also when it holds a space or a quote.
  * 5. **Two halves.** The catalog half is `CATALOG_DIR` alone ({@link getCatalogDir}: search, stats,
  *    export, collections, registries); the stateful half is every other variable
  *    ({@link getServiceConfig}: tokens, the admin password, the stores, storage, external login). A bad
@@ -39,8 +41,11 @@
  *    `KV_URL` (`rediss://` to the same database): a `REDIS_URL` whose host is the REST URL's names the same
  *    database, so the REST pair is used and `REDIS_URL` is left aside; a `REDIS_URL` of another host
  *    beside a REST URL is a problem (which database would be meant?). `STORE_DRIVER=redis` is still what
- *    chooses the driver (rule 1). `KV_REST_API_READ_ONLY_TOKEN` and `KV_URL` are never used; they are
- *    blanked out of the log like the secrets.
+ *    chooses the driver (rule 1); with it unset, the store's message names the REST variable it found.
+ *    `KV_REST_API_READ_ONLY_TOKEN` and `KV_URL` are never used; they are blanked out of the log like the
+ *    secrets. The read-only token given as the token (the ledger writes), or alone, and `KV_URL` alone, are
+ *    problems that say so. Two values of a pair that differ only by trailing slashes are one value; the
+ *    REST URL carries no query or fragment.
  *
  * Configuration errors name variables and what to set, never values.
  */
@@ -368,17 +373,24 @@ class Reader {
     return value.replace(/\/+$/, '');
   }
   /**
-   * A secret, checked by rule 4 of the module header: at least `min` (`unit` bytes of UTF-8 or
-   * characters), then {@link secretWeakness}; `set` says what to set instead. One problem at most.
+   * A secret, checked by rule 4 of the module header: with `header`, no control character (`token`: no
+   * space or quote either); at least `min` (`unit` bytes of UTF-8 or characters), then
+   * {@link secretWeakness}; `set` says what to set instead. One problem at most.
    */
   secret(
     name: string,
     value: string,
     set: string,
     min?: { readonly length: number; readonly unit: 'bytes' | 'characters'; readonly why: string },
+    header: 'header' | 'token' | undefined = undefined,
   ): Secret {
     const length = min?.unit === 'bytes' ? Buffer.byteLength(value, 'utf8') : value.length;
-    if (min !== undefined && length < min.length) this.problem(name, `must be at least ${min.length} ${min.unit}${min.why}; ${set}.`);
+    // a header carries no control character; a token as a console shows it holds no space or quote either
+    if (header !== undefined && /[\u0000-\u001f\u007f]/.test(value))
+      this.problem(name, `holds a line break or another control character, which no header can carry; ${set}.`);
+    else if (header === 'token' && /[\s"'`]/.test(value))
+      this.problem(name, `holds a space or a quote: set the token alone, as the console shows it; ${set}.`);
+    else if (min !== undefined && length < min.length) this.problem(name, `must be at least ${min.length} ${min.unit}${min.why}; ${set}.`);
     else {
       const weak = secretWeakness(value);
       if (weak !== undefined) this.problem(name, `is weak: it ${weak}; ${set}.`);
@@ -388,13 +400,16 @@ class Reader {
   /**
    * A variable that has a second name (rule 6 of the module header): the value under `names[0]`, else
    * under `names[1]`, with the name it was found under (`names[0]` when neither is set). Both set to
-   * different values is a problem naming both, never their values.
+   * values that are not the `same` (default: equal) is a problem naming both, never their values.
    */
-  aliased(names: readonly [primary: string, alias: string]): { readonly name: string; readonly value: string | undefined } {
+  aliased(
+    names: readonly [primary: string, alias: string],
+    same: (a: string, b: string) => boolean = (a, b) => a === b,
+  ): { readonly name: string; readonly value: string | undefined } {
     const [primary, alias] = names;
     const a = this.get(primary);
     const b = this.get(alias);
-    if (a !== undefined && b !== undefined && a !== b)
+    if (a !== undefined && b !== undefined && !same(a, b))
       this.problem(
         primary,
         `and ${alias} are both set and differ; they name the same setting (${alias} is the name Vercel's Upstash integration sets): remove one or give both the same value.`,
@@ -426,6 +441,9 @@ function sameHost(a: string, b: string): boolean {
     return false;
   }
 }
+
+/** True when two URLs are one once trailing slashes are dropped (rule 6 of the module header). */
+const sameUrl = (a: string, b: string): boolean => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
 const truthy = (v: string | undefined): boolean => v !== undefined && !['', '0', 'false'].includes(v.trim().toLowerCase());
 
@@ -479,7 +497,7 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   let store: StoreConfig;
   const respUrl = r.get('REDIS_URL');
   // rule 6: the REST pair under either of its names; REDIS_URL of the same database stands aside
-  const restUrl = r.aliased(UPSTASH_ALIASES[0]);
+  const restUrl = r.aliased(UPSTASH_ALIASES[0], sameUrl);
   const restToken = r.aliased(UPSTASH_ALIASES[1]);
   const sameDatabase = respUrl !== undefined && restUrl.value !== undefined && sameHost(respUrl, restUrl.value);
   if (storeDriver === 'redis' && respUrl !== undefined && !sameDatabase) {
@@ -504,16 +522,30 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   } else if (storeDriver === 'redis') {
     const why =
       "with STORE_DRIVER=redis (the REST URL and token of an Upstash Redis database, or their KV_REST_API_URL and KV_REST_API_TOKEN names that Vercel's Upstash integration sets; or set REDIS_URL for a redis-server)";
-    const url = r.url(restUrl.name, restUrl.value ?? r.required(restUrl.name, why), 'remote') ?? '';
-    store = {
-      driver: 'redis',
-      protocol: 'rest',
-      url,
-      token:
-        restToken.value === undefined
-          ? new Secret(r.required(restToken.name, why))
-          : r.secret(restToken.name, restToken.value, "set the database's REST token from the Upstash console"),
-    };
+    const readOnly = r.get('KV_REST_API_READ_ONLY_TOKEN');
+    if (restUrl.value === undefined && r.get('KV_URL') !== undefined)
+      r.problem(
+        restUrl.name,
+        `is required with STORE_DRIVER=redis: KV_URL is set, but the service speaks REST to Upstash; set KV_REST_API_URL and KV_REST_API_TOKEN as the integration gives them (or REDIS_URL for a redis-server).`,
+      );
+    const url = r.url(restUrl.name, restUrl.value ?? (r.get('KV_URL') === undefined ? r.required(restUrl.name, why) : ''), 'remote') ?? '';
+    if (url !== '' && /[?#]/.test(url)) r.problem(restUrl.name, "must be the database's REST address alone, without a query or fragment.");
+    let token: Secret;
+    if (restToken.value === undefined) {
+      if (readOnly !== undefined)
+        r.problem(
+          restToken.name,
+          'is required with STORE_DRIVER=redis: KV_REST_API_READ_ONLY_TOKEN is set, but the ledger writes; set KV_REST_API_TOKEN, the read-write token of the same database.',
+        );
+      token = new Secret(readOnly === undefined ? r.required(restToken.name, why) : '');
+    } else if (readOnly !== undefined && restToken.value === readOnly) {
+      r.problem(
+        restToken.name,
+        'is the read-only token (KV_REST_API_READ_ONLY_TOKEN), but the ledger writes; set the read-write token of the database.',
+      );
+      token = new Secret(restToken.value);
+    } else token = r.secret(restToken.name, restToken.value, "set the database's REST token from the Upstash console", undefined, 'token');
+    store = { driver: 'redis', protocol: 'rest', url, token };
   } else if (storeDriver === 'sqlite') {
     if (onVercel) {
       r.problem(
@@ -523,9 +555,11 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
     }
     store = { driver: 'sqlite', file: resolve(dataDir, 'ledger.sqlite') };
   } else {
+    // rule 6: the REST variables found choose nothing, but the message names them
+    const found = restUrl.value === undefined ? '' : `; ${restUrl.name} is set, and STORE_DRIVER=redis uses it`;
     store = {
       driver: 'none',
-      reason: `is not set, so the ledger, accounts, player state and the asset index are off (${unsetDriverWhy(env, 'SQLite file')}); set STORE_DRIVER=redis with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (STORE_DRIVER=sqlite keeps one file under DATA_DIR, for one long-lived host).`,
+      reason: `is not set, so the ledger, accounts, player state and the asset index are off (${unsetDriverWhy(env, 'SQLite file')}${found}); set STORE_DRIVER=redis with UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (STORE_DRIVER=sqlite keeps one file under DATA_DIR, for one long-lived host).`,
     };
   }
 
@@ -609,21 +643,25 @@ export function loadServiceConfig(env: Environment = process.env): ServiceConfig
   const adminPassword =
     admin === undefined
       ? undefined
-      : r.secret('ADMIN_PASSWORD', admin, `${RANDOM_SECRET} (or unset it, which disables the X-Admin-Password header)`, {
-          length: 16,
-          unit: 'characters',
-          why: '',
-        });
+      : r.secret(
+          'ADMIN_PASSWORD',
+          admin,
+          `${RANDOM_SECRET} (or unset it, which disables the X-Admin-Password header)`,
+          { length: 16, unit: 'characters', why: '' },
+          'header',
+        );
 
   const cron = r.get('CRON_SECRET');
   const cronSecret =
     cron === undefined
       ? undefined
-      : r.secret('CRON_SECRET', cron, `${RANDOM_SECRET} (or unset it, which turns the scheduled ledger check's GET off)`, {
-          length: 16,
-          unit: 'characters',
-          why: '',
-        });
+      : r.secret(
+          'CRON_SECRET',
+          cron,
+          `${RANDOM_SECRET} (or unset it, which turns the scheduled ledger check's GET off)`,
+          { length: 16, unit: 'characters', why: '' },
+          'header',
+        );
   const alertWebhookUrl = r.url('ALERT_WEBHOOK_URL', r.get('ALERT_WEBHOOK_URL'), 'remote');
 
   const config: ServiceConfig = {

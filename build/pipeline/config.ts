@@ -11,6 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { DEFAULT_RETIRED_FILES } from '../../api/_lib/formats/layout.js';
 import { DEFAULT_VERSIONS } from './layout.js';
+import { isPreviousUrl } from './previous.js';
 import type { CatalogConfig, Severity } from './types.js';
 
 /** Default config file name inside a source folder. */
@@ -132,8 +133,6 @@ function normaliseConfig(raw: RawConfig, dir: string): CatalogConfig {
     versions: Object.freeze({ ...DEFAULT_VERSIONS, ...(raw.versions ?? {}) }),
     itemFileBudget: raw.itemFileBudget ?? DEFAULT_ITEM_FILE_BUDGET,
     keepBuilds: raw.keepBuilds ?? DEFAULT_KEEP_BUILDS,
-    ...(previous === undefined
-      ? {}
-      : { previousBuild: /^https?:\/\//i.test(previous) ? previous.replace(/\/+$/, '') : resolve(dir, previous) }),
+    ...(previous === undefined ? {} : { previousBuild: isPreviousUrl(previous) ? previous.replace(/\/+$/, '') : resolve(dir, previous) }),
   });
 }

@@ -12,6 +12,7 @@
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { writeFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { publishedFile } from '../../api/_lib/formats/layout.js';
 import { BUILD_REPORT_FILE, publishedBuildReport, type ReportStats } from '../../api/_lib/formats/build-report.js';
 import { compareCodeUnits } from '../../api/_lib/util/sorted.js';
@@ -22,7 +23,7 @@ import { collect } from './collect.js';
 import { CONFIG_FILE, loadCatalogConfig } from './config.js';
 import { fileTable, reportFileFor, serialise, stagingDirFor, swapInto, writeAll, type OutputFile } from './emit.js';
 import { changeOutputs, copyKept } from './changes.js';
-import { fetchPreviousBuild, isPreviousUrl } from './previous.js';
+import { fetchPreviousBuild, isPreviousUrl, PreviousBuildError } from './previous.js';
 import { checkLaw } from './law.js';
 import { fileKind, isLegacyKind, reportFileKinds, type FileKind } from './layout.js';
 import { Locator } from './locate.js';
@@ -180,6 +181,11 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   const previousSource = options.previous ?? config.previousBuild;
   let previousDir = previousSource === undefined ? out : resolve(previousSource);
   let scratch: string | undefined;
+  // a folder named as the previous build must be there: a mistyped path would make a first build (previous.ts)
+  if (previousSource !== undefined && !isPreviousUrl(previousSource) && !statSync(previousDir, { throwIfNoEntry: false })?.isDirectory())
+    throw new PreviousBuildError(
+      `The previous build cannot be read: the folder ${previousDir} does not exist (create it empty for a first build).`,
+    );
   if (previousSource !== undefined && isPreviousUrl(previousSource)) {
     scratch = previousDir = await mkdtemp(join(tmpdir(), 'previous-build-'));
     try {

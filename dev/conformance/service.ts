@@ -11,6 +11,8 @@ export interface Answer {
   readonly status: number;
   readonly headers: Headers;
   readonly body: Record<string, unknown>;
+  /** True when the body was a JSON object (false: an HTML page, a proxy's error, an empty body). */
+  readonly json: boolean;
 }
 
 /** Who a call is made as: the operator, a player's bearer token, or nobody. */
@@ -97,14 +99,14 @@ export class Service {
       throw new Unreachable(`${this.base} cannot be reached (${(e as Error).message}).`);
     }
     const text = await res.text();
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown> | undefined;
     try {
       const parsed = JSON.parse(text) as unknown;
       if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
     } catch {
       // not JSON: an empty body
     }
-    return { status: res.status, headers: res.headers, body };
+    return { status: res.status, headers: res.headers, body: body ?? {}, json: body !== undefined };
   }
 
   /**

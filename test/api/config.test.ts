@@ -724,6 +724,53 @@ describe("Upstash under Vercel's names (rule 6)", () => {
     expect(resp.driver === 'redis' && resp.protocol).toBe('resp');
   });
 
+  it('says what a careless copy of the integration gets wrong: the read-only token, KV_URL alone, a pasted line break or quotes, a query', () => {
+    const env = { STORE_DRIVER: 'redis', ...INTEGRATION };
+    const says = (e: Record<string, string>) => problems(e).map((p) => `${p.variable} ${p.message}`);
+    // the read-only token alone, or given as the token: the ledger writes
+    const readOnlyAlone: Record<string, string> = { ...env };
+    delete readOnlyAlone.KV_REST_API_TOKEN;
+    expect(says(readOnlyAlone)).toEqual([
+      expect.stringMatching(/^UPSTASH_REDIS_REST_TOKEN is required .*KV_REST_API_READ_ONLY_TOKEN is set, but the ledger writes/),
+    ]);
+    expect(says({ ...env, KV_REST_API_TOKEN: INTEGRATION.KV_REST_API_READ_ONLY_TOKEN })).toEqual([
+      expect.stringMatching(/^KV_REST_API_TOKEN is the read-only token/),
+    ]);
+    expect(says({ ...env, UPSTASH_REDIS_REST_TOKEN: INTEGRATION.KV_REST_API_READ_ONLY_TOKEN })[0]).toMatch(
+      /^UPSTASH_REDIS_REST_TOKEN and KV_REST_API_TOKEN/,
+    );
+    // KV_URL alone: the service speaks REST
+    expect(says({ STORE_DRIVER: 'redis', KV_URL: INTEGRATION.KV_URL })[0]).toMatch(
+      /^UPSTASH_REDIS_REST_URL is required .*KV_URL is set, but the service speaks REST/,
+    );
+    // a token a header cannot carry, or with a console's quotes around it
+    for (const token of [`${TOKEN.slice(0, 10)}\n${TOKEN.slice(10)}`, `${TOKEN.slice(0, 10)}\r${TOKEN.slice(10)}`]) {
+      expect(says({ ...env, KV_REST_API_TOKEN: token })).toEqual([expect.stringMatching(/^KV_REST_API_TOKEN holds a line break/)]);
+      expect(JSON.stringify(problems({ ...env, KV_REST_API_TOKEN: token }))).not.toContain(TOKEN.slice(10));
+    }
+    for (const token of [`"${TOKEN}"`, `'${TOKEN}'`, `${TOKEN.slice(0, 10)} ${TOKEN.slice(10)}`])
+      expect(says({ ...env, KV_REST_API_TOKEN: token })).toEqual([expect.stringMatching(/^KV_REST_API_TOKEN holds a space or a quote/)]);
+    expect(says({ ...env, ADMIN_PASSWORD: 'Hn4rX8cQ\n2vLm7TzW' })).toEqual([expect.stringMatching(/^ADMIN_PASSWORD holds a line break/)]);
+    expect(says({ ...env, CRON_SECRET: 'Hn4rX8cQ\t2vLm7TzW' })).toEqual([expect.stringMatching(/^CRON_SECRET holds a line break/)]);
+    // a query on the REST URL (a token put there) is refused without repeating it
+    const query = problems({ ...env, KV_REST_API_URL: `${INTEGRATION.KV_REST_API_URL}/?_token=${TOKEN}` });
+    expect(query.map((p) => p.variable)).toEqual(['KV_REST_API_URL']);
+    expect(JSON.stringify(query)).not.toContain(TOKEN);
+    // two values of a pair that differ only by trailing slashes are one
+    expect(restOf({ ...env, UPSTASH_REDIS_REST_URL: `${INTEGRATION.KV_REST_API_URL}/` }).url).toBe(INTEGRATION.KV_REST_API_URL);
+  });
+
+  it('chooses no driver from the names on a Vercel-like runtime, and its message names the REST variable found', () => {
+    for (const hosted of [{ VERCEL: '1' }, { VERCEL_ENV: 'production' }, { NODE_ENV: 'production' }, { VERCEL: '1', LOCAL_RUNTIME: '1' }]) {
+      const store = loadServiceConfig({ ...hosted, ...INTEGRATION }).store;
+      expect(store.driver, JSON.stringify(hosted)).toBe('none');
+      expect(store.driver === 'none' && store.reason, JSON.stringify(hosted)).toContain(
+        'KV_REST_API_URL is set, and STORE_DRIVER=redis uses it',
+      );
+      expect(JSON.stringify(store)).not.toContain(TOKEN);
+    }
+  });
+
   it('blanks every secret the integration sets out of the log', async () => {
     const { secretValuesInForce, useEnvironment, useServiceConfig, SECRET_VARIABLES } = await import('../../api/_lib/config.js');
     expect(SECRET_VARIABLES).toEqual(expect.arrayContaining(['KV_REST_API_TOKEN', 'KV_REST_API_READ_ONLY_TOKEN', 'KV_URL', 'REDIS_URL']));

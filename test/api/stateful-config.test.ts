@@ -2,7 +2,9 @@
 // (api/_lib/config.ts, rule 5): under an environment with a bad stateful variable, search, a collection and
 // a registry answer 200 while every stateful entry answers 503 naming nothing internal, the operator's log
 // listing every problem once; a bad CATALOG_DIR is a configuration problem, never reported as a corrupt
-// catalog; and with no driver set outside the local tools (rule 1) the stores stay unconfigured.
+// catalog; and with no driver set outside the local tools (rule 1) the stores stay unconfigured. The
+// bad variables include Vercel's Upstash names as a careless operator sets them (rule 6), and no secret of
+// the environment reaches the log or an answer.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +59,57 @@ const BAD: [string, Environment, string[]][] = [
   ],
 ];
 
+/** Vercel's Upstash integration (api/_lib/config.ts, rule 6), its values as it sets them for one database. */
+const UPSTASH_TOKEN = 'AX4sAAIjcDE2Yjk3NGQ5MGRhMmI0ZDk5OTI';
+const READ_ONLY_TOKEN = 'Ak4sAAIgcDE2Yjk3NGQ5MGRhMmI0ZDk5OTI';
+const KV = {
+  ...GOOD,
+  STORE_DRIVER: 'redis',
+  KV_REST_API_URL: 'https://able-gull-12345.upstash.io',
+  KV_REST_API_TOKEN: UPSTASH_TOKEN,
+  KV_REST_API_READ_ONLY_TOKEN: READ_ONLY_TOKEN,
+  KV_URL: `rediss://default:${UPSTASH_TOKEN}@able-gull-12345.upstash.io:6379`,
+};
+const without = (env: Environment, ...names: string[]): Environment =>
+  Object.fromEntries(Object.entries(env).filter(([k]) => !names.includes(k)));
+BAD.push(
+  [
+    'both names of the token, differing',
+    { ...KV, UPSTASH_REDIS_REST_TOKEN: 'AX4sBBIjcDE2Yjk3NGQ5MGRhMmI0ZDk5OTJ' },
+    ['UPSTASH_REDIS_REST_TOKEN'],
+  ],
+  ['the read-only token alone', without(KV, 'KV_REST_API_TOKEN'), ['UPSTASH_REDIS_REST_TOKEN']],
+  ['the read-only token as the token', { ...KV, KV_REST_API_TOKEN: READ_ONLY_TOKEN }, ['KV_REST_API_TOKEN']],
+  [
+    'KV_URL alone',
+    without(KV, 'KV_REST_API_URL', 'KV_REST_API_TOKEN', 'KV_REST_API_READ_ONLY_TOKEN'),
+    ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN'],
+  ],
+  [
+    'an http:// KV_REST_API_URL off the loopback interface',
+    { ...KV, KV_REST_API_URL: 'http://able-gull-12345.upstash.io' },
+    ['KV_REST_API_URL'],
+  ],
+  ['a weak KV_REST_API_TOKEN', { ...KV, KV_REST_API_TOKEN: 'changeme-changeme' }, ['KV_REST_API_TOKEN']],
+  [
+    'a line break pasted inside KV_REST_API_TOKEN',
+    { ...KV, KV_REST_API_TOKEN: `${UPSTASH_TOKEN.slice(0, 17)}\n${UPSTASH_TOKEN.slice(17)}` },
+    ['KV_REST_API_TOKEN'],
+  ],
+  [
+    'a REDIS_URL of another database beside the REST pair',
+    { ...KV, REDIS_URL: `rediss://default:${UPSTASH_TOKEN}@other-db.upstash.io:6379` },
+    ['REDIS_URL'],
+  ],
+);
+
+/** Every value of a secret the environment holds (at least 6 characters), and the halves of a token cut by a line break. */
+const secretsOf = (env: Environment): string[] =>
+  Object.entries(env)
+    .filter(([k]) => /TOKEN|SECRET|PASSWORD|KV_URL|REDIS_URL/.test(k))
+    .flatMap(([, v]) => (v ?? '').split('\n'))
+    .filter((v) => v.length >= 6);
+
 async function get(
   entry: EntryExports,
   method: string,
@@ -99,6 +152,9 @@ describe('a bad stateful variable', () => {
       const errors = log.events('server-error');
       expect(errors.map((l) => l.requestId)).toEqual(refused.map((r) => r.body.requestId));
       expect(errors.every((l) => l.status === 503)).toBe(true);
+      // no secret of the environment in any line of the log, nor in any answer
+      const written = log.lines.map((l) => l.raw).join('\n') + JSON.stringify(refused);
+      for (const secret of secretsOf(env)) expect(written).not.toContain(secret);
     });
   }
 });

@@ -5,13 +5,22 @@
  * and studio ids), credit once per source ref (replay, key reused, missing account), postings newest
  * first with filters and paging, the paged reads of the scheduled check (chain heads in id order, a chain
  * from a seq, the totals) and its record (a cursor replaced only while expected, bounded results),
+ * a wallet paged by cursor while credits land (each page one snapshot, no entry skipped or repeated),
  * persistence across a restart, and the invariants after every step; then
  * a property-based model run (fast-check) of random operation sequences against a plain in-memory model.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { mintStudioId, mintUuid, MINTED_STUDIO_ID } from '../../api/_lib/ledger/ids.js';
-import { ISSUER_ACCOUNT_ID, type Account, type CreditRequest, type LedgerStore } from '../../api/_lib/ledger/types.js';
+import {
+  ISSUER_ACCOUNT_ID,
+  TRANSFER_KIND_NAMES,
+  type Account,
+  type CreditRequest,
+  type LedgerStore,
+  type TransferKindName,
+} from '../../api/_lib/ledger/types.js';
+import { walletPage } from '../../api/_lib/ledger/service.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 import { expectSound, type LedgerHarness } from '../helpers/ledger.js';
 import { addAccount, creditOf, newAccount } from '../helpers/ledger-ops.js';
@@ -580,6 +589,92 @@ export function ledgerContract(harness: () => LedgerHarness, _capabilities: Ledg
         await expectSound(again);
         await again.close();
       });
+    });
+
+    it('pages a wallet by cursor while credits land: each page one snapshot, its balance the sum of the entries up to it, no entry skipped or shown twice', async () => {
+      const s = await fresh();
+      const a = await addAccount(s, newAccount());
+      let n = 0;
+      // positive, distinct amounts: the running sums only grow, so a balance names exactly one snapshot
+      const credit = () => {
+        n++;
+        const grant = n % 3 === 0;
+        return s.credit(
+          creditOf(a, {
+            amount: n,
+            purpose: n % 2 === 0 ? 'test' : 'verify',
+            kind: grant ? 'admin_grant' : 'verify_send',
+            sourceRef: `${grant ? 'admin-grant' : 'verify-send'}:page-${n}`,
+          }),
+        );
+      };
+      for (let i = 0; i < 25; i++) await credit();
+      type Page = Awaited<ReturnType<typeof walletPage>>;
+      const walks: { query: { kind?: TransferKindName; purpose?: string }; pages: Page[] }[] = [];
+      /** Walk every page of one filter, a few entries at a time, from no cursor to the last. */
+      const walk = async (query: { kind?: TransferKindName; purpose?: string }, limit: number) => {
+        const pages: Page[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await walletPage(s, a, { limit, ...query, ...(cursor === undefined ? {} : { cursor }) });
+          pages.push(page);
+          cursor = page.cursor ?? undefined;
+        } while (cursor !== undefined);
+        walks.push({ query, pages });
+      };
+      // 60 credits land one after another while twelve walks page through, taking turns with them; walk i
+      // starts once 4·i of them have landed, so the walks begin at different snapshots
+      const landed: (() => void)[] = [];
+      const after = Array.from({ length: 61 }, (_, i) => (i === 0 ? Promise.resolve() : new Promise<void>((ok) => (landed[i] = ok))));
+      const writer = (async () => {
+        for (let i = 1; i <= 60; i++) {
+          await credit();
+          landed[i]!();
+          await new Promise((ok) => setImmediate(ok));
+        }
+      })();
+      const filters: { kind?: TransferKindName; purpose?: string }[] = [
+        {},
+        { purpose: 'test' },
+        { kind: 'admin_grant_coin' },
+        { kind: 'verify_send_to_account_wallet', purpose: 'verify' },
+      ];
+      const runs = [1, 3, 7].flatMap((limit) => filters.map((f) => ({ limit, f })));
+      await Promise.all([writer, ...runs.map(async ({ limit, f }, i) => (await after[4 * i], walk(f, limit)))]);
+
+      const all = (await s.postings(a.accountId, { limit: 200, filter: {} })).postings.slice().reverse();
+      expect(all.map((p) => p.seq)).toEqual(all.map((_, i) => i + 1));
+      /** The seq whose running sum is `balance` (0 before the first entry); undefined when no prefix sums to it. */
+      const sums = new Map<number, number>([[0, 0]]);
+      let running = 0;
+      for (const p of all) sums.set((running += p.amount), p.seq);
+      const matches = (q: { kind?: TransferKindName; purpose?: string }, p: (typeof all)[number]) =>
+        (q.kind === undefined || TRANSFER_KIND_NAMES[p.kind] === q.kind) && (q.purpose === undefined || p.purpose === q.purpose);
+      // the credits did land among the walks: their first pages saw different snapshots
+      expect(new Set(walks.map((w) => w.pages[0]!.balance)).size).toBeGreaterThan(1);
+      for (const { query, pages } of walks) {
+        const what = JSON.stringify(query);
+        for (const page of pages) {
+          const snapshot = sums.get(page.balance);
+          expect(snapshot, `${what}: the balance ${page.balance} is the sum of the entries up to one of them`).toBeDefined();
+          // the page holds nothing newer than its snapshot, and every entry is as stored
+          for (const t of page.transactions) {
+            expect(t.seq, what).toBeLessThanOrEqual(snapshot!);
+            expect(t.balanceAfter, what).toBe(all[t.seq - 1]!.balanceAfter);
+          }
+        }
+        // the walk: newest first, every entry of the filter up to the first page's snapshot, once each
+        const seen = pages.flatMap((p) => p.transactions.map((t) => t.seq));
+        const first = sums.get(pages[0]!.balance)!;
+        expect(seen, what).toEqual(
+          all
+            .filter((p) => p.seq <= first && matches(query, p))
+            .map((p) => p.seq)
+            .reverse(),
+        );
+      }
+      await expectSound(s);
+      await s.close();
     });
 
     it('keeps accounts, balances and chains across a restart', async () => {
