@@ -261,6 +261,7 @@ describe('the call a store makes', () => {
     };
     const wrote = await run("redis.call('SET', 'kit:r1', 'x') return 7");
     expect(wrote.rawReply).toEqual([AUDITED_MARKER, expect.any(Number), 7]);
+    expect(AUDITED_MARKER).toBe('audit:recorded');
     expect([wrote.reply, wrote.scope.recorded]).toEqual([7, true]);
     const nil = await run("redis.call('SET', 'kit:r2', 'x') return nil");
     expect(nil.rawReply).toHaveLength(2);
@@ -271,6 +272,8 @@ describe('the call a store makes', () => {
     expect([read.reply, read.scope.recorded]).toEqual([['first', 'second', 'third'], false]);
     const lookalike = await run("return {'audit:other', 1, 2}");
     expect([lookalike.reply, lookalike.scope.recorded]).toEqual([['audit:other', 1, 2], false]);
+    const empty = await run("return {'', 1, 2}");
+    expect([empty.reply, empty.scope.recorded]).toEqual([['', 1, 2], false]);
     const number = await run("return redis.call('EXISTS', 'kit:r1')");
     expect([number.reply, number.scope.recorded]).toEqual([1, false]);
     // a second write of a request that has its record: no second record

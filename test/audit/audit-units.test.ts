@@ -260,6 +260,8 @@ describe('the audit service: listAudit', () => {
       '2026-1-20T10:11Z',
       '226-11-20T10:11Z',
       '+02026-11-20T10:11Z',
+      '+002026-11-20T10:11Z',
+      '-002026-11-20T10:11Z',
       '12026-11-20T10:11Z',
       'x2026-11-20T10:11Z',
       '2026-11-20T10:11Zx',
@@ -649,9 +651,13 @@ describe('the store kit: the audit record on SQLite', () => {
   const scopeOf = (requestId: string) => openAuditScope({ ...DRAFT, requestId, changeStatus: 201 });
   const inTx = async <T>(work: (tx: Transaction) => Promise<T>, commit = true): Promise<T> => {
     const tx = await db.transaction('write');
-    const out = await work(tx);
-    await (commit ? tx.commit() : tx.rollback());
-    return out;
+    try {
+      const out = await work(tx);
+      await (commit ? tx.commit() : tx.rollback());
+      return out;
+    } finally {
+      tx.close();
+    }
   };
   const insert = (k: string): InStatement => ({ sql: 'INSERT INTO t (k, v) VALUES (?, 1)', args: [k] });
 
@@ -704,6 +710,16 @@ describe('the store kit: the audit record on SQLite', () => {
     }, racing);
     await inTx(raced.work);
     expect(await rows()).toEqual([]);
+
+    // a work that changed a row and then failed: no record, and settling marks nothing
+    const failing = scopeOf('req-failing');
+    const failed = auditedWork(async (tx) => {
+      await tx.execute(insert('z'));
+      throw new Error('refused after a change');
+    }, failing);
+    await expect(inTx(failed.work, false)).rejects.toThrow('refused after a change');
+    failed.settle();
+    expect(failing.recorded).toBe(false);
 
     // a rolled-back write: settle is not called, the scope stays unrecorded
     const rolled = scopeOf('req-rolled');

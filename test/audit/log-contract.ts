@@ -17,6 +17,8 @@ import type { Harness } from '../helpers/backends.js';
 
 /** What an adapter declares of itself to the suite. */
 export interface AuditLogCapabilities {
+  /** The adapter's `driver`. */
+  readonly driver: AuditLog['driver'];
   /** It answers a short page with a next place after examining {@link AUDIT_SCAN_BUDGET} records. */
   readonly scanBudget: boolean;
 }
@@ -91,6 +93,7 @@ export function auditLogContract(harness: () => Harness<AuditLog>, capabilities:
       const a = draftAt(5, { account: 'acc-1', idempotencyKey: 'key-0001', status: 201, reason: 'wrong-password', changed: null });
       const b = draftAt(6, { actor: { via: 'cron' }, method: 'PATCH', changed: false });
       const log = await h.fresh();
+      expect(log.driver).toBe(capabilities.driver);
       expect(await log.append(a)).toBe(true);
       expect(await log.append({ ...a, status: 500, at: b.at })).toBe(false);
       expect(await log.append(b)).toBe(true);
@@ -109,11 +112,13 @@ export function auditLogContract(harness: () => Harness<AuditLog>, capabilities:
     });
 
     it('lists newest first by time, then by sequence within a millisecond, whatever the order of appending', async () => {
-      const drafts = [draftAt(20), draftAt(10), draftAt(20), draftAt(30), draftAt(10), draftAt(0)];
+      // (a record of 1969 too: a time before the epoch is negative)
+      const drafts = [draftAt(20), draftAt(10), draftAt(20), draftAt(30), draftAt(10), draftAt(0), draftAt(-T0 - 1)];
       const log = await logOf(drafts);
       const ids = (i: number) => drafts[i]!.requestId;
       const { records } = await walk(log, { limit: 50 });
-      expect(requestIds(records)).toEqual([ids(3), ids(2), ids(0), ids(4), ids(1), ids(5)]);
+      expect(requestIds(records)).toEqual([ids(3), ids(2), ids(0), ids(4), ids(1), ids(5), ids(6)]);
+      expect(records[6]!.at).toBe('1969-12-31T23:59:59.999Z');
       await log.close();
     });
 

@@ -4,5 +4,6 @@ import { onBackend, redisBackend, redisOf, TEST_RETRY_DELAYS_MS } from '../helpe
 import { auditLogContract } from './log-contract.js';
 
 auditLogContract(() => onBackend(redisBackend(), (t) => openRedisAuditLog(redisOf(t), { retryDelaysMs: TEST_RETRY_DELAYS_MS })), {
+  driver: 'redis',
   scanBudget: true,
 });

@@ -3,4 +3,4 @@ import { openSqliteAuditLog } from '../../api/_lib/audit/sqlite.js';
 import { fileOf, onBackend, sqliteBackend } from '../helpers/backends.js';
 import { auditLogContract } from './log-contract.js';
 
-auditLogContract(() => onBackend(sqliteBackend(), (t) => openSqliteAuditLog(fileOf(t))), { scanBudget: false });
+auditLogContract(() => onBackend(sqliteBackend(), (t) => openSqliteAuditLog(fileOf(t))), { driver: 'sqlite', scanBudget: false });
