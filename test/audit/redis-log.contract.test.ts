@@ -4,6 +4,7 @@ import { onBackend, redisBackend, redisOf, TEST_RETRY_DELAYS_MS } from '../helpe
 import { auditLogContract } from './log-contract.js';
 
 auditLogContract(() => onBackend(redisBackend(), (t) => openRedisAuditLog(redisOf(t), { retryDelaysMs: TEST_RETRY_DELAYS_MS })), {
+  refusesWhenClosed: true,
   driver: 'redis',
   scanBudget: true,
 });

@@ -3,4 +3,8 @@ import { openSqliteAuditLog } from '../../api/_lib/audit/sqlite.js';
 import { fileOf, onBackend, sqliteBackend } from '../helpers/backends.js';
 import { auditLogContract } from './log-contract.js';
 
-auditLogContract(() => onBackend(sqliteBackend(), (t) => openSqliteAuditLog(fileOf(t))), { driver: 'sqlite', scanBudget: false });
+auditLogContract(() => onBackend(sqliteBackend(), (t) => openSqliteAuditLog(fileOf(t))), {
+  refusesWhenClosed: true,
+  driver: 'sqlite',
+  scanBudget: false,
+});
