@@ -92,15 +92,17 @@ export function openRedisAuditLog(target: RedisTarget, options: { retryDelaysMs?
   return {
     driver: 'redis',
     async append(record) {
+      // the sequence number, or nil (null on both transports) when the request had a record
       const seq = (await commands.script({ script: auditAppendScript(), keys: [], args: auditArgs(record) })) as unknown;
-      return seq !== null && seq !== undefined && seq !== false;
+      return seq !== null;
     },
     async list(query: AuditQuery): Promise<AuditPage> {
       const [first, ...others] = indexesOf(query);
       // the script reads the rest of the cursor's millisecond whatever the range: a place past either
-      // end (a cursor made by hand; the binding is no secret) is brought back within it
-      if (query.after && query.fromMs !== undefined && query.after.atMs < query.fromMs) return { records: [], next: undefined };
-      const after = query.after && query.toMs !== undefined && query.after.atMs >= query.toMs ? undefined : query.after;
+      // end (a cursor made by hand; the binding is no secret) is brought back within it (a missing bound
+      // is open)
+      if (query.after && query.after.atMs < (query.fromMs ?? -Infinity)) return { records: [], next: undefined };
+      const after = query.after && query.after.atMs >= (query.toMs ?? Infinity) ? undefined : query.after;
       const flat = await commands.script({
         script: LIST,
         keys: [first!, AUDIT_KEYS.records, ...others],

@@ -90,7 +90,8 @@ function decodeCursor(cursor: string, bound: string): AuditPosition {
 export async function listAudit(log: AuditLog, ledger: LedgerStore, query: AuditListQuery): Promise<AuditListAnswer> {
   const fromMs = timeOf('from', query.from);
   const toMs = timeOf('to', query.to);
-  if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) {
+  // a missing bound is open
+  if ((fromMs ?? -Infinity) >= (toMs ?? Infinity)) {
     throw new ServiceError('INVALID_QUERY', 'from must be before to.', { errors: [{ name: 'from', message: 'not before to' }] });
   }
   let account: string | undefined;

@@ -69,8 +69,9 @@ export function auditInsert(record: AuditRecordDraft): InStatement {
 export function trackChanges(tx: Transaction): { tx: Transaction; changed: () => boolean } {
   let changed = false;
   const tracked = new Proxy(tx, {
-    get(target, name, receiver) {
-      const value: unknown = Reflect.get(target, name, receiver);
+    get(target, name) {
+      // read on the transaction itself: its getters (`closed`) read private fields, which the proxy lacks
+      const value: unknown = Reflect.get(target, name);
       if (typeof value !== 'function') return value;
       if (name === 'execute') {
         return async (stmt: InStatement) => {
