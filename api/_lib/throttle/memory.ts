@@ -18,8 +18,14 @@ interface Counts {
   readonly previous: number;
 }
 
+/** The memory adapter: a {@link ThrottleStore} that also says how many keys it holds. */
+export interface MemoryThrottle extends ThrottleStore {
+  /** Keys held now (budget and key pairs); the sweep keeps it near {@link MEMORY_MAX_KEYS}. */
+  size(): number;
+}
+
 /** A throttle in memory, on `clock` (default the system clock). */
-export function memoryThrottle(clock: Clock = systemClock): ThrottleStore {
+export function memoryThrottle(clock: Clock = systemClock): MemoryThrottle {
   const counts = new Map<string, Counts>();
   /** The counts of `id` moved to the window of `index`. */
   const at = (id: string, windowS: number, index: number): Counts => {
@@ -35,6 +41,7 @@ export function memoryThrottle(clock: Clock = systemClock): ThrottleStore {
   };
   return {
     driver: 'memory',
+    size: () => counts.size,
     hit(budget: Budget, key: string): Promise<Verdict> {
       const now = clock().getTime();
       const index = windowIndex(now, budget.windowS);
