@@ -3,7 +3,7 @@
  * `api/_lib/ledger/verification.ts`; spec 1.7, 4.8, 8), on SQLite and a real redis-server, each damage
  * made past the store's own guards (SQLite file edits with the append-only triggers dropped, raw Redis
  * writes) so that exactly one condition breaks:
- * - invariant 3 leg by leg: a transfer moved to another account, its amount, source ref or kind edited,
+ * - invariant 3 leg by leg: a transfer removed, one moved to another account, its amount, source ref or kind edited,
  *   its reversal link edited (Redis: the transfer's JSON), a posting naming another counterparty; each
  *   reported, word for word, on exactly the legs it breaks;
  * - invariant 5: a credit naming what it reverses, a reversal whose original is missing, a reversal, of
@@ -69,6 +69,7 @@ type Edit =
   | { readonly dropLast: string }
   | { readonly headSeq: string; readonly by: number }
   | { readonly ghost: string }
+  | { readonly removeTransfer: string }
   | { readonly listed: string }
   | { readonly backLink: readonly [string, string] };
 
@@ -126,6 +127,9 @@ function sqliteDamageable(): Damageable {
             sql: `INSERT INTO transfers (source_ref, entry_id, kind, account_id, amount, purpose, note, balance_after, at) VALUES ('verify-send:ghost', 'ghost', 'verify_send', ?, 5, 'verify', '', 5, 'x')`,
             args: [e.ghost],
           });
+        } else if ('removeTransfer' in e) {
+          await db.execute('DROP TRIGGER IF EXISTS transfers_append_only_d');
+          await db.execute({ sql: 'DELETE FROM transfers WHERE entry_id = ?', args: [e.removeTransfer] });
         } else if ('listed' in e) {
           await db.execute({ sql: "INSERT INTO ledger_accounts (account_id, balance, seq, head) VALUES (?, 0, 0, '')", args: [e.listed] });
         } else throw new Error('SQLite derives both links from one row');
@@ -171,6 +175,8 @@ function redisDamageable(): Damageable {
           await raw([
             ['HSET', KEYS.transfers, 'ghost', JSON.stringify({ ...ghost, purpose: 'verify', balanceAfter: '5', at: 'x', reverses: '' })],
           ]);
+        } else if ('removeTransfer' in e) {
+          await raw([['HDEL', KEYS.transfers, e.removeTransfer]]);
         } else if ('listed' in e) {
           await raw([
             ['SADD', KEYS.accounts, e.listed],
@@ -228,6 +234,13 @@ describe.each([[sqliteDamageable()], [redisDamageable()]])('the check’s single
   });
 
   it('invariant 3: each field of a transfer or a posting that is not its leg’s, on exactly the legs it breaks', async () => {
+    const gone = await damaged((x) => [{ removeTransfer: x.e.a1 }]);
+    const none = `Entry ${gone.x.e.a1} (${REF.a1}) has postings but no transfer under its source ref.`;
+    expect(ofInvariant(gone.run.failures, 3, 5).filter((f) => f.account !== undefined)).toEqual([
+      { invariant: 3, account: ISSUER_ACCOUNT_ID, seq: ISSUER_SEQ.a1, message: none },
+      { invariant: 3, account: gone.x.a, seq: 1, message: none },
+    ]);
+
     const moved = await damaged((x) => [{ transfer: x.e.a1, set: { accountId: x.b } }]);
     expect(ofInvariant(moved.run.failures, 3, 5)).toEqual([leg(ISSUER_ACCOUNT_ID, ISSUER_SEQ.a1, REF.a1), leg(moved.x.a, 1, REF.a1)]);
     expect(ofInvariant(moved.paged, 3, 5)).toEqual(ofInvariant(moved.run.failures, 3, 5));
