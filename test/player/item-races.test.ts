@@ -11,13 +11,12 @@ import { useServiceConfig } from '../../api/_lib/config.js';
 import { mintUuid } from '../../api/_lib/ledger/ids.js';
 import type { Account, LedgerStore } from '../../api/_lib/ledger/types.js';
 import { mintItem, recordItemEvent } from '../../api/_lib/player/items.js';
-import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
 import type { ItemEventRequest, PlayerStore } from '../../api/_lib/player/types.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 import { onBackend, redisBackend, sqliteBackend, type Backend } from '../helpers/backends.js';
 import { openRedisLedgerOn, openSqliteLedgerOn } from '../helpers/ledger.js';
 import { addAccount, newAccount } from '../helpers/ledger-ops.js';
-import { openRedisPlayerOn, openSqlitePlayerOn, withMethods } from '../helpers/player.js';
+import { openRedisPlayerOn, openSqlitePlayerOn, sampleCharacter, withMethods } from '../helpers/player.js';
 import { useGameConfig } from '../helpers/game-api.js';
 import { SAMPLE_OUT } from '../helpers/catalog.js';
 import { readFileSync } from 'node:fs';
@@ -58,28 +57,15 @@ describe.each(backends)('item events checked in the write: %s', (_name, backend,
   });
 
   async function characterOf(account: Account): Promise<string> {
-    const id = mintUuid();
     const at = '2026-11-24T08:00:00.000Z';
+    const character = sampleCharacter(account.accountId, { name: 'Hero', createdAt: at, updatedAt: at });
     await store.createCharacter({
-      character: {
-        id,
-        studioCode: studioCodeOf(id),
-        accountId: account.accountId,
-        era: 'warlords',
-        name: 'Hero',
-        classId: 'warrior',
-        raceId: 'human',
-        factionId: 'crusade',
-        createdAt: at,
-        progress: EMPTY_PROGRESS,
-        progressRevision: 1,
-        updatedAt: at,
-      },
+      character,
       slotsPerEra: 4,
       clientKey: undefined,
       fingerprint: 'f',
     });
-    return id;
+    return character.id;
   }
 
   it("refuses an equip whose checks a transfer overtook: never owned by one account and equipped on another's character", async () => {

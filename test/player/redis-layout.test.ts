@@ -14,6 +14,7 @@ import { ITEM_TRANSITIONS } from '../../api/_lib/player/items.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 import type { PlayerStore } from '../../api/_lib/player/types.js';
 import { RecordingRequester, startRedis, type TestRedis } from '../helpers/redis.js';
+import { sampleCharacter } from '../helpers/player.js';
 
 let server: TestRedis;
 let raw: RespRequester;
@@ -33,21 +34,8 @@ describe('the Redis player store', () => {
     const a = mintUuid();
     const at = '2026-11-23T10:00:00.000Z';
     await s.island(a, () => ({ state: initialIsland(1), revision: 1, updatedAt: at }));
-    const cid = mintUuid();
-    const c = {
-      id: cid,
-      studioCode: studioCodeOf(cid),
-      accountId: a,
-      era: 'warlords' as const,
-      name: 'Ada',
-      classId: 'warrior',
-      raceId: 'human',
-      factionId: 'crusade',
-      createdAt: at,
-      progress: EMPTY_PROGRESS,
-      progressRevision: 1,
-      updatedAt: at,
-    };
+    const c = sampleCharacter(a, { createdAt: at, updatedAt: at });
+    const cid = c.id;
     await s.createCharacter({ character: c, slotsPerEra: 4, clientKey: 'layout-key', fingerprint: 'f' });
     await s.saveProgress(a, cid, {
       expectedRevision: 1,
