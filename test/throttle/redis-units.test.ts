@@ -55,11 +55,13 @@ describe('the Redis throttle', () => {
 
   it('closes the connection it was given, and only that kind', async () => {
     const target = redisOf(await backend.fresh());
+    if (!('requester' in target)) throw new Error('a RESP target');
     const close = vi.fn(() => Promise.resolve());
     const t = openRedisThrottle({ ...target, close });
     await t.close();
     expect(close).toHaveBeenCalledTimes(1);
-    // a REST target has no connection to close
+    // a requester's target without a close, and a REST target, have no connection to close
+    await expect(openRedisThrottle({ requester: target.requester }).close()).resolves.toBeUndefined();
     await expect(openRedisThrottle({ url: 'https://example.invalid', token: 't'.repeat(40) }).close()).resolves.toBeUndefined();
   });
 });

@@ -255,6 +255,11 @@ export class RedisCommands {
   }
 }
 
+/** Close what `target` opened: a requester's connection (a REST target holds none). */
+export function closeTarget(target: RedisTarget): Promise<void> {
+  return 'requester' in target && target.close ? target.close() : Promise.resolve();
+}
+
 /** A store's connection: its commands, and closing what the target opened. */
 export interface RedisConnection {
   readonly commands: RedisCommands;
@@ -273,6 +278,6 @@ export function connectRedis(
   const commands = new RedisCommands(redisClientOf(target), store, options.retryDelaysMs ?? RETRY_DELAYS_MS, credentialOf(target));
   return {
     commands,
-    close: () => ('requester' in target && target.close ? target.close() : Promise.resolve()),
+    close: () => closeTarget(target),
   };
 }

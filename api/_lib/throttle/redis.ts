@@ -1,7 +1,7 @@
 /**
  * The throttle on Redis (`STORE_DRIVER=redis`; `api/_lib/throttle/types.ts`) through `@upstash/ratelimit`'s
  * sliding window, on the stores' one client (`api/_lib/stores/redis.ts`): Upstash over REST in production, a
- * `redis-server` over RESP in tests. One limiter per budget, its keys `throttle:<budget>:<key>:<window>`
+ * `redis-server` over RESP in tests. A limiter per call, its keys `throttle:<budget>:<key>:<window>`
  * (each expiring two windows after it was made). A hit is one script call, atomic on the server, so
  * instances of a function never both take a budget's last place.
  *
@@ -10,7 +10,7 @@
  * (a failure is the throttle store's 503, which the throttle's caller decides about: `policy.ts`).
  */
 import { Ratelimit } from '@upstash/ratelimit';
-import { credentialOf, redisClientOf, redisFailure, type RedisTarget } from '../stores/redis.js';
+import { closeTarget, credentialOf, redisClientOf, redisFailure, type RedisTarget } from '../stores/redis.js';
 import { THROTTLE_STORE, type Budget, type ThrottleStore, type Verdict } from './types.js';
 
 /** Prefix of every key the throttle writes. */
@@ -20,23 +20,17 @@ export const THROTTLE_PREFIX = 'throttle';
 export function openRedisThrottle(target: RedisTarget): ThrottleStore {
   const redis = redisClientOf(target);
   const credential = credentialOf(target);
-  const limiters = new Map<string, Ratelimit>();
-  const limiterOf = (b: Budget): Ratelimit => {
-    const id = `${b.name}/${b.limit}/${b.windowS}`;
-    let limiter = limiters.get(id);
-    if (!limiter) {
-      limiter = new Ratelimit({
-        redis,
-        limiter: Ratelimit.slidingWindow(b.limit, `${b.windowS} s`),
-        prefix: `${THROTTLE_PREFIX}:${b.name}`,
-        ephemeralCache: false,
-        analytics: false,
-        timeout: 0,
-      });
-      limiters.set(id, limiter);
-    }
-    return limiter;
-  };
+  // a limiter holds no state of its own (no cache, no analytics; its scripts are found by hash): a new one
+  // per call answers as a kept one would, and its construction only stores its settings
+  const limiterOf = (b: Budget): Ratelimit =>
+    new Ratelimit({
+      redis,
+      limiter: Ratelimit.slidingWindow(b.limit, `${b.windowS} s`),
+      prefix: `${THROTTLE_PREFIX}:${b.name}`,
+      ephemeralCache: false,
+      analytics: false,
+      timeout: 0,
+    });
   const guarded = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
       return await call();
@@ -57,8 +51,6 @@ export function openRedisThrottle(target: RedisTarget): ThrottleStore {
       const r = await guarded(() => limiterOf(budget).getRemaining(key));
       return { allowed: r.remaining > 0, resetAtMs: r.reset };
     },
-    async close() {
-      if ('requester' in target) await target.close?.();
-    },
+    close: () => closeTarget(target),
   };
 }
