@@ -27,6 +27,9 @@ describe('checkBagInvariants', () => {
     const entries = [entry(3, -2, 5), entry(1, 4, 4, { sourceRef: 'bag-grant:a' }), entry(2, 3, 7, { sourceRef: 'bag-consume:b' })];
     expect(checkBagInvariants({ quantities: [{ accountId: A, definitionId: M, quantity: 5 }], entries })).toEqual([]);
     expect(checkBagInvariants({ quantities: [], entries: [] })).toEqual([]);
+    // a stack used up to nothing is sound
+    const spent = [entry(1, 4, 4), entry(2, -4, 0, { sourceRef: 'bag-consume:all' })];
+    expect(checkBagInvariants({ quantities: [{ accountId: A, definitionId: M, quantity: 0 }], entries: spent })).toEqual([]);
   });
 
   it('reports each broken invariant with what it found', () => {

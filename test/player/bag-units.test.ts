@@ -361,6 +361,14 @@ describe('reverseBagGrant', () => {
         'The grant bag-grant:drop-0001 was already reversed at 2026-11-20T00:00:00.000Z (reversal bag-reversal:first).',
       ],
       [
+        (r) => ({
+          status: 'already-reversed',
+          entry: reversed(r, { sourceRef: `bag-reversal:${'r'.repeat(400)}`, at: '2026-11-20T00:00:00.000Z', actor: 'admin:OPS' }),
+        }),
+        'CONFLICT',
+        `The grant bag-grant:drop-0001 was already reversed by admin:OPS at 2026-11-20T00:00:00.000Z (reversal ${`bag-reversal:${'r'.repeat(400)}`.slice(0, 300)}).`,
+      ],
+      [
         { status: 'insufficient', quantity: 2 },
         'CONFLICT',
         'The bag holds 2 of the granted definition, less than the grant gave; nothing was reversed.',

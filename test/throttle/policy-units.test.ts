@@ -13,15 +13,15 @@ let answer: (budget: Budget, key: string) => Promise<Verdict> = () => Promise.re
 const store: ThrottleStore = {
   driver: 'memory',
   hit: (b, k) => {
-    calls.push(`hit ${b.name} ${k}`);
+    calls.push(`hit ${b?.name ?? 'no budget'} ${k}`);
     return answer(b, k);
   },
   peek: (b, k) => {
-    calls.push(`peek ${b.name} ${k}`);
+    calls.push(`peek ${b?.name ?? 'no budget'} ${k}`);
     return answer(b, k);
   },
   refund: async (b, k) => {
-    calls.push(`refund ${b.name} ${k}`);
+    calls.push(`refund ${b?.name ?? 'no budget'} ${k}`);
     await answer(b, k);
   },
   close: () => Promise.resolve(),

@@ -44,7 +44,7 @@ export const UNKNOWN_CLIENT = 'unknown';
 
 /** The client a request comes from (see the module header): an address of at most 64 characters, or {@link UNKNOWN_CLIENT}. */
 export function clientOf(request: Request): string {
-  const real = request.headers.get('x-real-ip')?.trim();
+  const real = request.headers.get('x-real-ip');
   const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
   const address = real || forwarded;
   return address && /^[0-9A-Fa-f.:]{2,64}$/.test(address) ? address : UNKNOWN_CLIENT;
