@@ -810,9 +810,10 @@ export const SECRET_VARIABLES: readonly string[] = Object.freeze([
 ]);
 
 /**
- * The secret values of what is in force (the configuration's secrets, or the raw values of
- * {@link SECRET_VARIABLES} in the environment in force, valid or not, with `REDIS_URL`'s password), for the
- * operator log to blank out (`api/_lib/log.ts`) and nothing else. Never throws.
+ * The secret values of what is in force (the configuration's secrets when one is in force, and always the
+ * raw values of {@link SECRET_VARIABLES} in the environment in force, valid or not, used or not, with the
+ * passwords of `REDIS_URL` and `KV_URL`), for the operator log to blank out (`api/_lib/log.ts`) and nothing
+ * else. Never throws.
  * @returns values of at least 6 characters (shorter ones would blank out ordinary words).
  */
 export function secretValuesInForce(): string[] {
@@ -828,12 +829,12 @@ export function secretValuesInForce(): string[] {
       c.storage.driver === 's3' ? c.storage.secretAccessKey : undefined,
     ];
     for (const s of secrets) if (s !== undefined) out.push(s.reveal());
-  } else {
-    const env = environmentInForce();
-    for (const name of SECRET_VARIABLES) {
-      const v = env[name]?.trim();
-      if (v) out.push(v);
-    }
+  }
+  // a configuration in force leaves unused secrets of the environment (KV_REST_API_READ_ONLY_TOKEN, KV_URL) out
+  const env = environmentInForce();
+  for (const name of SECRET_VARIABLES) {
+    const v = env[name]?.trim();
+    if (v) out.push(v);
   }
   for (const v of [...out]) {
     const password = /^rediss?:\/\/[^:@/]*:([^@/]+)@/.exec(v)?.[1];

@@ -5,7 +5,7 @@
 import { inspect } from 'node:util';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ConfigError,
   PROJECT_ROOT,
@@ -781,7 +781,15 @@ describe("Upstash under Vercel's names (rule 6)", () => {
         KV_URL: INTEGRATION.KV_URL,
       });
       expect(secretValuesInForce()).toEqual(expect.arrayContaining([INTEGRATION.KV_REST_API_READ_ONLY_TOKEN, INTEGRATION.KV_URL, TOKEN]));
+      // a configuration put in force does not use them, and they are still blanked
+      useServiceConfig(loadServiceConfig({ STORE_DRIVER: 'redis', ...INTEGRATION }));
+      vi.stubEnv('KV_REST_API_READ_ONLY_TOKEN', INTEGRATION.KV_REST_API_READ_ONLY_TOKEN);
+      vi.stubEnv('KV_URL', INTEGRATION.KV_URL);
+      expect(secretValuesInForce()).toEqual(
+        expect.arrayContaining([INTEGRATION.KV_REST_API_READ_ONLY_TOKEN, INTEGRATION.KV_URL, INTEGRATION.KV_REST_API_TOKEN, TOKEN]),
+      );
     } finally {
+      vi.unstubAllEnvs();
       useServiceConfig(undefined);
     }
   });
