@@ -22,16 +22,7 @@ import { requestValidator } from '../api/_lib/validation/check.js';
 import { STUDIO_ID, UUID } from '../api/_lib/ledger/ids.js';
 import { createAccount, type CreateAccountBody } from '../api/_lib/ledger/service.js';
 import { openConfiguredStore, withDefaults, type CliIo } from './local-env.js';
-import {
-  NO_CREDENTIAL,
-  SERVICE_OPTIONS,
-  notTheService,
-  operatorHeaders,
-  readAnswer,
-  serviceBase,
-  wantsHelp,
-  type ServiceAnswer,
-} from './cli.js';
+import { notTheService, readAnswer, requireOperatorHeaders, SERVICE_OPTIONS, serviceBase, type ServiceAnswer, wantsHelp } from './cli.js';
 
 const USAGE = `Usage: npm run accounts -- create --display-name <name> [--username <name>] [--idempotency-key <key>] [--base <url>]
        npm run accounts -- show <studioId|accountId> [--base <url>]
@@ -154,17 +145,12 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
       err(`${(e as Error).message}\n${USAGE}`);
       return 2;
     }
-    let credential;
-    try {
-      credential = operatorHeaders(env);
-    } catch (e) {
-      err(`${(e as Error).message}\n`);
+    const required = requireOperatorHeaders(env);
+    if ('problem' in required) {
+      err(`${required.problem}\n`);
       return 2;
     }
-    if (!credential) {
-      err(`${NO_CREDENTIAL}\n`);
-      return 2;
-    }
+    const { credential } = required;
     return overHttp(base, credential.headers, body ? { body } : { id: id! }, out, err);
   }
   const store = await openConfiguredStore({ out, err, env });

@@ -147,6 +147,21 @@ export const NO_CREDENTIAL =
   "No operator credential: set OPERATOR_TOKEN (a bearer token with role admin or master) or ADMIN_PASSWORD (the deployment's) in the environment, e.g. `read -rs ADMIN_PASSWORD && export ADMIN_PASSWORD`.";
 
 /**
+ * The operator credential of a command that cannot go on without one: {@link operatorHeaders}, or what to
+ * print (and exit 2 with) when the environment holds none ({@link NO_CREDENTIAL}) or one a header cannot carry.
+ * @returns `{ credential }`, or `{ problem }`: one line, naming a variable, never its value.
+ */
+export function requireOperatorHeaders(env: Environment): { readonly credential: OperatorCredential } | { readonly problem: string } {
+  let credential;
+  try {
+    credential = operatorHeaders(env);
+  } catch (e) {
+    return { problem: (e as Error).message };
+  }
+  return credential ? { credential } : { problem: NO_CREDENTIAL };
+}
+
+/**
  * A progress reporter: on a terminal one line rewritten in place (the last call with `done` ends it with a
  * newline), elsewhere one plain line per call; nothing with `quiet`.
  * @param stream default `process.stderr`.

@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { loadServiceConfig, LOOPBACK_HOSTS } from '../api/_lib/config.js';
 import { mintToken } from '../api/_lib/auth/tokens.js';
-import { NO_CREDENTIAL, SERVICE_OPTIONS, notTheService, operatorHeaders, progressLine, serviceBase, wantsHelp } from './cli.js';
+import { notTheService, progressLine, requireOperatorHeaders, SERVICE_OPTIONS, serviceBase, wantsHelp } from './cli.js';
 import { localEnvironment, withDefaults, type CliIo } from './local-env.js';
 import { CHECKS } from './conformance/checks.js';
 import { formatTable, runConformance } from './conformance/run.js';
@@ -99,17 +99,12 @@ export async function main(
     err(`--only names no check ${unknown.join(', ')}.\n${USAGE}`);
     return 2;
   }
-  let credential;
-  try {
-    credential = operatorHeaders(env);
-  } catch (e) {
-    err(`${(e as Error).message}\n`);
+  const required = requireOperatorHeaders(env);
+  if ('problem' in required) {
+    err(`${required.problem}\n`);
     return 2;
   }
-  if (!credential) {
-    err(`${NO_CREDENTIAL}\n`);
-    return 2;
-  }
+  const { credential } = required;
   const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 1e9);
   const svc = new Service({
     base,

@@ -30,7 +30,7 @@ import { openPlayerStore } from '../api/_lib/player/store.js';
 import { localEnvironment } from './local-env.js';
 import { openConfiguredStore, withDefaults, type CliIo } from './local-env.js';
 import { parseArgs } from 'node:util';
-import { NO_CREDENTIAL, SERVICE_OPTIONS, notTheService, operatorHeaders, progressLine, readAnswer, serviceBase, wantsHelp } from './cli.js';
+import { notTheService, progressLine, readAnswer, requireOperatorHeaders, SERVICE_OPTIONS, serviceBase, wantsHelp } from './cli.js';
 
 const USAGE = `Usage: npm run ledger:verify [-- --base <url>] [--quiet]
 
@@ -159,17 +159,12 @@ export async function cli(argv: readonly string[], io: CliIo = {}): Promise<numb
     return 2;
   }
   if (base === undefined) return main(full);
-  let credential;
-  try {
-    credential = operatorHeaders(full.env);
-  } catch (e) {
-    full.err(`${(e as Error).message}\n`);
+  const required = requireOperatorHeaders(full.env);
+  if ('problem' in required) {
+    full.err(`${required.problem}\n`);
     return 2;
   }
-  if (!credential) {
-    full.err(`${NO_CREDENTIAL}\n`);
-    return 2;
-  }
+  const { credential } = required;
   return overHttp(base, credential.headers, values.quiet, full);
 }
 

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useServiceConfig } from '../../api/_lib/config.js';
-import { operatorHeaders, progressLine, serviceBase, wantsHelp } from '../../dev/cli.js';
+import { NO_CREDENTIAL, operatorHeaders, progressLine, requireOperatorHeaders, serviceBase, wantsHelp } from '../../dev/cli.js';
 import { main as accounts } from '../../dev/accounts.js';
 import { cli as verify } from '../../dev/ledger-verify.js';
 import { main as token } from '../../dev/token.js';
@@ -81,6 +81,15 @@ describe('conventions', () => {
     for (const p of ['Hn4rX8cQ\n2vLm7TzW', 'Hn4rX8cQ\u00002vLm7TzW', 'Hn4rX8cQ\u20ac2vLm7TzW'])
       expect(() => operatorHeaders({ ADMIN_PASSWORD: p }), p).toThrow(/^ADMIN_PASSWORD holds/);
     expect(operatorHeaders({ ADMIN_PASSWORD: 'Hn4rX8cQ é 2vLm7TzW' })?.variable).toBe('ADMIN_PASSWORD');
+  });
+  it('says what to set, or what is wrong with what is set, when a command needs a credential', () => {
+    expect(requireOperatorHeaders({ ADMIN_PASSWORD: ' pw ' })).toEqual({
+      credential: { headers: { 'X-Admin-Password': 'pw' }, variable: 'ADMIN_PASSWORD' },
+    });
+    expect(requireOperatorHeaders({ ADMIN_PASSWORD: '  ' })).toEqual({ problem: NO_CREDENTIAL });
+    const broken = requireOperatorHeaders({ OPERATOR_TOKEN: `Bearer ${TOKEN}` });
+    expect(broken).toEqual({ problem: expect.stringMatching(/^OPERATOR_TOKEN is not a token/) as unknown });
+    expect(JSON.stringify(broken)).not.toContain(TOKEN);
   });
   it('refuses a --base in plain http off the loopback interface, or carrying a credential, without repeating it', () => {
     for (const ok of ['http://127.0.0.1:3000', 'http://localhost:3000/', 'http://[::1]:3000', 'https://game.example.com/prefix/'])
