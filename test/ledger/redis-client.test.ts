@@ -210,6 +210,17 @@ describe('the store over a real server', () => {
     expect([KEYS.verifyCursor, KEYS.verifyResults]).toEqual(['ledger:verify:cursor', 'ledger:verify:results']);
     const slot = async (k: string) => (await raw.request<number>({ body: ['cluster', 'keyslot', k] })).result;
     expect(await slot(KEYS.account(a.accountId))).toBe(await slot(KEYS.postings(a.accountId)));
+    // the account's access hash, written by a change of its sessions, sits in the same slot
+    await store.changeAccess({
+      accountId: a.accountId.toUpperCase(),
+      change: { kind: 'revoke-sessions', at: 1_800_000_000 },
+      key: 'revoke-1',
+      fingerprint: 'r',
+    });
+    const access = `ledger:{a:${a.accountId}}:access`;
+    expect(KEYS.access(a.accountId.toUpperCase())).toBe(access);
+    expect((await raw.request<string[]>({ body: ['keys', '*:access'] })).result!.sort()).toEqual([KEYS.accessKeys, access].sort());
+    expect(await slot(access)).toBe(await slot(KEYS.account(a.accountId)));
   });
 
   it('answers account creations with the outcome of each case, and 503 for a key whose account cannot be read', async () => {
