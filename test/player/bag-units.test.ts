@@ -208,6 +208,15 @@ describe('changeBag', () => {
     expect([over.code, over.message]).toEqual(['CONFLICT', 'This grant would take the quantity beyond the largest the bag holds.']);
   });
 
+  it('refuses a change of a banned account as suspended, with the ban’s end', async () => {
+    const banned = storeOf(() => ({
+      status: 'suspended',
+      ban: { reason: 'abuse', at: '2026-11-20T00:00:00.000Z', until: '2026-12-01T00:00:00.000Z' },
+    }));
+    const e = await refusal(changeBag(banned, ledgerOf(), body(), 1, clock));
+    expect([e.code, e.status, e.message]).toEqual(['ACCOUNT_SUSPENDED', 403, 'This account is suspended until 2026-12-01T00:00:00.000Z.']);
+  });
+
   it('refuses a reused key, saying whether it granted or consumed', async () => {
     const reused = storeOf(() => ({ status: 'key-reused' }));
     const g = await refusal(changeBag(reused, ledgerOf(), body(), 1, clock));
