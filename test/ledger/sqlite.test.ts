@@ -125,3 +125,21 @@ describe('SQLite ledger: failures are 503s, refusals are outcomes', () => {
     await store.close();
   });
 });
+
+describe('SQLite ledger: layouts', () => {
+  it('records its access table as the ledger-access layout, and refuses a file holding another version of it', async () => {
+    const file = join(dir, 'layouts', 'ledger.sqlite');
+    const store = await openSqliteLedger({ file });
+    await store.close();
+    const raw = createClient({ url: pathToFileURL(file).href });
+    const components = (await raw.execute('SELECT component, version FROM store_layout')).rows.map(
+      (r) => `${r.component as string}@${Number(r.version)}`,
+    );
+    expect(components).toContain('ledger-access@1');
+    await raw.execute("UPDATE store_layout SET version = 2 WHERE component = 'ledger-access'");
+    raw.close();
+    const refused = await openSqliteLedger({ file }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ServiceError);
+    expect(String((refused as ServiceError).cause)).toContain('holds the ledger-access tables of layout 2; this service reads layout 1');
+  });
+});
