@@ -59,6 +59,16 @@ export const NOT_VERSIONED = new RegExp(
   `^api/v1/(?:(?:${COLLECTION_NAMES.join('|')})/[^/]+\\.json|collections/[^/]+\\.cidx|(?:[^/]+-)?search-index\\.json|exports/.+)$`,
 );
 
+/**
+ * True when `path`, read from a previous build (a file of its manifest, or the published file of a registry
+ * entry), names a file inside the output folder: `/` between non-empty segments, none `.` or `..`, not
+ * absolute, no backslash or control character.
+ */
+export function isOutputPath(path: string): boolean {
+  if (path === '' || path.length > 1024 || path.startsWith('/') || /[\\\u0000-\u001f\u007f]/.test(path)) return false;
+  return path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+}
+
 /** Definitions of a registry document (`byUuid`), or an empty map for anything else. */
 function definitionsOf(registry: unknown): Map<string, RegistryPlace> {
   const out = new Map<string, RegistryPlace>();
@@ -113,7 +123,9 @@ export function changeOutputs(out: string, current: CurrentBuild): ChangeOutputs
       buildId: prevManifest.buildId,
       files,
       definitions: definitionsOf(readJson(join(out, MASTER_REGISTRY_FILE))),
+      // a previous registry may name any file: only one inside the output folder is read
       record: recordReader((path) => {
+        if (!isOutputPath(path)) return undefined;
         try {
           return readFileSync(join(out, path));
         } catch {

@@ -30,7 +30,7 @@ import { dirname, resolve, sep } from 'node:path';
 import { CHANGES_FILE, VERSIONS_FILE, versionedFile, type FileHash } from '../../api/_lib/formats/changes.js';
 import { MANIFEST_FILE, MASTER_REGISTRY_FILE, publishedFile } from '../../api/_lib/formats/layout.js';
 import { isRecord } from '../../api/_lib/util/json.js';
-import { NOT_VERSIONED } from './changes.js';
+import { isOutputPath, NOT_VERSIONED } from './changes.js';
 
 /** Thrown when the previous build cannot be read from its URL; the build stops with it (exit 2). */
 export class PreviousBuildError extends Error {
@@ -68,15 +68,6 @@ export function previousBase(source: string): string {
   if (u.username !== '' || u.password !== '') throw refuse('must not carry credentials (the site is read as any visitor reads it)');
   if (u.search !== '' || u.hash !== '') throw refuse('must not carry a query or fragment');
   return source.replace(/\/+$/, '');
-}
-
-/**
- * True when `path`, read from a previous build's manifest, names a file inside the output folder: `/`
- * between non-empty segments, none `.` or `..`, not absolute, no backslash or control character.
- */
-export function isOutputPath(path: string): boolean {
-  if (path === '' || path.length > 1024 || path.startsWith('/') || /[\\\u0000-\u001f\u007f]/.test(path)) return false;
-  return path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
 }
 
 /** Longest wait for one file of the previous build, its answer and its whole body, milliseconds. */

@@ -235,6 +235,25 @@ describe('a damaged previous output', () => {
   }, 60_000);
 });
 
+describe('a previous registry that names files outside the output folder', () => {
+  it('is not followed there: a definition whose previous file is outside counts as changed', async () => {
+    const materials = { version: '1', materials: [material(1, 'Iron Ore')] };
+    const s = await studio();
+    await s.publish({ 'master-materials.json': materials });
+    const published = join(s.out, 'api/v1/master-materials.json');
+    // beside the output folder, a copy of what the next build publishes again
+    await writeFile(join(s.out, '..', 'outside.json'), await readFile(published));
+    const registryPath = join(s.out, 'api/v1/master-registry.json');
+    const registry = await json<{ byUuid: Record<string, { file: string }> }>(registryPath);
+    const id = ts('MATL', 1);
+    registry.byUuid[id] = { ...registry.byUuid[id]!, file: '../../../outside.json' };
+    await writeFile(registryPath, JSON.stringify(registry));
+    await s.publish({ 'master-materials.json': materials });
+    const feed = await json<ChangeFeed>(join(s.out, 'api/v1/changes.json'));
+    expect(feed.kinds.material?.changed).toEqual([id]);
+  }, 60_000);
+});
+
 describe('versioned copies under v/{buildId}/', () => {
   it('keep each build as published, the configured number of builds, newest first', async () => {
     const s = await studio(2);

@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchPreviousBuild, isOutputPath, previousBase, PreviousBuildError } from '../../build/pipeline/previous.js';
+import { isOutputPath } from '../../build/pipeline/changes.js';
+import { fetchPreviousBuild, previousBase, PreviousBuildError } from '../../build/pipeline/previous.js';
 import { buildCatalog } from '../../build/pipeline/index.js';
 import { main as buildMain } from '../../build/cli.js';
 
