@@ -11,6 +11,7 @@ import {
   bearerToken,
   GAME_SERVER_ROLES,
   requireAdmin,
+  requireCron,
   requireGameServer,
   requireLogin,
   requirePlayerOrGameServer,
@@ -18,7 +19,7 @@ import {
   SUPPORT_ROLES,
 } from '../../api/_lib/auth/guard.js';
 import { mintToken, ROLES, type Role } from '../../api/_lib/auth/tokens.js';
-import type { ServiceError } from '../../api/_lib/errors.js';
+import { ServiceError } from '../../api/_lib/errors.js';
 import { refusal } from '../helpers/ledger-ops.js';
 
 const config = loadServiceConfig({ JWT_SECRET: 'guard-secret-0123456789-abcdefghijklmn', ADMIN_PASSWORD: 'guard-password-0123456789' });
@@ -75,6 +76,45 @@ describe('requireAdmin', () => {
     expect((await refusal(requireAdmin(req({ 'X-Admin-Password': 'guard-password-0123456789' }), noPasswordConfigured))).message).toBe(
       'The credentials are not valid.',
     );
+  });
+});
+
+describe('requireCron', () => {
+  const CRON = 'cron-Vq8mT2xR7kLp4ZsN9wYb3HcJ';
+  const cron = loadServiceConfig({ JWT_SECRET: 'guard-secret-0123456789-abcdefghijklmn', CRON_SECRET: CRON });
+  const thrown = (f: () => unknown): ServiceError => {
+    try {
+      f();
+    } catch (e) {
+      if (e instanceof ServiceError) return e;
+      throw e;
+    }
+    throw new Error('let in');
+  };
+
+  it('lets in the bearer credential that equals CRON_SECRET, as a scheduled call that is no game server', () => {
+    const grant = requireCron(req({ Authorization: `Bearer ${CRON}` }), cron);
+    expect(grant).toEqual({ via: 'cron' });
+    expect(actsAsGameServer(grant)).toBe(false);
+  });
+
+  it('refuses a missing, wrong or unconfigured secret with 401, saying what to send', () => {
+    const none = thrown(() => requireCron(req({ 'X-Admin-Password': 'guard-password-0123456789' }), cron));
+    expect([none.code, none.message, none.headers['WWW-Authenticate']]).toEqual([
+      'UNAUTHORIZED',
+      'This operation needs Authorization: Bearer <CRON_SECRET>.',
+      'Bearer realm="game-api"',
+    ]);
+    const unset = loadServiceConfig({ JWT_SECRET: 'guard-secret-0123456789-abcdefghijklmn' });
+    for (const [header, c] of [
+      [`Bearer ${CRON}x`, cron],
+      [`Bearer ${CRON.slice(1)}`, cron],
+      [`Bearer ${CRON}`, unset],
+    ] as const) {
+      const wrong = thrown(() => requireCron(req({ Authorization: header }), c));
+      expect([wrong.code, wrong.message], header).toEqual(['UNAUTHORIZED', 'The credentials are not valid.']);
+      expect(wrong.headers['WWW-Authenticate'], header).toMatch(/error="invalid_token"/);
+    }
   });
 });
 
