@@ -8,7 +8,14 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { loadServiceConfig, useServiceConfig } from '../../api/_lib/config.js';
-import { issuedBefore, mintToken, VERIFIED_CACHE_SIZE, verifiedTokenCache, verifyToken } from '../../api/_lib/auth/tokens.js';
+import {
+  isRememberedToken,
+  issuedBefore,
+  mintToken,
+  VERIFIED_CACHE_SIZE,
+  verifiedTokenCache,
+  verifyToken,
+} from '../../api/_lib/auth/tokens.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 import * as wallet from '../../api/wallet.js';
 import * as admin from '../../api/admin.js';
@@ -185,6 +192,39 @@ describe('with an HS256 secret', () => {
       expect((await verifyToken(t, cfg)).subject).toBe('STUDIO_E');
       vi.setSystemTime(edge);
       await expect(verifyToken(t, cfg)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('tells a token verified before, under the same configuration and within its time, from any other', async () => {
+    const cfg = loadServiceConfig({ JWT_SECRET: SECRET, JWT_MAX_AGE_S: '60' }).jwt;
+    const same = loadServiceConfig({ JWT_SECRET: SECRET, JWT_MAX_AGE_S: '60' }).jwt;
+    const t = await mintToken(cfg, { subject: 'STUDIO_R', role: 'player', ttlSeconds: 3600 });
+    expect(isRememberedToken(t, cfg)).toBe(false);
+    const p = await verifyToken(t, cfg);
+    expect(isRememberedToken(t, cfg)).toBe(true);
+    // another configuration object, even of the same values, verified nothing
+    expect(isRememberedToken(t, same)).toBe(false);
+    expect(isRememberedToken(`${t}x`, cfg)).toBe(false);
+    // within the maximum age (60 s), its second and the tolerance (5 s), then not
+    const edge = (p.issuedAt + 60 + 1 + 5) * 1000;
+    try {
+      vi.useFakeTimers({ now: edge - 1 });
+      expect(isRememberedToken(t, cfg)).toBe(true);
+      vi.setSystemTime(edge);
+      expect(isRememberedToken(t, cfg)).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+    // a short-lived token: within exp and the tolerance, then not
+    const short = await mintToken(cfg, { subject: 'STUDIO_R', role: 'player', ttlSeconds: 10 });
+    const q = await verifyToken(short, cfg);
+    try {
+      vi.useFakeTimers({ now: (q.expiresAt + 5) * 1000 - 1 });
+      expect(isRememberedToken(short, cfg)).toBe(true);
+      vi.setSystemTime((q.expiresAt + 5) * 1000);
+      expect(isRememberedToken(short, cfg)).toBe(false);
     } finally {
       vi.useRealTimers();
     }
