@@ -279,6 +279,8 @@ describe('identities and names', () => {
     expect(await nameOf('name-3', { preferred_username: ' \u0001 ', name: 'Bo' })).toBe('Bo');
     expect(await nameOf('name-4', { preferred_username: 7, name: '', username: 'Cy' })).toBe('Cy');
     expect(await nameOf('name-5', { preferred_username: null })).toBe('name-5');
+    // a name is one line: a tab or line break inside it is removed, not kept
+    expect(await nameOf('name-6', { preferred_username: 'Ada\tLove\nlace' })).toBe('AdaLovelace');
   });
 
   it("keeps the names external login makes apart: an operator can neither take the identity's key nor its username", async () => {
