@@ -338,8 +338,8 @@ describe('the login service called directly, over stores that race or fail', () 
     const spy = withMethods(ledger, { createAccount: (input: NewAccount) => (seen.push(input), ledger.createAccount(input)) });
     const out = await externalLogin(config, spy, store, { token: await platformToken('direct-1') });
     expect(out.created).toBe(true);
-    expect(seen.map((s) => [s.clientKey, s.fingerprint])).toEqual([
-      ['external:steam:direct-1', requestFingerprint({ clientKey: 'external:steam:direct-1' })],
+    expect(seen.map((s) => [s.clientKey, s.keyScope, s.fingerprint])).toEqual([
+      ['external:steam:direct-1', 'external-login', requestFingerprint({ clientKey: 'external:steam:direct-1' })],
     ]);
     // a later login of a linked identity creates nothing
     expect((await externalLogin(config, spy, store, { token: await platformToken('direct-1') })).created).toBe(false);
@@ -375,6 +375,53 @@ describe('the login service called directly, over stores that race or fail', () 
       token: await platformToken('direct-4'),
     });
     expect([lost.created, lost.account.accountId]).toEqual([false, other.accountId]);
+  });
+
+  it('gives a banned account no token, and refuses a login whose ban is answered while its token is made', async () => {
+    const [ledger, store] = [await h.fresh(), await players.fresh()];
+    const ban = { reason: 'abuse', at: '2026-11-20T00:00:00.000Z', until: '2099-01-01T00:00:00.000Z' };
+    const refusalOf = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => e as ServiceError,
+      );
+    const banned = withMethods(ledger, { access: () => Promise.resolve({ ban }) });
+    const e = await refusalOf(externalLogin(config, banned, store, { token: await platformToken('direct-6') }));
+    expect([e?.code, e?.message]).toEqual(['ACCOUNT_SUSPENDED', 'This account is suspended until 2099-01-01T00:00:00.000Z.']);
+    // the second read, once the token exists, goes past any cache and sees a ban made meanwhile
+    const asked: unknown[] = [];
+    const late = withMethods(ledger, {
+      access: (id: string, options?: { fresh?: boolean }) => {
+        asked.push(options);
+        return Promise.resolve(options?.fresh === true ? { ban: { ...ban, until: undefined } } : {});
+      },
+    });
+    const f = await refusalOf(externalLogin(config, late, store, { token: await platformToken('direct-6') }));
+    expect([f?.code, f?.message]).toEqual(['ACCOUNT_SUSPENDED', 'This account is suspended, without an end date.']);
+    expect(asked).toEqual([undefined, { fresh: true }]);
+  });
+
+  it('mints another studio id when one is taken, four times at most, and names a username held by another account', async () => {
+    const ledger = await h.fresh();
+    const store = await players.fresh();
+    let tries = 0;
+    const taken = withMethods(ledger, {
+      createAccount: () => {
+        tries++;
+        return Promise.resolve({ status: 'studio-id-taken' as const });
+      },
+    });
+    const e = await externalLogin(config, taken, store, { token: await platformToken('direct-7') }).then(
+      () => undefined,
+      (err: unknown) => err as ServiceError,
+    );
+    expect([e?.code, e?.message, tries]).toEqual(['CONFLICT', 'The minted studio id is taken; try again.', 4]);
+    const held = withMethods(ledger, { createAccount: () => Promise.resolve({ status: 'username-taken' as const }) });
+    const f = await externalLogin(config, held, store, { token: await platformToken('direct-8') }).then(
+      () => undefined,
+      (err: unknown) => err as ServiceError,
+    );
+    expect([f?.code, f?.message]).toEqual(['CONFLICT', 'The username "steam:direct-8" is held by another account.']);
   });
 
   it('answers 503 when the linked account cannot be read', async () => {
