@@ -391,7 +391,7 @@ describe('the login service called directly, over stores that race or fail', () 
     // the second read, once the token exists, goes past any cache and sees a ban made meanwhile
     const asked: unknown[] = [];
     const late = withMethods(ledger, {
-      access: (id: string, options?: { fresh?: boolean }) => {
+      access: (_id: string, options?: { fresh?: boolean }) => {
         asked.push(options);
         return Promise.resolve(options?.fresh === true ? { ban: { ...ban, until: undefined } } : {});
       },
