@@ -385,9 +385,13 @@ describe('the login service called directly, over stores that race or fail', () 
         () => undefined,
         (e: unknown) => e as ServiceError,
       );
-    const banned = withMethods(ledger, { access: () => Promise.resolve({ ban }) });
+    // refused at the first read: no token is made, and the access is not read again
+    let reads = 0;
+    const banned = withMethods(ledger, {
+      access: (_id: string, options?: { fresh?: boolean }) => (reads++, Promise.resolve(options?.fresh === true ? {} : { ban })),
+    });
     const e = await refusalOf(externalLogin(config, banned, store, { token: await platformToken('direct-6') }));
-    expect([e?.code, e?.message]).toEqual(['ACCOUNT_SUSPENDED', 'This account is suspended until 2099-01-01T00:00:00.000Z.']);
+    expect([e?.code, e?.message, reads]).toEqual(['ACCOUNT_SUSPENDED', 'This account is suspended until 2099-01-01T00:00:00.000Z.', 1]);
     // the second read, once the token exists, goes past any cache and sees a ban made meanwhile
     const asked: unknown[] = [];
     const late = withMethods(ledger, {
