@@ -24,6 +24,17 @@ export async function refusal(p: Promise<unknown>): Promise<ServiceError> {
   throw new Error('expected a refusal');
 }
 
+/** The ServiceError `run` throws; fails when it returns or throws anything else. */
+export function thrownRefusal(run: () => unknown): ServiceError {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof ServiceError) return e;
+    throw e;
+  }
+  throw new Error('expected a refusal');
+}
+
 /**
  * Create `account` in `store` and answer it.
  * @throws Error when the store does not create it (a test's own mistake)

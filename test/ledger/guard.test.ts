@@ -19,8 +19,8 @@ import {
   SUPPORT_ROLES,
 } from '../../api/_lib/auth/guard.js';
 import { mintToken, ROLES, type Role } from '../../api/_lib/auth/tokens.js';
-import { ServiceError } from '../../api/_lib/errors.js';
-import { refusal } from '../helpers/ledger-ops.js';
+import type { ServiceError } from '../../api/_lib/errors.js';
+import { refusal, thrownRefusal } from '../helpers/ledger-ops.js';
 
 const config = loadServiceConfig({ JWT_SECRET: 'guard-secret-0123456789-abcdefghijklmn', ADMIN_PASSWORD: 'guard-password-0123456789' });
 const req = (headers: Record<string, string>) => new Request('http://t/x', { headers });
@@ -82,15 +82,6 @@ describe('requireAdmin', () => {
 describe('requireCron', () => {
   const CRON = 'cron-Vq8mT2xR7kLp4ZsN9wYb3HcJ';
   const cron = loadServiceConfig({ JWT_SECRET: 'guard-secret-0123456789-abcdefghijklmn', CRON_SECRET: CRON });
-  const thrown = (f: () => unknown): ServiceError => {
-    try {
-      f();
-    } catch (e) {
-      if (e instanceof ServiceError) return e;
-      throw e;
-    }
-    throw new Error('let in');
-  };
 
   it('lets in the bearer credential that equals CRON_SECRET, as a scheduled call that is no game server', () => {
     const grant = requireCron(req({ Authorization: `Bearer ${CRON}` }), cron);
@@ -99,7 +90,7 @@ describe('requireCron', () => {
   });
 
   it('refuses a missing, wrong or unconfigured secret with 401, saying what to send', () => {
-    const none = thrown(() => requireCron(req({ 'X-Admin-Password': 'guard-password-0123456789' }), cron));
+    const none = thrownRefusal(() => requireCron(req({ 'X-Admin-Password': 'guard-password-0123456789' }), cron));
     expect([none.code, none.message, none.headers['WWW-Authenticate']]).toEqual([
       'UNAUTHORIZED',
       'This operation needs Authorization: Bearer <CRON_SECRET>.',
@@ -111,7 +102,7 @@ describe('requireCron', () => {
       [`Bearer ${CRON.slice(1)}`, cron],
       [`Bearer ${CRON}`, unset],
     ] as const) {
-      const wrong = thrown(() => requireCron(req({ Authorization: header }), c));
+      const wrong = thrownRefusal(() => requireCron(req({ Authorization: header }), c));
       expect([wrong.code, wrong.message], header).toEqual(['UNAUTHORIZED', 'The credentials are not valid.']);
       expect(wrong.headers['WWW-Authenticate'], header).toMatch(/error="invalid_token"/);
     }

@@ -6,18 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../api/_lib/errors.js';
 import { accountScopedProblems, characterIdOf, ifMatchRevisions, revisionTag, studioCodeOf } from '../../api/_lib/player/service.js';
-
-function refusal(run: () => unknown): ServiceError {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof ServiceError) return e;
-    throw e;
-  }
-  throw new Error('expected a refusal');
-}
+import { thrownRefusal } from '../helpers/ledger-ops.js';
 
 describe('If-Match', () => {
   it('reads every strong revision tag of the list, trimmed, and ignores anything else', () => {
@@ -30,7 +20,7 @@ describe('If-Match', () => {
 
   it('requires the header: absent, blank or "*" is 428 with what to send', () => {
     for (const h of [null, '', '   ', '*', ' * ']) {
-      const e = refusal(() => ifMatchRevisions(h));
+      const e = thrownRefusal(() => ifMatchRevisions(h));
       expect(e.code).toBe('PRECONDITION_REQUIRED');
       expect(e.message).toMatch(/^Send If-Match with the ETag/);
     }
@@ -42,7 +32,7 @@ describe('character keys', () => {
   it('takes a uuid, lower-cased, and refuses anything around or instead of it', () => {
     expect(characterIdOf(id.toUpperCase())).toBe(id);
     for (const bad of [undefined, '', `x${id}`, `${id}x`, id.slice(1), id.replace(/-/g, ''), 'g'.repeat(8) + id.slice(8)]) {
-      const e = refusal(() => characterIdOf(bad));
+      const e = thrownRefusal(() => characterIdOf(bad));
       expect([e.code, e.message]).toEqual(['BAD_REQUEST', 'A character is named by its id (characters.id), an RFC 4122 uuid.']);
     }
   });
@@ -50,16 +40,16 @@ describe('character keys', () => {
   it('refuses a display stamp as a key, saying what it is', () => {
     const stamp = studioCodeOf(id);
     for (const k of [stamp, stamp.toLowerCase()]) {
-      const e = refusal(() => characterIdOf(k));
+      const e = thrownRefusal(() => characterIdOf(k));
       expect(e.code).toBe('BAD_REQUEST');
       expect(e.message).toBe(
         `"${k}" is a character display stamp (characters.studio_code), which is never a key; use the character's id (characters.id, a uuid).`,
       );
     }
-    expect(refusal(() => characterIdOf(`STDG-${'X'.repeat(60)}`)).message).toMatch(
+    expect(thrownRefusal(() => characterIdOf(`STDG-${'X'.repeat(60)}`)).message).toMatch(
       new RegExp(`^"STDG-${'X'.repeat(35)}" is a character display stamp`),
     );
-    expect(refusal(() => characterIdOf(`xSTDG-1234-5678`)).message).toMatch(/an RFC 4122 uuid\.$/);
+    expect(thrownRefusal(() => characterIdOf(`xSTDG-1234-5678`)).message).toMatch(/an RFC 4122 uuid\.$/);
   });
 
   it('derives the display stamp from the first 40 bits of SHA-1 in Crockford base32', () => {
