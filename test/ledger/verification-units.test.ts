@@ -213,20 +213,22 @@ async function wholePass(s: LedgerStore, options: Partial<VerificationOptions>):
   throw new Error('the pass never finished');
 }
 
+/** A seeded store of `d` damaged by `edits`, checked in one run and in a pass of runs of one-posting pages. */
+async function damagedOn(d: Damageable, edits: (x: Seeded) => Edit[]) {
+  const fresh = await d.fresh();
+  const x = await seed(fresh);
+  const store = await d.edit(fresh, edits(x));
+  const run = await runVerification(store, { trigger: 'cli', ...BIG });
+  const paged = await wholePass(store, { budgetMs: 0, accountPage: 1, chainPage: 1 });
+  await store.close();
+  return { x, run, paged };
+}
+
 describe.each([[sqliteDamageable()], [redisDamageable()]])('the check’s single conditions on $name', (d) => {
   beforeAll(() => d.setup(), 30_000);
   afterAll(() => d.teardown());
 
-  /** A seeded store damaged by `edits`, checked in one run and in a pass of runs of one-posting pages. */
-  async function damaged(edits: (x: Seeded) => Edit[]) {
-    const fresh = await d.fresh();
-    const x = await seed(fresh);
-    const store = await d.edit(fresh, edits(x));
-    const run = await runVerification(store, { trigger: 'cli', ...BIG });
-    const paged = await wholePass(store, { budgetMs: 0, accountPage: 1, chainPage: 1 });
-    await store.close();
-    return { x, run, paged };
-  }
+  const damaged = (edits: (x: Seeded) => Edit[]) => damagedOn(d, edits);
 
   it('a sound ledger passes with pages of one posting (the reversal’s original and back link read from other pages)', async () => {
     const { run, paged } = await damaged(() => []);
@@ -417,15 +419,7 @@ describe('on Redis alone (SQLite derives a reversal’s two links from one row, 
   beforeAll(() => d.setup(), 30_000);
   afterAll(() => d.teardown());
 
-  async function checked(edits: (x: Seeded) => Edit[]) {
-    const fresh = await d.fresh();
-    const x = await seed(fresh);
-    const store = await d.edit(fresh, edits(x));
-    const run = await runVerification(store, { trigger: 'cli', ...BIG });
-    const paged = await wholePass(store, { budgetMs: 0, accountPage: 1, chainPage: 1 });
-    await store.close();
-    return { x, run, paged };
-  }
+  const checked = (edits: (x: Seeded) => Edit[]) => damagedOn(d, edits);
 
   it('a transfer whose reversal link is not its postings’ breaks invariant 3 on both legs', async () => {
     const { x, run } = await checked((x) => [{ transfer: x.e.a1, set: { reverses: x.e.b1 } }]);
