@@ -9,7 +9,7 @@ import { mintUuid } from '../../api/_lib/ledger/ids.js';
 import { connectRespRequester, type RespRequester } from '../../api/_lib/stores/resp-requester.js';
 import { initialIsland } from '../../api/_lib/island/generate.js';
 import { openRedisPlayerStore, PLAYER_KEYS } from '../../api/_lib/player/redis.js';
-import { EMPTY_PROGRESS, studioCodeOf } from '../../api/_lib/player/service.js';
+import { EMPTY_PROGRESS } from '../../api/_lib/player/service.js';
 import { ITEM_TRANSITIONS } from '../../api/_lib/player/items.js';
 import { ServiceError } from '../../api/_lib/errors.js';
 import type { PlayerStore } from '../../api/_lib/player/types.js';
@@ -135,23 +135,7 @@ describe('the Redis player store', () => {
 
 describe("the Redis player store's commands", () => {
   const at = '2026-11-23T10:00:00.000Z';
-  const character = (accountId: string) => {
-    const id = mintUuid();
-    return {
-      id,
-      studioCode: studioCodeOf(id),
-      accountId,
-      era: 'warlords' as const,
-      name: 'Ada',
-      classId: 'warrior',
-      raceId: 'human',
-      factionId: 'crusade',
-      createdAt: at,
-      progress: EMPTY_PROGRESS,
-      progressRevision: 1,
-      updatedAt: at,
-    };
-  };
+  const character = (accountId: string) => sampleCharacter(accountId, { createdAt: at, updatedAt: at });
 
   it('reads an existing island with one HMGET; a save for a character it cannot find and an event for a missing item are one script each', async () => {
     const rec = new RecordingRequester(raw);
